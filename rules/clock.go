@@ -1,0 +1,162 @@
+package rules
+
+// Project returns the state at instant t ≥ s.At: the running clock is run
+// forward, and whatever happens by itself until t happens, in order — a
+// flag falls (ending the game when supervised, 6.9; only recorded otherwise),
+// a period is added at the flag (6.4), an absent player forfeits (6.7),
+// both flags fall (2009 A6). A flag falls at the instant the main time
+// (after any delay window) reaches zero, so a projection to that very
+// instant already shows it; an absent player forfeits at any instant
+// strictly after the default time. If t < s.At the state is returned
+// unchanged.
+//
+// Projection composes: s.Project(t1).Project(t2) equals s.Project(t2).
+func (s State) Project(t int64) State {
+	if t < s.At {
+		return s
+	}
+	for s.Status != Finished {
+		f, okf := s.FlagDeadline()
+		d, okd := s.defaultDeadline()
+		okf = okf && f <= t
+		okd = okd && d < t
+		switch {
+		case okf && (!okd || f <= d):
+			s.advance(f)
+			s.flagFalls(f)
+		case okd:
+			s.advance(d)
+			s.forfeit(d)
+		default:
+			s.advance(t)
+			return s
+		}
+	}
+	s.At = t
+	return s
+}
+
+// advance runs the clock from s.At to t (t ≥ s.At), with no event between.
+func (s *State) advance(t int64) {
+	e := t - s.At
+	s.At = t
+	side, ok := s.Running()
+	if !ok || e <= 0 {
+		return
+	}
+	p := &s.P[side]
+	p.MoveUsedMs += e
+	if s.period(side).Bonus == SimpleDelay {
+		d := min(e, p.DelayLeftMs)
+		p.DelayLeftMs -= d
+		e -= d
+	}
+	used := min(e, p.MainMs)
+	p.MainMs -= used
+	if s.Config.TimeControl.Hourglass {
+		s.P[side.Other()].MainMs += used
+	}
+}
+
+// flagFalls handles the running side's time running out at instant t.
+func (s *State) flagFalls(t int64) {
+	side := s.ToMove
+	p := &s.P[side]
+	tc := s.Config.TimeControl
+	if s.Config.Regulations.PeriodChange == AtFlag && p.Period < tc.Last() &&
+		p.Moves >= tc.MovesBefore(p.Period+1) {
+		// 6.4: the moves of the period were completed, the next period's
+		// time is added and play goes on.
+		p.Period++
+		p.MainMs += tc.Periods[p.Period].BaseMs
+		return
+	}
+	p.FlagAt = t
+	if !s.HasFlag {
+		s.HasFlag, s.FirstFlag = true, side
+	}
+	if s.supervised() {
+		// 6.8-6.9: the flag is observed at once; the game is lost, or drawn
+		// if the opponent cannot checkmate by any series of legal moves.
+		s.end(t, s.lossFor(side), TermTime)
+		return
+	}
+	if bothFlagsDraw(s.Config.Ruleset) && s.P[side.Other()].FlagAt != NoFlag {
+		// 2009 A6 / 2005 B8: both flags have fallen: drawn.
+		s.end(t, Draw, TermTime)
+	}
+	// Otherwise the flag is recorded and counts only when claimed (A.5.5).
+}
+
+// forfeit ends the game of absent players at instant t (6.7).
+func (s *State) forfeit(t int64) {
+	wa, ba := s.P[White].Absent, s.P[Black].Absent
+	r := DoubleForfeit
+	switch {
+	case wa && !ba:
+		r = WhiteForfeit
+	case ba && !wa:
+		r = BlackForfeit
+	}
+	s.end(t, r, TermDefault)
+}
+
+// lossFor is the result when loser loses on time, by illegal moves or by a
+// penalty: a win for the opponent, or a draw if the opponent cannot
+// checkmate by any possible series of legal moves (6.9, 7.5.5). With no
+// known position, the opponent is taken to be able to checkmate.
+func (s *State) lossFor(loser Side) Result {
+	if s.FEN != "" {
+		if can, err := CanCheckmate(s.FEN, loser.Other()); err == nil && !can {
+			return Draw
+		}
+	}
+	return winFor(loser.Other())
+}
+
+// end finishes the game at instant t.
+func (s *State) end(t int64, r Result, term Termination) {
+	s.Status = Finished
+	s.Result, s.Termination = r, term
+	s.EndedAt = t
+	s.HasLastMover = false
+}
+
+// startMove starts side's move: its clock is the one to run next, with a
+// fresh delay.
+func (s *State) startMove(side Side) {
+	s.ToMove = side
+	p := &s.P[side]
+	p.MoveUsedMs = 0
+	p.DelayLeftMs = 0
+	if per := s.period(side); per.Bonus == SimpleDelay {
+		p.DelayLeftMs = per.BonusMs
+	}
+}
+
+// completeMove completes side's move (a press, or the sealed move at the
+// resumption): increment or Bronstein return, the move counter, the period
+// change by moves, and the opponent's move starts.
+func (s *State) completeMove(side Side) {
+	p := &s.P[side]
+	tc := s.Config.TimeControl
+	if p.FlagAt == NoFlag {
+		// No increment is earned by a move completed after the flag fell.
+		switch per := s.period(side); per.Bonus {
+		case Increment:
+			p.MainMs += per.BonusMs
+		case Bronstein:
+			p.MainMs += min(p.MoveUsedMs, per.BonusMs)
+		}
+		p.MainMs += s.QuickplayBonusMs
+	}
+	p.Moves++
+	if s.Config.Regulations.PeriodChange == ByMoves && p.FlagAt == NoFlag {
+		for p.Period < tc.Last() && p.Moves >= tc.MovesBefore(p.Period+1) {
+			p.Period++
+			p.MainMs += tc.Periods[p.Period].BaseMs
+		}
+	}
+	s.HasLastMover, s.LastMover = true, side
+	s.startMove(side.Other())
+}

@@ -1,0 +1,174 @@
+package rules
+
+import "fmt"
+
+// Status is where a board's game stands.
+type Status int8
+
+const (
+	Waiting   Status = iota // not started
+	Running                 // one clock runs
+	Paused                  // stopped by the arbiter or a claiming player
+	Adjourned               // a move is sealed; the clocks show the recorded times
+	Finished                // the game has a result
+)
+
+var statusNames = [...]string{"waiting", "running", "paused", "adjourned", "finished"}
+
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int8(s))
+}
+
+// NoFlag is the value of Player.FlagAt while the flag is up.
+const NoFlag int64 = -1
+
+// Player is one side's clock and record.
+type Player struct {
+	MainMs  int64 // remaining main time, never below 0 (delay windows not included)
+	Moves   int   // completed moves
+	Period  int   // period in force, 0-based (the vectors count from 1)
+	Illegal int   // completed illegal moves established against this player
+	Absent  bool  // not yet at the board (6.7)
+	FlagAt  int64 // board time at which this player's flag fell, or NoFlag
+
+	// The move in progress (meaningful for the side to move).
+	DelayLeftMs int64 // simple delay not yet used on this move
+	MoveUsedMs  int64 // time this move has taken so far (Bronstein gives back up to the delay)
+}
+
+// State is one board's clock at one instant, At. It is a value: Apply and
+// Project return new states and never modify their receiver, and a State
+// may be copied freely. Build the first one with NewState.
+type State struct {
+	Config   Config
+	Category Category // game type (Appendix A.1 / B.1), fixed by the time control
+
+	Status    Status
+	At        int64 // the instant (board time line, ms) this state describes
+	StartedAt int64 // when the clock was started (valid once Status != Waiting)
+	ToMove    Side  // the side having the move; its clock runs while Status is Running
+	P         [2]Player
+
+	// HasFlag and FirstFlag: whose flag fell first, if any has.
+	HasFlag   bool
+	FirstFlag Side
+
+	// LastMover is the side that completed the last move, while an illegal
+	// move may still be ruled against it; HasLastMover is false after a
+	// ruling, or before the first move.
+	HasLastMover bool
+	LastMover    Side
+
+	// QuickplayBonusMs is the extra time per move of Guidelines III.4, once
+	// introduced (5 000 ms for both players).
+	QuickplayBonusMs int64
+	// QuickplayPostponed: a III.5 / 10.2 claim by QuickplayClaimant awaits the
+	// arbiter's final decision (declare it with a Result event).
+	QuickplayPostponed bool
+	QuickplayClaimant  Side
+
+	FEN string // the last known position, "" if none
+
+	Result      Result
+	Termination Termination
+	EndedAt     int64 // when the game ended (valid when Status is Finished)
+}
+
+// NewState returns the state of a board that has not started: both clocks
+// show the first period's base time. It refuses an invalid configuration.
+func NewState(cfg Config) (State, error) {
+	if cfg.Ruleset == "" {
+		cfg.Ruleset = DefaultRuleset
+	}
+	if _, err := ParseRuleset(string(cfg.Ruleset)); err != nil {
+		return State{}, err
+	}
+	if err := cfg.TimeControl.Validate(); err != nil {
+		return State{}, err
+	}
+	if d := cfg.Regulations.DefaultTimeMs; d != nil && *d < 0 {
+		return State{}, &InputError{What: "default time", Value: fmt.Sprint(*d), Problem: "negative", Allowed: "0 or more milliseconds"}
+	}
+	for _, p := range []*int64{cfg.Regulations.IllegalMovePenaltyMs, cfg.Regulations.DrawClaimPenaltyMs} {
+		if p != nil && *p < 0 {
+			return State{}, &InputError{What: "penalty time", Value: fmt.Sprint(*p), Problem: "negative", Allowed: "0 or more milliseconds"}
+		}
+	}
+	s := State{Config: cfg, Result: NoResult}
+	s.Category = GameType(cfg.Ruleset, cfg.TimeControl)
+	for i := range s.P {
+		s.P[i] = Player{MainMs: cfg.TimeControl.Periods[0].BaseMs, FlagAt: NoFlag}
+	}
+	return s, nil
+}
+
+// Running returns the side whose clock runs, and false if none does.
+func (s *State) Running() (Side, bool) {
+	if s.Status == Running {
+		return s.ToMove, true
+	}
+	return White, false
+}
+
+// Over reports whether the game has ended.
+func (s *State) Over() bool { return s.Status == Finished }
+
+// Score returns the points of each side for the current result under the
+// event's scoring (zero while the game goes on).
+func (s *State) Score() (white, black float64) {
+	return s.Result.Score(s.Config.Regulations.Scoring)
+}
+
+// period returns side's period in force.
+func (s *State) period(side Side) Period {
+	return s.Config.TimeControl.Periods[s.P[side].Period]
+}
+
+// FlagDeadline returns the board time at which the running side's flag will
+// fall if nothing happens first, and false if no clock runs toward a flag.
+// A hall server sets its flag timer with it.
+func (s *State) FlagDeadline() (int64, bool) {
+	side, ok := s.Running()
+	if !ok || s.P[side].FlagAt != NoFlag {
+		return 0, false
+	}
+	p := &s.P[side]
+	at := s.At + p.MainMs
+	if s.period(side).Bonus == SimpleDelay {
+		at += p.DelayLeftMs
+	}
+	return at, true
+}
+
+// defaultDeadline returns when absent players forfeit (they do at any
+// instant strictly after it), and false if nobody is absent.
+func (s *State) defaultDeadline() (int64, bool) {
+	if s.Status == Waiting || s.Status == Finished || !(s.P[White].Absent || s.P[Black].Absent) {
+		return 0, false
+	}
+	return s.StartedAt + DefaultTimeMs(s.Config), true
+}
+
+// NextDeadline returns the earliest board time at which the state changes
+// by itself (a flag falls, a period is added at the flag, an absent player
+// forfeits), and false if none is pending. Project to any instant at or
+// after it to see the change.
+func (s *State) NextDeadline() (int64, bool) {
+	f, okf := s.FlagDeadline()
+	d, okd := s.defaultDeadline()
+	if okd {
+		d++ // forfeit happens once the default time has passed
+	}
+	switch {
+	case okf && okd:
+		return min(f, d), true
+	case okf:
+		return f, true
+	case okd:
+		return d, true
+	}
+	return 0, false
+}

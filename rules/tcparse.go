@@ -1,0 +1,545 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Limits of a time control. They keep every sum and product of the engine
+// far from overflow and reject typing mistakes; no real event comes near them.
+const (
+	tcMaxTotalBaseMs = 1_000_000 * 1000 // sum of the base times of all periods: 1e6 s (11.5 days)
+	tcMaxBonusMs     = 3600 * 1000      // increment or delay of one period: one hour
+	tcMaxMoves       = 1000             // move count of one period
+	tcMaxPeriods     = 32               // number of periods
+	tcMaxDigits      = 9                // digits of one number as typed
+)
+
+// tcAllowed is the hint of every time-control InputError.
+const tcAllowed = `PGN seconds such as "300", "180+2", "5400d5", "300b3", ` +
+	`"40/5400+30:1800+30", "*60"; or minutes such as "90+30", "G/60;d5", ` +
+	`"40/120, SD/30"; explicit units "90m", "1h30", "5400s", "+30s"`
+
+func tcError(value, problem string) *InputError {
+	return &InputError{What: "time control", Value: value, Problem: problem, Allowed: tcAllowed}
+}
+
+// ParseTimeControl reads a time control. Two notations are accepted.
+//
+// PGN TimeControl tag form, all numbers in seconds (rules.md §1): "300",
+// "180+2", "40/5400+30:1800+30", "40/7200:20/3600:900+30", "*60" (hourglass).
+// Periods are separated by ':'; each is [moves/]base[bonus] where bonus is
+// "+N" (Fischer increment), "dN" (simple delay) or "bN" (Bronstein delay) and
+// may be given on any period. A bare number is always seconds: "60" is one
+// minute, "600" ten minutes. Whenever the text contains ':' every number in
+// it is seconds, and the everyday prefixes "G/" and "SD/" are refused there.
+//
+// Everyday form arbiters type, base times in minutes and increments/delays
+// in seconds: "90+30", "3+2", "40/90+30, 30+30", "40/120, 20/60, 30",
+// "G/60;d5", "G/60 d5", "G/90;+30", "G/5;b3", "SD/30", "40/120, SD/30;d5".
+// Periods are separated by ','; whenever the text contains ',' every base
+// without a unit is minutes (so "30" there is 30 minutes). "G/" (game) and
+// "SD/" (sudden death) introduce a period without a move count whose base is
+// minutes. ';' or blanks may stand between a base and its bonus, and ';'
+// must be followed by one.
+//
+// Explicit units override every default: a base may be written "90m",
+// "90min", "1h", "1h30" (90 minutes), "5400s" or "5400sec"; a bonus "30s" or
+// "30sec" (a bonus is always seconds). Letters are case-insensitive and
+// blanks around separators are ignored.
+//
+// Ambiguity rule. A text with neither ':' nor ',' that is a single period
+// B+I, BdI or BbI (B and I whole numbers, B without unit, no "G/" or "SD/")
+// is read in the everyday form, B in minutes, when B < 60 or B <= 5*I, and
+// in PGN form, B in seconds, otherwise. So "90+30", "15+10", "45+45",
+// "3+2", "120+30" and "30+0" are minutes, and "180+2", "600+1", "600+5",
+// "840+1", "900+10", "2940+1", "5400+30", "60+1", "300+3", "60d5" are
+// seconds. A single period without a bonus marker ("300", "45") is always
+// seconds. String writes "60s+30" where the plain form would be misread.
+//
+// Decimal numbers are refused: write whole seconds ("90s", not "1.5m").
+// A bonus of 0 ("300+0", "300d0") is the same as none. The first period
+// needs a positive base; a later one may add no time ("40/5400+30:0+30").
+// Limits: at most 32 periods, 1000 moves a period, 1e6 s of base time in
+// all and 3600 s of increment or delay a period. Every error is an
+// *InputError saying which part is wrong and why; ParseTimeControl never
+// panics, and a control it returns passes Validate.
+func ParseTimeControl(s string) (TimeControl, error) {
+	in := strings.TrimSpace(s)
+	switch in {
+	case "":
+		return TimeControl{}, tcError(s, "empty: no time control given")
+	case "-":
+		return TimeControl{}, tcError(s, `no time control ("-" is PGN for a game without one)`)
+	case "?":
+		return TimeControl{}, tcError(s, `no time control ("?" is PGN for an unknown one)`)
+	}
+	for _, r := range in {
+		if r >= 0x80 || (r < ' ' && r != '\t') {
+			return TimeControl{}, tcError(in, fmt.Sprintf("unexpected character %q", r))
+		}
+	}
+	hasColon, hasComma := strings.Contains(in, ":"), strings.Contains(in, ",")
+	mode := tcSingle
+	sep := ""
+	switch {
+	case hasColon && hasComma:
+		return TimeControl{}, tcError(in, `mixes ':' (PGN, seconds) and ',' (everyday, minutes) between periods; use one of them`)
+	case hasColon:
+		mode, sep = tcPGN, ":"
+	case hasComma:
+		mode, sep = tcEveryday, ","
+	}
+	texts := []string{in}
+	if sep != "" {
+		texts = strings.Split(in, sep)
+	}
+	if len(texts) > tcMaxPeriods {
+		return TimeControl{}, tcError(in, fmt.Sprintf("more than %d periods", tcMaxPeriods))
+	}
+	tc := TimeControl{Periods: make([]Period, 0, len(texts))}
+	labels := make([]string, 0, len(texts))
+	for _, t := range texts {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			return TimeControl{}, tcError(in, fmt.Sprintf("empty period (nothing around %q)", sep))
+		}
+		rp, err := tcScanPeriod(t)
+		if err != nil {
+			return TimeControl{}, err
+		}
+		p, err := rp.resolve(mode)
+		if err != nil {
+			return TimeControl{}, err
+		}
+		if rp.hourglass {
+			if len(texts) > 1 {
+				return TimeControl{}, tcError(in, "an hourglass has exactly one period")
+			}
+			tc.Hourglass = true
+		}
+		tc.Periods = append(tc.Periods, p)
+		labels = append(labels, t)
+	}
+	if err := tc.validate(func() string { return in }, labels); err != nil {
+		return TimeControl{}, err
+	}
+	return tc, nil
+}
+
+// tcNotation is how bases without a unit are read.
+type tcNotation int8
+
+const (
+	tcSingle   tcNotation = iota // one period, no ':' or ',': the ambiguity rule
+	tcPGN                        // ':' between periods: seconds
+	tcEveryday                   // ',' between periods: minutes
+)
+
+// tcRawPeriod is one period as typed, before defaults are applied.
+type tcRawPeriod struct {
+	text      string
+	hourglass bool
+	hasMoves  bool
+	moves     int64
+	gameSD    bool  // "G/" or "SD/" prefix
+	base      int64 // number as typed, when !unit
+	unit      bool  // base had an explicit unit; then baseMs is set
+	baseMs    int64
+	marker    bool // a bonus marker (+, d, b) was given
+	bonus     BonusKind
+	bonusSec  int64
+}
+
+type tcScanner struct {
+	s    string // lower-case period text
+	text string // period text as typed, for messages
+	i    int
+}
+
+func (sc *tcScanner) ws() {
+	for sc.i < len(sc.s) && (sc.s[sc.i] == ' ' || sc.s[sc.i] == '\t') {
+		sc.i++
+	}
+}
+
+func (sc *tcScanner) peek() byte {
+	if sc.i < len(sc.s) {
+		return sc.s[sc.i]
+	}
+	return 0
+}
+
+func (sc *tcScanner) eat(word string) bool {
+	if strings.HasPrefix(sc.s[sc.i:], word) {
+		sc.i += len(word)
+		return true
+	}
+	return false
+}
+
+func (sc *tcScanner) unexpected() error {
+	rest := sc.text[sc.i:]
+	if len(rest) > 8 {
+		rest = rest[:8] + "..."
+	}
+	return tcError(sc.text, fmt.Sprintf("unexpected %q", rest))
+}
+
+// number reads a whole non-negative number; what names it in messages.
+func (sc *tcScanner) number(what string) (int64, error) {
+	switch c := sc.peek(); {
+	case c == 0:
+		return 0, tcError(sc.text, "missing "+what)
+	case c == '-':
+		return 0, tcError(sc.text, what+" is negative")
+	case c == '.':
+		return 0, tcError(sc.text, "decimal numbers are not accepted; use whole seconds")
+	case c < '0' || c > '9':
+		if what == "time" && (c == '+' || c == 'd' || c == 'b' || c == ';') {
+			return 0, tcError(sc.text, "increment or delay without a time")
+		}
+		return 0, sc.unexpected()
+	}
+	start := sc.i
+	for sc.i < len(sc.s) && sc.s[sc.i] >= '0' && sc.s[sc.i] <= '9' {
+		sc.i++
+	}
+	if sc.i < len(sc.s) && (sc.s[sc.i] == '.') {
+		return 0, tcError(sc.text, "decimal numbers are not accepted; use whole seconds")
+	}
+	digits := strings.TrimLeft(sc.s[start:sc.i], "0")
+	if len(digits) > tcMaxDigits {
+		return 0, tcError(sc.text, what+" is too large")
+	}
+	if digits == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil { // cannot happen: at most tcMaxDigits digits
+		return 0, tcError(sc.text, what+" is too large")
+	}
+	return n, nil
+}
+
+// tcScanPeriod reads one period: ["*"] [moves "/" | "G/" | "SD/"] base [unit]
+// [[";"] ("+"|"d"|"b") bonus ["s"]].
+func tcScanPeriod(text string) (tcRawPeriod, error) {
+	sc := &tcScanner{s: strings.ToLower(text), text: text}
+	rp := tcRawPeriod{text: text}
+	sc.ws()
+	if sc.eat("*") {
+		rp.hourglass = true
+		sc.ws()
+	}
+	switch {
+	case sc.eat("sd"), sc.eat("g"):
+		sc.ws()
+		if !sc.eat("/") {
+			return rp, tcError(text, `"G" and "SD" must be followed by "/" and the minutes, as in "G/60" or "SD/30"`)
+		}
+		rp.gameSD = true
+		sc.ws()
+		if sc.peek() == 0 {
+			return rp, tcError(text, `"G/" or "SD/" without a time`)
+		}
+	case sc.peek() == '/':
+		return rp, tcError(text, "'/' without a move count before it")
+	}
+	n, err := sc.number("time")
+	if err != nil {
+		return rp, err
+	}
+	sc.ws()
+	if !rp.gameSD && sc.eat("/") {
+		rp.hasMoves, rp.moves = true, n
+		sc.ws()
+		if sc.peek() == 0 {
+			return rp, tcError(text, "move count without a time")
+		}
+		if n, err = sc.number("time"); err != nil {
+			return rp, err
+		}
+		sc.ws()
+	}
+	if sc.peek() == '/' {
+		return rp, tcError(text, "more than one '/' in a period")
+	}
+	rp.base = n
+	if err := sc.baseUnit(&rp); err != nil {
+		return rp, err
+	}
+	sc.ws()
+	semi := sc.eat(";")
+	sc.ws()
+	switch c := sc.peek(); c {
+	case '+', 'd', 'b':
+		sc.i++
+		rp.marker = true
+		what := "increment"
+		switch c {
+		case '+':
+			rp.bonus = Increment
+		case 'd':
+			rp.bonus, what = SimpleDelay, "delay"
+		case 'b':
+			rp.bonus, what = Bronstein, "Bronstein delay"
+		}
+		sc.ws()
+		if rp.bonusSec, err = sc.number(what); err != nil {
+			return rp, err
+		}
+		sc.ws()
+		switch {
+		case sc.eat("sec"), sc.eat("s"):
+		case sc.peek() == 'm' || sc.peek() == 'h':
+			return rp, tcError(text, "increments and delays are given in seconds")
+		}
+		sc.ws()
+	default:
+		if semi {
+			return rp, tcError(text, `';' must be followed by an increment or delay ("+30", "d5", "b3")`)
+		}
+	}
+	if sc.peek() != 0 {
+		if c := sc.peek(); c == '+' || c == 'd' || c == 'b' {
+			return rp, tcError(text, "more than one increment or delay in a period")
+		}
+		return rp, sc.unexpected()
+	}
+	return rp, nil
+}
+
+// baseUnit reads the optional unit after a base time.
+func (sc *tcScanner) baseUnit(rp *tcRawPeriod) error {
+	switch {
+	case sc.eat("min"), sc.eat("m"):
+		rp.unit, rp.baseMs = true, rp.base*60_000
+	case sc.eat("sec"), sc.eat("s"):
+		rp.unit, rp.baseMs = true, rp.base*1000
+	case sc.eat("h"):
+		rp.unit, rp.baseMs = true, rp.base*3_600_000
+		save := sc.i
+		sc.ws()
+		if c := sc.peek(); c < '0' || c > '9' {
+			sc.i = save
+			return nil
+		}
+		m, err := sc.number("minutes")
+		if err != nil {
+			return err
+		}
+		if m >= 60 {
+			return tcError(sc.text, "minutes after the hours must be below 60")
+		}
+		rp.baseMs += m * 60_000
+		sc.ws()
+		if !sc.eat("min") {
+			sc.eat("m")
+		}
+	}
+	return nil
+}
+
+// resolve applies the defaults of the notation and the per-period checks
+// that need the text as typed.
+func (rp tcRawPeriod) resolve(mode tcNotation) (Period, error) {
+	var p Period
+	if rp.hourglass {
+		switch {
+		case rp.hasMoves:
+			return p, tcError(rp.text, "an hourglass takes no move count")
+		case rp.gameSD:
+			return p, tcError(rp.text, `an hourglass is written "*" and its seconds, as in "*60"`)
+		case rp.marker:
+			return p, tcError(rp.text, "an hourglass takes no increment or delay")
+		}
+	}
+	if rp.gameSD && mode == tcPGN {
+		return p, tcError(rp.text, `"G/" and "SD/" are everyday forms in minutes; separate their periods with ',' (':' means PGN seconds)`)
+	}
+	if rp.hasMoves {
+		if rp.moves == 0 {
+			return p, tcError(rp.text, "move count must be positive")
+		}
+		if rp.moves > tcMaxMoves {
+			return p, tcError(rp.text, fmt.Sprintf("move count above %d", tcMaxMoves))
+		}
+		p.Moves = int(rp.moves)
+	}
+	p.BaseMs = rp.baseMs
+	if !rp.unit {
+		minutes := false
+		switch mode {
+		case tcEveryday:
+			minutes = true
+		case tcSingle:
+			minutes = rp.gameSD || (rp.marker && (rp.base < 60 || rp.base <= 5*rp.bonusSec))
+		}
+		if minutes {
+			p.BaseMs = rp.base * 60_000
+		} else {
+			p.BaseMs = rp.base * 1000
+		}
+	}
+	if p.BaseMs > tcMaxTotalBaseMs {
+		return p, tcError(rp.text, fmt.Sprintf("time above %d seconds", tcMaxTotalBaseMs/1000))
+	}
+	if rp.marker && rp.bonusSec > 0 {
+		if rp.bonusSec*1000 > tcMaxBonusMs {
+			return p, tcError(rp.text, fmt.Sprintf("increment or delay above %d seconds", tcMaxBonusMs/1000))
+		}
+		p.Bonus, p.BonusMs = rp.bonus, rp.bonusSec*1000
+	}
+	return p, nil
+}
+
+// Validate checks a time control built by hand: at least one period; every
+// period but the last with a positive move count and the last without one;
+// a positive base in the first period and no negative one; whole seconds
+// everywhere (the PGN form cannot write fractions); a known bonus kind, and
+// no bonus time without a kind (a kind with 0 ms is allowed and means no
+// bonus); an hourglass with exactly one period and no bonus; and the limits:
+// at most 32 periods, 1000 moves a period, 1e6 s of base in total and 3600 s
+// of bonus a period. A control that passes satisfies
+// ParseTimeControl(tc.String()) == tc, up to a kind with 0 ms reading back
+// as NoBonus.
+func (tc TimeControl) Validate() error {
+	return tc.validate(tc.String, nil)
+}
+
+// validate names the whole control by whole and period i by labels[i] when
+// given, else by its canonical text.
+func (tc TimeControl) validate(whole func() string, labels []string) error {
+	n := len(tc.Periods)
+	if n == 0 {
+		return tcError(whole(), "no periods")
+	}
+	if n > tcMaxPeriods {
+		return tcError(whole(), fmt.Sprintf("more than %d periods", tcMaxPeriods))
+	}
+	label := func(i int) string {
+		if i < len(labels) {
+			return labels[i]
+		}
+		return tcPeriodString(tc.Periods[i])
+	}
+	if tc.Hourglass {
+		p := tc.Periods[0]
+		switch {
+		case n > 1:
+			return tcError(whole(), "an hourglass has exactly one period")
+		case p.Moves != 0:
+			return tcError(label(0), "an hourglass takes no move count")
+		case p.BonusMs != 0:
+			return tcError(label(0), "an hourglass takes no increment or delay")
+		}
+	}
+	var total int64
+	for i, p := range tc.Periods {
+		switch {
+		case p.Moves < 0:
+			return tcError(label(i), "move count must be positive")
+		case p.Moves > tcMaxMoves:
+			return tcError(label(i), fmt.Sprintf("move count above %d", tcMaxMoves))
+		case i < n-1 && p.Moves == 0:
+			return tcError(label(i), "only the last period may be without a move count")
+		case i == n-1 && p.Moves != 0:
+			return tcError(label(i), "the last period covers the rest of the game and takes no move count")
+		case p.BaseMs < 0:
+			return tcError(label(i), "time is negative")
+		case i == 0 && p.BaseMs == 0:
+			return tcError(label(i), "the first period has no time")
+		case p.BaseMs > tcMaxTotalBaseMs:
+			return tcError(label(i), fmt.Sprintf("time above %d seconds", tcMaxTotalBaseMs/1000))
+		case p.BaseMs%1000 != 0:
+			return tcError(label(i), "time is not a whole number of seconds")
+		case p.Bonus < NoBonus || p.Bonus > Bronstein:
+			return tcError(label(i), fmt.Sprintf("unknown kind of increment or delay %d", p.Bonus))
+		case p.BonusMs < 0:
+			return tcError(label(i), "increment or delay is negative")
+		case p.Bonus == NoBonus && p.BonusMs != 0:
+			return tcError(label(i), "increment or delay time without its kind")
+		case p.BonusMs > tcMaxBonusMs:
+			return tcError(label(i), fmt.Sprintf("increment or delay above %d seconds", tcMaxBonusMs/1000))
+		case p.BonusMs%1000 != 0:
+			return tcError(label(i), "increment or delay is not a whole number of seconds")
+		}
+		total += p.BaseMs // each at most tcMaxTotalBaseMs, at most tcMaxPeriods of them
+	}
+	if total > tcMaxTotalBaseMs {
+		return tcError(whole(), fmt.Sprintf("total time above %d seconds", tcMaxTotalBaseMs/1000))
+	}
+	return nil
+}
+
+// String returns the canonical PGN TimeControl form, in seconds: periods
+// joined by ':', each [moves/]base[+inc|dDelay|bDelay], an hourglass as
+// "*base", a zero bonus (or a kind with 0 ms) left out. A single period whose
+// plain form the ambiguity rule of ParseTimeControl would read as minutes is
+// written with an explicit seconds unit: 60 s + 30 s is "60s+30", 30 s + 2 s
+// "30s+2". For every valid tc, ParseTimeControl(tc.String()) gives tc back
+// and String of that is the same text.
+//
+// String is meant for valid controls; for others it still returns text that
+// ParseTimeControl refuses with a message: "-" for no periods, decimal
+// seconds ("1.5") for fractions of a second.
+func (tc TimeControl) String() string {
+	if len(tc.Periods) == 0 {
+		return "-"
+	}
+	if len(tc.Periods) == 1 {
+		p := tc.Periods[0]
+		if tc.Hourglass {
+			return "*" + tcPeriodString(p)
+		}
+		if p.Moves == 0 && p.Bonus != NoBonus && p.BonusMs != 0 {
+			b, i := p.BaseMs/1000, p.BonusMs/1000
+			if b < 60 || b <= 5*i {
+				return tcSeconds(p.BaseMs) + "s" + tcBonusString(p)
+			}
+		}
+		return tcPeriodString(p)
+	}
+	parts := make([]string, len(tc.Periods))
+	for i, p := range tc.Periods {
+		parts[i] = tcPeriodString(p)
+	}
+	s := strings.Join(parts, ":")
+	if tc.Hourglass {
+		s = "*" + s
+	}
+	return s
+}
+
+func tcPeriodString(p Period) string {
+	s := tcSeconds(p.BaseMs) + tcBonusString(p)
+	if p.Moves != 0 {
+		s = strconv.Itoa(p.Moves) + "/" + s
+	}
+	return s
+}
+
+func tcBonusString(p Period) string {
+	if p.BonusMs == 0 {
+		return ""
+	}
+	switch p.Bonus {
+	case Increment:
+		return "+" + tcSeconds(p.BonusMs)
+	case SimpleDelay:
+		return "d" + tcSeconds(p.BonusMs)
+	case Bronstein:
+		return "b" + tcSeconds(p.BonusMs)
+	}
+	return ""
+}
+
+// seconds writes ms in seconds, with decimals only when not whole.
+func tcSeconds(ms int64) string {
+	if ms%1000 == 0 {
+		return strconv.FormatInt(ms/1000, 10)
+	}
+	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64)
+}
