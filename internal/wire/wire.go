@@ -1,0 +1,227 @@
+// Package wire converts between the rules engine's vocabulary and the gRPC
+// contract (proto/hall/v1), for the server and the clock devices alike, so
+// both sides read the wire the same way.
+package wire
+
+import (
+	"fmt"
+
+	"github.com/chesshall/hallclock/rules"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+// Side converts a rules side to the wire.
+func Side(s rules.Side) pb.Side {
+	if s == rules.Black {
+		return pb.Side_SIDE_BLACK
+	}
+	return pb.Side_SIDE_WHITE
+}
+
+// RulesSide converts a wire side; UNSPECIFIED is an error.
+func RulesSide(s pb.Side) (rules.Side, error) {
+	switch s {
+	case pb.Side_SIDE_WHITE:
+		return rules.White, nil
+	case pb.Side_SIDE_BLACK:
+		return rules.Black, nil
+	}
+	return rules.White, &rules.InputError{What: "side", Value: s.String(), Allowed: "SIDE_WHITE or SIDE_BLACK"}
+}
+
+// needsSide lists the kinds whose Side field is meaningful.
+func needsSide(k rules.Kind) bool {
+	switch k {
+	case rules.KindArrive, rules.KindPress, rules.KindFlagClaim, rules.KindIllegalMove,
+		rules.KindDrawClaimRejected, rules.KindQuickplayIncrement, rules.KindQuickplayClaim,
+		rules.KindAddTime, rules.KindFlag:
+		return true
+	}
+	return false
+}
+
+// NeedsSide reports whether actions of kind k must name a side.
+func NeedsSide(k rules.Kind) bool { return needsSide(k) }
+
+// Event converts a wire action to a rules event. byArbiter marks results
+// recorded by the arbiter.
+func Event(a *pb.ClockAction, byArbiter bool) (rules.Event, error) {
+	if a == nil {
+		return rules.Event{}, &rules.InputError{What: "action", Value: "", Problem: "missing"}
+	}
+	k := rules.Kind(a.GetKind())
+	if k <= rules.KindInvalid || k > rules.KindFlag {
+		return rules.Event{}, &rules.InputError{What: "action kind", Value: a.GetKind().String(), Allowed: "an ACTION_KIND other than UNSPECIFIED"}
+	}
+	e := rules.Event{
+		Kind: k, T: a.GetTMs(),
+		AbsentWhite: a.GetAbsentWhite(), AbsentBlack: a.GetAbsentBlack(),
+		Ms: a.GetMs(), WhiteMs: a.GetWhiteMs(), BlackMs: a.GetBlackMs(),
+		ScheduleOverride: a.GetScheduleOverride(),
+		Decision:         rules.Decision(a.GetDecision()),
+		NoExtraTime:      a.GetNoExtraTime(),
+		FEN:              a.GetFen(), SAN: a.GetSan(),
+		Result: rules.Result(a.GetResult()), Termination: rules.Termination(a.GetTermination()),
+		ByArbiter: byArbiter && k == rules.KindResult,
+	}
+	if a.WhiteMoves != nil {
+		m := int(a.GetWhiteMoves())
+		e.WhiteMoves = &m
+	}
+	if a.BlackMoves != nil {
+		m := int(a.GetBlackMoves())
+		e.BlackMoves = &m
+	}
+	if needsSide(k) {
+		s, err := RulesSide(a.GetSide())
+		if err != nil {
+			return e, fmt.Errorf("%s needs a side: %w", k, err)
+		}
+		e.Side = s
+	}
+	return e, nil
+}
+
+// Action converts a rules event to the wire.
+func Action(e rules.Event) *pb.ClockAction {
+	a := &pb.ClockAction{
+		Kind: pb.ActionKind(e.Kind), TMs: e.T,
+		AbsentWhite: e.AbsentWhite, AbsentBlack: e.AbsentBlack,
+		Ms: e.Ms, WhiteMs: e.WhiteMs, BlackMs: e.BlackMs,
+		ScheduleOverride: e.ScheduleOverride,
+		Decision:         pb.QuickplayDecision(e.Decision),
+		NoExtraTime:      e.NoExtraTime,
+		Fen:              e.FEN, San: e.SAN,
+		Result: string(e.Result), Termination: string(e.Termination),
+	}
+	if needsSide(e.Kind) {
+		a.Side = Side(e.Side)
+	}
+	if e.WhiteMoves != nil {
+		m := int32(*e.WhiteMoves)
+		a.WhiteMoves = &m
+	}
+	if e.BlackMoves != nil {
+		m := int32(*e.BlackMoves)
+		a.BlackMoves = &m
+	}
+	return a
+}
+
+// Regulations converts wire regulations to the rules'.
+func Regulations(r *pb.Regulations) rules.Regulations {
+	var g rules.Regulations
+	if r == nil {
+		return g
+	}
+	if r.GetSupervision() == pb.Supervision_SUPERVISION_INSUFFICIENT {
+		g.Supervision = rules.Insufficient
+	}
+	g.QuickplayFinish = r.GetQuickplayFinish()
+	if r.DefaultTimeMs != nil {
+		g.DefaultTimeMs = rules.Ms(r.GetDefaultTimeMs())
+	}
+	if r.GetPeriodChange() == pb.PeriodChange_PERIOD_CHANGE_FLAG {
+		g.PeriodChange = rules.AtFlag
+	}
+	g.IncrementAtStart = r.GetIncrementAtStart()
+	if r.IllegalMovePenaltyMs != nil {
+		g.IllegalMovePenaltyMs = rules.Ms(r.GetIllegalMovePenaltyMs())
+	}
+	if r.DrawClaimPenaltyMs != nil {
+		g.DrawClaimPenaltyMs = rules.Ms(r.GetDrawClaimPenaltyMs())
+	}
+	if s := r.GetScoring(); s != nil {
+		g.Scoring = rules.Scoring{Win: s.GetWin(), Draw: s.GetDraw(), Loss: s.GetLoss()}
+	}
+	return g
+}
+
+// WireRegulations converts rules regulations to the wire.
+func WireRegulations(g rules.Regulations) *pb.Regulations {
+	r := &pb.Regulations{
+		QuickplayFinish:  g.QuickplayFinish,
+		IncrementAtStart: g.IncrementAtStart,
+	}
+	if g.Supervision == rules.Insufficient {
+		r.Supervision = pb.Supervision_SUPERVISION_INSUFFICIENT
+	}
+	if g.PeriodChange == rules.AtFlag {
+		r.PeriodChange = pb.PeriodChange_PERIOD_CHANGE_FLAG
+	}
+	r.DefaultTimeMs = g.DefaultTimeMs
+	r.IllegalMovePenaltyMs = g.IllegalMovePenaltyMs
+	r.DrawClaimPenaltyMs = g.DrawClaimPenaltyMs
+	if g.Scoring != (rules.Scoring{}) {
+		r.Scoring = &pb.Scoring{Win: g.Scoring.Win, Draw: g.Scoring.Draw, Loss: g.Scoring.Loss}
+	}
+	return r
+}
+
+// Config converts a wire clock configuration to the rules', parsing the
+// time control and the ruleset.
+func Config(c *pb.ClockConfig) (rules.Config, error) {
+	r, err := rules.ParseRuleset(c.GetRuleset())
+	if err != nil {
+		return rules.Config{}, err
+	}
+	tc, err := rules.ParseTimeControl(c.GetTimeControl())
+	if err != nil {
+		return rules.Config{}, err
+	}
+	return rules.Config{Ruleset: r, TimeControl: tc, Regulations: Regulations(c.GetRegulations())}, nil
+}
+
+// WireConfig converts a rules configuration to the wire (time control in
+// its canonical form).
+func WireConfig(c rules.Config) *pb.ClockConfig {
+	return &pb.ClockConfig{
+		Ruleset:     string(c.Ruleset),
+		TimeControl: c.TimeControl.String(),
+		Regulations: WireRegulations(c.Regulations),
+	}
+}
+
+func player(p rules.Player) *pb.PlayerClock {
+	c := &pb.PlayerClock{
+		RemainingMs:  p.MainMs,
+		Moves:        int32(p.Moves),
+		Period:       int32(p.Period + 1),
+		IllegalMoves: int32(p.Illegal),
+		Absent:       p.Absent,
+		DelayLeftMs:  p.DelayLeftMs,
+	}
+	if p.FlagAt != rules.NoFlag {
+		at := p.FlagAt
+		c.FlagAtMs = &at
+	}
+	return c
+}
+
+// State converts a rules state to the wire's BoardState; the caller fills
+// the board's identity and live fields (board_seq, device_online, ...).
+func State(s rules.State) *pb.BoardState {
+	b := &pb.BoardState{
+		Status:             pb.BoardStatus(s.Status),
+		ToMove:             Side(s.ToMove),
+		AtMs:               s.At,
+		White:              player(s.P[rules.White]),
+		Black:              player(s.P[rules.Black]),
+		Result:             string(s.Result),
+		Termination:        string(s.Termination),
+		Category:           s.Category.String(),
+		Fen:                s.FEN,
+		QuickplayPostponed: s.QuickplayPostponed,
+	}
+	if side, ok := s.Running(); ok {
+		b.Running = Side(side)
+	}
+	if s.HasFlag {
+		b.FirstFlag = Side(s.FirstFlag)
+	}
+	b.WhiteScore, b.BlackScore = s.Score()
+	if d, ok := s.NextDeadline(); ok {
+		b.NextDeadlineMs = d
+	}
+	return b
+}
