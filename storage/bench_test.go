@@ -1,0 +1,66 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chesshall/hallclock/rules"
+)
+
+// BenchmarkWrite appends one event per Write from many goroutines (16 per
+// GOMAXPROCS, like devices on their own connections), with group commit
+// ("grouped", the default MaxBatch) and with every Write committed on its
+// own ("one-per-commit", MaxBatch 1). It reports the average group size.
+//
+//	go test -run '^$' -bench Write ./storage
+func BenchmarkWrite(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		maxBatch int
+	}{{"grouped", 0}, {"one-per-commit", 1}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := MustOpen(b, Options{MaxBatch: c.maxBatch})
+			mustBoards(b, s, 0)
+			ctx := context.Background()
+			var boards atomic.Int64
+			commits0, writes0 := s.Stats()
+			b.SetParallelism(16)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				k := boards.Add(1)
+				id := fmt.Sprintf("bench%d", k)
+				if err := s.Write(ctx, func(tx *Tx) error {
+					return tx.CreateBoard(&BoardRecord{ID: id, RoundID: "r1", Number: 10_000 + int(k), Config: benchConfig})
+				}); err != nil {
+					b.Error(err)
+					return
+				}
+				var n uint64
+				for pb.Next() {
+					n++
+					r := EventRecord{BoardID: id, BoardSeq: n, Event: rules.Event{Kind: rules.KindPress, Side: rules.Side(n % 2), T: int64(n) * 1000},
+						DeviceID: "clk-" + id, DeviceSeq: n}
+					if err := s.Write(ctx, func(tx *Tx) error { return tx.AppendEvent(&r) }); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.StopTimer()
+			commits, writes := s.Stats()
+			if commits > commits0 {
+				b.ReportMetric(float64(writes-writes0)/float64(commits-commits0), "writes/commit")
+			}
+		})
+	}
+}
+
+var benchConfig = func() rules.Config {
+	tc, err := rules.ParseTimeControl("90+30")
+	if err != nil {
+		panic(err)
+	}
+	return rules.Config{Ruleset: rules.FIDE2023, TimeControl: tc}
+}()

@@ -1,0 +1,161 @@
+package storage
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/chesshall/hallclock/rules"
+)
+
+// IDs of tournaments, rounds, boards, commands, tokens and devices are
+// chosen by the caller. Times are wall-clock times of the server (stored as
+// Unix milliseconds, read back in UTC); a zero time given to a write means
+// "now" (Options.Now) where a time is required.
+
+// TournamentRecord is an event (in the chess sense) held in the hall.
+type TournamentRecord struct {
+	ID          string
+	Name        string
+	Config      rules.Config // the event's rules, the default of its rounds and boards
+	TimeControl string       // the time control as the organiser wrote it, e.g. "90+30"
+	Created     time.Time
+}
+
+// RoundRecord is one round of a tournament.
+type RoundRecord struct {
+	ID           string
+	TournamentID string
+	Number       int           // 1, 2, 3...; unique within the tournament
+	Config       *rules.Config // nil: the tournament's
+	TimeControl  string        // as written, if Config is set
+	Created      time.Time
+}
+
+// Source says what keeps a board's time.
+type Source int8
+
+// Append only: do not reorder (stored).
+const (
+	SourceDevice  Source = 0 // the clock device on the table
+	SourceVirtual Source = 1 // a server-hosted virtual clock (the device died, 6.10.1)
+)
+
+func (s Source) String() string {
+	if s == SourceVirtual {
+		return "virtual"
+	}
+	return "device"
+}
+
+// PlayerRecord is a player as the pairing shows them.
+type PlayerRecord struct {
+	Name   string `json:"name"`
+	FideID string `json:"fide_id,omitempty"`
+	Rating int    `json:"rating,omitempty"`
+}
+
+// BoardRecord is one game of a round, at one table.
+type BoardRecord struct {
+	ID           string
+	RoundID      string
+	Number       int    // the table number; unique within the round and section
+	Section      string // "" if the event has no sections
+	White, Black PlayerRecord
+	Config       rules.Config // the effective rules of the board's clock
+	TimeControl  string       // as written, e.g. "90+30"
+	DeviceID     string       // the clock device assigned, "" if none
+	Source       Source
+	Created      time.Time
+}
+
+// EventRecord is one event of a board's log.
+type EventRecord struct {
+	Seq       uint64 // hall-wide change number, assigned by AppendEvent
+	BoardID   string
+	BoardSeq  uint64      // 1, 2, 3... within the board
+	Event     rules.Event // Event.T is on the board's time line
+	DeviceID  string      // the device that reported it, "" for arbiter and virtual-clock events
+	DeviceSeq uint64      // the device's sequence number, when DeviceID is set
+	CommandID string      // the arbiter command it carries out, if any
+	Actor     string      // who caused it: a device, an arbiter, "server"
+	Reason    string      // why, for arbiter actions
+	Wall      time.Time   // when the server received it
+}
+
+// Audit outcomes.
+const (
+	OutcomeApplied = "applied"
+	OutcomePending = "pending"
+)
+
+// OutcomeRefused returns the outcome "refused: why".
+func OutcomeRefused(why string) string { return "refused: " + why }
+
+// OutcomeAlert returns the outcome "alert: what".
+func OutcomeAlert(what string) string { return "alert: " + what }
+
+// AuditRecord says who did what, when, why, and what came of it.
+type AuditRecord struct {
+	Seq      uint64 // assigned by AddAudit
+	BoardID  string // "" for hall-wide actions (tokens, devices)
+	Wall     time.Time
+	Actor    string          // a token's label or id, a device id, "server"
+	What     string          // e.g. "press", "add_time", "revoke_token"
+	Reason   string          // the arbiter's reason, if given
+	Outcome  string          // OutcomeApplied, OutcomePending, OutcomeRefused(...), OutcomeAlert(...)
+	Action   json.RawMessage // the request as received, nil if none
+	BoardSeq uint64          // the board event it produced or concerns, 0 if none
+}
+
+// Command statuses.
+const (
+	CommandPending = "pending"
+	CommandApplied = "applied"
+	CommandRefused = "refused"
+)
+
+// CommandRecord is an arbiter command on its way through a board's clock.
+type CommandRecord struct {
+	ID       string
+	BoardID  string
+	Action   json.RawMessage // what the device is to do
+	Reason   string
+	IssuedBy string
+	Issued   time.Time
+	Status   string // CommandPending, CommandApplied or CommandRefused
+	Message  string // the refusal, or a note on how it was applied
+	Resolved time.Time
+}
+
+// TokenRecord is a credential. Only the hash of its secret is stored.
+type TokenRecord struct {
+	ID       string
+	Hash     string // HashSecret(secret)
+	Role     string // "device", "arbiter", "chief", "broadcast", ...
+	Label    string
+	DeviceID string   // for device tokens: the device it speaks for
+	Sections []string // sections an arbiter may act on; empty: all
+	Created  time.Time
+	Revoked  time.Time // zero while valid
+}
+
+// Active reports whether the token has not been revoked.
+func (t TokenRecord) Active() bool { return t.Revoked.IsZero() }
+
+// HashSecret returns the hex SHA-256 of a token's secret, as stored in
+// TokenRecord.Hash and looked up by TokenByHash.
+func HashSecret(secret string) string {
+	h := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(h[:])
+}
+
+// DeviceRecord is what the hall last heard from a clock device.
+type DeviceRecord struct {
+	ID         string
+	Firmware   string
+	LastSeen   time.Time
+	BatteryPct int     // -1 if unknown
+	DriftPPM   float64 // the oscillator's measured drift against the server
+}

@@ -1,0 +1,212 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" database/sql driver
+)
+
+// Options configure a Store. The zero value is usable.
+type Options struct {
+	// Now is the wall clock for the times the store fills in (created,
+	// received). Default time.Now.
+	Now func() time.Time
+	// MaxBatch is the most Write functions grouped into one transaction.
+	// Default 1000; 1 commits every Write on its own.
+	MaxBatch int
+	// Logger receives commit failures and replay fallbacks. Default: discard.
+	Logger *slog.Logger
+}
+
+const (
+	defaultMaxBatch = 1000
+	readConns       = 4    // the read pool; SQLite readers are CPU-bound and the hall has few cores
+	busyTimeoutMs   = 5000 // how long a connection waits for a lock held elsewhere
+	stmtCacheSize   = 64   // prepared statements kept per connection
+)
+
+// Store is the hall's durable event store: one SQLite database. Its
+// methods are safe for concurrent use. See the package documentation.
+type Store struct {
+	path string
+	now  func() time.Time
+	log  *slog.Logger
+
+	wdb *sql.DB // one connection, used by the writer goroutine (and migrations before it starts)
+	rdb *sql.DB // read-only pool
+
+	maxBatch int
+	mu       sync.RWMutex // guards closing queue against sends
+	closing  bool
+	queue    chan *request
+	stopped  chan struct{} // closed when the writer goroutine has returned
+	closed   atomic.Bool   // set once Close began; reads fail with ErrClosed
+
+	closeOnce sync.Once
+	closeErr  error
+
+	commits, writes atomic.Uint64
+
+	migrated int // migrations applied by Open (for tests)
+}
+
+// Open opens the store in the SQLite database at path, creating the file
+// and its directory if missing and bringing its schema up to date with the
+// migrations embedded in the binary. It starts the writer goroutine; call
+// Close to stop it.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("storage: empty database path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	s := &Store{
+		path:     abs,
+		now:      opts.Now,
+		log:      opts.Logger,
+		maxBatch: opts.MaxBatch,
+		stopped:  make(chan struct{}),
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxBatch <= 0 {
+		s.maxBatch = defaultMaxBatch
+	}
+
+	// The write connection: WAL so readers never block it, and FULL so a
+	// COMMIT returns only once the WAL is on disk.
+	s.wdb, err = sql.Open("sqlite3", dsn(abs, url.Values{
+		"_journal_mode":    {"WAL"},
+		"_synchronous":     {"FULL"},
+		"_foreign_keys":    {"1"},
+		"_busy_timeout":    {fmt.Sprint(busyTimeoutMs)},
+		"_txlock":          {"immediate"},
+		"_stmt_cache_size": {fmt.Sprint(stmtCacheSize)},
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", abs, err)
+	}
+	s.wdb.SetMaxOpenConns(1)
+	s.wdb.SetMaxIdleConns(1)
+	s.wdb.SetConnMaxLifetime(0)
+	if err := s.wdb.PingContext(ctx); err != nil {
+		s.wdb.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", abs, err)
+	}
+	if s.migrated, err = migrate(ctx, s.wdb, s.log); err != nil {
+		s.wdb.Close()
+		return nil, fmt.Errorf("storage: migrate %s: %w", abs, err)
+	}
+
+	// The read pool: read-only connections; in WAL mode each query reads
+	// the last committed state without waiting for the writer.
+	s.rdb, err = sql.Open("sqlite3", dsn(abs, url.Values{
+		"mode":             {"ro"},
+		"_busy_timeout":    {fmt.Sprint(busyTimeoutMs)},
+		"_stmt_cache_size": {fmt.Sprint(stmtCacheSize)},
+	}))
+	if err != nil {
+		s.wdb.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", abs, err)
+	}
+	s.rdb.SetMaxOpenConns(readConns)
+	s.rdb.SetMaxIdleConns(readConns)
+	if err := s.rdb.PingContext(ctx); err != nil {
+		s.rdb.Close()
+		s.wdb.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", abs, err)
+	}
+
+	s.queue = make(chan *request, s.maxBatch)
+	go s.run()
+	return s, nil
+}
+
+// dsn returns the go-sqlite3 data source name of the file at abs.
+func dsn(abs string, params url.Values) string {
+	u := url.URL{Path: abs} // escapes '?', '#' and '%' in the path; SQLite decodes them
+	return "file:" + u.EscapedPath() + "?" + params.Encode()
+}
+
+// Path returns the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close stops accepting writes, waits until the writer has committed
+// everything already queued (their Write calls return as usual), stops the
+// writer goroutine and closes the database. A Write after Close returns
+// ErrClosed, and so does a read. Close is idempotent.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		s.mu.Lock()
+		s.closing = true
+		close(s.queue)
+		s.mu.Unlock()
+		<-s.stopped
+		// Readers first, so that closing the writer's connection, the last
+		// one, checkpoints the WAL into the database file.
+		s.closeErr = errors.Join(s.rdb.Close(), s.wdb.Close())
+	})
+	return s.closeErr
+}
+
+// Stats returns how many transactions the writer committed and how many
+// Write functions it ran (committed or not). writes/commits is the
+// average group size.
+func (s *Store) Stats() (commits, writes uint64) {
+	return s.commits.Load(), s.writes.Load()
+}
+
+// wallMs returns t as Unix milliseconds, or now if t is zero.
+func (s *Store) wallMs(t time.Time) int64 {
+	if t.IsZero() {
+		t = s.now()
+	}
+	return t.UnixMilli()
+}
+
+// fromMs turns stored Unix milliseconds back into a time.
+func fromMs(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// fromNullMs turns a nullable column into a time, zero for NULL.
+func fromNullMs(ms sql.NullInt64) time.Time {
+	if !ms.Valid {
+		return time.Time{}
+	}
+	return fromMs(ms.Int64)
+}
+
+// nullMs stores a zero time as NULL.
+func nullMs(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
