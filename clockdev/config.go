@@ -1,0 +1,124 @@
+package clockdev
+
+import (
+	"errors"
+	"hash/fnv"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/chesshall/hallclock/internal/mono"
+	"google.golang.org/grpc"
+)
+
+// Config configures a Device. DeviceID, Token and one of Conn or Target
+// are required; everything else has a default.
+type Config struct {
+	// DeviceID names the device to the server; it must match the Token.
+	DeviceID string
+	// Token is the device's bearer secret, sent as "authorization: Bearer
+	// <token>" on every stream. Use transport security where others can
+	// listen: the token travels in the clear otherwise.
+	Token string
+	// Firmware is reported in Hello, e.g. "sim-1.0".
+	Firmware string
+
+	// Conn is a connection to the hall server, owned by the caller (Close
+	// does not close it). *grpc.ClientConn satisfies it.
+	Conn grpc.ClientConnInterface
+	// Target is dialled with grpc.NewClient(Target, DialOptions...) when
+	// Conn is nil; DialOptions must choose the transport credentials. The
+	// Device closes this connection in Close.
+	Target      string
+	DialOptions []grpc.DialOption
+
+	// Clock is the device's monotonic oscillator and schedules its flag,
+	// heartbeat and backoff timers; default mono.Real().
+	Clock mono.Clock
+	// Outbox keeps the unacknowledged events and the board; default
+	// NewMemoryOutbox(). Use OpenFileOutbox for a device that must survive
+	// a reboot. The Device closes it in Close.
+	Outbox Outbox
+	// DriftPPM simulates an imperfect oscillator: board time advances
+	// (1 + DriftPPM/1e6) times the Clock's elapsed time. It is also
+	// reported in heartbeats as the device's drift. 0 for a perfect clock.
+	DriftPPM float64
+
+	// Rand draws the reconnection jitter; default a generator seeded from
+	// the device id and the time. Only Run uses it.
+	Rand *rand.Rand
+	// Logger receives the link's ups and downs; default slog.Default().
+	Logger *slog.Logger
+	// BatteryPct reports the battery level (0-100) for heartbeats; default
+	// a constant 100 (mains powered).
+	BatteryPct func() int
+
+	// MinBackoff and MaxBackoff bound the wait between reconnection
+	// attempts: it starts at MinBackoff and doubles up to MaxBackoff, each
+	// wait drawn uniformly from [b/2, b]. Defaults 100ms and 3s.
+	MinBackoff, MaxBackoff time.Duration
+}
+
+// Defaults of Config.
+const (
+	DefaultMinBackoff = 100 * time.Millisecond
+	DefaultMaxBackoff = 3 * time.Second
+	// DefaultHeartbeat is the heartbeat interval used when the server's
+	// Welcome names none.
+	DefaultHeartbeat = 5 * time.Second
+	// recentRejections is how many rejections Rejections keeps.
+	recentRejections = 64
+	// noticeBuffer is the capacity of the Events channel.
+	noticeBuffer = 256
+)
+
+// Errors of a Device.
+var (
+	// ErrNotAssigned: the device plays no board, so there is no clock to act on.
+	ErrNotAssigned = errors.New("clockdev: the device is not assigned to a board")
+	// ErrRunning: Run was called while another Run is active.
+	ErrRunning = errors.New("clockdev: Run is already active")
+)
+
+func (c *Config) validate() error {
+	switch {
+	case c.DeviceID == "":
+		return errors.New("clockdev: Config.DeviceID is required")
+	case c.Token == "":
+		return errors.New("clockdev: Config.Token is required")
+	case c.Conn == nil && c.Target == "":
+		return errors.New("clockdev: Config.Conn or Config.Target is required")
+	case c.DriftPPM <= -1e6:
+		return errors.New("clockdev: Config.DriftPPM must be above -1e6")
+	case c.MinBackoff < 0 || c.MaxBackoff < 0:
+		return errors.New("clockdev: backoff must not be negative")
+	}
+	return nil
+}
+
+func (c *Config) setDefaults() {
+	if c.Clock == nil {
+		c.Clock = mono.Real()
+	}
+	if c.Outbox == nil {
+		c.Outbox = NewMemoryOutbox()
+	}
+	if c.Rand == nil {
+		h := fnv.New64a()
+		h.Write([]byte(c.DeviceID))
+		c.Rand = rand.New(rand.NewPCG(h.Sum64(), uint64(time.Now().UnixNano())))
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.BatteryPct == nil {
+		c.BatteryPct = func() int { return 100 }
+	}
+	if c.MinBackoff == 0 {
+		c.MinBackoff = DefaultMinBackoff
+	}
+	if c.MaxBackoff == 0 {
+		c.MaxBackoff = DefaultMaxBackoff
+	}
+	c.MaxBackoff = max(c.MaxBackoff, c.MinBackoff)
+}

@@ -1,0 +1,223 @@
+package clockdev
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// Outbox is a device's memory of what it has to tell the server: the
+// events not yet acknowledged, the sequence numbers, and the board it plays
+// with that board's history, so that a device restarted on the same Outbox
+// resumes the same clock and resends the same events.
+//
+// Sequence numbers are per device, from 1, contiguous: Append takes the
+// event numbered NextSeq; Ack drops a prefix; Renumber moves every pending
+// event to a new contiguous range. Pending events are always contiguous
+// and end at NextSeq-1.
+//
+// An Outbox is used by one Device; implementations must be safe for
+// concurrent use all the same (Status reads it from any goroutine).
+type Outbox interface {
+	// NextSeq returns the sequence number the next appended event must carry
+	// (1 for a new outbox).
+	NextSeq() uint64
+	// AckedSeq returns the highest sequence number acknowledged so far.
+	AckedSeq() uint64
+	// Pending returns copies of the events not yet acknowledged, in
+	// sequence order.
+	Pending() []*hallv1.DeviceEvent
+	// Append stores ev, whose Seq must be NextSeq(), and advances NextSeq.
+	// applied says the device's rules accepted the action: then, if
+	// ev.BoardId is the saved board's, ev.Action also extends the saved
+	// board's history. A refused arbiter command is appended with applied
+	// false: it is reported to the server but is not part of the board.
+	// When Append returns nil the event is as durable as the Outbox can
+	// make it.
+	Append(ev *hallv1.DeviceEvent, applied bool) error
+	// Ack drops every pending event with Seq <= upTo and raises AckedSeq to
+	// upTo (it never lowers it). NextSeq stays above upTo.
+	Ack(upTo uint64) error
+	// Renumber gives the pending events the numbers first, first+1, ... in
+	// their order and sets NextSeq after them; with nothing pending it sets
+	// NextSeq to first. A device uses it when the server has acknowledged
+	// more than the device remembers (its storage was lost).
+	Renumber(first uint64) error
+	// SaveBoard records the device's assignment, whose History must be the
+	// device's full history of the board; nil (or an empty board_id) records
+	// that the device is not assigned.
+	SaveBoard(a *hallv1.Assignment) error
+	// Board returns a copy of the saved assignment with its history
+	// (extended by the applied events appended since SaveBoard), or nil.
+	Board() *hallv1.Assignment
+	// Close releases the Outbox; later calls fail with ErrClosed.
+	Close() error
+}
+
+// ErrClosed is returned by a closed Device or Outbox.
+var ErrClosed = errors.New("clockdev: closed")
+
+// ledger is the content of an outbox, shared by the memory and file
+// implementations. It is not safe for concurrent use.
+type ledger struct {
+	acked   uint64
+	next    uint64
+	pending []*hallv1.DeviceEvent
+	board   *hallv1.Assignment
+}
+
+func newLedger() ledger { return ledger{next: 1} }
+
+func (l *ledger) pendingCopy() []*hallv1.DeviceEvent {
+	out := make([]*hallv1.DeviceEvent, len(l.pending))
+	for i, ev := range l.pending {
+		out[i] = proto.Clone(ev).(*hallv1.DeviceEvent)
+	}
+	return out
+}
+
+func (l *ledger) checkAppend(ev *hallv1.DeviceEvent) error {
+	if ev == nil {
+		return errors.New("clockdev: append of a nil event")
+	}
+	if ev.GetSeq() != l.next {
+		return fmt.Errorf("clockdev: append of seq %d, want the next seq %d", ev.GetSeq(), l.next)
+	}
+	return nil
+}
+
+// append adds ev, which checkAppend accepted; the ledger keeps ev itself.
+func (l *ledger) append(ev *hallv1.DeviceEvent, applied bool) {
+	l.pending = append(l.pending, ev)
+	l.next = ev.GetSeq() + 1
+	if applied && l.board != nil && ev.GetBoardId() == l.board.GetBoardId() && ev.GetAction() != nil {
+		l.board.History = append(l.board.History, proto.Clone(ev.GetAction()).(*hallv1.ClockAction))
+	}
+}
+
+func (l *ledger) ack(upTo uint64) {
+	if upTo > l.acked {
+		l.acked = upTo
+	}
+	i := 0
+	for i < len(l.pending) && l.pending[i].GetSeq() <= upTo {
+		i++
+	}
+	l.pending = append(l.pending[:0:0], l.pending[i:]...)
+	if l.next <= upTo {
+		l.next = upTo + 1
+	}
+}
+
+func (l *ledger) renumber(first uint64) {
+	for i, ev := range l.pending {
+		ev.Seq = first + uint64(i)
+	}
+	l.next = first + uint64(len(l.pending))
+}
+
+// setBoard keeps a (owned by the ledger from now on) or none.
+func (l *ledger) setBoard(a *hallv1.Assignment) {
+	if a.GetBoardId() == "" {
+		l.board = nil
+		return
+	}
+	l.board = a
+}
+
+func (l *ledger) boardCopy() *hallv1.Assignment {
+	if l.board == nil {
+		return nil
+	}
+	return proto.Clone(l.board).(*hallv1.Assignment)
+}
+
+// NewMemoryOutbox returns an Outbox kept in memory: it survives
+// reconnections but not a restart of the program.
+func NewMemoryOutbox() Outbox { return &memOutbox{l: newLedger()} }
+
+type memOutbox struct {
+	mu     sync.Mutex
+	l      ledger
+	closed bool
+}
+
+func (m *memOutbox) NextSeq() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.l.next
+}
+
+func (m *memOutbox) AckedSeq() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.l.acked
+}
+
+func (m *memOutbox) Pending() []*hallv1.DeviceEvent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.l.pendingCopy()
+}
+
+func (m *memOutbox) Append(ev *hallv1.DeviceEvent, applied bool) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	if err := m.l.checkAppend(ev); err != nil {
+		return err
+	}
+	m.l.append(proto.Clone(ev).(*hallv1.DeviceEvent), applied)
+	return nil
+}
+
+func (m *memOutbox) Ack(upTo uint64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	m.l.ack(upTo)
+	return nil
+}
+
+func (m *memOutbox) Renumber(first uint64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	m.l.renumber(first)
+	return nil
+}
+
+func (m *memOutbox) SaveBoard(a *hallv1.Assignment) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	if a != nil {
+		a = proto.Clone(a).(*hallv1.Assignment)
+	}
+	m.l.setBoard(a)
+	return nil
+}
+
+func (m *memOutbox) Board() *hallv1.Assignment {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.l.boardCopy()
+}
+
+func (m *memOutbox) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	return nil
+}

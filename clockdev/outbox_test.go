@@ -1,0 +1,252 @@
+package clockdev
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chesshall/hallclock/internal/mono"
+	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"google.golang.org/protobuf/proto"
+)
+
+func pressEvent(seq uint64, t int64, side hallv1.Side) *hallv1.DeviceEvent {
+	return &hallv1.DeviceEvent{Seq: seq, BoardId: "B1", Action: action(kPress, t, side), WhiteMs: 1000 * int64(seq), BlackMs: 7}
+}
+
+func openOutbox(t *testing.T, path string) Outbox {
+	t.Helper()
+	ob, err := OpenFileOutbox(path)
+	if err != nil {
+		t.Fatalf("OpenFileOutbox: %v", err)
+	}
+	return ob
+}
+
+// outboxContent is what must survive a reopen.
+type outboxContent struct {
+	next, acked uint64
+	pending     []*hallv1.DeviceEvent
+	board       *hallv1.Assignment
+}
+
+func contentOf(ob Outbox) outboxContent {
+	return outboxContent{ob.NextSeq(), ob.AckedSeq(), ob.Pending(), ob.Board()}
+}
+
+func sameContent(t *testing.T, what string, got, want outboxContent) {
+	t.Helper()
+	if got.next != want.next || got.acked != want.acked {
+		t.Errorf("%s: next %d acked %d, want %d and %d", what, got.next, got.acked, want.next, want.acked)
+	}
+	if len(got.pending) != len(want.pending) {
+		t.Fatalf("%s: pending %v, want %v", what, seqs(got.pending), seqs(want.pending))
+	}
+	for i := range got.pending {
+		if !proto.Equal(got.pending[i], want.pending[i]) {
+			t.Errorf("%s: pending[%d] = %v, want %v", what, i, got.pending[i], want.pending[i])
+		}
+	}
+	if !proto.Equal(got.board, want.board) {
+		t.Errorf("%s: board = %v, want %v", what, got.board, want.board)
+	}
+}
+
+func TestOutboxes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		open func(t *testing.T) Outbox
+	}{
+		{"memory", func(*testing.T) Outbox { return NewMemoryOutbox() }},
+		{"file", func(t *testing.T) Outbox { return openOutbox(t, filepath.Join(t.TempDir(), "outbox.jsonl")) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ob := tc.open(t)
+			defer ob.Close()
+			if ob.NextSeq() != 1 || ob.AckedSeq() != 0 || len(ob.Pending()) != 0 || ob.Board() != nil {
+				t.Fatalf("new outbox = %+v", contentOf(ob))
+			}
+			if err := ob.SaveBoard(testAssignment("B1", "300", action(kStart, 0, white))); err != nil {
+				t.Fatal(err)
+			}
+			if err := ob.Append(pressEvent(2, 10, white), true); err == nil {
+				t.Error("Append of seq 2 into an empty outbox succeeded, want an error")
+			}
+			for i := uint64(1); i <= 3; i++ {
+				if err := ob.Append(pressEvent(i, int64(i), white), i != 2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			other := pressEvent(4, 9, black)
+			other.BoardId = "B9"
+			if err := ob.Append(other, true); err != nil {
+				t.Fatal(err)
+			}
+			// Actions applied on B1 extend its history; the refused one and B9's do not.
+			if h := ob.Board().GetHistory(); len(h) != 3 || h[1].GetTMs() != 1 || h[2].GetTMs() != 3 {
+				t.Errorf("history = %v, want start, press@1, press@3", h)
+			}
+			if err := ob.Ack(2); err != nil {
+				t.Fatal(err)
+			}
+			if got := seqs(ob.Pending()); !slices.Equal(got, []uint64{3, 4}) {
+				t.Errorf("pending after Ack(2) = %v, want [3 4]", got)
+			}
+			if err := ob.Ack(1); err != nil || ob.AckedSeq() != 2 {
+				t.Errorf("Ack(1) after Ack(2): err %v, acked %d; want acked to stay 2", err, ob.AckedSeq())
+			}
+			if err := ob.Renumber(42); err != nil {
+				t.Fatal(err)
+			}
+			if got := seqs(ob.Pending()); !slices.Equal(got, []uint64{42, 43}) || ob.NextSeq() != 44 {
+				t.Errorf("after Renumber(42): pending %v next %d, want [42 43] and 44", got, ob.NextSeq())
+			}
+			if err := ob.SaveBoard(nil); err != nil || ob.Board() != nil {
+				t.Errorf("SaveBoard(nil): err %v, board %v", err, ob.Board())
+			}
+		})
+	}
+}
+
+func TestFileOutboxSurvivesReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "outbox.jsonl")
+	ob := openOutbox(t, path)
+	ob.SaveBoard(testAssignment("B1", "300", action(kStart, 0, white)))
+	for i := uint64(1); i <= 3; i++ {
+		if err := ob.Append(pressEvent(i, int64(100*i), white), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ob.Ack(1)
+	want := contentOf(ob)
+	ob.Close()
+	if err := ob.Append(pressEvent(4, 400, white), true); err == nil {
+		t.Error("Append after Close succeeded")
+	}
+
+	ob = openOutbox(t, path) // the reboot
+	sameContent(t, "reopened", contentOf(ob), want)
+	if err := ob.Append(pressEvent(4, 400, black), true); err != nil {
+		t.Fatalf("Append after reopen: %v", err)
+	}
+	want = contentOf(ob)
+	ob.Close()
+
+	// A power failure in the middle of a write leaves a torn last line.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"op":"event","event":{"seq":"5","boardId":"B1","act`)
+	f.Close()
+	ob = openOutbox(t, path)
+	sameContent(t, "after a torn write", contentOf(ob), want)
+	if err := ob.Append(pressEvent(5, 500, white), true); err != nil {
+		t.Fatal(err)
+	}
+	want = contentOf(ob)
+	ob.Close()
+	ob = openOutbox(t, path)
+	sameContent(t, "after the repair", contentOf(ob), want)
+	ob.Close()
+
+	// Damage before the last line is an error, not silently lost events.
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines[1] = []byte("garbage\n")
+	os.WriteFile(path, bytes.Join(lines, nil), 0o600)
+	if _, err := OpenFileOutbox(path); err == nil {
+		t.Error("OpenFileOutbox of a damaged journal succeeded, want an error")
+	}
+}
+
+func TestFileOutboxCompacts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "outbox.jsonl")
+	ob := openOutbox(t, path)
+	ob.(*fileOutbox).compact = 16
+	ob.SaveBoard(testAssignment("B1", "300", action(kStart, 0, white)))
+	for i := uint64(1); i <= 60; i++ {
+		if err := ob.Append(pressEvent(i, int64(i), white), true); err != nil {
+			t.Fatal(err)
+		}
+		if i%3 == 0 {
+			ob.Ack(i - 1)
+		}
+	}
+	want := contentOf(ob)
+	ob.Close()
+	data, _ := os.ReadFile(path)
+	if n := bytes.Count(data, []byte("\n")); n > 40 {
+		t.Errorf("journal has %d lines after 80 operations, want it compacted", n)
+	}
+	ob = openOutbox(t, path)
+	defer ob.Close()
+	got := contentOf(ob)
+	sameContent(t, "compacted", got, want)
+	if n := len(got.board.GetHistory()); n != 61 {
+		t.Errorf("history has %d actions, want 61", n)
+	}
+}
+
+func TestDeviceRecoversAfterReboot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "outbox.jsonl")
+	h := newFakeHall(t)
+	boot := func(clk mono.Clock) *Device {
+		ob := openOutbox(t, path)
+		d, err := New(Config{DeviceID: "CLK-1", Token: testToken, Conn: h.dial(t), Clock: clk, Outbox: ob,
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	clk := mono.NewFake(time.Unix(0, 0))
+	d := boot(clk)
+	// Never connected: the assignment came before, now it is all local.
+	d.mu.Lock()
+	d.assignLocked(testAssignment("B1", "300"), false)
+	d.mu.Unlock()
+	d.Do(rules.Event{Kind: rules.KindStart})
+	clk.Advance(10 * time.Second)
+	if err := d.Press(rules.White, "e4", ""); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(5 * time.Second)
+	cmd := &hallv1.Command{CommandId: "c7", Action: &hallv1.ClockAction{Kind: hallv1.ActionKind_ACTION_KIND_ADD_TIME, Side: black, Ms: 30_000}}
+	d.mu.Lock()
+	d.commandLocked(cmd)
+	d.mu.Unlock()
+	want, wantHist, wantPending := d.State(), d.History(), d.outbox.Pending()
+	d.Close()
+
+	d = boot(mono.NewFake(time.Unix(1000, 0))) // the reboot: another oscillator
+	defer d.Close()
+	if got := d.BoardNow(); got != 15_000 {
+		t.Errorf("BoardNow after reboot = %d, want 15000 (the last recorded instant)", got)
+	}
+	got := d.State()
+	if got.Status != rules.Running || got.ToMove != rules.Black || got.P[rules.White].MainMs != want.P[rules.White].MainMs ||
+		got.P[rules.Black].MainMs != want.P[rules.Black].MainMs || got.P[rules.White].Moves != 1 {
+		t.Errorf("recovered state %v, %v to move, white %d black %d; want %v, %v, %d, %d", got.Status, got.ToMove,
+			got.P[rules.White].MainMs, got.P[rules.Black].MainMs, want.Status, want.ToMove, want.P[rules.White].MainMs, want.P[rules.Black].MainMs)
+	}
+	if h := d.History(); len(h) != len(wantHist) {
+		t.Errorf("recovered history %v, want %v", h, wantHist)
+	}
+	if s := d.Status(); s.NextSeq != 4 || s.Outbox != 3 || s.BoardID != "B1" {
+		t.Errorf("recovered Status %+v, want next 4, 3 pending, on B1", s)
+	}
+	sameContent(t, "recovered outbox", outboxContent{4, 0, d.outbox.Pending(), nil}, outboxContent{4, 0, wantPending, nil})
+	// The command survives the reboot as handled: delivered again, it is ignored.
+	d.mu.Lock()
+	d.commandLocked(cmd)
+	d.mu.Unlock()
+	if s := d.Status(); s.NextSeq != 4 {
+		t.Errorf("a repeated command after the reboot was applied again (next seq %d)", s.NextSeq)
+	}
+}
