@@ -12,10 +12,10 @@ import (
 
 // mateCase is a position and whether each side can still checkmate.
 type mateCase struct {
-	name       string
-	fen        string
-	white      bool // White can checkmate Black by some series of legal moves
-	black      bool // Black can checkmate White
+	name  string
+	fen   string
+	white bool // White can checkmate Black by some series of legal moves
+	black bool // Black can checkmate White
 }
 
 // The positions of the conformance vectors (flag-fall.json,
@@ -109,9 +109,9 @@ var mateBoardCases = []mateCase{
 	{name: "stalemate", fen: "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"},
 	// FIDE 2023 Art. 5.2.1: stalemate with more material on the board.
 	{name: "stalemate with pawns", fen: "8/8/8/8/8/2k5/2p5/2K5 w - - 0 1"},
-	// FIDE 2023 Art. 6.9: Black to move must take the only white piece
-	// (Bxb6 is its only legal move): White can no longer mate. Its other
-	// pieces cannot help: there are none.
+	// FIDE 2023 Art. 6.9: Black is in check and Bxb6 is its only legal
+	// move, which leaves White a lone king and Black K+B: neither can mate,
+	// although K+N v K+B could (found by visiting every reachable position).
 	{name: "forced capture of the last piece", fen: "k7/b1K5/1N6/8/8/8/8/8 b - - 0 1", black: false, white: false},
 }
 
@@ -159,8 +159,8 @@ func TestCanCheckmateIsDecided(t *testing.T) {
 	}
 }
 
-// FIDE 2023 Art. 6.9: the answer does not depend on whose move it is in
-// the dead material cases, and on the order of calls.
+// FIDE 2023 Art. 6.9: the answer is a function of the position — the same
+// on every call, whatever was asked before.
 func TestCanCheckmateDeterministic(t *testing.T) {
 	for _, c := range mateAllCases() {
 		a, _ := CanCheckmate(c.fen, White)
