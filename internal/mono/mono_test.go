@@ -44,3 +44,22 @@ func TestFakeResetMovesTheTimer(t *testing.T) {
 	c.Advance(time.Second)
 	<-ran
 }
+
+func TestScaledRunsFaster(t *testing.T) {
+	base := NewFake(time.Unix(0, 0))
+	c := Scaled(base, 60)
+	start := c.Now()
+	fired := make(chan struct{})
+	c.AfterFunc(time.Minute, func() { close(fired) })
+	base.Advance(999 * time.Millisecond)
+	select {
+	case <-fired:
+		t.Fatal("a one-minute timer fired after 59.94 scaled seconds")
+	case <-time.After(20 * time.Millisecond):
+	}
+	base.Advance(time.Millisecond)
+	<-fired
+	if got := c.Since(start); got != time.Minute {
+		t.Fatalf("Since = %v after one base second at 60x, want 1m", got)
+	}
+}
