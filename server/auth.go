@@ -1,0 +1,250 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
+	"google.golang.org/grpc"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// Role is what a token may do. Roles are enforced at the door: each gRPC
+// method lists the roles it admits (methodRoles), and board-level limits
+// (a device's board, an arbiter's sections) are checked by the handlers.
+type Role string
+
+const (
+	RoleDevice    Role = "device"    // a clock device: ClockLink, for its assigned board only
+	RoleArbiter   Role = "arbiter"   // board actions and reads, possibly limited to sections
+	RoleChief     Role = "chief"     // everything, including events, rounds and tokens
+	RoleBroadcast Role = "broadcast" // read-only: watch streams and board lists
+)
+
+func roleFromWire(r pb.Role) (Role, error) {
+	switch r {
+	case pb.Role_ROLE_DEVICE:
+		return RoleDevice, nil
+	case pb.Role_ROLE_ARBITER:
+		return RoleArbiter, nil
+	case pb.Role_ROLE_CHIEF_ARBITER:
+		return RoleChief, nil
+	case pb.Role_ROLE_BROADCAST:
+		return RoleBroadcast, nil
+	}
+	return "", badRequest("role %s: want ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r)
+}
+
+func roleToWire(r Role) pb.Role {
+	switch r {
+	case RoleDevice:
+		return pb.Role_ROLE_DEVICE
+	case RoleArbiter:
+		return pb.Role_ROLE_ARBITER
+	case RoleChief:
+		return pb.Role_ROLE_CHIEF_ARBITER
+	case RoleBroadcast:
+		return pb.Role_ROLE_BROADCAST
+	}
+	return pb.Role_ROLE_UNSPECIFIED
+}
+
+// Identity is who is calling, put into the context once by the door.
+type Identity struct {
+	TokenID  string
+	Role     Role
+	Label    string
+	DeviceID string   // devices: the device the token speaks for
+	Sections []string // arbiters: the sections they may act on; empty: all
+}
+
+// Actor names the identity in the audit log.
+func (id *Identity) Actor() string {
+	switch id.Role {
+	case RoleDevice:
+		return "device:" + id.DeviceID
+	case RoleChief:
+		return "chief:" + id.Label
+	}
+	return string(id.Role) + ":" + id.Label
+}
+
+// MaySection reports whether the identity may act on boards of section.
+func (id *Identity) MaySection(section string) bool {
+	if id.Role == RoleChief || len(id.Sections) == 0 {
+		return true
+	}
+	return slices.Contains(id.Sections, section)
+}
+
+type identityKey struct{}
+
+// IdentityFrom returns the caller's identity.
+func IdentityFrom(ctx context.Context) *Identity {
+	id, _ := ctx.Value(identityKey{}).(*Identity)
+	return id
+}
+
+// methodRoles says which roles may call each method. A method missing here
+// is refused to everyone (so a new rpc is closed until it is listed).
+var methodRoles = map[string][]Role{
+	"/hall.v1.ClockLink/Connect":        {RoleDevice},
+	"/hall.v1.Arbiter/CreateTournament": {RoleChief},
+	"/hall.v1.Arbiter/CreateRound":      {RoleChief},
+	"/hall.v1.Arbiter/AddBoard":         {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/AssignDevice":     {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/SwapDevices":      {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/UseVirtualClock":  {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/StartRound":       {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/BoardAction":      {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/ListBoards":       {RoleChief, RoleArbiter, RoleBroadcast},
+	"/hall.v1.Arbiter/GetBoard":         {RoleChief, RoleArbiter, RoleBroadcast},
+	"/hall.v1.Arbiter/AuditLog":         {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/ListDevices":      {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/IssueToken":       {RoleChief},
+	"/hall.v1.Arbiter/RevokeToken":      {RoleChief},
+	"/hall.v1.Arbiter/ListTokens":       {RoleChief},
+	"/hall.v1.Watch/WatchBoard":         {RoleChief, RoleArbiter, RoleBroadcast},
+	"/hall.v1.Watch/WatchRound":         {RoleChief, RoleArbiter, RoleBroadcast},
+	"/hall.v1.Watch/WatchHall":          {RoleChief, RoleArbiter, RoleBroadcast},
+}
+
+// Tokens holds the hall's credentials: hashed in the store, cached in memory.
+type Tokens struct {
+	store  *storage.Store
+	now    func() time.Time
+	mu     sync.RWMutex
+	byHash map[string]storage.TokenRecord
+}
+
+func loadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*Tokens, error) {
+	recs, err := st.Tokens(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tokens{store: st, now: now, byHash: map[string]storage.TokenRecord{}}
+	for _, r := range recs {
+		if r.Active() {
+			t.byHash[r.Hash] = r
+		}
+	}
+	return t, nil
+}
+
+// Issue creates a token and returns its record and secret (shown once).
+func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, sections []string, actor string) (storage.TokenRecord, string, error) {
+	if role == RoleDevice && deviceID == "" {
+		return storage.TokenRecord{}, "", badRequest("a device token needs the device id it is bound to")
+	}
+	if role != RoleDevice && deviceID != "" {
+		return storage.TokenRecord{}, "", badRequest("only device tokens are bound to a device")
+	}
+	if role != RoleArbiter && len(sections) > 0 {
+		return storage.TokenRecord{}, "", badRequest("only arbiter tokens are limited to sections")
+	}
+	secret, err := randomSecret()
+	if err != nil {
+		return storage.TokenRecord{}, "", err
+	}
+	rec := storage.TokenRecord{
+		ID: "tok-" + secret[3:15], Hash: storage.HashSecret(secret), Role: string(role),
+		Label: label, DeviceID: deviceID, Sections: sections, Created: t.now(),
+	}
+	err = t.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.PutToken(&rec); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: "issue_token " + string(role) + " " + label, Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return rec, "", err
+	}
+	t.mu.Lock()
+	t.byHash[rec.Hash] = rec
+	t.mu.Unlock()
+	return rec, secret, nil
+}
+
+// Revoke revokes a token by id; it stops working at once.
+func (t *Tokens) Revoke(ctx context.Context, id, actor string) error {
+	err := t.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.RevokeToken(id, t.now()); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: "revoke_token " + id, Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	for h, r := range t.byHash {
+		if r.ID == id {
+			delete(t.byHash, h)
+		}
+	}
+	t.mu.Unlock()
+	return nil
+}
+
+// Count returns how many active tokens have the role.
+func (t *Tokens) Count(role Role) int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	n := 0
+	for _, r := range t.byHash {
+		if Role(r.Role) == role {
+			n++
+		}
+	}
+	return n
+}
+
+// Lookup returns the identity of a bearer secret.
+func (t *Tokens) Lookup(secret string) (*Identity, bool) {
+	t.mu.RLock()
+	r, ok := t.byHash[storage.HashSecret(secret)]
+	t.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	return &Identity{TokenID: r.ID, Role: Role(r.Role), Label: r.Label, DeviceID: r.DeviceID, Sections: r.Sections}, true
+}
+
+func randomSecret() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return "hc_" + base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// authFunc is the door: it reads the bearer token, finds its identity and
+// checks that its role may call the method.
+func (s *Server) authFunc(ctx context.Context) (context.Context, error) {
+	secret, err := auth.AuthFromMD(ctx, "bearer")
+	if err != nil {
+		return nil, toStatus(fmt.Errorf("%w: send 'authorization: Bearer <token>'", ErrUnauthenticated))
+	}
+	id, ok := s.tokens.Lookup(secret)
+	if !ok {
+		return nil, toStatus(fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated))
+	}
+	method, _ := grpc.Method(ctx)
+	roles, known := methodRoles[method]
+	if !known || !slices.Contains(roles, id.Role) {
+		allowed := make([]string, len(roles))
+		for i, r := range roles {
+			allowed[i] = string(r)
+		}
+		return nil, toStatus(fmt.Errorf("%w: role %s may not call %s (allowed: %s)", ErrPermission, id.Role, method, strings.Join(allowed, ", ")))
+	}
+	return context.WithValue(ctx, identityKey{}, id), nil
+}

@@ -1,0 +1,499 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// board is the actor of one board: one goroutine owns its state and applies
+// every event through the rules, writes it (group commit) and publishes it
+// after the commit. Everything else talks to it through do.
+type board struct {
+	srv     *Server
+	rec     storage.BoardRecord
+	mailbox chan func()
+
+	// owned by the actor goroutine
+	state   rules.State
+	seq     uint64 // board events committed
+	history []rules.Event
+	// board time line ↔ server clock: the board was at refT when the server
+	// clock showed refAt.
+	refT    int64
+	refAt   time.Time
+	online  bool
+	pending []*command // arbiter commands not yet applied, in issue order
+	alerts  []string
+	timer   mono.Timer // virtual clocks: the next deadline
+}
+
+// command is an arbiter command on its way through the board's clock.
+type command struct {
+	rec     storage.CommandRecord
+	action  *pb.ClockAction
+	event   rules.Event // as validated, with ByArbiter
+	waiters []chan commandResult
+}
+
+type commandResult struct {
+	status  pb.CommandStatus
+	message string
+}
+
+const maxAlerts = 8
+
+func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64, history []rules.Event) *board {
+	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), state: st, seq: seq, history: history}
+	b.refT, b.refAt = st.At, srv.clock.Now()
+	return b
+}
+
+// run is the actor loop; it ends when ctx is done.
+func (b *board) run(ctx context.Context) {
+	if b.rec.Source == storage.SourceVirtual {
+		b.armTimer()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			if b.timer != nil {
+				b.timer.Stop()
+			}
+			return
+		case f := <-b.mailbox:
+			f()
+		}
+	}
+}
+
+// do runs f on the actor and waits for it.
+func (b *board) do(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case b.mailbox <- func() { f(); close(done) }:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-b.srv.ctx.Done():
+		return ErrShuttingDown
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-b.srv.ctx.Done():
+		return ErrShuttingDown
+	}
+}
+
+// tell runs f on the actor without waiting; it drops f if the mailbox is
+// full (for telemetry that the next message repeats).
+func (b *board) tell(f func()) {
+	select {
+	case b.mailbox <- f:
+	default:
+	}
+}
+
+// now estimates the board time now from the last reference.
+func (b *board) now() int64 {
+	t := b.refT + b.srv.clock.Since(b.refAt).Milliseconds()
+	return max(t, b.state.At)
+}
+
+func (b *board) setRef(t int64) {
+	b.refT, b.refAt = t, b.srv.clock.Now()
+}
+
+// wireState builds the board's live state for watchers and replies.
+func (b *board) wireState(st rules.State, seq uint64) *pb.BoardState {
+	w := wire.State(st)
+	w.BoardId = b.rec.ID
+	w.BoardSeq = seq
+	w.ServerUnixMs = b.srv.clock.Now().UnixMilli()
+	if b.rec.Source == storage.SourceVirtual {
+		w.Source = pb.ClockSource_CLOCK_SOURCE_VIRTUAL
+		w.DeviceOnline = true
+	} else {
+		w.DeviceOnline = b.online
+	}
+	w.PendingCommands = int32(len(b.pending))
+	w.Alerts = append([]string(nil), b.alerts...)
+	return w
+}
+
+// publishLive publishes a change of live fields (online, pending, alerts)
+// that is not a board event.
+func (b *board) publishLive() {
+	b.srv.hub.Publish(b.rec.RoundID, b.wireState(b.state, b.seq), 0)
+}
+
+// deviceOutcome is what became of a device event.
+type deviceOutcome struct {
+	rejected *pb.Rejection // nil when applied
+}
+
+// applyDevice applies one device event (already checked for its sequence
+// number) and commits it, or commits its refusal. It runs on the actor.
+func (b *board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent) (deviceOutcome, error) {
+	actor := "device:" + dev
+	refuse := func(code, msg string) (deviceOutcome, error) {
+		rej := &pb.Rejection{Seq: ev.GetSeq(), Code: code, Message: msg}
+		cmd := b.findCommand(ev.GetCommandId())
+		err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
+			if err := tx.AckDevice(dev, ev.GetSeq()); err != nil {
+				return err
+			}
+			if cmd != nil {
+				if err := tx.ResolveCommand(cmd.rec.ID, storage.CommandRefused, msg); err != nil {
+					return err
+				}
+			}
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: describe(ev.GetAction()),
+				Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction())})
+		})
+		if err != nil {
+			return deviceOutcome{}, err
+		}
+		if cmd != nil {
+			b.resolve(cmd, commandResult{pb.CommandStatus_COMMAND_STATUS_REFUSED, msg})
+		}
+		return deviceOutcome{rejected: rej}, nil
+	}
+	if b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice {
+		return refuse("permission_denied", fmt.Sprintf("device %s does not keep board %s's clock", dev, b.rec.ID))
+	}
+	if err := ev.GetAction().Validate(); err != nil {
+		return refuse("invalid", err.Error())
+	}
+	e, err := wire.Event(ev.GetAction(), false)
+	if err != nil {
+		return refuse("invalid", err.Error())
+	}
+	cmd := b.findCommand(ev.GetCommandId())
+	if ev.GetCommandId() != "" && cmd == nil {
+		return refuse("unknown_command", fmt.Sprintf("command %s is not pending on board %s", ev.GetCommandId(), b.rec.ID))
+	}
+	if cmd != nil {
+		// The server's copy of the command decides what it does; the
+		// device decides only when.
+		t := e.T
+		e = cmd.event
+		e.T = t
+	}
+	next, err := rules.Apply(b.state, e)
+	if err != nil {
+		return refuse(refusalCode(err), err.Error())
+	}
+	var alert string
+	if d := b.srv.opts.DisplayTolerance; d >= 0 && (abs(ev.GetWhiteMs()-next.P[rules.White].MainMs) > d || abs(ev.GetBlackMs()-next.P[rules.Black].MainMs) > d) {
+		alert = fmt.Sprintf("device %s shows white %d ms, black %d ms after board event %d; the rules give %d ms and %d ms",
+			dev, ev.GetWhiteMs(), ev.GetBlackMs(), b.seq+1, next.P[rules.White].MainMs, next.P[rules.Black].MainMs)
+	}
+	if err := b.commit(ctx, next, e, dev, ev.GetSeq(), cmd, actor, "", alert); err != nil {
+		return deviceOutcome{}, err
+	}
+	b.setRef(e.T)
+	return deviceOutcome{}, nil
+}
+
+// commit writes an applied event (with its device acknowledgement, command
+// resolution and any alert) in one transaction, then takes the new state.
+// The hub hears of it after the commit, in hall-wide order.
+func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev string, devSeq uint64, cmd *command, actor, reason, alert string) error {
+	seq := b.seq + 1
+	alerts := b.alerts
+	if alert != "" {
+		alerts = append(append([]string(nil), alerts...), alert)
+		if len(alerts) > maxAlerts {
+			alerts = alerts[len(alerts)-maxAlerts:]
+		}
+	}
+	pendingAfter := b.pending
+	if cmd != nil {
+		pendingAfter = without(b.pending, cmd)
+	}
+	rec := storage.EventRecord{BoardID: b.rec.ID, BoardSeq: seq, Event: e, DeviceID: dev, DeviceSeq: devSeq, Actor: actor, Reason: reason}
+	if cmd != nil {
+		rec.CommandID = cmd.rec.ID
+		rec.Reason = cmd.rec.Reason
+	}
+	// Build the published state as it will be once committed.
+	saved := b.alerts
+	savedPending := b.pending
+	b.alerts, b.pending = alerts, pendingAfter
+	ws := b.wireState(next, seq)
+	b.alerts, b.pending = saved, savedPending
+	roundID := b.rec.RoundID
+	err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.AppendEvent(&rec); err != nil {
+			return err
+		}
+		if seq%storage.SnapshotEvery == 0 || next.Over() {
+			if err := tx.PutSnapshot(b.rec.ID, seq, next); err != nil {
+				return err
+			}
+		}
+		if cmd != nil {
+			if err := tx.ResolveCommand(cmd.rec.ID, storage.CommandApplied, ""); err != nil {
+				return err
+			}
+		}
+		if alert != "" {
+			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: "display check",
+				Outcome: storage.OutcomeAlert(alert), BoardSeq: seq}); err != nil {
+				return err
+			}
+		}
+		tx.AfterCommit(func() { b.srv.hub.Publish(roundID, ws, rec.Seq) })
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.state, b.seq = next, seq
+	b.history = append(b.history, e)
+	b.alerts, b.pending = alerts, pendingAfter
+	if cmd != nil {
+		b.resolve(cmd, commandResult{pb.CommandStatus_COMMAND_STATUS_APPLIED, ""})
+	}
+	if b.rec.Source == storage.SourceVirtual {
+		b.armTimer()
+	}
+	return nil
+}
+
+func (b *board) findCommand(id string) *command {
+	if id == "" {
+		return nil
+	}
+	for _, c := range b.pending {
+		if c.rec.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+func (b *board) resolve(c *command, r commandResult) {
+	b.pending = without(b.pending, c)
+	for _, w := range c.waiters {
+		w <- r
+	}
+	c.waiters = nil
+}
+
+func without(cs []*command, c *command) []*command {
+	out := make([]*command, 0, len(cs))
+	for _, x := range cs {
+		if x != c {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// submit handles an arbiter's action: checked against the rules at once,
+// then applied directly (virtual clock) or sent to the device as a command.
+// It runs on the actor and returns the command, which the caller may wait on.
+func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, reason string) (*command, commandResult, error) {
+	e, err := wire.Event(a, true)
+	if err != nil {
+		return nil, commandResult{}, err
+	}
+	what := describe(a)
+	probe := e
+	probe.T = b.now()
+	next, perr := rules.Apply(b.state, probe)
+	if perr != nil {
+		msg := perr.Error()
+		werr := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
+				Outcome: storage.OutcomeRefused(msg), Action: actionJSON(a)})
+		})
+		if werr != nil {
+			return nil, commandResult{}, werr
+		}
+		return nil, commandResult{pb.CommandStatus_COMMAND_STATUS_REFUSED, msg}, perr
+	}
+	if b.rec.Source == storage.SourceVirtual {
+		if err := b.commit(ctx, next, probe, "", 0, nil, id.Actor(), reason, ""); err != nil {
+			return nil, commandResult{}, err
+		}
+		b.setRef(probe.T)
+		return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED}, nil
+	}
+	if b.rec.DeviceID == "" {
+		return nil, commandResult{}, fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", ErrNoDevice, b.rec.ID)
+	}
+	c := &command{action: wire.Action(e), event: e}
+	c.action.TMs = 0
+	c.rec = storage.CommandRecord{ID: b.srv.newID("cmd"), BoardID: b.rec.ID, Action: actionJSON(c.action),
+		Reason: reason, IssuedBy: id.Actor(), Issued: b.srv.clock.Now(), Status: storage.CommandPending}
+	err = b.srv.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.PutCommand(&c.rec); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
+			Outcome: storage.OutcomePending, Action: c.rec.Action})
+	})
+	if err != nil {
+		return nil, commandResult{}, err
+	}
+	b.pending = append(b.pending, c)
+	b.srv.counters.commands.Add(1)
+	msg := "sent to device " + b.rec.DeviceID
+	if !b.sendCommand(c) {
+		msg = "waiting for device " + b.rec.DeviceID + " to come back online"
+	}
+	b.publishLive()
+	return c, commandResult{pb.CommandStatus_COMMAND_STATUS_PENDING, msg}, nil
+}
+
+// sendCommand sends a command to the board's device if it is connected.
+func (b *board) sendCommand(c *command) bool {
+	l := b.srv.linkOf(b.rec.DeviceID)
+	if l == nil {
+		return false
+	}
+	return l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Command{Command: &pb.Command{
+		CommandId: c.rec.ID, Action: c.action, Reason: c.rec.Reason, IssuedBy: c.rec.IssuedBy}}})
+}
+
+// assignment builds what a device assigned to this board is told.
+func (b *board) assignment() *pb.Assignment {
+	st := b.state.Project(b.now())
+	a := &pb.Assignment{
+		BoardId: b.rec.ID, BoardNumber: int32(b.rec.Number),
+		White:  &pb.Player{Name: b.rec.White.Name, FideId: b.rec.White.FideID, Rating: int32(b.rec.White.Rating)},
+		Black:  &pb.Player{Name: b.rec.Black.Name, FideId: b.rec.Black.FideID, Rating: int32(b.rec.Black.Rating)},
+		Config: wire.WireConfig(b.rec.Config),
+		State:  b.wireState(st, b.seq),
+	}
+	a.Round, a.Tournament = b.srv.roundInfo(b.rec.RoundID)
+	for _, e := range b.history {
+		a.History = append(a.History, wire.Action(e))
+	}
+	return a
+}
+
+// deviceOnline is told when the board's device connects (true) or leaves.
+func (b *board) deviceOnline(online bool) {
+	if b.online == online {
+		return
+	}
+	b.online = online
+	b.publishLive()
+}
+
+// armTimer sets the virtual clock's timer for the next deadline: when it
+// fires the server, keeping the time, records the flag at its exact instant.
+func (b *board) armTimer() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	d, ok := b.state.NextDeadline()
+	if !ok || b.state.Over() {
+		return
+	}
+	wait := time.Duration(d-b.now()) * time.Millisecond
+	b.timer = b.srv.clock.AfterFunc(max(wait, 0), func() {
+		b.tell(func() { b.virtualDeadline(d) })
+	})
+}
+
+func (b *board) virtualDeadline(d int64) {
+	if b.rec.Source != storage.SourceVirtual || b.state.Over() {
+		return
+	}
+	if b.now() < d {
+		b.armTimer()
+		return
+	}
+	e := rules.Event{Kind: rules.KindFlag, T: d, Side: b.state.ToMove}
+	next, err := rules.Apply(b.state, e)
+	if err != nil {
+		b.armTimer() // a period was added at the flag, or the deadline moved
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.srv.ctx, 10*time.Second)
+	defer cancel()
+	if err := b.commit(ctx, next, e, "", 0, nil, "server", "virtual clock", ""); err != nil {
+		b.srv.log.Error("virtual clock deadline not recorded", "board", b.rec.ID, "err", err)
+		b.armTimer()
+	}
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func refusalCode(err error) string {
+	if r := rules.RefusalOf(err); r != nil {
+		return refusalNames[r.Code]
+	}
+	if errors.Is(err, rules.ErrInvalid) {
+		return "invalid"
+	}
+	return "refused"
+}
+
+var refusalNames = map[rules.RefusalCode]string{
+	rules.RefusedOther: "refused", rules.RefusedGameOver: "game_over", rules.RefusedNotStarted: "not_started",
+	rules.RefusedStarted: "already_started", rules.RefusedNotRunning: "not_running", rules.RefusedRunning: "clock_running",
+	rules.RefusedNotPaused: "not_paused", rules.RefusedNotToMove: "not_to_move", rules.RefusedAbsent: "absent",
+	rules.RefusedPresent: "present", rules.RefusedNoFlag: "no_flag", rules.RefusedOwnFlag: "own_flag",
+	rules.RefusedMoveStands: "move_stands", rules.RefusedNotApplicable: "not_applicable", rules.RefusedTimeLimit: "time_limit",
+	rules.RefusedTimeBackwards: "time_backwards", rules.RefusedNegativeTime: "negative_time",
+	rules.RefusedSettingLocked: "setting_locked", rules.RefusedInvalid: "invalid",
+}
+
+func actionJSON(a *pb.ClockAction) json.RawMessage {
+	if a == nil {
+		return nil
+	}
+	b, err := protojson.Marshal(a)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// describe names an action briefly for the audit log: "press white",
+// "add_time black +60000ms".
+func describe(a *pb.ClockAction) string {
+	e, err := wire.Event(a, false)
+	if err != nil {
+		return "invalid action"
+	}
+	s := e.Kind.String()
+	if wire.NeedsSide(e.Kind) {
+		s += " " + e.Side.String()
+	}
+	switch e.Kind {
+	case rules.KindAddTime:
+		s += fmt.Sprintf(" %+dms", e.Ms)
+	case rules.KindSetClock:
+		s += fmt.Sprintf(" white=%dms black=%dms", e.WhiteMs, e.BlackMs)
+	case rules.KindResult:
+		s += " " + string(e.Result)
+	case rules.KindQuickplayClaim:
+		s += " " + e.Decision.String()
+	}
+	return s
+}

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// Errors of the server itself; the rules and the store have their own.
+var (
+	ErrHubClosed       = errors.New("server is shutting down")
+	ErrUnknownBoard    = errors.New("no such board")
+	ErrNoDevice        = errors.New("board has no device")
+	ErrPermission      = errors.New("permission denied")
+	ErrUnauthenticated = errors.New("unauthenticated")
+	ErrBadRequest      = errors.New("invalid request")
+	ErrShuttingDown    = errors.New("server is shutting down")
+)
+
+// badRequest returns an error that maps to InvalidArgument.
+func badRequest(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
+}
+
+// toStatus maps every error the server returns to its gRPC status, in one
+// place. Messages say what was wrong and what is allowed.
+func toStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok && !isWrapped(err) {
+		return err
+	}
+	code := codes.Internal
+	switch {
+	case errors.Is(err, context.Canceled):
+		code = codes.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		code = codes.DeadlineExceeded
+	case errors.Is(err, rules.ErrInvalid), errors.Is(err, ErrBadRequest):
+		code = codes.InvalidArgument
+	case errors.Is(err, rules.ErrRefused):
+		code = codes.FailedPrecondition
+		if r := rules.RefusalOf(err); r != nil && r.Code == rules.RefusedTimeBackwards {
+			code = codes.OutOfRange
+		}
+	case errors.Is(err, ErrUnknownBoard), errors.Is(err, storage.ErrNotFound):
+		code = codes.NotFound
+	case errors.Is(err, storage.ErrDuplicate), errors.Is(err, storage.ErrConflict):
+		code = codes.AlreadyExists
+	case errors.Is(err, storage.ErrGap):
+		code = codes.OutOfRange
+	case errors.Is(err, ErrNoDevice):
+		code = codes.FailedPrecondition
+	case errors.Is(err, ErrPermission):
+		code = codes.PermissionDenied
+	case errors.Is(err, ErrUnauthenticated):
+		code = codes.Unauthenticated
+	case errors.Is(err, ErrShuttingDown), errors.Is(err, ErrHubClosed), errors.Is(err, storage.ErrClosed):
+		code = codes.Unavailable
+	}
+	return status.Error(code, err.Error())
+}
+
+// isWrapped reports whether err is something other than a bare status.
+func isWrapped(err error) bool {
+	_, ok := err.(interface{ GRPCStatus() *status.Status })
+	return !ok
+}

@@ -1,0 +1,21 @@
+package server
+
+import (
+	"net/http"
+
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+)
+
+// routes registers the HTTP endpoints: /healthz now; the dashboard and the
+// broadcast feeds come later.
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		resp, err := s.health.Check(r.Context(), &healthpb.HealthCheckRequest{})
+		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			http.Error(w, "not serving", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+}

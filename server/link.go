@@ -1,0 +1,360 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// linkService implements ClockLink.
+type linkService struct {
+	pb.UnsafeClockLinkServer
+	s *Server
+}
+
+// deviceInfo is what the hall last heard from a device.
+type deviceInfo struct {
+	rec       storage.DeviceRecord
+	online    bool
+	acked     uint64
+	persisted time.Time
+}
+
+// link is one connected device's stream. The receive loop (Connect) handles
+// the device's messages in order, one at a time; only the send loop calls
+// Send. Other goroutines hand it messages with send.
+type link struct {
+	dev    string
+	out    chan *pb.ServerMessage
+	cancel context.CancelCauseFunc
+	// owned by the receive loop
+	acked  uint64 // highest seq committed (refused or applied)
+	expect uint64 // next seq the device may send
+}
+
+// send queues a message for the device; false if the device is gone or its
+// queue is full (then the link is cut: the device reconnects and resyncs).
+func (l *link) send(m *pb.ServerMessage) bool {
+	select {
+	case l.out <- m:
+		return true
+	default:
+		l.cancel(status.Error(codes.ResourceExhausted, "device not reading its messages"))
+		return false
+	}
+}
+
+// Connect is one device's bidirectional stream.
+func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
+	s := ls.s
+	id := IdentityFrom(stream.Context())
+	if id == nil || id.Role != RoleDevice {
+		return toStatus(fmt.Errorf("%w: only device tokens may connect a clock", ErrPermission))
+	}
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	hello := first.GetHello()
+	if hello == nil {
+		return toStatus(badRequest("the first message must be Hello"))
+	}
+	if hello.GetDeviceId() != id.DeviceID {
+		return toStatus(fmt.Errorf("%w: token is bound to device %q, hello says %q", ErrPermission, id.DeviceID, hello.GetDeviceId()))
+	}
+	dev := id.DeviceID
+	ctx, cancel := context.WithCancelCause(stream.Context())
+	defer cancel(nil)
+	stop := context.AfterFunc(s.ctx, func() { cancel(status.Error(codes.Unavailable, "server shutting down")) })
+	defer stop()
+
+	acked, err := s.store.DeviceAcked(ctx, dev)
+	if err != nil {
+		return toStatus(err)
+	}
+	l := &link{dev: dev, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1}
+	s.attach(l, hello)
+	defer s.detach(l)
+	s.counters.connects.Add(1)
+
+	var sendErr error
+	sendDone := make(chan struct{})
+	go func() {
+		defer close(sendDone)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m := <-l.out:
+				if err := stream.Send(m); err != nil {
+					sendErr = err
+					cancel(err)
+					return
+				}
+			}
+		}
+	}()
+	defer func() { <-sendDone }()
+
+	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
+		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds()}}})
+	s.sendAssignment(ctx, dev, true)
+
+	// Receive loop, with a watchdog: silence for three heartbeat intervals
+	// means the device is gone (keepalive catches dead connections too).
+	msgs := make(chan *pb.DeviceMessage)
+	recvErr := make(chan error, 1)
+	go func() {
+		for {
+			m, err := stream.Recv()
+			if err != nil {
+				recvErr <- err
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	silence := 3 * s.opts.HeartbeatInterval
+	watchdog := s.clock.AfterFunc(silence, func() {
+		cancel(status.Errorf(codes.DeadlineExceeded, "device %s silent for %s: taken offline", dev, silence))
+	})
+	defer watchdog.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return causeStatus(ctx, sendErr)
+		case err := <-recvErr:
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		case m := <-msgs:
+			watchdog.Reset(silence)
+			if err := ls.handle(ctx, l, m); err != nil {
+				return toStatus(err)
+			}
+		}
+	}
+}
+
+func causeStatus(ctx context.Context, sendErr error) error {
+	if c := context.Cause(ctx); c != nil {
+		if _, ok := status.FromError(c); ok {
+			return c
+		}
+	}
+	if sendErr != nil {
+		return sendErr
+	}
+	return status.FromContextError(ctx.Err()).Err()
+}
+
+func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage) error {
+	s := ls.s
+	switch msg := m.GetMsg().(type) {
+	case *pb.DeviceMessage_Heartbeat:
+		s.heartbeat(l.dev, msg.Heartbeat)
+		return nil
+	case *pb.DeviceMessage_Hello:
+		return badRequest("Hello may only be the first message of a stream")
+	case *pb.DeviceMessage_Event:
+		return ls.event(ctx, l, msg.Event)
+	}
+	return badRequest("empty device message")
+}
+
+// event handles one device event: duplicates are acknowledged again, a gap
+// ends the stream naming the sequence number to resend from, and the next
+// expected event goes to its board's actor and is acknowledged once committed.
+func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) error {
+	s := ls.s
+	seq := ev.GetSeq()
+	switch {
+	case seq == 0:
+		return badRequest("device event without a sequence number (they start at 1)")
+	case seq < l.expect:
+		s.counters.duplicates.Add(1)
+		l.send(ack(l.acked, nil))
+		return nil
+	case seq > l.expect:
+		s.counters.gaps.Add(1)
+		return status.Errorf(codes.OutOfRange, "sequence gap from device %s: got %d, expected %d; resend from %d", l.dev, seq, l.expect, l.expect)
+	}
+	b, err := s.board(ev.GetBoardId())
+	if err != nil {
+		// No such board: refuse it, acknowledged, so the device moves on.
+		if err := s.store.Write(ctx, func(tx *storage.Tx) error {
+			if err := tx.AckDevice(l.dev, seq); err != nil {
+				return err
+			}
+			return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: describe(ev.GetAction()),
+				Outcome: storage.OutcomeRefused(err.Error()), Action: actionJSON(ev.GetAction())})
+		}); err != nil {
+			return err
+		}
+		l.expect, l.acked = seq+1, seq
+		l.send(ack(seq, &pb.Rejection{Seq: seq, Code: "unknown_board", Message: err.Error()}))
+		return nil
+	}
+	var out deviceOutcome
+	var aerr error
+	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, l.dev, ev) }); err != nil {
+		return err
+	}
+	if aerr != nil {
+		if errors.Is(aerr, storage.ErrDuplicate) {
+			// Committed before (e.g. by a stream that just died): acknowledge.
+			s.counters.duplicates.Add(1)
+			l.expect, l.acked = seq+1, seq
+			l.send(ack(seq, nil))
+			return nil
+		}
+		return aerr
+	}
+	l.expect, l.acked = seq+1, seq
+	s.setAcked(l.dev, seq)
+	if out.rejected != nil {
+		s.counters.rejected.Add(1)
+	} else {
+		s.counters.applied.Add(1)
+	}
+	l.send(ack(seq, out.rejected))
+	if out.rejected != nil {
+		// The device's own rules accepted what ours refused: resend the
+		// board so it can resynchronise.
+		s.sendAssignment(ctx, l.dev, false)
+	}
+	return nil
+}
+
+func ack(upTo uint64, rej *pb.Rejection) *pb.ServerMessage {
+	a := &pb.Ack{UpToSeq: upTo}
+	if rej != nil {
+		a.Rejected = []*pb.Rejection{rej}
+	}
+	return &pb.ServerMessage{Msg: &pb.ServerMessage_Ack{Ack: a}}
+}
+
+// attach registers a device's new link, replacing (and cutting) an older one.
+func (s *Server) attach(l *link, hello *pb.Hello) {
+	s.mu.Lock()
+	old := s.links[l.dev]
+	s.links[l.dev] = l
+	info := s.devices[l.dev]
+	if info == nil {
+		info = &deviceInfo{rec: storage.DeviceRecord{ID: l.dev, BatteryPct: -1}}
+		s.devices[l.dev] = info
+	}
+	info.online = true
+	info.rec.Firmware = hello.GetFirmware()
+	info.rec.LastSeen = s.clock.Now()
+	info.acked = l.acked
+	rec := info.rec
+	b := s.boards[s.byDevice[l.dev]]
+	s.mu.Unlock()
+	if old != nil {
+		old.cancel(status.Error(codes.Aborted, "replaced by a newer connection of the same device"))
+	}
+	_ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
+	if b != nil {
+		b.tell(func() { b.deviceOnline(true) })
+	}
+	s.log.Info("device connected", "device", l.dev, "firmware", hello.GetFirmware(), "acked", l.acked)
+}
+
+// detach unregisters a link that ended.
+func (s *Server) detach(l *link) {
+	s.mu.Lock()
+	current := s.links[l.dev] == l
+	if current {
+		delete(s.links, l.dev)
+		if info := s.devices[l.dev]; info != nil {
+			info.online = false
+		}
+	}
+	b := s.boards[s.byDevice[l.dev]]
+	s.mu.Unlock()
+	if current && b != nil {
+		b.tell(func() { b.deviceOnline(false) })
+	}
+	if current {
+		s.log.Info("device disconnected", "device", l.dev)
+	}
+}
+
+func (s *Server) setAcked(dev string, seq uint64) {
+	s.mu.Lock()
+	if info := s.devices[dev]; info != nil {
+		info.acked = seq
+	}
+	s.mu.Unlock()
+}
+
+// heartbeat records a device's telemetry and its board time.
+func (s *Server) heartbeat(dev string, hb *pb.Heartbeat) {
+	now := s.clock.Now()
+	s.mu.Lock()
+	info := s.devices[dev]
+	var persist *storage.DeviceRecord
+	if info != nil {
+		info.rec.LastSeen = now
+		info.rec.BatteryPct = int(hb.GetBatteryPct())
+		info.rec.DriftPPM = hb.GetDriftPpm()
+		if now.Sub(info.persisted) > 30*time.Second {
+			info.persisted = now
+			r := info.rec
+			persist = &r
+		}
+	}
+	b := s.boards[s.byDevice[dev]]
+	s.mu.Unlock()
+	if persist != nil {
+		go func() { _ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(*persist) }) }()
+	}
+	if b != nil && hb.GetBoardTMs() > 0 {
+		t := hb.GetBoardTMs()
+		b.tell(func() {
+			if b.rec.DeviceID == dev && t >= b.state.At {
+				b.setRef(t)
+			}
+		})
+	}
+}
+
+// sendAssignment tells a connected device which board it keeps (with the
+// board's history) and, on connect, re-sends the board's pending commands.
+func (s *Server) sendAssignment(ctx context.Context, dev string, withCommands bool) {
+	l := s.linkOf(dev)
+	if l == nil {
+		return
+	}
+	b := s.boardOfDevice(dev)
+	if b == nil {
+		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
+		return
+	}
+	_ = b.do(ctx, func() {
+		if b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice {
+			l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
+			return
+		}
+		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: b.assignment()}})
+		if withCommands {
+			for _, c := range b.pending {
+				b.sendCommand(c)
+			}
+		}
+	})
+}

@@ -1,0 +1,354 @@
+// Package server is the hall server: the gRPC services that clock devices,
+// arbiters and broadcast feeds talk to, one actor per board applying every
+// event through the rules, the durable store behind them, and the hub that
+// fans committed state out to watchers.
+//
+// # Usage
+//
+//	st, _ := storage.Open(ctx, "data/hall.db", storage.Options{})
+//	srv, _ := server.New(ctx, st, server.Options{})
+//	go srv.ServeGRPC(grpcListener)
+//	go srv.ServeHTTP(httpListener)
+//	...
+//	srv.Shutdown(5 * time.Second)
+//
+// # Concurrency
+//
+// Each board is owned by one goroutine (its actor); device links, arbiter
+// calls and timers hand it work through a mailbox and wait for the commit.
+// Events of different boards share commits (group commit in storage). A
+// device's events are handled in sequence order, one at a time, so its
+// acknowledgements are cumulative. Watchers never slow ingest: the store
+// publishes to the hub after each commit in O(1), and each watcher reads at
+// its own pace, coalescing what it missed.
+//
+// # Errors
+//
+// Handlers return errors of the rules, the store or this package; toStatus
+// maps them to gRPC codes in one place.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/reflection"
+
+	"github.com/chesshall/hallclock/internal/mono"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// Options configure a Server. Zero values take the defaults.
+type Options struct {
+	Clock  mono.Clock   // default mono.Real()
+	Logger *slog.Logger // default slog.Default()
+	// HeartbeatInterval is how often devices send a heartbeat (default 1 s);
+	// a device silent for three intervals is taken offline.
+	HeartbeatInterval time.Duration
+	// DisplayTolerance is how far (ms) a device's displayed times may differ
+	// from the rules' before an alert is raised (default 100; negative: never).
+	DisplayTolerance int64
+	// CommandWait is how long BoardAction waits for the device by default
+	// (default 3 s).
+	CommandWait time.Duration
+	// WatchInterval is the least time between two updates to one watcher
+	// (default 100 ms): what happens meanwhile is coalesced.
+	WatchInterval time.Duration
+	// TLS, if set, serves gRPC over TLS.
+	TLS *tls.Config
+	// Keepalive of gRPC connections (defaults tuned for venue Wi-Fi: a ping
+	// after 2 s of silence, dead after 2 s more).
+	KeepaliveTime, KeepaliveTimeout time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Clock == nil {
+		o.Clock = mono.Real()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.HeartbeatInterval <= 0 {
+		o.HeartbeatInterval = time.Second
+	}
+	if o.DisplayTolerance == 0 {
+		o.DisplayTolerance = 100
+	}
+	if o.CommandWait <= 0 {
+		o.CommandWait = 3 * time.Second
+	}
+	if o.WatchInterval == 0 {
+		o.WatchInterval = 100 * time.Millisecond
+	}
+	if o.KeepaliveTime <= 0 {
+		o.KeepaliveTime = 2 * time.Second
+	}
+	if o.KeepaliveTimeout <= 0 {
+		o.KeepaliveTimeout = 2 * time.Second
+	}
+}
+
+// Server is the hall server.
+type Server struct {
+	opts     Options
+	store    *storage.Store
+	clock    mono.Clock
+	log      *slog.Logger
+	hub      *Hub
+	tokens   *Tokens
+	counters counters
+
+	ctx    context.Context // cancelled by Shutdown: ends streams and actors
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu          sync.Mutex
+	boards      map[string]*board
+	byDevice    map[string]string // device id → board id
+	links       map[string]*link  // device id → its live link
+	devices     map[string]*deviceInfo
+	rounds      map[string]storage.RoundRecord
+	tournaments map[string]storage.TournamentRecord
+
+	grpc   *grpc.Server
+	health *health.Server
+	http   *http.Server
+}
+
+// New loads the hall from the store (replaying every board) and returns a
+// server ready to serve.
+func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) {
+	opts.defaults()
+	s := &Server{
+		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: NewHub(0),
+		boards: map[string]*board{}, byDevice: map[string]string{}, links: map[string]*link{},
+		devices: map[string]*deviceInfo{}, rounds: map[string]storage.RoundRecord{},
+		tournaments: map[string]storage.TournamentRecord{},
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	var err error
+	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
+		return nil, err
+	}
+	if err := s.load(ctx); err != nil {
+		return nil, err
+	}
+	s.grpc = s.newGRPC()
+	mux := http.NewServeMux()
+	s.routes(mux)
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	return s, nil
+}
+
+// load reads tournaments, rounds, boards and pending commands, and starts
+// one actor per board with its replayed state.
+func (s *Server) load(ctx context.Context) error {
+	ts, err := s.store.Tournaments(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		s.tournaments[t.ID] = t
+	}
+	rs, err := s.store.Rounds(ctx, "")
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		s.rounds[r.ID] = r
+	}
+	bs, err := s.store.Boards(ctx, "")
+	if err != nil {
+		return err
+	}
+	for _, rec := range bs {
+		st, seq, err := s.store.Replay(ctx, rec.ID)
+		if err != nil {
+			return fmt.Errorf("replaying board %s: %w", rec.ID, err)
+		}
+		evs, err := s.store.Events(ctx, rec.ID, 0)
+		if err != nil {
+			return err
+		}
+		hist := make([]rules.Event, 0, len(evs))
+		var last uint64
+		for _, e := range evs {
+			hist = append(hist, e.Event)
+			last = e.Seq
+		}
+		b := newBoard(s, rec, st, seq, hist)
+		cmds, err := s.store.PendingCommands(ctx, rec.ID)
+		if err != nil {
+			return err
+		}
+		for _, c := range cmds {
+			pc, err := commandFromRecord(c)
+			if err != nil {
+				s.log.Warn("pending command unreadable; left pending", "command", c.ID, "err", err)
+				continue
+			}
+			b.pending = append(b.pending, pc)
+		}
+		s.addBoard(b)
+		s.hub.Seed(rec.RoundID, b.wireState(st, seq), last)
+	}
+	return nil
+}
+
+// addBoard registers a board and starts its actor.
+func (s *Server) addBoard(b *board) {
+	s.mu.Lock()
+	s.boards[b.rec.ID] = b
+	if b.rec.DeviceID != "" {
+		s.byDevice[b.rec.DeviceID] = b.rec.ID
+	}
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		b.run(s.ctx)
+	}()
+}
+
+func (s *Server) board(id string) (*board, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.boards[id]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownBoard, id)
+	}
+	return b, nil
+}
+
+func (s *Server) boardOfDevice(dev string) *board {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.boards[s.byDevice[dev]]
+}
+
+func (s *Server) linkOf(dev string) *link {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.links[dev]
+}
+
+func (s *Server) roundInfo(roundID string) (number int32, tournament string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.rounds[roundID]
+	if !ok {
+		return 0, ""
+	}
+	return int32(r.Number), s.tournaments[r.TournamentID].Name
+}
+
+// newID returns a fresh id with a prefix, e.g. "cmd-3f9a…".
+func (s *Server) newID(prefix string) string {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return prefix + "-" + hex.EncodeToString(b)
+}
+
+// Hub returns the server's fan-out hub.
+func (s *Server) Hub() *Hub { return s.hub }
+
+// Tokens returns the server's credentials.
+func (s *Server) Tokens() *Tokens { return s.tokens }
+
+// EnsureChiefToken issues a chief-arbiter token if none is active and
+// returns its secret ("" if one exists). hallserver prints it on first start.
+func (s *Server) EnsureChiefToken(ctx context.Context) (string, error) {
+	if s.tokens.Count(RoleChief) > 0 {
+		return "", nil
+	}
+	_, secret, err := s.tokens.Issue(ctx, RoleChief, "chief arbiter", "", nil, "server")
+	return secret, err
+}
+
+func (s *Server) newGRPC() *grpc.Server {
+	opts := []grpc.ServerOption{
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: s.opts.KeepaliveTime, Timeout: s.opts.KeepaliveTimeout}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
+		// Static windows: with thousands of streams, BDP probing costs more
+		// than it gives (notes/machine-limits.md).
+		grpc.InitialWindowSize(1 << 20),
+		grpc.InitialConnWindowSize(1 << 20),
+	}
+	if s.opts.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.TLS)))
+	}
+	opts = append(opts, s.interceptors()...)
+	g := grpc.NewServer(opts...)
+	pb.RegisterClockLinkServer(g, &linkService{s: s})
+	pb.RegisterArbiterServer(g, &arbiterService{s: s})
+	pb.RegisterWatchServer(g, &watchService{s: s})
+	s.health = health.NewServer()
+	healthpb.RegisterHealthServer(g, s.health)
+	reflection.Register(g)
+	return g
+}
+
+// ServeGRPC serves gRPC on l until Shutdown.
+func (s *Server) ServeGRPC(l net.Listener) error {
+	err := s.grpc.Serve(l)
+	if errors.Is(err, grpc.ErrServerStopped) {
+		return nil
+	}
+	return err
+}
+
+// ServeHTTP serves the HTTP endpoints (/healthz, ...) on l until Shutdown.
+func (s *Server) ServeHTTP(l net.Listener) error {
+	err := s.http.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops the server: health turns NOT_SERVING, streams end (their
+// contexts are cancelled), in-flight calls get up to grace to finish, then
+// everything stops. It does not close the store.
+func (s *Server) Shutdown(grace time.Duration) {
+	s.health.Shutdown()
+	s.cancel()
+	s.hub.Close()
+	done := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(done)
+	}()
+	t := time.NewTimer(grace)
+	select {
+	case <-done:
+	case <-t.C:
+		s.grpc.Stop()
+		<-done
+	}
+	t.Stop()
+	hctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	_ = s.http.Shutdown(hctx)
+	s.wg.Wait()
+}
+
+// GRPC returns the gRPC server, for tests that serve it on their own listener.
+func (s *Server) GRPC() *grpc.Server { return s.grpc }
