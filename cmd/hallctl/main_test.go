@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/chesshall/hallclock/server/halltest"
+)
+
+// The CLI against a real server on loopback: set up, act, read back.
+func TestCommands(t *testing.T) {
+	h := halltest.Start(t, halltest.OnLoopback())
+	boards := h.Round(t, "90+30", 1)
+	id := boards[0].GetBoardId()
+	h.Device(t, boards[0].GetDeviceId())
+	env := func(k string) string {
+		switch k {
+		case "HALL_ADDR":
+			return h.Addr()
+		case "HALL_TOKEN":
+			return h.Chief
+		}
+		return ""
+	}
+	do := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(context.Background(), args, &out, env)
+		return out.String(), err
+	}
+	for _, c := range []struct {
+		args []string
+		want string // in the output
+	}{
+		{[]string{"start", id}, "APPLIED"},
+		{[]string{"pause", id, "-reason", "toilet break"}, "paused"},
+		{[]string{"add", id, "black", "1m"}, "black 1:31:00"},
+		{[]string{"set", id, "1h25m", "1h31m"}, "white 1:25:00"},
+		{[]string{"boards"}, "White 1"},
+		{[]string{"board", id}, "90+30"},
+		{[]string{"audit", id}, "toilet break"},
+		{[]string{"devices"}, "CLK-001"},
+		{[]string{"token", "issue", "arbiter", "Anna", "-sections", "A,B"}, "tok-"},
+		{[]string{"token", "list"}, "Anna"},
+	} {
+		out, err := do(c.args...)
+		if err != nil {
+			t.Errorf("hallctl %s: %v\n%s", strings.Join(c.args, " "), err, out)
+			continue
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("hallctl %s printed\n%s\nwant it to contain %q", strings.Join(c.args, " "), out, c.want)
+		}
+	}
+	// A refused action says why and fails.
+	out, err := do("resume", id)
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	out, err = do("set", id, "1h", "1h")
+	if err == nil || !strings.Contains(out, "stop the clock") {
+		t.Errorf("set while running: err %v, output %q; want a refusal saying to stop the clock", err, out)
+	}
+	if _, err := do("add", id, "purple", "1m"); !errors.Is(err, errUsage) {
+		t.Errorf("add with side purple: err %v, want a usage error", err)
+	}
+}

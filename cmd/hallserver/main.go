@@ -1,0 +1,179 @@
+// Command hallserver runs the hall clock server: one gRPC port for clock
+// devices, arbiters and feeds, one HTTP port for the dashboard, feeds and
+// /healthz, and a SQLite file in a data directory created on first run.
+//
+//	go run ./cmd/hallserver                       # data in ./hall-data, gRPC :7070, HTTP :7080
+//	go run ./cmd/hallserver -data-dir /srv/hall -grpc-addr :443 -tls-cert c.pem -tls-key k.pem
+//
+// Every flag can also be set by an environment variable (HALL_DATA_DIR,
+// HALL_GRPC_ADDR, ...), named in the flag's help. On first start it prints
+// a chief-arbiter token; keep it, it is not shown again.
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/storage"
+)
+
+func main() {
+	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := m.ParseFlags(os.Args[1:], os.Getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "hallserver:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := m.Run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "hallserver:", err)
+		os.Exit(1)
+	}
+}
+
+// Main is the program: flags, wiring, nothing else.
+type Main struct {
+	DataDir  string
+	GRPCAddr string
+	HTTPAddr string
+	TLSCert  string
+	TLSKey   string
+	LogLevel string
+	Grace    time.Duration
+	Stdout   io.Writer
+	Stderr   io.Writer
+
+	// Ready, if set, is called with the bound addresses once serving.
+	Ready func(grpcAddr, httpAddr net.Addr)
+}
+
+// ParseFlags reads flags, with environment variables as defaults.
+func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
+	fs := flag.NewFlagSet("hallserver", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	fs.StringVar(&m.DataDir, "data-dir", env("HALL_DATA_DIR", "hall-data"), "directory of the hall's database, created on first run (HALL_DATA_DIR)")
+	fs.StringVar(&m.GRPCAddr, "grpc-addr", env("HALL_GRPC_ADDR", ":7070"), "gRPC listen address for devices, arbiters and feeds (HALL_GRPC_ADDR)")
+	fs.StringVar(&m.HTTPAddr, "http-addr", env("HALL_HTTP_ADDR", ":7080"), "HTTP listen address for /healthz, the dashboard and feeds (HALL_HTTP_ADDR)")
+	fs.StringVar(&m.TLSCert, "tls-cert", env("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
+	fs.StringVar(&m.TLSKey, "tls-key", env("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
+	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
+	grace := env("HALL_SHUTDOWN_GRACE", "5s")
+	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (flags only; see -h)", fs.Args())
+	}
+	d, err := time.ParseDuration(grace)
+	if err != nil || d < 0 {
+		return fmt.Errorf("-shutdown-grace %q: want a duration such as 5s", grace)
+	}
+	m.Grace = d
+	if (m.TLSCert == "") != (m.TLSKey == "") {
+		return fmt.Errorf("-tls-cert and -tls-key go together")
+	}
+	return nil
+}
+
+func (m *Main) logger() (*slog.Logger, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(m.LogLevel)); err != nil {
+		return nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", m.LogLevel)
+	}
+	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: lvl})), nil
+}
+
+// Run serves until ctx is cancelled, then shuts down gracefully.
+func (m *Main) Run(ctx context.Context) error {
+	log, err := m.logger()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(m.DataDir, 0o755); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	dbPath := filepath.Join(m.DataDir, "hall.db")
+	st, err := storage.Open(ctx, dbPath, storage.Options{Logger: log})
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", dbPath, err)
+	}
+	defer st.Close()
+
+	opts := server.Options{Logger: log}
+	if m.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
+		if err != nil {
+			return fmt.Errorf("TLS: %w", err)
+		}
+		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	srv, err := server.New(ctx, st, opts)
+	if err != nil {
+		return err
+	}
+	chief, err := srv.EnsureChiefToken(ctx)
+	if err != nil {
+		return err
+	}
+	gl, err := net.Listen("tcp", m.GRPCAddr)
+	if err != nil {
+		return fmt.Errorf("gRPC listener: %w", err)
+	}
+	hl, err := net.Listen("tcp", m.HTTPAddr)
+	if err != nil {
+		gl.Close()
+		return fmt.Errorf("HTTP listener: %w", err)
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- srv.ServeGRPC(gl) }()
+	go func() { errs <- srv.ServeHTTP(hl) }()
+
+	fmt.Fprintf(m.Stdout, "hall server: data %s\n  gRPC   %s\n  HTTP   http://%s/healthz\n", dbPath, gl.Addr(), hostPort(hl.Addr()))
+	if chief != "" {
+		fmt.Fprintf(m.Stdout, "  chief-arbiter token (shown once, keep it): %s\n", chief)
+	}
+	if m.Ready != nil {
+		m.Ready(gl.Addr(), hl.Addr())
+	}
+	select {
+	case <-ctx.Done():
+	case err = <-errs:
+	}
+	log.Info("shutting down", "grace", m.Grace)
+	srv.Shutdown(m.Grace)
+	return err
+}
+
+func hostPort(a net.Addr) string {
+	s := a.String()
+	if strings.HasPrefix(s, "[::]:") {
+		return "localhost:" + strings.TrimPrefix(s, "[::]:")
+	}
+	if strings.HasPrefix(s, "0.0.0.0:") {
+		return "localhost:" + strings.TrimPrefix(s, "0.0.0.0:")
+	}
+	return s
+}
