@@ -11,6 +11,10 @@ func Apply(s State, e Event) (State, error) {
 		return s, s.refuse(e, RefusedTimeBackwards, "",
 			fmt.Sprintf("the event is at %d ms but the board is already at %d ms; events must come in time order", e.T, s.At))
 	}
+	if e.T > maxInstantMs {
+		return s, s.refuse(e, RefusedInvalid, "",
+			fmt.Sprintf("the event is at %d ms; a board's time line ends at %d ms", e.T, int64(maxInstantMs)))
+	}
 	if e.Kind != KindStart && !e.Side.Valid() {
 		return s, s.refuse(e, RefusedInvalid, "", fmt.Sprintf("side %d is neither white nor black", e.Side))
 	}
@@ -84,11 +88,24 @@ func (s *State) refuse(e Event, code RefusalCode, rule, reason string) error {
 	return &Refusal{Event: e, Code: code, Rule: s.article(rule), Reason: reason}
 }
 
-// article prefixes an article reference with the edition: "6.10.2" becomes
-// "FIDE 2023 Art. 6.10.2"; references that already name a source pass.
+// olderArticles gives, for the editions before 2018, the number of the
+// article that holds a rule this package cites by its 2023 number.
+var olderArticles = map[Ruleset]map[string]string{
+	FIDE2009: {"6.6": "6.5", "6.7": "6.6", "6.10.2": "6.10(b)", "6.11": "6.12", "7.5.1": "7.4(a)", "12.9": "13.4",
+		"Guidelines I": "Guidelines for adjourned games"},
+	FIDE2005: {"6.6": "6.5", "6.7": "6.6", "6.10.2": "6.13", "6.11": "6.12", "7.5.1": "7.4(a)", "12.9": "13.4",
+		"Guidelines I": "Appendix A"},
+}
+
+// article prefixes an article reference with the edition, renumbered for
+// the older editions: "6.10.2" becomes "FIDE 2023 Art. 6.10.2" and
+// "FIDE 2009 Art. 6.10(b)"; references that already name a source pass.
 func (s *State) article(ref string) string {
 	if ref == "" {
 		return ""
+	}
+	if old, ok := olderArticles[s.Config.Ruleset][ref]; ok {
+		ref = old
 	}
 	ed := map[Ruleset]string{FIDE2023: "FIDE 2023", FIDE2018: "FIDE 2018", FIDE2009: "FIDE 2009", FIDE2005: "FIDE 2005"}[s.Config.Ruleset]
 	if ref[0] >= '0' && ref[0] <= '9' {
@@ -225,7 +242,8 @@ func (s *State) flagClaim(e Event) error {
 		return s.refuse(e, RefusedNoFlag, "6.8", opp.String()+"'s flag has not fallen")
 	}
 	if ownFlagMustStand(s.Config.Ruleset) && s.P[claimant].FlagAt != NoFlag {
-		return s.refuse(e, RefusedOwnFlag, "Appendix A4(d)", "the claimant's own flag has fallen too")
+		return s.refuse(e, RefusedOwnFlag, map[Ruleset]string{FIDE2009: "Appendix A5", FIDE2005: "Appendix B8"}[s.Config.Ruleset],
+			"the claimant's own flag has fallen too")
 	}
 	loser := opp
 	if s.P[claimant].FlagAt != NoFlag && s.HasFlag {
@@ -244,13 +262,15 @@ func (s *State) illegalMove(e Event) error {
 	if !s.HasLastMover || s.LastMover != off {
 		rule := "7.5.1"
 		if !s.supervised() {
-			rule = "Appendix A.5.2"
+			rule = s.illegalClaimArticle()
 		}
 		return s.refuse(e, RefusedMoveStands, rule,
 			off.String()+" has not completed the last move; an illegal move can only be ruled before the opponent's next move, after that it stands")
 	}
 	p := &s.P[off]
-	p.Moves--
+	if p.Moves > 0 { // the arbiter may have set the counter since (6.10.2)
+		p.Moves--
+	}
 	p.Illegal++
 	s.HasLastMover = false
 	// 7.1, 7.5.1: the position before the irregularity is reinstated, the
@@ -258,7 +278,7 @@ func (s *State) illegalMove(e Event) error {
 	s.startMove(off)
 	switch {
 	case !s.supervised() && s.Category == Blitz && blitzIllegalMoveLoses(s.Config.Ruleset):
-		// 2009 B3(b), 2005 C3: the opponent claims a win.
+		// 2009 B3(c), 2005 C3: the opponent claims a win.
 		s.end(e.T, s.lossFor(off), TermIllegalMove)
 	case p.Illegal >= IllegalMovesToLose(s.Config.Ruleset):
 		s.end(e.T, s.lossFor(off), TermIllegalMove)
@@ -296,27 +316,37 @@ func (s *State) quickplay(e Event) error {
 			return s.refuse(e, RefusedNotApplicable, "Art. 10.2", "requesting five seconds a move (Guidelines III.4) is not part of this edition; claim under 10.2 instead")
 		}
 		if s.Category == Blitz {
-			return s.refuse(e, RefusedNotApplicable, map[Ruleset]string{FIDE2009: "Appendix B3", FIDE2005: "Appendix C2"}[r], "Art. 10.2 does not apply to blitz games")
+			return s.refuse(e, RefusedNotApplicable, map[Ruleset]string{FIDE2009: "Appendix B3(b)", FIDE2005: "Appendix C2"}[r], "Art. 10.2 does not apply to blitz games")
 		}
 	}
+	// The articles of the request or claim (III.4, III.5; 10.2), of the
+	// quickplay finish (III.1; 10.1) and of games with an increment (III.2.2;
+	// 10.1: not all remaining moves in a limited time).
+	claim, finish, bonus := "Guidelines III.5", "Guidelines III.1", "Guidelines III.2.2"
+	if e.Kind == KindQuickplayIncrement {
+		claim = "Guidelines III.4"
+	}
+	if !r.modern() {
+		claim, finish, bonus = "Art. 10.2", "Art. 10.1", "Art. 10.1"
+	}
 	if tc.HasBonus() || tc.Hourglass {
-		return s.refuse(e, RefusedNotApplicable, "Guidelines III.2.2", "only games without increment or delay have a quickplay finish")
+		return s.refuse(e, RefusedNotApplicable, bonus, "only games without increment or delay have a quickplay finish")
 	}
 	if s.QuickplayBonusMs > 0 {
 		return s.refuse(e, RefusedNotApplicable, "Guidelines III.4", "five seconds a move were already introduced; the game now has an increment")
 	}
 	side := e.Side
 	if side != s.ToMove {
-		return s.refuse(e, RefusedNotToMove, "Guidelines III.4-III.5", side.String()+" does not have the move")
+		return s.refuse(e, RefusedNotToMove, claim, side.String()+" does not have the move")
 	}
 	if s.P[side].Period != tc.Last() {
-		return s.refuse(e, RefusedNotApplicable, "Guidelines III.1", "not in the quickplay finish: "+side.String()+" is not in the last period")
+		return s.refuse(e, RefusedNotApplicable, finish, "not in the quickplay finish: "+side.String()+" is not in the last period")
 	}
 	if s.HasFlag {
-		return s.refuse(e, RefusedOwnFlag, "Guidelines III.5", "a flag has fallen already")
+		return s.refuse(e, RefusedOwnFlag, claim, "a flag has fallen already")
 	}
 	if left := s.P[side].MainMs; left >= quickplayLimit {
-		return s.refuse(e, RefusedTimeLimit, "Guidelines III.4-III.5",
+		return s.refuse(e, RefusedTimeLimit, claim,
 			fmt.Sprintf("%s has %d ms left; the claim needs less than two minutes (120000 ms)", side, left))
 	}
 	return nil
@@ -354,8 +384,13 @@ func (s *State) quickplayClaim(e Event) error {
 }
 
 func (s *State) addTime(e Event) error {
-	if s.Status == Finished {
-		return s.gameOver(e)
+	// Before the start the clock shows the time control, as for set_clock:
+	// 12.9 and 13.5 change the remaining time of a game being played.
+	if err := s.inPlay(e); err != nil {
+		return err
+	}
+	if e.Ms > maxDurationMs || e.Ms < -maxDurationMs {
+		return s.refuse(e, RefusedInvalid, "12.9", fmt.Sprintf("%d ms is beyond any game; at most %d ms can be given or taken at once", e.Ms, int64(maxDurationMs)))
 	}
 	p := &s.P[e.Side]
 	if p.MainMs+e.Ms < 0 {
@@ -376,9 +411,12 @@ func (s *State) setClock(e Event) error {
 	if e.WhiteMs < 0 || e.BlackMs < 0 {
 		return s.refuse(e, RefusedNegativeTime, "6.10.2", "remaining times must be 0 or more milliseconds")
 	}
+	if e.WhiteMs > maxDurationMs || e.BlackMs > maxDurationMs {
+		return s.refuse(e, RefusedInvalid, "6.10.2", fmt.Sprintf("remaining times must be at most %d milliseconds", int64(maxDurationMs)))
+	}
 	for _, m := range []*int{e.WhiteMoves, e.BlackMoves} {
-		if m != nil && *m < 0 {
-			return s.refuse(e, RefusedInvalid, "6.10.2", "move counters must be 0 or more")
+		if m != nil && (*m < 0 || *m > maxMoves) {
+			return s.refuse(e, RefusedInvalid, "6.10.2", fmt.Sprintf("move counters must be 0 to %d", maxMoves))
 		}
 	}
 	if n := settingLockMoves(s.Config.Ruleset); !s.supervised() && !e.ScheduleOverride &&
@@ -414,16 +452,41 @@ func (s *State) setClock(e Event) error {
 	return nil
 }
 
+// lockArticle is the article that locks the clock setting of insufficiently
+// supervised rapid and blitz (blitz follows the rapid appendix: 2023 B.3,
+// 2018 B.4, 2009 B3(a), 2005 C2).
 func (s *State) lockArticle() string {
+	switch s.Config.Ruleset {
+	case FIDE2018:
+		return "Appendix A.4.1.1"
+	case FIDE2009:
+		return "Appendix A4(a)"
+	case FIDE2005:
+		return "Appendix B4"
+	}
+	return "Appendix A.5.1.1"
+}
+
+// illegalClaimArticle is the article under which, without adequate
+// supervision, an illegal move can be ruled only before the opponent's
+// next move.
+func (s *State) illegalClaimArticle() string {
+	blitz := s.Category == Blitz
 	switch s.Config.Ruleset {
 	case FIDE2018:
 		return "Appendix A.4.2"
 	case FIDE2009:
+		if blitz {
+			return "Appendix B3(c)"
+		}
 		return "Appendix A4(c)"
 	case FIDE2005:
-		return "Appendix B5"
+		if blitz {
+			return "Appendix C3"
+		}
+		return "Appendix B6"
 	}
-	return "Appendix A.5.1.2"
+	return "Appendix A.5.2"
 }
 
 func (s *State) position(e Event) error {

@@ -29,9 +29,11 @@
 // Every time is an integer number of milliseconds. Instants (Event.T,
 // State.At) are on the board's own monotonic time line: the clock device's
 // oscillator, never wall-clock time; any origin will do, usually the start.
-// Events of a board must come in non-decreasing T. Remaining times never go
-// below zero. A flag falls at the instant the main time, after any delay
-// window, reaches zero: a press at that very instant is too late.
+// Events of a board must come in non-decreasing T, at most 2^53; a time
+// given, taken or set at once (penalty, default time, arbiter's change)
+// is at most 1e6 s. Remaining times never go below zero. A flag falls at
+// the instant the main time, after any delay window, reaches zero: a press
+// at that very instant is too late.
 //
 // # Time controls
 //

@@ -122,7 +122,7 @@ type Event struct {
 	BlackMoves *int  `json:"black_moves,omitempty"`
 	// SetClock: install the setting even though the moves limit of
 	// insufficiently supervised rapid/blitz has passed, because the schedule
-	// of the event would suffer otherwise (2023 A.5.1.2).
+	// of the event would suffer otherwise (2023 A.5.1.1).
 	ScheduleOverride bool `json:"schedule_override,omitempty"`
 
 	// QuickplayClaim: the arbiter's decision, and whether a postponement

@@ -97,7 +97,7 @@ func DefaultTimeMs(cfg Config) int64 {
 
 // settingLockMoves is, for insufficiently supervised rapid and blitz, the
 // number of moves each after which the clock setting may no longer be
-// changed: 10 (2023 A.5.1.2, 2018 A.4.2), 3 (2009 A4.c, 2005 B5).
+// changed: 10 (2023 A.5.1.1, 2018 A.4.1.1), 3 (2009 A4(a), 2005 B4).
 func settingLockMoves(r Ruleset) int {
 	if r.modern() {
 		return 10
@@ -110,10 +110,10 @@ func settingLockMoves(r Ruleset) int {
 func bothFlagsDraw(r Ruleset) bool { return !r.modern() }
 
 // ownFlagMustStand reports whether a time-win claimant's own flag must still
-// be up (2009 A4.d, 2005 B6: "the claimant ... his own flag").
+// be up (2009 A5, 2005 B8: "the claimant ... his own flag").
 func ownFlagMustStand(r Ruleset) bool { return !r.modern() }
 
 // blitzIllegalMoveLoses reports whether, in insufficiently supervised blitz,
-// the opponent may claim a win for the first illegal move (2009 B3.b,
+// the opponent may claim a win for the first illegal move (2009 B3(c),
 // 2005 C3), drawn if the claimant cannot checkmate.
 func blitzIllegalMoveLoses(r Ruleset) bool { return !r.modern() }

@@ -26,7 +26,7 @@ const (
 	RefusedTimeLimit                 // too much time left for the claim (two minutes, III.4/III.5/10.2)
 	RefusedTimeBackwards             // the event's time is before the board's last event
 	RefusedNegativeTime              // the change would leave a negative remaining time
-	RefusedSettingLocked             // the clock setting can no longer be changed (A.5.1.2 / A4)
+	RefusedSettingLocked             // the clock setting can no longer be changed (A.5.1.1 / A4(a))
 	RefusedInvalid                   // the event itself is malformed (bad side, bad FEN, ...)
 )
 

@@ -77,6 +77,18 @@ type State struct {
 	EndedAt     int64 // when the game ended (valid when Status is Finished)
 }
 
+// Limits of what the rules accept, far beyond any game, so that no sum of
+// an instant and a remaining time can overflow (a flag would then "fall"
+// at a negative instant): instants up to 2^53 ms (some 285,000 years of a
+// board's time line); any one time given, taken or set — a penalty, a
+// default time, an arbiter's change or setting — up to the limit of a
+// time control's base time, 1e6 s; move counters up to a million.
+const (
+	maxInstantMs  = 1 << 53
+	maxDurationMs = tcMaxTotalBaseMs
+	maxMoves      = 1_000_000
+)
+
 // NewState returns the state of a board that has not started: both clocks
 // show the first period's base time. It refuses an invalid configuration.
 func NewState(cfg Config) (State, error) {
@@ -89,12 +101,13 @@ func NewState(cfg Config) (State, error) {
 	if err := cfg.TimeControl.Validate(); err != nil {
 		return State{}, err
 	}
-	if d := cfg.Regulations.DefaultTimeMs; d != nil && *d < 0 {
-		return State{}, &InputError{What: "default time", Value: fmt.Sprint(*d), Problem: "negative", Allowed: "0 or more milliseconds"}
+	allowed := fmt.Sprintf("0 to %d milliseconds", int64(maxDurationMs))
+	if d := cfg.Regulations.DefaultTimeMs; d != nil && (*d < 0 || *d > maxDurationMs) {
+		return State{}, &InputError{What: "default time", Value: fmt.Sprint(*d), Problem: "out of range", Allowed: allowed}
 	}
 	for _, p := range []*int64{cfg.Regulations.IllegalMovePenaltyMs, cfg.Regulations.DrawClaimPenaltyMs} {
-		if p != nil && *p < 0 {
-			return State{}, &InputError{What: "penalty time", Value: fmt.Sprint(*p), Problem: "negative", Allowed: "0 or more milliseconds"}
+		if p != nil && (*p < 0 || *p > maxDurationMs) {
+			return State{}, &InputError{What: "penalty time", Value: fmt.Sprint(*p), Problem: "out of range", Allowed: allowed}
 		}
 	}
 	s := State{Config: cfg, Result: NoResult}
