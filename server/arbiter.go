@@ -170,6 +170,7 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 		return nil, toStatus(err)
 	}
 	b := newBoard(s, rec, st, 0, nil)
+	s.hub.Place(rec.ID, rec.Section)
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.CreateBoard(&b.rec); err != nil {
 			return err
@@ -206,9 +207,10 @@ func (s *Server) moveDevice(dev, boardID string) {
 	defer s.mu.Unlock()
 	if old, ok := s.byDevice[dev]; ok && old != boardID {
 		if ob := s.boards[old]; ob != nil {
-			ob.tell(func() {
+			ob.post(func() {
 				if ob.rec.DeviceID == dev {
 					ob.rec.DeviceID = ""
+					ob.online = false // the device left with its link
 					ob.publishLive()
 				}
 			})
@@ -386,7 +388,11 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 			next, err := rules.Apply(b.state, e)
 			if err != nil {
 				if werr = s.store.Write(ctx, func(tx *storage.Tx) error {
-					return tx.ResolveCommand(c.rec.ID, storage.CommandRefused, err.Error())
+					if err := tx.ResolveCommand(c.rec.ID, storage.CommandRefused, err.Error()); err != nil {
+						return err
+					}
+					return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: describe(c.action),
+						Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action})
 				}); werr != nil {
 					return
 				}
@@ -673,6 +679,7 @@ func (a *arbiterService) RevokeToken(ctx context.Context, req *pb.RevokeTokenReq
 	if err := a.s.tokens.Revoke(ctx, req.GetTokenId(), IdentityFrom(ctx).Actor()); err != nil {
 		return nil, toStatus(err)
 	}
+	a.s.cutToken(req.GetTokenId())
 	return &pb.RevokeTokenResponse{}, nil
 }
 

@@ -142,10 +142,10 @@ func loadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*
 // Issue creates a token and returns its record and secret (shown once).
 func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, sections []string, actor string) (storage.TokenRecord, string, error) {
 	if role == RoleDevice && deviceID == "" {
-		return storage.TokenRecord{}, "", badRequest("a device token needs the device id it is bound to")
+		return storage.TokenRecord{}, "", badRequest("a device token needs device_id, the device it is bound to")
 	}
 	if role != RoleDevice && deviceID != "" {
-		return storage.TokenRecord{}, "", badRequest("only device tokens are bound to a device")
+		return storage.TokenRecord{}, "", badRequest("device_id: only device tokens are bound to a device")
 	}
 	if role != RoleArbiter && len(sections) > 0 {
 		return storage.TokenRecord{}, "", badRequest("only arbiter tokens are limited to sections")
@@ -155,7 +155,9 @@ func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, s
 		return storage.TokenRecord{}, "", err
 	}
 	rec := storage.TokenRecord{
-		ID: "tok-" + secret[3:15], Hash: storage.HashSecret(secret), Role: string(role),
+		// The id is public (lists, audit log): taken from the hash, never
+		// from the secret.
+		ID: "tok-" + storage.HashSecret(secret)[:12], Hash: storage.HashSecret(secret), Role: string(role),
 		Label: label, DeviceID: deviceID, Sections: sections, Created: t.now(),
 	}
 	err = t.store.Write(ctx, func(tx *storage.Tx) error {

@@ -106,6 +106,21 @@ func (b *board) tell(f func()) {
 	}
 }
 
+// post runs f on the actor without waiting and without dropping it: if the
+// mailbox is full, a goroutine waits to deliver it (until shutdown).
+func (b *board) post(f func()) {
+	select {
+	case b.mailbox <- f:
+	default:
+		go func() {
+			select {
+			case b.mailbox <- f:
+			case <-b.srv.ctx.Done():
+			}
+		}()
+	}
+}
+
 // now estimates the board time now from the last reference.
 func (b *board) now() int64 {
 	t := b.refT + b.srv.clock.Since(b.refAt).Milliseconds()
@@ -388,8 +403,11 @@ func (b *board) assignment() *pb.Assignment {
 	return a
 }
 
-// deviceOnline is told when the board's device connects (true) or leaves.
-func (b *board) deviceOnline(online bool) {
+// deviceOnline is told when the board's device connects or leaves; it
+// reads the truth from the link registry, so late or reordered news cannot
+// leave a wrong state.
+func (b *board) deviceOnline(bool) {
+	online := b.rec.DeviceID != "" && b.srv.linkOf(b.rec.DeviceID) != nil
 	if b.online == online {
 		return
 	}
@@ -410,7 +428,7 @@ func (b *board) armTimer() {
 	}
 	wait := time.Duration(d-b.now()) * time.Millisecond
 	b.timer = b.srv.clock.AfterFunc(max(wait, 0), func() {
-		b.tell(func() { b.virtualDeadline(d) })
+		b.post(func() { b.virtualDeadline(d) })
 	})
 }
 

@@ -112,6 +112,7 @@ func TestGameThroughTheHall(t *testing.T) {
 			act(t, arb, ctx, id, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESUME}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
 			act(t, arb, ctx, id, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_SET_CLOCK, WhiteMs: 1, BlackMs: 1}, pb.CommandStatus_COMMAND_STATUS_REFUSED)
 			press(t, d, rules.White)
+			halltest.Synced(t, d) // the press must be committed before it can be ruled illegal
 			r := act(t, arb, ctx, id, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE, Side: pb.Side_SIDE_WHITE}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
 			halltest.Synced(t, d)
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -20,19 +21,25 @@ import (
 // watcher that falls more than the ring's length behind gets a fresh snapshot
 // instead of the backlog.
 type Hub struct {
-	mu      sync.Mutex
-	boards  map[string]*hubBoard
-	ring    []hubChange
-	head    uint64 // number of changes ever appended
-	lastSeq uint64 // highest seq published
-	wake    chan struct{}
-	closed  bool
+	mu       sync.Mutex
+	boards   map[string]*hubBoard
+	sections map[string]string // board id → section, from Place
+	ring     []hubChange
+	head     uint64 // number of changes ever appended
+	lastSeq  uint64 // highest seq published
+	wake     chan struct{}
+	closed   bool
 }
 
 type hubBoard struct {
 	state   *pb.BoardState
 	seq     uint64
 	roundID string
+	// live is 1 + the hall's seq when the board last changed without a seq
+	// of its own (added, or live fields only); 0 if a committed change came
+	// since. A watcher resuming from fromSeq < live may not have it.
+	live    uint64
+	section string
 }
 
 type hubChange struct {
@@ -45,9 +52,15 @@ type hubChange struct {
 type Scope struct {
 	BoardID string
 	RoundID string
+	// Sections, if not empty, limits the scope to boards of these sections
+	// (an arbiter limited to sections watches only those).
+	Sections []string
 }
 
 func (sc Scope) has(boardID string, b *hubBoard) bool {
+	if len(sc.Sections) > 0 && !slices.Contains(sc.Sections, b.section) {
+		return false
+	}
 	switch {
 	case sc.BoardID != "":
 		return sc.BoardID == boardID
@@ -62,29 +75,44 @@ func NewHub(ringSize int) *Hub {
 	if ringSize <= 0 {
 		ringSize = 1 << 16
 	}
-	return &Hub{boards: map[string]*hubBoard{}, ring: make([]hubChange, ringSize), wake: make(chan struct{})}
+	return &Hub{boards: map[string]*hubBoard{}, sections: map[string]string{}, ring: make([]hubChange, ringSize), wake: make(chan struct{})}
+}
+
+// Place records a board's section, for scopes limited to sections. Call
+// it before the board's first Seed or Publish.
+func (h *Hub) Place(boardID, section string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sections[boardID] = section
+	if b := h.boards[boardID]; b != nil {
+		b.section = section
+	}
 }
 
 // Seed sets a board's state without waking anyone, for loading at start-up.
 func (h *Hub) Seed(roundID string, st *pb.BoardState, seq uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID}
+	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID, section: h.sections[st.GetBoardId()]}
 	h.lastSeq = max(h.lastSeq, seq)
 }
 
 // Publish records a committed board state with its hall-wide sequence
 // number and wakes the watchers. The state must not be modified afterwards.
-// A seq of 0 (a change of live fields only, such as a device going offline)
-// is delivered to current watchers under the current sequence number.
+// A seq of 0 (a board added, or a change of live fields only, such as a
+// device going offline) keeps the board's seq and is delivered to current
+// watchers under the current sequence number; a watcher resuming from that
+// number gets the board again, as it cannot be told whether it saw it.
 func (h *Hub) Publish(roundID string, st *pb.BoardState, seq uint64) {
 	h.mu.Lock()
+	var live uint64
 	if seq == 0 {
+		live = h.lastSeq + 1
 		if b := h.boards[st.GetBoardId()]; b != nil {
 			seq = b.seq
 		}
 	}
-	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID}
+	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID, live: live, section: h.sections[st.GetBoardId()]}
 	h.lastSeq = max(h.lastSeq, seq)
 	h.ring[h.head%uint64(len(h.ring))] = hubChange{seq: seq, boardID: st.GetBoardId()}
 	h.head++
@@ -121,6 +149,7 @@ func (h *Hub) Close() {
 	}
 	h.closed = true
 	w := h.wake
+	h.wake = make(chan struct{}) // a commit may still publish during shutdown
 	h.mu.Unlock()
 	close(w)
 }
@@ -224,7 +253,7 @@ func (s *Sub) Next(ctx context.Context) (*pb.WatchUpdate, error) {
 func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) *pb.WatchUpdate {
 	u := &pb.WatchUpdate{Seq: h.lastSeq, Snapshot: snapshot}
 	for id, b := range h.boards {
-		if sc.has(id, b) && (snapshot || b.seq > fromSeq) {
+		if sc.has(id, b) && (snapshot || b.seq > fromSeq || b.live > fromSeq) {
 			u.Boards = append(u.Boards, b.state)
 		}
 	}

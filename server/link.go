@@ -33,6 +33,7 @@ type deviceInfo struct {
 // Send. Other goroutines hand it messages with send.
 type link struct {
 	dev    string
+	token  string // the token it connected with: revoking it cuts the link
 	out    chan *pb.ServerMessage
 	cancel context.CancelCauseFunc
 	// owned by the receive loop
@@ -80,7 +81,11 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if err != nil {
 		return toStatus(err)
 	}
-	l := &link{dev: dev, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1}
+	l := &link{dev: dev, token: id.TokenID, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1}
+	// The Welcome is queued before the link is registered, so nothing
+	// (an assignment, a command) can reach the device before it.
+	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
+		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds()}}})
 	s.attach(l, hello)
 	defer s.detach(l)
 	s.counters.connects.Add(1)
@@ -102,10 +107,11 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 		}
 	}()
-	defer func() { <-sendDone }()
+	// Stop the send loop before waiting for it: it runs until ctx is done,
+	// and a stream ending by the device's EOF or a protocol error has not
+	// cancelled ctx yet (Connect would never return).
+	defer func() { cancel(nil); <-sendDone }()
 
-	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
-		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds()}}})
 	s.sendAssignment(ctx, dev, true)
 
 	// Receive loop, with a watchdog: silence for three heartbeat intervals
@@ -134,6 +140,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	for {
 		select {
 		case <-ctx.Done():
+			<-sendDone // sendErr is the send loop's until it is done
 			return causeStatus(ctx, sendErr)
 		case err := <-recvErr:
 			if errors.Is(err, io.EOF) {
@@ -192,20 +199,29 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		s.counters.gaps.Add(1)
 		return status.Errorf(codes.OutOfRange, "sequence gap from device %s: got %d, expected %d; resend from %d", l.dev, seq, l.expect, l.expect)
 	}
-	b, err := s.board(ev.GetBoardId())
-	if err != nil {
+	b, boardErr := s.board(ev.GetBoardId())
+	if boardErr != nil {
 		// No such board: refuse it, acknowledged, so the device moves on.
-		if err := s.store.Write(ctx, func(tx *storage.Tx) error {
+		err := s.store.Write(ctx, func(tx *storage.Tx) error {
 			if err := tx.AckDevice(l.dev, seq); err != nil {
 				return err
 			}
 			return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: describe(ev.GetAction()),
-				Outcome: storage.OutcomeRefused(err.Error()), Action: actionJSON(ev.GetAction())})
-		}); err != nil {
+				Outcome: storage.OutcomeRefused(boardErr.Error()), Action: actionJSON(ev.GetAction())})
+		})
+		if err != nil && !errors.Is(err, storage.ErrDuplicate) {
 			return err
 		}
 		l.expect, l.acked = seq+1, seq
-		l.send(ack(seq, &pb.Rejection{Seq: seq, Code: "unknown_board", Message: err.Error()}))
+		s.setAcked(l.dev, seq)
+		if err != nil {
+			// Refused before, by a stream that just died: acknowledge again.
+			s.counters.duplicates.Add(1)
+			l.send(ack(seq, nil))
+			return nil
+		}
+		s.counters.rejected.Add(1)
+		l.send(ack(seq, &pb.Rejection{Seq: seq, Code: "unknown_board", Message: boardErr.Error()}))
 		return nil
 	}
 	var out deviceOutcome
@@ -218,6 +234,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 			// Committed before (e.g. by a stream that just died): acknowledge.
 			s.counters.duplicates.Add(1)
 			l.expect, l.acked = seq+1, seq
+			s.setAcked(l.dev, seq)
 			l.send(ack(seq, nil))
 			return nil
 		}
@@ -269,7 +286,7 @@ func (s *Server) attach(l *link, hello *pb.Hello) {
 	}
 	_ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
 	if b != nil {
-		b.tell(func() { b.deviceOnline(true) })
+		b.post(func() { b.deviceOnline(true) })
 	}
 	s.log.Info("device connected", "device", l.dev, "firmware", hello.GetFirmware(), "acked", l.acked)
 }
@@ -287,7 +304,7 @@ func (s *Server) detach(l *link) {
 	b := s.boards[s.byDevice[l.dev]]
 	s.mu.Unlock()
 	if current && b != nil {
-		b.tell(func() { b.deviceOnline(false) })
+		b.post(func() { b.deviceOnline(false) })
 	}
 	if current {
 		s.log.Info("device disconnected", "device", l.dev)

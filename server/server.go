@@ -42,11 +42,13 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
 
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -123,6 +125,7 @@ type Server struct {
 	byDevice    map[string]string // device id → board id
 	links       map[string]*link  // device id → its live link
 	devices     map[string]*deviceInfo
+	streams     map[string]map[*context.CancelFunc]bool // token id → open watch streams
 	rounds      map[string]storage.RoundRecord
 	tournaments map[string]storage.TournamentRecord
 
@@ -138,7 +141,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s := &Server{
 		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: NewHub(0),
 		boards: map[string]*board{}, byDevice: map[string]string{}, links: map[string]*link{},
-		devices: map[string]*deviceInfo{}, rounds: map[string]storage.RoundRecord{},
+		devices: map[string]*deviceInfo{}, streams: map[string]map[*context.CancelFunc]bool{}, rounds: map[string]storage.RoundRecord{},
 		tournaments: map[string]storage.TournamentRecord{},
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -213,6 +216,7 @@ func (s *Server) load(ctx context.Context) error {
 
 // addBoard registers a board and starts its actor.
 func (s *Server) addBoard(b *board) {
+	s.hub.Place(b.rec.ID, b.rec.Section)
 	s.mu.Lock()
 	s.boards[b.rec.ID] = b
 	if b.rec.DeviceID != "" {
@@ -352,3 +356,46 @@ func (s *Server) Shutdown(grace time.Duration) {
 
 // GRPC returns the gRPC server, for tests that serve it on their own listener.
 func (s *Server) GRPC() *grpc.Server { return s.grpc }
+
+// trackStream registers an open stream of a token so that revoking the
+// token ends it; the returned func unregisters it.
+func (s *Server) trackStream(tokenID string, cancel context.CancelFunc) func() {
+	key := &cancel
+	s.mu.Lock()
+	if s.streams[tokenID] == nil {
+		s.streams[tokenID] = map[*context.CancelFunc]bool{}
+	}
+	s.streams[tokenID][key] = true
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		delete(s.streams[tokenID], key)
+		if len(s.streams[tokenID]) == 0 {
+			delete(s.streams, tokenID)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// cutToken ends every open stream of a revoked token: watch streams and
+// device links.
+func (s *Server) cutToken(tokenID string) {
+	s.mu.Lock()
+	var cancels []context.CancelFunc
+	for k := range s.streams[tokenID] {
+		cancels = append(cancels, *k)
+	}
+	var links []*link
+	for _, l := range s.links {
+		if l.token == tokenID {
+			links = append(links, l)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
+	for _, l := range links {
+		l.cancel(status.Error(codes.Unauthenticated, "the device's token was revoked"))
+	}
+}

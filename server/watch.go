@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"google.golang.org/grpc"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/storage"
 )
 
 // watchService implements Watch: each stream reads the hub at its own pace
@@ -32,7 +34,7 @@ func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_Wat
 	_, ok := w.s.rounds[req.GetRoundId()]
 	w.s.mu.Unlock()
 	if !ok {
-		return toStatus(badRequest("no round %q", req.GetRoundId()))
+		return toStatus(fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId()))
 	}
 	return w.serve(Scope{RoundID: req.GetRoundId()}, req.GetFromSeq(), stream)
 }
@@ -47,12 +49,20 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 	defer cancel()
 	stop := context.AfterFunc(w.s.ctx, cancel)
 	defer stop()
+	id := IdentityFrom(ctx)
+	if id.Role == RoleArbiter {
+		scope.Sections = id.Sections
+	}
+	defer w.s.trackStream(id.TokenID, cancel)()
 	sub := w.s.hub.Subscribe(scope, from, w.s.opts.WatchInterval)
 	for {
 		u, err := sub.Next(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) && w.s.ctx.Err() != nil {
 				return toStatus(ErrShuttingDown)
+			}
+			if errors.Is(err, context.Canceled) && stream.Context().Err() == nil {
+				return toStatus(fmt.Errorf("%w: the token was revoked", ErrUnauthenticated))
 			}
 			return toStatus(err)
 		}

@@ -13,6 +13,8 @@ package halltest
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net"
@@ -22,6 +24,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/test/bufconn"
@@ -47,6 +50,8 @@ type Hall struct {
 	mu      sync.Mutex
 	tokens  map[string]string // device id → token
 	conns   []*grpc.ClientConn
+	tls     *tls.Config    // WithTLS: the server's TLS
+	roots   *x509.CertPool // WithTLS: what clients trust
 }
 
 // Option changes how Start runs the hall.
@@ -59,12 +64,21 @@ func WithOptions(o server.Options) Option { return func(h *Hall) { h.Opts = o } 
 // keepalive and timeouts).
 func OnLoopback() Option { return func(h *Hall) { h.addr = "127.0.0.1:0" } }
 
+// WithTLS serves gRPC over TLS with cfg (whatever WithOptions says); Conn
+// trusts roots and expects the server's certificate to name "localhost".
+func WithTLS(cfg *tls.Config, roots *x509.CertPool) Option {
+	return func(h *Hall) { h.tls, h.roots = cfg, roots }
+}
+
 // Start starts a hall on a fresh database in t.TempDir().
 func Start(t testing.TB, opts ...Option) *Hall {
 	t.Helper()
 	h := &Hall{DBPath: filepath.Join(t.TempDir(), "hall.db"), tokens: map[string]string{}}
 	for _, o := range opts {
 		o(h)
+	}
+	if h.tls != nil {
+		h.Opts.TLS = h.tls
 	}
 	if h.Opts.Logger == nil {
 		h.Opts.Logger = slog.New(slog.DiscardHandler)
@@ -100,8 +114,11 @@ func (h *Hall) boot(t testing.TB) {
 		h.lis = l
 		h.addr = l.Addr().String() // keep the port across restarts
 	} else {
-		h.bufconn = bufconn.Listen(1 << 20)
-		h.lis = h.bufconn
+		bl := bufconn.Listen(1 << 20)
+		h.mu.Lock() // Conn's dialers read it while clients reconnect
+		h.bufconn = bl
+		h.mu.Unlock()
+		h.lis = bl
 	}
 	go srv.ServeGRPC(h.lis)
 }
@@ -147,6 +164,9 @@ func (h *Hall) Addr() string { return h.addr }
 func (h *Hall) Conn(t testing.TB) *grpc.ClientConn {
 	t.Helper()
 	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	if h.roots != nil {
+		opts[0] = grpc.WithTransportCredentials(credentials.NewClientTLSFromCert(h.roots, "localhost"))
+	}
 	target := h.addr
 	if h.bufconn != nil {
 		target = "passthrough:///bufnet"

@@ -67,11 +67,17 @@ func (a *ClockAction) Validate() error {
 			return fmt.Errorf("ADD_TIME needs ms, the milliseconds to add (negative to take away)")
 		}
 	case ActionKind_ACTION_KIND_SET_CLOCK:
-		if a.GetWhiteMs() < 0 || a.GetBlackMs() < 0 {
-			return fmt.Errorf("SET_CLOCK times must be 0 or more milliseconds")
+		if a.GetWhiteMs() < 0 {
+			return fmt.Errorf("action.white_ms is %d; SET_CLOCK times are 0 or more milliseconds", a.GetWhiteMs())
 		}
-		if (a.WhiteMoves != nil && a.GetWhiteMoves() < 0) || (a.BlackMoves != nil && a.GetBlackMoves() < 0) {
-			return fmt.Errorf("SET_CLOCK move counters must be 0 or more")
+		if a.GetBlackMs() < 0 {
+			return fmt.Errorf("action.black_ms is %d; SET_CLOCK times are 0 or more milliseconds", a.GetBlackMs())
+		}
+		if a.WhiteMoves != nil && a.GetWhiteMoves() < 0 {
+			return fmt.Errorf("action.white_moves is %d; SET_CLOCK move counters are 0 or more", a.GetWhiteMoves())
+		}
+		if a.BlackMoves != nil && a.GetBlackMoves() < 0 {
+			return fmt.Errorf("action.black_moves is %d; SET_CLOCK move counters are 0 or more", a.GetBlackMoves())
 		}
 	case ActionKind_ACTION_KIND_QUICKPLAY_CLAIM:
 		if a.GetDecision() == QuickplayDecision_QUICKPLAY_DECISION_UNSPECIFIED {

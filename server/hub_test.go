@@ -1,0 +1,488 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server"
+)
+
+// hubState is a board state for the hub tests: version (carried in AtMs)
+// grows with every publish, so that an older state is recognisable.
+func hubState(boardID string, boardSeq uint64, version int64) *pb.BoardState {
+	return &pb.BoardState{BoardId: boardID, BoardSeq: boardSeq, AtMs: version}
+}
+
+// poll returns what the watcher has now, or nil if nothing is pending: a
+// cancelled context makes Next return instead of waiting.
+func poll(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, sub *server.Sub) *pb.WatchUpdate {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	u, err := sub.Next(ctx)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("Next: %v", err)
+	}
+	return u
+}
+
+func updateBoardIDs(u *pb.WatchUpdate) []string {
+	var ids []string
+	for _, b := range u.GetBoards() {
+		ids = append(ids, b.GetBoardId())
+	}
+	return ids
+}
+
+// The first update of a watcher starting from 0 is a snapshot holding every
+// board of its scope, and only those.
+func TestHubSnapshotScopes(t *testing.T) {
+	h := server.NewHub(0)
+	h.Publish("R1", hubState("a1", 1, 1), 1)
+	h.Publish("R1", hubState("a2", 1, 2), 2)
+	h.Publish("R2", hubState("b1", 1, 3), 3)
+	h.Seed("R2", hubState("b2", 4, 0), 0) // a board loaded at start-up, never changed
+	for _, tc := range []struct {
+		scope server.Scope
+		want  []string
+	}{
+		{server.Scope{}, []string{"a1", "a2", "b1", "b2"}},
+		{server.Scope{RoundID: "R1"}, []string{"a1", "a2"}},
+		{server.Scope{RoundID: "R2"}, []string{"b1", "b2"}},
+		{server.Scope{BoardID: "a2"}, []string{"a2"}},
+		{server.Scope{BoardID: "a2", RoundID: "R2"}, []string{"a2"}}, // the board decides
+		{server.Scope{RoundID: "R9"}, nil},
+		{server.Scope{BoardID: "zz"}, nil},
+	} {
+		u := poll(t, h.Subscribe(tc.scope, 0, 0))
+		if u == nil {
+			t.Errorf("scope %+v: no first update, want a snapshot", tc.scope)
+			continue
+		}
+		if !u.GetSnapshot() {
+			t.Errorf("scope %+v: snapshot = false, want true", tc.scope)
+		}
+		if got := updateBoardIDs(u); !slices.Equal(got, tc.want) {
+			t.Errorf("scope %+v: snapshot boards %v, want %v", tc.scope, got, tc.want)
+		}
+		if u.GetSeq() != 3 {
+			t.Errorf("scope %+v: snapshot seq %d, want 3", tc.scope, u.GetSeq())
+		}
+	}
+}
+
+// Many publishes between two reads make one update with the latest state
+// of each changed board and the highest seq.
+func TestHubCoalesces(t *testing.T) {
+	h := server.NewHub(0)
+	sub := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+	if u := poll(t, sub); !u.GetSnapshot() || len(u.GetBoards()) != 0 {
+		t.Fatalf("first update %v, want an empty snapshot", u)
+	}
+	var seq uint64
+	latest := map[string]int64{}
+	for i := range 300 {
+		id := fmt.Sprintf("b%d", i%3)
+		seq++
+		h.Publish("R", hubState(id, uint64(i/3+1), int64(i)), seq)
+		latest[id] = int64(i)
+		seq++
+		h.Publish("other", hubState("x", 1, int64(i)), seq) // out of scope
+	}
+	u := poll(t, sub)
+	if u == nil {
+		t.Fatal("no update after 600 publishes")
+	}
+	if u.GetSnapshot() {
+		t.Errorf("update snapshot = true, want false")
+	}
+	if u.GetSeq() != seq {
+		t.Errorf("update seq %d, want %d (the highest)", u.GetSeq(), seq)
+	}
+	if got := updateBoardIDs(u); !slices.Equal(got, []string{"b0", "b1", "b2"}) {
+		t.Errorf("update boards %v, want [b0 b1 b2]", got)
+	}
+	for _, b := range u.GetBoards() {
+		if b.GetAtMs() != latest[b.GetBoardId()] {
+			t.Errorf("board %s version %d, want the latest %d", b.GetBoardId(), b.GetAtMs(), latest[b.GetBoardId()])
+		}
+	}
+	if u := poll(t, sub); u != nil {
+		t.Errorf("second read %v, want nothing (everything was coalesced)", u)
+	}
+}
+
+// With an interval, what happens between two updates is coalesced and the
+// updates are at least an interval apart.
+func TestHubInterval(t *testing.T) {
+	h := server.NewHub(0)
+	const interval = 50 * time.Millisecond
+	sub := h.Subscribe(server.Scope{}, 0, interval)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := sub.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.Publish("R", hubState("a", 1, 1), 1)
+	u1, err := sub.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	for i := 2; i <= 10; i++ {
+		h.Publish("R", hubState("a", uint64(i), int64(i)), uint64(i))
+	}
+	u2, err := sub.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(sent); d < interval-5*time.Millisecond {
+		t.Errorf("second update %v after the first, want at least %v", d, interval)
+	}
+	if u1.GetSeq() != 1 || u2.GetSeq() != 10 || len(u2.GetBoards()) != 1 || u2.GetBoards()[0].GetAtMs() != 10 {
+		t.Errorf("updates %v then %v, want seq 1 then seq 10 with version 10", u1, u2)
+	}
+}
+
+// A watcher that resumes from its last seq gets exactly the boards changed
+// since; when nothing changed it gets nothing.
+func TestHubResume(t *testing.T) {
+	h := server.NewHub(0)
+	for i := range 5 {
+		h.Publish("R", hubState(fmt.Sprintf("b%d", i), 1, int64(i)), uint64(i+1))
+	}
+	sub := h.Subscribe(server.Scope{}, 0, 0)
+	u := poll(t, sub)
+	last := u.GetSeq()
+	if last != 5 {
+		t.Fatalf("snapshot seq %d, want 5", last)
+	}
+	if u := poll(t, h.Subscribe(server.Scope{}, last, 0)); u != nil {
+		t.Errorf("resume with nothing changed: %v, want nothing", u)
+	}
+	h.Publish("R", hubState("b3", 2, 10), 6)
+	h.Publish("R", hubState("b1", 2, 11), 7)
+	u = poll(t, h.Subscribe(server.Scope{}, last, 0))
+	if got := updateBoardIDs(u); u.GetSnapshot() || u.GetSeq() != 7 || !slices.Equal(got, []string{"b1", "b3"}) {
+		t.Errorf("resume from %d: snapshot %v, seq %d, boards %v; want false, 7, [b1 b3]", last, u.GetSnapshot(), u.GetSeq(), got)
+	}
+	u = poll(t, h.Subscribe(server.Scope{BoardID: "b1"}, 6, 0))
+	if got := updateBoardIDs(u); !slices.Equal(got, []string{"b1"}) {
+		t.Errorf("resume of b1 from 6: boards %v, want [b1]", got)
+	}
+}
+
+// A board added and a live change (device offline) while a watcher is away
+// reach it when it resumes: neither has a seq of its own, and both are
+// changes of boards in its scope (WatchUpdate: "no gaps").
+func TestHubResumeSeesChangesWithoutSeq(t *testing.T) {
+	h := server.NewHub(0)
+	h.Publish("R", hubState("a", 1, 1), 1)
+	h.Publish("R", hubState("b", 1, 2), 2)
+	last := poll(t, h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)).GetSeq()
+
+	h.Publish("R", hubState("c", 0, 3), 0)                                // AddBoard: no event yet
+	h.Publish("R", &pb.BoardState{BoardId: "a", BoardSeq: 1, AtMs: 4}, 0) // device of a went offline
+	u := poll(t, h.Subscribe(server.Scope{RoundID: "R"}, last, 0))
+	if got := updateBoardIDs(u); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("resume from %d after an added board and a live change: boards %v, want [a c]", last, got)
+	}
+	// Having seen those, a watcher that resumes after the next committed
+	// change gets only that change.
+	h.Publish("R", hubState("b", 2, 5), 3)
+	u = poll(t, h.Subscribe(server.Scope{RoundID: "R"}, 3, 0))
+	if u != nil {
+		t.Errorf("resume from 3 with nothing changed since: %v, want nothing", u)
+	}
+}
+
+// A live publish (seq 0: a change of live fields only) keeps the board's seq
+// and is delivered to current watchers under the current seq.
+func TestHubLivePublishKeepsSeq(t *testing.T) {
+	h := server.NewHub(0)
+	h.Publish("R", hubState("a", 3, 1), 7)
+	h.Publish("R", hubState("b", 1, 2), 9)
+	sub := h.Subscribe(server.Scope{BoardID: "a"}, 0, 0)
+	poll(t, sub)
+	h.Publish("R", &pb.BoardState{BoardId: "a", BoardSeq: 3, AtMs: 3, DeviceOnline: true}, 0)
+	st, seq, ok := h.State("a")
+	if !ok || seq != 7 || !st.GetDeviceOnline() {
+		t.Errorf("State(a) = %v, %d, %v; want the live state, 7, true", st, seq, ok)
+	}
+	if got := h.LastSeq(); got != 9 {
+		t.Errorf("LastSeq() = %d, want 9", got)
+	}
+	u := poll(t, sub)
+	if u == nil || u.GetSeq() != 9 || len(u.GetBoards()) != 1 || !u.GetBoards()[0].GetDeviceOnline() {
+		t.Errorf("update after a live publish = %v, want board a online under seq 9", u)
+	}
+	// A board published live before any event has seq 0.
+	h.Publish("R", hubState("new", 0, 4), 0)
+	if _, seq, ok := h.State("new"); !ok || seq != 0 {
+		t.Errorf("State(new) seq = %d, %v; want 0, true", seq, ok)
+	}
+}
+
+// A watcher more than the ring's length behind gets a fresh snapshot
+// instead of the backlog; exactly the ring's length behind is still an update.
+func TestHubFallsBehindRing(t *testing.T) {
+	const ring = 4
+	h := server.NewHub(ring)
+	h.Publish("R", hubState("a", 1, 1), 1)
+	h.Publish("S", hubState("z", 1, 2), 2)
+	sub := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+	poll(t, sub)
+	seq := uint64(2)
+	for i := range ring {
+		seq++
+		h.Publish("R", hubState("b", uint64(i+1), int64(seq)), seq)
+	}
+	if u := poll(t, sub); u.GetSnapshot() || !slices.Equal(updateBoardIDs(u), []string{"b"}) {
+		t.Errorf("%d changes behind: snapshot %v, boards %v; want an update of [b]", ring, u.GetSnapshot(), updateBoardIDs(u))
+	}
+	for i := range ring + 1 {
+		seq++
+		h.Publish("R", hubState("b", uint64(i+10), int64(seq)), seq)
+	}
+	u := poll(t, sub)
+	if !u.GetSnapshot() || u.GetSeq() != seq || !slices.Equal(updateBoardIDs(u), []string{"a", "b"}) {
+		t.Errorf("%d changes behind: snapshot %v, seq %d, boards %v; want a snapshot at %d of [a b]", ring+1, u.GetSnapshot(), u.GetSeq(), updateBoardIDs(u), seq)
+	}
+}
+
+// Publish never waits for a watcher: a hundred thousand publishes complete
+// while one watcher never reads again and another never started.
+func TestHubPublishNeverBlocks(t *testing.T) {
+	h := server.NewHub(1024)
+	stalled := h.Subscribe(server.Scope{}, 0, 0)
+	poll(t, stalled)
+	_ = h.Subscribe(server.Scope{RoundID: "R"}, 0, time.Hour)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i <= 100_000; i++ {
+			h.Publish("R", hubState(fmt.Sprintf("b%d", i%50), uint64(i), int64(i)), uint64(i))
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("100000 publishes with a stalled watcher did not finish in 30 s")
+	}
+	// The stalled watcher, far behind, catches up with a snapshot.
+	if u := poll(t, stalled); !u.GetSnapshot() || len(u.GetBoards()) != 50 || u.GetSeq() != 100_000 {
+		t.Errorf("stalled watcher: snapshot %v, %d boards, seq %d; want true, 50, 100000", u.GetSnapshot(), len(u.GetBoards()), u.GetSeq())
+	}
+}
+
+// Close wakes every waiting watcher with ErrHubClosed; later reads get it
+// too, and a commit that lands after Close does not panic.
+func TestHubCloseWakesWatchers(t *testing.T) {
+	h := server.NewHub(0)
+	h.Publish("R", hubState("a", 1, 1), 1)
+	errs := make(chan error, 3)
+	var started sync.WaitGroup
+	for range 3 {
+		sub := h.Subscribe(server.Scope{}, 0, 0)
+		poll(t, sub)
+		started.Add(1)
+		go func() {
+			started.Done()
+			_, err := sub.Next(context.Background())
+			errs <- err
+		}()
+	}
+	started.Wait()
+	time.Sleep(10 * time.Millisecond) // let them park
+	h.Close()
+	for range 3 {
+		select {
+		case err := <-errs:
+			if !errors.Is(err, server.ErrHubClosed) {
+				t.Errorf("Next after Close = %v, want %v", err, server.ErrHubClosed)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("a watcher was not woken by Close")
+		}
+	}
+	sub := h.Subscribe(server.Scope{}, 0, 0)
+	poll(t, sub)
+	if _, err := sub.Next(context.Background()); !errors.Is(err, server.ErrHubClosed) {
+		t.Errorf("Next on a closed hub = %v, want %v", err, server.ErrHubClosed)
+	}
+	h.Close() // twice is fine
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Errorf("Publish after Close panicked: %v", p)
+			}
+		}()
+		h.Publish("R", hubState("a", 2, 2), 2) // a commit racing with Shutdown
+		h.Publish("R", hubState("a", 2, 3), 0)
+	}()
+}
+
+// Resuming is exact, as a property: over random publishes (committed and
+// live) on random boards of random rounds, a watcher of a random scope that
+// disconnects at random points and resumes from the last seq it received
+// always holds exactly the hub's latest states after a read, never receives
+// a state older than one it had, sees seq never go down, and receives a
+// state it already had only when resuming across a live change.
+func TestHubResumeProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nBoards := rapid.IntRange(1, 6).Draw(t, "boards")
+		round := make([]string, nBoards)
+		for i := range round {
+			round[i] = fmt.Sprintf("R%d", rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("round%d", i)))
+		}
+		board := func(i int) string { return fmt.Sprintf("b%d", i) }
+		var scope server.Scope
+		switch rapid.IntRange(0, 2).Draw(t, "scope") {
+		case 1:
+			scope.RoundID = fmt.Sprintf("R%d", rapid.IntRange(0, 2).Draw(t, "scopeRound"))
+		case 2:
+			scope.BoardID = board(rapid.IntRange(0, nBoards-1).Draw(t, "scopeBoard"))
+		}
+		inScope := func(i int) bool {
+			switch {
+			case scope.BoardID != "":
+				return scope.BoardID == board(i)
+			case scope.RoundID != "":
+				return scope.RoundID == round[i]
+			}
+			return true
+		}
+		h := server.NewHub(rapid.IntRange(1, 16).Draw(t, "ring"))
+
+		// The model: the latest version of each board, whether its last
+		// publish was live, and the hall-wide seq.
+		latest := map[string]int64{}
+		lastLive := map[string]bool{}
+		var seq uint64
+		var version int64
+
+		// The watcher: what it holds, the last seq it received.
+		held := map[string]int64{}
+		var lastSeq uint64
+		sub := h.Subscribe(scope, 0, 0)
+		resumed := false
+
+		read := func() {
+			u := poll(t, sub)
+			if u != nil {
+				if u.GetSeq() < lastSeq {
+					t.Fatalf("update seq %d after %d", u.GetSeq(), lastSeq)
+				}
+				if u.GetSeq() != seq {
+					t.Fatalf("update seq %d, want the highest published %d", u.GetSeq(), seq)
+				}
+				prev := maps.Clone(held)
+				if u.GetSnapshot() {
+					clear(held)
+				}
+				for _, b := range u.GetBoards() {
+					id, v := b.GetBoardId(), b.GetAtMs()
+					var i int
+					fmt.Sscanf(id, "b%d", &i)
+					if !inScope(i) {
+						t.Fatalf("board %s (round %s) outside scope %+v", id, round[i], scope)
+					}
+					if had, ok := prev[id]; ok {
+						if v < had {
+							t.Fatalf("board %s: received version %d after %d", id, v, had)
+						}
+						if v == had && !u.GetSnapshot() && !(resumed && lastLive[id]) {
+							t.Fatalf("board %s: version %d received twice", id, v)
+						}
+					}
+					held[id] = v
+				}
+				lastSeq = u.GetSeq()
+			}
+			resumed = false
+			for i := range nBoards {
+				id := board(i)
+				want, published := latest[id]
+				if !inScope(i) || !published {
+					continue
+				}
+				if held[id] != want {
+					t.Fatalf("after a read the watcher holds %s at version %d, want %d", id, held[id], want)
+				}
+			}
+		}
+
+		steps := rapid.IntRange(0, 120).Draw(t, "steps")
+		for range steps {
+			switch op := rapid.IntRange(0, 9).Draw(t, "op"); {
+			case op <= 4: // a committed event
+				i := rapid.IntRange(0, nBoards-1).Draw(t, "board")
+				seq++
+				version++
+				h.Publish(round[i], hubState(board(i), seq, version), seq)
+				latest[board(i)], lastLive[board(i)] = version, false
+			case op == 5: // a live change, or a board added
+				i := rapid.IntRange(0, nBoards-1).Draw(t, "board")
+				version++
+				h.Publish(round[i], hubState(board(i), 0, version), 0)
+				latest[board(i)], lastLive[board(i)] = version, true
+			case op <= 7:
+				read()
+			default: // disconnect and resume from the last seq received
+				sub = h.Subscribe(scope, lastSeq, 0)
+				resumed = lastSeq > 0
+			}
+		}
+		read()
+	})
+}
+
+// BenchmarkPublish measures Publish with idle watchers parked in Next on a
+// board that never changes (each publish wakes them; they find nothing).
+func BenchmarkPublish(b *testing.B) {
+	for _, n := range []int{0, 100, 1000} {
+		b.Run(fmt.Sprintf("subscribers=%d", n), func(b *testing.B) {
+			h := server.NewHub(0)
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			for range n {
+				sub := h.Subscribe(server.Scope{BoardID: "quiet"}, 0, 0)
+				poll(b, sub)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						if _, err := sub.Next(ctx); err != nil {
+							return
+						}
+					}
+				}()
+			}
+			st := hubState("busy", 1, 1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				h.Publish("R", st, uint64(i+1))
+			}
+			b.StopTimer()
+			cancel()
+			h.Close()
+			wg.Wait()
+		})
+	}
+}
