@@ -6,9 +6,12 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
 
-// routes registers the HTTP endpoints: /healthz now; the dashboard and the
-// broadcast feeds come later.
+// routes registers the HTTP endpoints: /healthz, the dashboard page (/)
+// and its live feed (/api/watch, server-sent events).
 func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /{$}", s.serveDashboard)
+	mux.HandleFunc("GET /api/watch", s.serveWatch)
+	mux.HandleFunc("GET /api/boards", s.serveBoards)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		resp, err := s.health.Check(r.Context(), &healthpb.HealthCheckRequest{})
 		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {

@@ -38,11 +38,17 @@ func TestSectionArbiterWatchesOnlyTheirSection(t *testing.T) {
 	}
 	tokA := h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", "A")
 	wc := pb.NewWatchClient(h.Conn(t))
-	for name, open := range map[string]func(context.Context) (interface{ Recv() (*pb.WatchUpdate, error) }, error){
-		"hall": func(c context.Context) (interface{ Recv() (*pb.WatchUpdate, error) }, error) {
+	for name, open := range map[string]func(context.Context) (interface {
+		Recv() (*pb.WatchUpdate, error)
+	}, error){
+		"hall": func(c context.Context) (interface {
+			Recv() (*pb.WatchUpdate, error)
+		}, error) {
 			return wc.WatchHall(c, &pb.WatchHallRequest{})
 		},
-		"round": func(c context.Context) (interface{ Recv() (*pb.WatchUpdate, error) }, error) {
+		"round": func(c context.Context) (interface {
+			Recv() (*pb.WatchUpdate, error)
+		}, error) {
 			return wc.WatchRound(c, &pb.WatchRoundRequest{RoundId: r.GetRoundId()})
 		},
 	} {

@@ -399,3 +399,13 @@ func (s *Server) cutToken(tokenID string) {
 		l.cancel(status.Error(codes.Unauthenticated, "the device's token was revoked"))
 	}
 }
+
+// trackCtx makes *ctx end when the token is revoked or the server shuts
+// down; the returned func releases it.
+func trackCtx(s *Server, tokenID string, ctx *context.Context) func() {
+	c, cancel := context.WithCancel(*ctx)
+	*ctx = c
+	untrack := s.trackStream(tokenID, cancel)
+	stop := context.AfterFunc(s.ctx, cancel)
+	return func() { stop(); untrack(); cancel() }
+}

@@ -156,6 +156,19 @@ func (h *Hall) Restart(t testing.TB) {
 	h.boot(t)
 }
 
+// HTTP serves the current server's HTTP endpoints on a loopback port and
+// returns its base URL ("http://127.0.0.1:port"). Call it again after
+// Restart.
+func (h *Hall) HTTP(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go h.Server.ServeHTTP(l)
+	return "http://" + l.Addr().String()
+}
+
 // Addr returns the loopback address (OnLoopback only).
 func (h *Hall) Addr() string { return h.addr }
 

@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+//go:embed dashboard.html
+var dashboardHTML []byte
+
+// httpIdentity reads the bearer token of an HTTP request (Authorization
+// header, or ?token= for browsers' EventSource) and checks its role.
+func (s *Server) httpIdentity(r *http.Request, roles ...Role) (*Identity, error) {
+	secret := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if secret == "" {
+		secret = r.URL.Query().Get("token")
+	}
+	if secret == "" {
+		return nil, fmt.Errorf("%w: send 'Authorization: Bearer <token>' or ?token=", ErrUnauthenticated)
+	}
+	id, ok := s.tokens.Lookup(secret)
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated)
+	}
+	if !slices.Contains(roles, id.Role) {
+		return nil, fmt.Errorf("%w: role %s may not read this", ErrPermission, id.Role)
+	}
+	return id, nil
+}
+
+func httpError(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	switch {
+	case errors.Is(err, ErrUnauthenticated):
+		code = http.StatusUnauthorized
+	case errors.Is(err, ErrPermission):
+		code = http.StatusForbidden
+	case errors.Is(err, ErrBadRequest):
+		code = http.StatusBadRequest
+	}
+	http.Error(w, err.Error(), code)
+}
+
+// serveDashboard serves the dashboard page: a live table of every board,
+// fed by /api/watch. The page asks for a token and keeps it in the URL.
+func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(dashboardHTML)
+}
+
+// serveWatch streams the hall (or ?round=, ?board=) as server-sent events:
+// each event is a WatchUpdate in protojson, with its seq as the event id,
+// so a browser's EventSource resumes from Last-Event-ID without gaps.
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
+	id, err := s.httpIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	scope := Scope{BoardID: r.URL.Query().Get("board"), RoundID: r.URL.Query().Get("round")}
+	if id.Role == RoleArbiter {
+		scope.Sections = id.Sections
+	}
+	var from uint64
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		if from, err = strconv.ParseUint(v, 10, 64); err != nil {
+			httpError(w, badRequest("Last-Event-ID %q is not a sequence number", v))
+			return
+		}
+	}
+	ctx := r.Context()
+	stop := trackCtx(s, id.TokenID, &ctx)
+	defer stop()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	fl.Flush()
+	sub := s.hub.Subscribe(scope, from, max(s.opts.WatchInterval, 250*time.Millisecond))
+	for {
+		u, err := sub.Next(ctx)
+		if err != nil {
+			return
+		}
+		b, err := protojson.Marshal(u)
+		if err != nil {
+			return
+		}
+		if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", u.GetSeq(), b); err != nil {
+			return
+		}
+		fl.Flush()
+	}
+}
+
+// serveBoards lists the boards the caller may see, with players and live
+// state (protojson of ListBoardsResponse), for the dashboard.
+func (s *Server) serveBoards(w http.ResponseWriter, r *http.Request) {
+	id, err := s.httpIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	resp, err := (&arbiterService{s: s}).ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.URL.Query().Get("round")})
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
