@@ -56,8 +56,11 @@ type Main struct {
 	TLSKey   string
 	LogLevel string
 	Grace    time.Duration
-	Stdout   io.Writer
-	Stderr   io.Writer
+	// Demo also runs a simulated fleet of clocks playing against the server.
+	Demo       bool
+	DemoBoards int
+	Stdout     io.Writer
+	Stderr     io.Writer
 
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
@@ -79,6 +82,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.TLSCert, "tls-cert", env("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
 	fs.StringVar(&m.TLSKey, "tls-key", env("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
 	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
+	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
+	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
 	grace := env("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	if err := fs.Parse(args); err != nil {
@@ -147,7 +152,7 @@ func (m *Main) Run(ctx context.Context) error {
 		gl.Close()
 		return fmt.Errorf("HTTP listener: %w", err)
 	}
-	errs := make(chan error, 2)
+	errs := make(chan error, 3)
 	go func() { errs <- srv.ServeGRPC(gl) }()
 	go func() { errs <- srv.ServeHTTP(hl) }()
 
@@ -157,6 +162,13 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.Ready != nil {
 		m.Ready(gl.Addr(), hl.Addr())
+	}
+	if m.Demo {
+		go func() {
+			if err := m.demo(ctx, srv, log, gl.Addr(), hl.Addr()); err != nil {
+				errs <- fmt.Errorf("demo fleet: %w", err)
+			}
+		}()
 	}
 	select {
 	case <-ctx.Done():

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/server"
+)
+
+// demoTokens are the tokens the demo keeps in <data-dir>/demo/tokens.json,
+// so a newcomer sees the same ones at every start.
+type demoTokens struct {
+	Chief     string `json:"chief"`     // the fleet plays the arbiter with it
+	Arbiter   string `json:"arbiter"`   // for hallctl and the dashboard
+	Broadcast string `json:"broadcast"` // for feeds: read-only
+}
+
+// demo starts the simulated fleet against the server just started, and
+// prints where to look and which tokens to use. It returns when ctx ends.
+func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, grpcAddr, httpAddr net.Addr) error {
+	dir := filepath.Join(m.DataDir, "demo")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	toks, err := m.demoTokens(ctx, srv, filepath.Join(dir, "tokens.json"))
+	if err != nil {
+		return fmt.Errorf("demo tokens: %w", err)
+	}
+	web := "http://" + hostPort(httpAddr)
+	fmt.Fprintf(m.Stdout, `
+demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess.
+  dashboard       %s/?token=%s
+  live feed (SSE) %s/api/watch?token=%s
+  gRPC feeds      Watch service at %s, broadcast token %s
+  arbiter CLI     HALL_ADDR=%s HALL_TOKEN=%s go run ./cmd/hallctl boards
+  chief arbiter   %s
+Stop with Ctrl-C; starting again continues this hall from %s.
+
+`, web, toks.Arbiter, web, toks.Broadcast, hostPort(grpcAddr), toks.Broadcast, hostPort(grpcAddr), toks.Arbiter, toks.Chief, m.DataDir)
+
+	st := func() sim.HallStats {
+		s := srv.Stats()
+		return sim.HallStats{Connects: s.Connects, Applied: s.EventsApplied, Rejected: s.Rejected,
+			Duplicates: s.Duplicates, Gaps: s.Gaps, Commands: s.Commands}
+	}
+	fleet, err := sim.New(sim.Config{
+		Target:        hostPort(grpcAddr),
+		ChiefToken:    toks.Chief,
+		Rounds:        sim.DemoRounds(m.DemoBoards),
+		Loop:          true,
+		Seed:          time.Now().UnixNano(),
+		StateDir:      filepath.Join(dir, "fleet"),
+		DevicePrefix:  "demo",
+		Progress:      m.Stdout,
+		ProgressEvery: 10 * time.Second,
+		Logger:        log,
+		HallStats:     st,
+	})
+	if err != nil {
+		return err
+	}
+	_, err = fleet.Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// demoTokens reads the demo's tokens, issuing any that is missing or was
+// revoked.
+func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path string) (demoTokens, error) {
+	var t demoTokens
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &t); err != nil {
+			return t, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	issue := func(secret *string, role server.Role, label string) error {
+		if *secret != "" {
+			if _, ok := srv.Tokens().Lookup(*secret); ok {
+				return nil
+			}
+		}
+		_, s, err := srv.Tokens().Issue(ctx, role, label, "", nil, "server")
+		*secret = s
+		return err
+	}
+	if err := issue(&t.Chief, server.RoleChief, "demo fleet"); err != nil {
+		return t, err
+	}
+	if err := issue(&t.Arbiter, server.RoleArbiter, "demo arbiter"); err != nil {
+		return t, err
+	}
+	if err := issue(&t.Broadcast, server.RoleBroadcast, "demo broadcast"); err != nil {
+		return t, err
+	}
+	b, _ := json.MarshalIndent(t, "", "  ")
+	return t, os.WriteFile(path, b, 0o600)
+}
