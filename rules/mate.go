@@ -45,6 +45,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/corentings/chess/v2"
 )
@@ -105,8 +106,17 @@ func ValidateFEN(fen string) error {
 		return err
 	}
 	// Whoever decodes the FEN later with the chess library must be able to.
-	if _, err := chess.FEN(strings.TrimSpace(fen)); err != nil {
+	chessFENMu.Lock()
+	_, err := chess.FEN(strings.TrimSpace(fen))
+	chessFENMu.Unlock()
+	if err != nil {
 		return mtFENError(fen, err.Error())
 	}
 	return nil
 }
+
+// chessFENMu serialises the chess library's FEN decoding: its parser keeps
+// the ranks in a package-level buffer (corentings/chess v2.3.2, fen.go:
+// rankBuffer), so two boards validating a FEN at once race and may read
+// each other's ranks.
+var chessFENMu sync.Mutex
