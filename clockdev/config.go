@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chesshall/hallclock/internal/mono"
+	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"google.golang.org/grpc"
 )
 
@@ -57,6 +58,31 @@ type Config struct {
 	// attempts: it starts at MinBackoff and doubles up to MaxBackoff, each
 	// wait drawn uniformly from [b/2, b]. Defaults 100ms and 3s.
 	MinBackoff, MaxBackoff time.Duration
+
+	// NoticeBuffer is the capacity of the Events channel; default 256. A
+	// fleet of thousands of devices in one process, which reads its
+	// notices promptly, may choose a smaller one.
+	NoticeBuffer int
+
+	// OnAck, if set, is called for every event the server acknowledges,
+	// applied or refused, in sequence order. It runs with the Device's
+	// mutex held, on the link's receive loop: it must be quick and must
+	// not call back into the Device. The fleet simulator measures
+	// acknowledgement latency with it; tests collect what was acknowledged.
+	OnAck func(Acked)
+}
+
+// Acked is an event the server acknowledged, for Config.OnAck.
+type Acked struct {
+	// Event is a copy of the acknowledged event.
+	Event *hallv1.DeviceEvent
+	// Rejection is set when the server's rules refused the event: it was
+	// committed to the audit log only, not to the board's events.
+	Rejection *hallv1.Rejection
+	// Latency is the time from recording the event to its acknowledgement,
+	// measured on the device's Clock; -1 when the event was recorded before
+	// this Device was created (recovered from its Outbox after a restart).
+	Latency time.Duration
 }
 
 // Defaults of Config.
@@ -68,7 +94,7 @@ const (
 	DefaultHeartbeat = 5 * time.Second
 	// recentRejections is how many rejections Rejections keeps.
 	recentRejections = 64
-	// noticeBuffer is the capacity of the Events channel.
+	// noticeBuffer is the default capacity of the Events channel.
 	noticeBuffer = 256
 )
 
@@ -92,6 +118,8 @@ func (c *Config) validate() error {
 		return errors.New("clockdev: Config.DriftPPM must be above -1e6")
 	case c.MinBackoff < 0 || c.MaxBackoff < 0:
 		return errors.New("clockdev: backoff must not be negative")
+	case c.NoticeBuffer < 0:
+		return errors.New("clockdev: Config.NoticeBuffer must not be negative")
 	}
 	return nil
 }
@@ -113,6 +141,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.BatteryPct == nil {
 		c.BatteryPct = func() int { return 100 }
+	}
+	if c.NoticeBuffer == 0 {
+		c.NoticeBuffer = noticeBuffer
 	}
 	if c.MinBackoff == 0 {
 		c.MinBackoff = DefaultMinBackoff

@@ -31,6 +31,7 @@ type Device struct {
 	maxBackoff          time.Duration
 	rng                 *rand.Rand // Run only
 	started             time.Time  // device time origin (heartbeats)
+	onAck               func(Acked)
 
 	notices chan Notice
 	wake    chan struct{} // tells the send loop there is something to send
@@ -52,8 +53,9 @@ type Device struct {
 	flagGen  uint64
 	diverged bool // the server refused an event the local rules accepted
 
-	cmds    map[string]bool // arbiter commands applied (or reported), by id
-	refused map[uint64]bool // pending seqs of commands the local rules refused
+	cmds       map[string]bool      // arbiter commands applied (or reported), by id
+	recordedAt map[uint64]time.Time // OnAck only: when each pending seq was recorded
+	refused    map[uint64]bool      // pending seqs of commands the local rules refused
 
 	// The link.
 	sess       *session
@@ -83,11 +85,15 @@ func New(cfg Config) (*Device, error) {
 		factor:     1 + cfg.DriftPPM/1e6,
 		minBackoff: cfg.MinBackoff, maxBackoff: cfg.MaxBackoff,
 		rng:     cfg.Rand,
-		notices: make(chan Notice, noticeBuffer),
+		notices: make(chan Notice, cfg.NoticeBuffer),
 		wake:    make(chan struct{}, 1),
 		outbox:  cfg.Outbox,
 		cmds:    map[string]bool{},
 		refused: map[uint64]bool{},
+		onAck:   cfg.OnAck,
+	}
+	if d.onAck != nil {
+		d.recordedAt = map[uint64]time.Time{}
 	}
 	d.started = d.clock.Now()
 	d.origin = d.started
@@ -136,9 +142,9 @@ func (d *Device) Close() error {
 }
 
 // Events returns the device's notices. The device never waits for the
-// reader: when the channel's buffer (256) is full, further notices are
-// dropped and counted in Status().NoticesDropped. The channel is closed by
-// Close.
+// reader: when the channel's buffer (Config.NoticeBuffer, default 256) is
+// full, further notices are dropped and counted in Status().NoticesDropped.
+// The channel is closed by Close.
 func (d *Device) Events() <-chan Notice { return d.notices }
 
 // notifyLocked offers n to the Events channel without blocking.
@@ -225,6 +231,9 @@ func (d *Device) recordLocked(action *hallv1.ClockAction, commandID string, appl
 	}
 	if !applied {
 		d.refused[ev.Seq] = true
+	}
+	if d.recordedAt != nil {
+		d.recordedAt[ev.Seq] = d.clock.Now()
 	}
 	d.notifyLocked(Notice{Kind: NoticeEvent, Event: proto.Clone(ev).(*hallv1.DeviceEvent)})
 	d.wakeSender()

@@ -102,8 +102,9 @@
 // the only caller of stream.Send — and stops both when its context is done
 // or the stream ends. The flag timer runs its callback on the Clock's own
 // goroutine and takes the mutex. Events never blocks the device: when its
-// buffer (256) is full, notices are dropped and counted. Close stops the
-// timers and closes the Outbox; cancel Run first.
+// buffer (Config.NoticeBuffer, 256 by default) is full, notices are
+// dropped and counted. Close stops the timers and closes the Outbox;
+// cancel Run first.
 //
 // The Outbox is called with the Device's mutex held; implementations must
 // not call back into the Device.

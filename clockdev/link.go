@@ -285,8 +285,18 @@ func (d *Device) welcomeLocked(s *session, w *hallv1.Welcome) {
 				}
 			}
 			d.refused = refused
+			if d.recordedAt != nil {
+				at := map[uint64]time.Time{}
+				for i, ev := range old {
+					if t, ok := d.recordedAt[ev.GetSeq()]; ok {
+						at[acked+1+uint64(i)] = t
+					}
+				}
+				d.recordedAt = at
+			}
 		}
 	}
+	d.reportAckedLocked(acked, nil)
 	if err := d.outbox.Ack(acked); err != nil {
 		d.log.Error("outbox: ack failed", "err", err)
 	}
@@ -335,6 +345,7 @@ func (d *Device) ackLocked(a *hallv1.Ack) {
 			d.notifyLocked(Notice{Kind: NoticeRejection, Rejection: proto.Clone(r).(*hallv1.Rejection)})
 		}
 	}
+	d.reportAckedLocked(a.GetUpToSeq(), a.GetRejected())
 	if err := d.outbox.Ack(a.GetUpToSeq()); err != nil {
 		d.log.Error("outbox: ack failed", "err", err)
 		return
@@ -350,5 +361,31 @@ func (d *Device) forgetRefusedLocked() {
 		if seq <= acked {
 			delete(d.refused, seq)
 		}
+	}
+}
+
+// reportAckedLocked calls Config.OnAck for each pending event with seq <=
+// upTo, before the outbox drops them; rejected are the Ack's rejections.
+func (d *Device) reportAckedLocked(upTo uint64, rejected []*hallv1.Rejection) {
+	if d.onAck == nil {
+		return
+	}
+	now := d.clock.Now()
+	for _, ev := range d.outbox.Pending() {
+		seq := ev.GetSeq()
+		if seq > upTo {
+			break
+		}
+		a := Acked{Event: ev, Latency: -1}
+		for _, r := range rejected {
+			if r.GetSeq() == seq {
+				a.Rejection = proto.Clone(r).(*hallv1.Rejection)
+			}
+		}
+		if t, ok := d.recordedAt[seq]; ok {
+			a.Latency = now.Sub(t)
+			delete(d.recordedAt, seq)
+		}
+		d.onAck(a)
 	}
 }
