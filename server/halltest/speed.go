@@ -9,9 +9,10 @@ import (
 // WithSpeed runs the server on a clock factor times faster than real time
 // (mono.Scaled), for simulated rounds that play in seconds; the devices
 // must run at the same factor (sim.Config.Speed). The server's heartbeat
-// interval, command wait and watch interval are scaled too, unless set, so
-// that in real time they stay the defaults (1 s, 3 s, 100 ms): a loaded
-// test machine does not take devices offline. Give it after WithOptions.
+// interval and command wait, which run on its clock, are scaled too,
+// unless set, so that in real time they stay the defaults (1 s, 3 s): a
+// loaded test machine does not take devices offline. (The watch interval
+// is real time already.) Give it after WithOptions.
 func WithSpeed(factor float64) Option {
 	return func(h *Hall) {
 		if factor <= 0 {
@@ -27,6 +28,5 @@ func WithSpeed(factor float64) Option {
 		}
 		scale(&h.Opts.HeartbeatInterval, time.Second)
 		scale(&h.Opts.CommandWait, 3*time.Second)
-		scale(&h.Opts.WatchInterval, 100*time.Millisecond)
 	}
 }

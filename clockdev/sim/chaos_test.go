@@ -1,0 +1,245 @@
+package sim_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/chesshall/hallclock/clockdev/sim"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// Each chaos mode has a test that shows the fault happened and the hall
+// survived it: every test fails if its mode is switched off.
+
+// chaosRound plays a small blitz round with chaos c and checks the hall.
+func chaosRound(t *testing.T, c sim.Chaos, boards int, tc string, speed float64) (*hall, sim.Summary, hallReport) {
+	t.Helper()
+	h := startHall(t, speed)
+	cfg := h.config(sim.RoundSpec{TimeControl: tc, Boards: boards})
+	cfg.Chaos = c
+	sum := h.run(t, cfg, 2*time.Minute)
+	rep := h.check(t)
+	t.Logf("%v", rep)
+	if sum.Games != boards {
+		t.Errorf("%d games played, want %d", sum.Games, boards)
+	}
+	return h, sum, rep
+}
+
+// Cut: connections are cut and restored; devices reconnect and resend.
+func TestChaosCut(t *testing.T) {
+	const boards = 12
+	h, sum, _ := chaosRound(t, sim.Chaos{Cut: 0.05}, boards, "60+1", 80)
+	st := h.Server.Stats()
+	if st.Connects < boards+10 || sum.Cuts < 10 {
+		t.Errorf("the hall welcomed %d device streams for %d devices after %d cuts; want at least %d streams and 10 cuts",
+			st.Connects, boards, sum.Cuts, boards+10)
+	}
+}
+
+// Latency: every acknowledgement takes at least the injected latency.
+func TestChaosLatency(t *testing.T) {
+	const latency = 40 * time.Millisecond
+	h, sum, rep := chaosRound(t, sim.Chaos{Latency: latency, Jitter: 20 * time.Millisecond}, 8, "60+1", 80)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	least, n := time.Duration(math.MaxInt64), 0
+	for _, as := range h.acked {
+		for _, a := range as {
+			if a.Latency < 0 {
+				continue
+			}
+			n++
+			least = min(least, time.Duration(float64(a.Latency)/h.speed)) // device clock to real time
+		}
+	}
+	if n < rep.acked/2 || least < latency {
+		t.Errorf("%d acknowledgements measured, the quickest in %v; want every one to take at least the injected %v", n, least, latency)
+	}
+	if sum.AckP50 < latency {
+		t.Errorf("summary: ack p50 %v, want at least %v", sum.AckP50, latency)
+	}
+}
+
+// Duplicate: events sent twice are dropped by the hall and acknowledged again.
+func TestChaosDuplicate(t *testing.T) {
+	h, sum, _ := chaosRound(t, sim.Chaos{Duplicate: 0.05}, 8, "60+1", 80)
+	if st := h.Server.Stats(); st.Duplicates == 0 || sum.Duplicated == 0 {
+		t.Errorf("the fleet sent %d events twice, the hall dropped %d duplicates; want both above 0", sum.Duplicated, st.Duplicates)
+	}
+}
+
+// Reorder: an event sent after the next one is a sequence gap; the hall
+// refuses it with OUT_OF_RANGE and the device resends in order.
+func TestChaosReorder(t *testing.T) {
+	h, sum, _ := chaosRound(t, sim.Chaos{Reorder: 0.03}, 8, "60+1", 80)
+	if st := h.Server.Stats(); st.Gaps == 0 || sum.Reordered == 0 {
+		t.Errorf("the fleet swapped %d pairs of events, the hall saw %d sequence gaps; want both above 0", sum.Reordered, st.Gaps)
+	}
+}
+
+// Reboot: a device loses power after a press it could not send, restarts
+// from its file outbox and delivers the press.
+func TestChaosReboot(t *testing.T) {
+	h, sum, _ := chaosRound(t, sim.Chaos{Reboot: 0.03}, 8, "60+1", 80)
+	if sum.Reboots == 0 || sum.Recovered == 0 || sum.RecoveredDelivered != sum.Recovered {
+		t.Errorf("%d reboots recovered %d unsent events and delivered %d; want reboots, and every recovered event delivered",
+			sum.Reboots, sum.Recovered, sum.RecoveredDelivered)
+	}
+	// The recovered events were acknowledged to the devices that booted on
+	// them (latency unknown: recorded before the boot) and check found each
+	// of them in the store.
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, as := range h.acked {
+		for _, a := range as {
+			if a.Latency < 0 {
+				n++
+			}
+		}
+	}
+	if n < sum.Recovered {
+		t.Errorf("%d events acknowledged after a reboot, want at least the %d recovered", n, sum.Recovered)
+	}
+}
+
+// Drift: each clock keeps its board's time on its own oscillator. Board
+// time against the hall's clock runs fast or slow by the device's drift,
+// and flags fall on the device's time line, exactly at the deadline its
+// own events give.
+func TestChaosDrift(t *testing.T) {
+	const ppm = 20_000
+	h, _, rep := chaosRound(t, sim.Chaos{DriftPPM: ppm}, 10, "60", 25)
+	arb, ctx := h.Arbiter(t)
+	devs, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reported := map[string]float64{}
+	for _, d := range devs.GetDevices() {
+		reported[d.GetDeviceId()] = d.GetDriftPpm()
+	}
+	measuredBoards, drifting, flags := 0, 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, b := range rep.boards {
+		evs := rep.events[b.ID]
+		flags += flagsOnTimeLine(t, b, evs)
+		measured, ok := boardDrift(evs, h.speed)
+		if !ok {
+			continue // a game too short to measure
+		}
+		measuredBoards++
+		want := reported[b.DeviceID]
+		t.Logf("board %d (%s): measured drift %+.0f ppm, device reports %+.0f ppm", b.Number, b.DeviceID, measured, want)
+		if math.Abs(measured-want) > 3000 {
+			t.Errorf("board %d: board time drifts %+.0f ppm from the hall's clock, the device's oscillator %+.0f ppm", b.Number, measured, want)
+		}
+		if math.Abs(measured) > 5000 {
+			drifting++
+		}
+		lo, hi = min(lo, measured), max(hi, measured)
+	}
+	if measuredBoards < len(rep.boards)/2 || drifting < 3 || hi-lo < ppm {
+		t.Errorf("%d boards measured, %d drifting by more than 5000 ppm, spread %+.0f..%+.0f ppm; want most measured, 3 drifting, a spread over %d ppm",
+			measuredBoards, drifting, lo, hi, ppm)
+	}
+	t.Logf("%d flags fell, each at its device's deadline", flags)
+}
+
+// boardDrift measures how fast a board's time ran against the hall's wall
+// clock, over the events its device reported: the median of the pairwise
+// slopes (Theil-Sen) of board time over commit time, against speed.
+func boardDrift(evs []storage.EventRecord, speed float64) (float64, bool) {
+	var pts [][2]float64
+	for _, e := range evs {
+		if e.DeviceID != "" {
+			pts = append(pts, [2]float64{float64(e.Wall.UnixMilli()), float64(e.Event.T)})
+		}
+	}
+	var slopes []float64
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			if dx := pts[j][0] - pts[i][0]; dx >= 2000 { // two seconds apart at least
+				slopes = append(slopes, (pts[j][1]-pts[i][1])/dx)
+			}
+		}
+	}
+	if len(slopes) < 20 {
+		return 0, false
+	}
+	slices.Sort(slopes)
+	return (slopes[len(slopes)/2]/speed - 1) * 1e6, true
+}
+
+// flagsOnTimeLine checks that every flag reported on the board fell at the
+// deadline its earlier events give, and returns how many there were.
+func flagsOnTimeLine(t *testing.T, b storage.BoardRecord, evs []storage.EventRecord) int {
+	t.Helper()
+	st, err := rules.NewState(b.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range evs {
+		if e.Event.Kind == rules.KindFlag {
+			n++
+			if dl, ok := st.NextDeadline(); !ok || dl != e.Event.T || e.DeviceID == "" {
+				t.Errorf("board %d: flag at %d ms by %q; the board's deadline was %d ms (%v)", b.Number, e.Event.T, e.Actor, dl, ok)
+			}
+		}
+		if st, err = rules.Apply(st, e.Event); err != nil {
+			t.Fatalf("board %d: %v", b.Number, err)
+		}
+	}
+	return n
+}
+
+// Die: a clock dies mid-game; the arbiter moves its board to a virtual
+// clock and the game is finished through the arbiter's console.
+func TestChaosDie(t *testing.T) {
+	h, sum, rep := chaosRound(t, sim.Chaos{Die: 0.5}, 8, "60+1", 80)
+	virtual := 0
+	ctx := context.Background()
+	for _, b := range rep.boards {
+		rec, err := h.Store.Board(ctx, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Source != storage.SourceVirtual {
+			continue
+		}
+		virtual++
+		// After the clock's death the record goes on without a device.
+		evs := rep.events[b.ID]
+		last := evs[len(evs)-1]
+		if last.DeviceID != "" {
+			t.Errorf("board %d on a virtual clock: its last event (%s) came from device %s", b.Number, last.Event, last.DeviceID)
+		}
+		if st := rep.final[b.ID]; st.Result == rules.NoResult {
+			t.Errorf("board %d on a virtual clock has no result", b.Number)
+		}
+	}
+	if virtual == 0 || sum.Deaths != virtual || sum.VirtualClocks != virtual {
+		t.Errorf("%d boards on virtual clocks after %d deaths (%d virtual clocks); want some, one per death", virtual, sum.Deaths, sum.VirtualClocks)
+	}
+	arb, actx := h.Arbiter(t)
+	boards, err := arb.ListBoards(actx, &pb.ListBoardsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range boards.GetBoards() {
+		if b.GetState().GetSource() == pb.ClockSource_CLOCK_SOURCE_VIRTUAL {
+			n++
+		}
+	}
+	if n != virtual {
+		t.Errorf("ListBoards shows %d boards on virtual clocks, the store %d", n, virtual)
+	}
+}

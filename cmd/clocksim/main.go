@@ -1,0 +1,212 @@
+// Command clocksim runs a fleet of simulated chess clocks and players
+// against a hall server (package clockdev/sim): it creates a tournament,
+// its rounds and boards with a chief arbiter's token, connects one clock
+// per board, starts each round's clocks at once and plays every game to
+// its end, printing a progress line and a summary.
+//
+//	clocksim -chief-token $TOKEN -boards 40 -tc 3+2
+//	clocksim -boards 200 -tc 60+1 -speed 20 -chaos all -seed 7      # a server started with the same speed
+//	clocksim -demo-rounds -loop -state-dir sim-state                 # a living hall; stop and start it again
+//
+// Every flag can also be set by an environment variable, named in the
+// flag's help (the chief token by HALL_CHIEF_TOKEN). The exit status is 1
+// if the fleet could not run, 2 for bad flags, 0 when every game ended or
+// the run was interrupted.
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc/credentials"
+
+	"github.com/chesshall/hallclock/clockdev/sim"
+	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+func main() {
+	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := m.ParseFlags(os.Args[1:], os.Getenv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "clocksim:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := m.Run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "clocksim:", err)
+		os.Exit(1)
+	}
+}
+
+// Main is the program: flags, wiring, nothing else.
+type Main struct {
+	Config   sim.Config
+	LogLevel string
+	Stdout   io.Writer
+	Stderr   io.Writer
+}
+
+// ParseFlags reads flags, with environment variables as defaults.
+func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
+	fs := flag.NewFlagSet("clocksim", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	var (
+		target, chief, tc, ruleset, tournament, supervision, chaos, stateDir, prefix, tlsCA, tlsName, seed string
+		boards, rounds, adjourn                                                                            int
+		speed                                                                                              float64
+		eboard, quickplay, loop, demo                                                                      bool
+		progress                                                                                           time.Duration
+	)
+	fs.StringVar(&target, "target", env("HALL_TARGET", "localhost:7070"), "the hall server's gRPC address (HALL_TARGET)")
+	fs.StringVar(&chief, "chief-token", env("HALL_CHIEF_TOKEN", ""), "a chief arbiter's token: creates the rounds, boards and device tokens (HALL_CHIEF_TOKEN)")
+	fs.IntVar(&boards, "boards", envInt(getenv, "SIM_BOARDS", 10), "boards (clocks) per round, 1 to 10000 (SIM_BOARDS)")
+	fs.IntVar(&rounds, "rounds", envInt(getenv, "SIM_ROUNDS", 1), "rounds to play, one after the other (SIM_ROUNDS)")
+	fs.StringVar(&tc, "tc", env("SIM_TC", "3+2"), `time control: "90+30", "40/5400+30:1800+30", "G/15", "60+1" ... (SIM_TC)`)
+	fs.StringVar(&ruleset, "ruleset", env("SIM_RULESET", "fide-2023"), "fide-2023, fide-2018, fide-2009 or fide-2005 (SIM_RULESET)")
+	fs.StringVar(&tournament, "tournament", env("SIM_TOURNAMENT", sim.DefaultTournament), "the tournament's name (SIM_TOURNAMENT)")
+	fs.StringVar(&supervision, "supervision", env("SIM_SUPERVISION", "adequate"), "adequate or insufficient (rapid and blitz) (SIM_SUPERVISION)")
+	fs.BoolVar(&quickplay, "quickplay", envBool(getenv, "SIM_QUICKPLAY"), "the regulations announce a quickplay finish (Guidelines III) (SIM_QUICKPLAY)")
+	fs.IntVar(&adjourn, "adjourn", envInt(getenv, "SIM_ADJOURN", 0), "adjourn games still going at this move (0: never) (SIM_ADJOURN)")
+	fs.BoolVar(&eboard, "eboard", envBool(getenv, "SIM_EBOARD"), "electronic boards: legal moves with every press (SIM_EBOARD)")
+	fs.BoolVar(&demo, "demo-rounds", envBool(getenv, "SIM_DEMO_ROUNDS"), "play the demonstration hall instead: a classical, a rapid and a blitz tournament of -boards boards each (SIM_DEMO_ROUNDS)")
+	fs.BoolVar(&loop, "loop", envBool(getenv, "SIM_LOOP"), "keep the hall alive: after the last round, play the next, until interrupted (SIM_LOOP)")
+	fs.Float64Var(&speed, "speed", envFloat(getenv, "SIM_SPEED", 1), "clocks run this many times faster than real time; the server must run at the same speed (SIM_SPEED)")
+	fs.StringVar(&seed, "seed", env("SIM_SEED", ""), "seed of every decision; empty: from the time, printed so the run can be repeated (SIM_SEED)")
+	fs.StringVar(&chaos, "chaos", env("SIM_CHAOS", "none"), "faults: a list of cut,latency,dup,reorder,reboot,drift,die, or all, or none (SIM_CHAOS)")
+	fs.StringVar(&stateDir, "state-dir", env("SIM_STATE_DIR", ""), "keep the fleet's ids, device tokens and outboxes here, to continue after a restart (SIM_STATE_DIR)")
+	fs.StringVar(&prefix, "device-prefix", env("SIM_DEVICE_PREFIX", sim.DefaultDevicePrefix), "device ids are <prefix>-<tournament>-<board> (SIM_DEVICE_PREFIX)")
+	fs.DurationVar(&progress, "progress", envDuration(getenv, "SIM_PROGRESS", sim.DefaultProgressEvery), "print a progress line this often; 0: never (SIM_PROGRESS)")
+	fs.StringVar(&tlsCA, "tls-ca", env("HALL_TLS_CA", ""), "connect over TLS, trusting this CA certificate (PEM) (HALL_TLS_CA)")
+	fs.StringVar(&tlsName, "tls-server-name", env("HALL_TLS_SERVER_NAME", ""), "the name the server's certificate must show (default: from -target) (HALL_TLS_SERVER_NAME)")
+	fs.StringVar(&m.LogLevel, "log-level", env("SIM_LOG_LEVEL", "warn"), "debug, info, warn or error (SIM_LOG_LEVEL)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (flags only; see -h)", fs.Args())
+	}
+	switch {
+	case chief == "":
+		return errors.New("-chief-token (or HALL_CHIEF_TOKEN) is required: the fleet creates the rounds as the chief arbiter")
+	case boards < 1 || boards > 10_000:
+		return fmt.Errorf("-boards %d: want 1 to 10000", boards)
+	case rounds < 1:
+		return fmt.Errorf("-rounds %d: want at least 1", rounds)
+	case speed <= 0:
+		return fmt.Errorf("-speed %g: want a positive factor", speed)
+	case progress < 0:
+		return fmt.Errorf("-progress %v: want a duration, or 0 for none", progress)
+	}
+	c := sim.Config{Target: target, ChiefToken: chief, Speed: speed, Loop: loop, StateDir: stateDir, DevicePrefix: prefix}
+	var err error
+	if c.Chaos, err = sim.ParseChaos(chaos); err != nil {
+		return fmt.Errorf("-chaos: %w", err)
+	}
+	if seed == "" {
+		c.Seed = time.Now().UnixNano() % 1_000_000
+	} else if c.Seed, err = strconv.ParseInt(seed, 10, 64); err != nil {
+		return fmt.Errorf("-seed %q: want an integer", seed)
+	}
+	if demo {
+		c.Rounds = sim.DemoRounds(boards)
+	} else {
+		regs := &hallv1.Regulations{QuickplayFinish: quickplay}
+		switch supervision {
+		case "adequate":
+		case "insufficient":
+			regs.Supervision = hallv1.Supervision_SUPERVISION_INSUFFICIENT
+		default:
+			return fmt.Errorf("-supervision %q: want adequate or insufficient", supervision)
+		}
+		for range rounds {
+			c.Rounds = append(c.Rounds, sim.RoundSpec{Tournament: tournament, Ruleset: ruleset, TimeControl: tc,
+				Regulations: regs, Boards: boards, EBoard: eboard, AdjournAfter: adjourn})
+		}
+	}
+	if tlsCA != "" {
+		pem, err := os.ReadFile(tlsCA)
+		if err != nil {
+			return fmt.Errorf("-tls-ca: %w", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("-tls-ca %s: no PEM certificate in it", tlsCA)
+		}
+		c.Credentials = credentials.NewTLS(&tls.Config{RootCAs: roots, ServerName: tlsName, MinVersion: tls.VersionTLS12})
+	}
+	if progress > 0 {
+		c.Progress, c.ProgressEvery = m.Stdout, progress
+	}
+	m.Config = c
+	return nil
+}
+
+// Run plays until every game has ended or ctx is cancelled.
+func (m *Main) Run(ctx context.Context) error {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(m.LogLevel)); err != nil {
+		return fmt.Errorf("-log-level %q: want debug, info, warn or error", m.LogLevel)
+	}
+	cfg := m.Config
+	cfg.Logger = slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: lvl}))
+	fmt.Fprintf(m.Stdout, "clocksim: %d rounds against %s, speed %gx, seed %d, chaos %s\n",
+		len(cfg.Rounds), cfg.Target, cfg.Speed, cfg.Seed, cfg.Chaos)
+	f, err := sim.New(cfg)
+	if err != nil {
+		return err
+	}
+	sum, err := f.Run(ctx)
+	if cfg.Progress == nil {
+		sum.WriteTo(m.Stdout)
+	}
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil // interrupted: the summary says how far it got
+	}
+	return err
+}
+
+func envInt(getenv func(string) string, name string, def int) int {
+	if v, err := strconv.Atoi(getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envFloat(getenv func(string) string, name string, def float64) float64 {
+	if v, err := strconv.ParseFloat(getenv(name), 64); err == nil {
+		return v
+	}
+	return def
+}
+
+func envBool(getenv func(string) string, name string) bool {
+	v, _ := strconv.ParseBool(getenv(name))
+	return v
+}
+
+func envDuration(getenv func(string) string, name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(getenv(name)); err == nil {
+		return v
+	}
+	return def
+}

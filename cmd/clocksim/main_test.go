@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/chesshall/hallclock/server/halltest"
+)
+
+func TestParseFlags(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, tc := range []struct {
+		args    []string
+		env     map[string]string
+		wantErr string
+		check   func(*Main) string
+	}{
+		{args: []string{"-boards", "5"}, wantErr: "-chief-token"},
+		{args: []string{"-boards", "20000"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "1 to 10000"},
+		{args: []string{"-chaos", "flood"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "unknown chaos mode"},
+		{args: []string{"-supervision", "lax"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "adequate or insufficient"},
+		{args: []string{"-seed", "x"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "integer"},
+		{
+			args: []string{"-boards", "7", "-rounds", "2", "-tc", "G/15", "-quickplay", "-chaos", "cut,drift", "-seed", "9", "-speed", "4"},
+			env:  map[string]string{"HALL_CHIEF_TOKEN": "tok"},
+			check: func(m *Main) string {
+				c := m.Config
+				switch {
+				case c.ChiefToken != "tok" || c.Seed != 9 || c.Speed != 4 || c.Chaos.String() != "cut,drift":
+					return "token, seed, speed or chaos not taken"
+				case len(c.Rounds) != 2 || c.Rounds[1].Boards != 7 || c.Rounds[0].TimeControl != "G/15" || !c.Rounds[0].Regulations.GetQuickplayFinish():
+					return "rounds not as asked"
+				}
+				return ""
+			},
+		},
+		{
+			args: []string{"-demo-rounds", "-loop", "-boards", "3"}, env: map[string]string{"HALL_CHIEF_TOKEN": "tok", "SIM_STATE_DIR": "/tmp/s"},
+			check: func(m *Main) string {
+				if !m.Config.Loop || m.Config.StateDir != "/tmp/s" || len(m.Config.Rounds) != 3 || m.Config.Rounds[2].Boards != 3 {
+					return "demo rounds, loop or state dir not taken"
+				}
+				return ""
+			},
+		},
+	} {
+		m := &Main{Stdout: io.Discard, Stderr: io.Discard}
+		err := m.ParseFlags(tc.args, env(tc.env))
+		switch {
+		case tc.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseFlags(%q) = %v, want an error about %s", tc.args, err, tc.wantErr)
+			}
+		case err != nil:
+			t.Errorf("ParseFlags(%q) = %v", tc.args, err)
+		default:
+			if msg := tc.check(m); msg != "" {
+				t.Errorf("ParseFlags(%q): %s: %+v", tc.args, msg, m.Config)
+			}
+		}
+	}
+}
+
+// clocksim plays a round against a hall and prints its summary.
+func TestRunPlaysARound(t *testing.T) {
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(200))
+	var out bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: io.Discard}
+	args := []string{"-target", h.Addr(), "-boards", "3", "-tc", "60+1", "-speed", "200", "-seed", "1", "-progress", "0", "-chaos", "dup"}
+	if err := m.ParseFlags(args, func(k string) string { return map[string]string{"HALL_CHIEF_TOKEN": h.Chief}[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "summary: 1 rounds, 3 games") {
+		t.Errorf("output lacks the summary of 3 games:\n%s", out.String())
+	}
+}
