@@ -12,7 +12,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/server/halltest"
+	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 func get(t *testing.T, url, token string) *http.Response {

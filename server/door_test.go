@@ -23,7 +23,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
-	"github.com/chesshall/hallclock/server/halltest"
+	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/storage"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/chesshall/hallclock/clockdev"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/server/halltest"
+	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 // watcher collects a watch stream's updates.

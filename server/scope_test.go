@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/server/halltest"
+	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 // An arbiter limited to a section watches only that section's boards, on

@@ -16,7 +16,7 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/server/halltest"
+	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/storage"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/server/halltest"
+	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 func TestParseFlags(t *testing.T) {
