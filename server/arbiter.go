@@ -170,12 +170,12 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 		return nil, toStatus(err)
 	}
 	b := newBoard(s, rec, st, 0, nil)
-	s.hub.Place(rec.ID, rec.Section)
+	s.place(rec.ID, rec.Section)
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.CreateBoard(&b.rec); err != nil {
 			return err
 		}
-		tx.AfterCommit(func() { s.hub.Publish(r.ID, b.wireState(st, 0), 0) })
+		tx.AfterCommit(func() { s.publish(r.ID, b.wireState(st, 0), 0) })
 		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(),
 			What: fmt.Sprintf("add_board %d %s - %s", rec.Number, rec.White.Name, rec.Black.Name), Outcome: storage.OutcomeApplied})
 	})

@@ -151,7 +151,7 @@ func (b *board) wireState(st rules.State, seq uint64) *pb.BoardState {
 // publishLive publishes a change of live fields (online, pending, alerts)
 // that is not a board event.
 func (b *board) publishLive() {
-	b.srv.hub.Publish(b.rec.RoundID, b.wireState(b.state, b.seq), 0)
+	b.srv.publish(b.rec.RoundID, b.wireState(b.state, b.seq), 0)
 }
 
 // deviceOutcome is what became of a device event.
@@ -271,7 +271,7 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 				return err
 			}
 		}
-		tx.AfterCommit(func() { b.srv.hub.Publish(roundID, ws, rec.Seq) })
+		tx.AfterCommit(func() { b.srv.publish(roundID, ws, rec.Seq) })
 		return nil
 	})
 	if err != nil {

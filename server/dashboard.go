@@ -92,7 +92,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
-	sub := s.hub.Subscribe(scope, from, max(s.opts.WatchInterval, 250*time.Millisecond))
+	sub := s.hubFor(id).Subscribe(scope, from, max(s.opts.WatchInterval, 250*time.Millisecond))
 	for {
 		u, err := sub.Next(ctx)
 		if err != nil {

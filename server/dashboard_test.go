@@ -10,9 +10,9 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 func get(t *testing.T, url, token string) *http.Response {

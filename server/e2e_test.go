@@ -11,9 +11,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/chesshall/hallclock/clockdev"
+	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 // watcher collects a watch stream's updates.

@@ -13,11 +13,11 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server"
-	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 // The ClockLink protocol spoken by hand, message by message, as a clock's

@@ -8,8 +8,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/internal/halltest"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 // An arbiter limited to a section watches only that section's boards, on

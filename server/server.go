@@ -72,6 +72,10 @@ type Options struct {
 	// WatchInterval is the least time between two updates to one watcher
 	// (default 100 ms): what happens meanwhile is coalesced.
 	WatchInterval time.Duration
+	// BroadcastDelay delays what broadcast tokens see (watch streams and
+	// the HTTP feed) by this much, against cheating; arbiters see the hall
+	// live. Default 0: no delay.
+	BroadcastDelay time.Duration
 	// TLS, if set, serves gRPC over TLS.
 	TLS *tls.Config
 	// Keepalive of gRPC connections (defaults tuned for venue Wi-Fi: a ping
@@ -113,6 +117,7 @@ type Server struct {
 	clock    mono.Clock
 	log      *slog.Logger
 	hub      *Hub
+	public   *delayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *Tokens
 	counters counters
 
@@ -145,6 +150,9 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		tournaments: map[string]storage.TournamentRecord{},
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if opts.BroadcastDelay > 0 {
+		s.public = newDelayLine(opts.BroadcastDelay, opts.Clock)
+	}
 	var err error
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
 		return nil, err
@@ -209,14 +217,14 @@ func (s *Server) load(ctx context.Context) error {
 			b.pending = append(b.pending, pc)
 		}
 		s.addBoard(b)
-		s.hub.Seed(rec.RoundID, b.wireState(st, seq), last)
+		s.seed(rec.RoundID, b.wireState(st, seq), last)
 	}
 	return nil
 }
 
 // addBoard registers a board and starts its actor.
 func (s *Server) addBoard(b *board) {
-	s.hub.Place(b.rec.ID, b.rec.Section)
+	s.place(b.rec.ID, b.rec.Section)
 	s.mu.Lock()
 	s.boards[b.rec.ID] = b
 	if b.rec.DeviceID != "" {
@@ -271,8 +279,40 @@ func (s *Server) newID(prefix string) string {
 	return prefix + "-" + hex.EncodeToString(b)
 }
 
-// Hub returns the server's fan-out hub.
+// Hub returns the server's fan-out hub (live).
 func (s *Server) Hub() *Hub { return s.hub }
+
+// publish hands a committed (or live) board state to the hubs: the live
+// one at once, the public one after the broadcast delay.
+func (s *Server) publish(roundID string, st *pb.BoardState, seq uint64) {
+	s.hub.Publish(roundID, st, seq)
+	if s.public != nil {
+		s.public.push(roundID, st, seq, false)
+	}
+}
+
+func (s *Server) seed(roundID string, st *pb.BoardState, seq uint64) {
+	s.hub.Seed(roundID, st, seq)
+	if s.public != nil {
+		s.public.push(roundID, st, seq, true)
+	}
+}
+
+func (s *Server) place(boardID, section string) {
+	s.hub.Place(boardID, section)
+	if s.public != nil {
+		s.public.out.Place(boardID, section)
+	}
+}
+
+// hubFor returns the hub an identity watches: broadcast feeds watch the
+// delayed one.
+func (s *Server) hubFor(id *Identity) *Hub {
+	if id != nil && id.Role == RoleBroadcast && s.public != nil {
+		return s.public.out
+	}
+	return s.hub
+}
 
 // Tokens returns the server's credentials.
 func (s *Server) Tokens() *Tokens { return s.tokens }
@@ -335,6 +375,9 @@ func (s *Server) Shutdown(grace time.Duration) {
 	s.health.Shutdown()
 	s.cancel()
 	s.hub.Close()
+	if s.public != nil {
+		s.public.close()
+	}
 	done := make(chan struct{})
 	go func() {
 		s.grpc.GracefulStop()

@@ -54,7 +54,7 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		scope.Sections = id.Sections
 	}
 	defer w.s.trackStream(id.TokenID, cancel)()
-	sub := w.s.hub.Subscribe(scope, from, w.s.opts.WatchInterval)
+	sub := w.s.hubFor(id).Subscribe(scope, from, w.s.opts.WatchInterval)
 	for {
 		u, err := sub.Next(ctx)
 		if err != nil {

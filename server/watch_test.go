@@ -24,10 +24,10 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/chesshall/hallclock/clockdev"
+	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server"
-	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 // fastWatch makes watchers coalesce over 10 ms instead of 100.

@@ -56,6 +56,8 @@ type Main struct {
 	TLSKey   string
 	LogLevel string
 	Grace    time.Duration
+	// BroadcastDelay delays what broadcast tokens see (anti-cheating).
+	BroadcastDelay time.Duration
 	// Demo also runs a simulated fleet of clocks playing against the server.
 	Demo       bool
 	DemoBoards int
@@ -84,6 +86,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
 	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
+	delay := env("HALL_BROADCAST_DELAY", "0s")
+	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
 	grace := env("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +101,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		return fmt.Errorf("-shutdown-grace %q: want a duration such as 5s", grace)
 	}
 	m.Grace = d
+	if m.BroadcastDelay, err = time.ParseDuration(delay); err != nil || m.BroadcastDelay < 0 {
+		return fmt.Errorf("-broadcast-delay %q: want a duration such as 15m, or 0s", delay)
+	}
 	if (m.TLSCert == "") != (m.TLSKey == "") {
 		return fmt.Errorf("-tls-cert and -tls-key go together")
 	}
@@ -127,7 +134,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	defer st.Close()
 
-	opts := server.Options{Logger: log}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
 	if m.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
 		if err != nil {
