@@ -6,8 +6,8 @@ package wire
 import (
 	"fmt"
 
-	"github.com/chesshall/hallclock/rules"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
 )
 
 // Side converts a rules side to the wire.
