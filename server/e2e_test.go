@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,56 +14,6 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )
-
-// watcher collects a watch stream's updates.
-type watcher struct {
-	mu      sync.Mutex
-	updates []*pb.WatchUpdate
-	latest  map[string]*pb.BoardState
-	err     error
-}
-
-func watch(t *testing.T, h *halltest.Hall, boardID string) *watcher {
-	t.Helper()
-	w := &watcher{latest: map[string]*pb.BoardState{}}
-	ctx, cancel := context.WithCancel(halltest.Ctx(context.Background(), h.Chief))
-	t.Cleanup(cancel)
-	stream, err := pb.NewWatchClient(h.Conn(t)).WatchBoard(ctx, &pb.WatchBoardRequest{BoardId: boardID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		for {
-			u, err := stream.Recv()
-			w.mu.Lock()
-			if err != nil {
-				w.err = err
-				w.mu.Unlock()
-				return
-			}
-			w.updates = append(w.updates, u)
-			for _, b := range u.GetBoards() {
-				w.latest[b.GetBoardId()] = b
-			}
-			w.mu.Unlock()
-		}
-	}()
-	return w
-}
-
-func (w *watcher) last(id string) *pb.BoardState {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.latest[id]
-}
-
-// ruled strips the live fields of a board state, leaving what the rules
-// and the log decide.
-func ruled(s *pb.BoardState) *pb.BoardState {
-	c := proto.Clone(s).(*pb.BoardState)
-	c.ServerUnixMs, c.DeviceOnline, c.PendingCommands, c.Alerts = 0, false, 0, nil
-	return c
-}
 
 func act(t *testing.T, arb pb.ArbiterClient, ctx context.Context, boardID string, a *pb.ClockAction, want pb.CommandStatus) *pb.BoardActionResponse {
 	t.Helper()
@@ -97,7 +46,7 @@ func TestGameThroughTheHall(t *testing.T) {
 			boards := h.Round(t, "5400", 1) // standard: FIDE 2023 7.5.5 gives 2 minutes
 			id := boards[0].GetBoardId()
 			d := h.Device(t, boards[0].GetDeviceId())
-			w := watch(t, h, id)
+			w := h.WatchHall(t)
 			arb, ctx := h.Arbiter(t)
 
 			sr, err := arb.StartRound(ctx, &pb.StartRoundRequest{RoundId: boards[0].GetRoundId()})
@@ -137,7 +86,7 @@ func TestGameThroughTheHall(t *testing.T) {
 				t.Errorf("board_seq = %d, want 8 (start, 2 presses, pause, add, resume, press, illegal)", got.GetState().GetBoardSeq())
 			}
 			halltest.Eventually(t, 3*time.Second, func() error {
-				l := w.last(id)
+				l := w.Last(id)
 				if l.GetBoardSeq() != got.GetState().GetBoardSeq() {
 					return fmt.Errorf("watcher at board_seq %d, want %d", l.GetBoardSeq(), got.GetState().GetBoardSeq())
 				}
@@ -151,7 +100,7 @@ func TestGameThroughTheHall(t *testing.T) {
 			if srvState.P != st.Project(srvState.At).P && srvState.At == st.At {
 				t.Errorf("replayed state %+v differs from the device's %+v", srvState.P, st.P)
 			}
-			if l := w.last(id); l.GetWhite().GetIllegalMoves() != 1 || l.GetBlack().GetRemainingMs() != srvState.P[rules.Black].MainMs {
+			if l := w.Last(id); l.GetWhite().GetIllegalMoves() != 1 || l.GetBlack().GetRemainingMs() != srvState.P[rules.Black].MainMs {
 				t.Errorf("watcher's last state %v disagrees with the log's %+v", l, srvState.P)
 			}
 		})
@@ -204,7 +153,7 @@ func TestRestartMidGame(t *testing.T) {
 		// GetBoard shows the board projected to the server's estimate of
 		// board time now: a stopped clock shows the same times, a running
 		// one has moved on; everything else the log decides is equal.
-		g, w := ruled(got.GetState()), ruled(want)
+		g, w := halltest.Ruled(got.GetState()), halltest.Ruled(want)
 		g.AtMs, w.AtMs = 0, 0
 		if g.GetStatus() == pb.BoardStatus_BOARD_STATUS_RUNNING {
 			if g.GetRunning() == pb.Side_SIDE_WHITE {

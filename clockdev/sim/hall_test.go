@@ -26,7 +26,7 @@ import (
 type hall struct {
 	*halltest.Hall
 	speed     float64
-	w         *watcher
+	w         *halltest.Watcher
 	outboxDir string
 
 	mu    sync.Mutex
@@ -36,7 +36,7 @@ type hall struct {
 func startHall(t *testing.T, speed float64) *hall {
 	t.Helper()
 	h := &hall{Hall: halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(speed)), speed: speed, acked: map[string][]clockdev.Acked{}}
-	h.w = watchHall(t, h.Hall)
+	h.w = h.Hall.WatchHall(t)
 	h.outboxDir = outboxDir(t)
 	return h
 }
@@ -106,55 +106,10 @@ func (h *hall) run(t *testing.T, cfg sim.Config, limit time.Duration) sim.Summar
 	return sum
 }
 
-// watcher follows WatchHall and keeps the last state of every board.
-type watcher struct {
-	mu     sync.Mutex
-	latest map[string]*pb.BoardState
-}
-
-func watchHall(t *testing.T, h *halltest.Hall) *watcher {
-	t.Helper()
-	w := &watcher{latest: map[string]*pb.BoardState{}}
-	ctx, cancel := context.WithCancel(halltest.Ctx(context.Background(), h.Chief))
-	t.Cleanup(cancel)
-	client := pb.NewWatchClient(h.Conn(t))
-	go func() {
-		var from uint64
-		for ctx.Err() == nil {
-			// A watcher that falls behind may be cut off: it resumes from
-			// the last change it saw.
-			stream, err := client.WatchHall(ctx, &pb.WatchHallRequest{FromSeq: from})
-			if err != nil {
-				time.Sleep(10 * time.Millisecond)
-				continue
-			}
-			for {
-				u, err := stream.Recv()
-				if err != nil {
-					break
-				}
-				w.mu.Lock()
-				for _, b := range u.GetBoards() {
-					w.latest[b.GetBoardId()] = b
-				}
-				from = max(from, u.GetSeq())
-				w.mu.Unlock()
-			}
-		}
-	}()
-	return w
-}
-
-func (w *watcher) last(id string) *pb.BoardState {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.latest[id]
-}
-
 // ruled keeps what the rules and the log decide of a board state.
 func ruled(s *pb.BoardState) *pb.BoardState {
-	c := proto.Clone(s).(*pb.BoardState)
-	c.BoardId, c.ServerUnixMs, c.DeviceOnline, c.PendingCommands, c.Alerts, c.Source = "", 0, false, 0, nil, 0
+	c := halltest.Ruled(s)
+	c.BoardId = ""
 	return c
 }
 
@@ -230,7 +185,7 @@ func (h *hall) check(t *testing.T) hallReport {
 		want.BoardSeq = seq
 		var got *pb.BoardState
 		for {
-			got = h.w.last(b.ID)
+			got = h.w.Last(b.ID)
 			if got.GetBoardSeq() >= seq || time.Now().After(watchDeadline) {
 				break
 			}
