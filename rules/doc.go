@@ -16,7 +16,17 @@
 // Apply either returns the new state or a typed *[Refusal] naming the
 // article that forbids the action (errors.Is(err, [ErrRefused])); a
 // malformed input is an *[InputError] (errors.Is(err, [ErrInvalid])).
-// A board's state is the fold of its events ([Fold]).
+// A board's state is the fold of its events ([Fold]):
+//
+//	tc, err := rules.ParseTimeControl("90+30")
+//	st, err := rules.NewState(rules.Config{Ruleset: rules.FIDE2023, TimeControl: tc})
+//	st, err = rules.Apply(st, rules.Event{Kind: rules.KindStart, T: 0})
+//	st, err = rules.Apply(st, rules.Event{Kind: rules.KindPress, Side: rules.White, T: 12_000})
+//	now := st.Project(60_000) // Black has used 48 s of the 90 minutes
+//	fmt.Println(now.P[rules.Black].MainMs, now.P[rules.White].MainMs) // 5352000 5418000
+//
+// A clock reports a flag with a [KindFlag] event at the instant it fell; the
+// rules accept it only if they agree, so no clock can end a game blindly.
 //
 // Between events, time passes: [State.Project] returns the state at any
 // later instant, with the running clock run forward and whatever happens by
@@ -49,7 +59,9 @@
 //
 // A board is configured by a [Config]: a [Ruleset], a time control and the
 // event's [Regulations]. The ruleset gives the defaults; every field of the
-// regulations that is set overrides them:
+// regulations that is set overrides them. The zero value of Regulations is
+// "the ruleset's defaults"; the optional amounts (default time, penalties)
+// are pointers, set with [Ms], so that an explicit 0 can be said:
 //
 //	cfg := rules.Config{
 //		Ruleset:     rules.FIDE2023,
@@ -65,19 +77,20 @@
 //
 // # What each ruleset changes
 //
-//	                         fide-2023        fide-2018        fide-2009        fide-2005
-//	blitz / rapid / standard ≤10 / <60 / ≥60  as 2023          <15 / <60 / ≥60  <15 / ≤60 / >60   (minutes for 60 moves, A.1/B.1)
-//	illegal-move penalty     2 min std,       2 min std and    2 min            2 min
-//	                         1 min rapid,     rapid, 1 min
-//	                         blitz 1 min (B.3) blitz
-//	                         or 2 min (B.2)
-//	illegal moves that lose  2nd              2nd              3rd              3rd
-//	incorrect draw claim     as illegal move  2 min, blitz 1   3 min            3 min
-//	quickplay finish         III.4 + III.5,   as 2023          10.2, always,    as 2009
-//	                         if announced,                     not blitz,
-//	                         std/rapid without                 no III.4
-//	                         increment
-//	default time             0                0                0                1 hour
+//	                          fide-2023          fide-2018          fide-2009          fide-2005
+//	blitz / rapid / standard  ≤10 / <60 / ≥60    as 2023            <15 / <60 / ≥60    <15 / ≤60 / >60
+//	  (minutes for 60 moves, Appendix A.1 / B.1)
+//	illegal-move penalty      2 min standard,    2 min standard     2 min              2 min
+//	                          1 min rapid,       and rapid,
+//	                          blitz 1 min (B.3)  1 min blitz
+//	                          or 2 min (B.2)
+//	illegal moves that lose   the 2nd            the 2nd            the 3rd            the 3rd
+//	incorrect draw claim      as illegal move    2 min, blitz 1     3 min              3 min
+//	quickplay finish          III.4 and III.5    as 2023            10.2 always,       as 2009
+//	                          if announced,                         not blitz,
+//	                          standard/rapid                        no III.4
+//	                          without increment
+//	default time              0                  0                  0                  1 hour
 //
 // Under insufficient supervision of rapid and blitz (Regulations.Supervision):
 //
