@@ -21,6 +21,10 @@ var (
 	ErrUnauthenticated = errors.New("unauthenticated")
 	ErrBadRequest      = errors.New("invalid request")
 	ErrShuttingDown    = errors.New("server is shutting down")
+	ErrSequenceGap     = errors.New("sequence gap")        // a device skipped a sequence number
+	ErrDeviceSilent    = errors.New("device silent")       // no message for three heartbeat intervals
+	ErrSlowDevice      = errors.New("device not reading")  // its message queue is full
+	ErrReplaced        = errors.New("connection replaced") // a newer stream of the same device
 )
 
 // badRequest returns an error that maps to InvalidArgument.
@@ -58,6 +62,14 @@ func toStatus(err error) error {
 		code = codes.OutOfRange
 	case errors.Is(err, ErrNoDevice):
 		code = codes.FailedPrecondition
+	case errors.Is(err, ErrSequenceGap):
+		code = codes.OutOfRange
+	case errors.Is(err, ErrDeviceSilent):
+		code = codes.DeadlineExceeded
+	case errors.Is(err, ErrSlowDevice):
+		code = codes.ResourceExhausted
+	case errors.Is(err, ErrReplaced):
+		code = codes.Aborted
 	case errors.Is(err, ErrPermission):
 		code = codes.PermissionDenied
 	case errors.Is(err, ErrUnauthenticated):

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -48,7 +47,7 @@ func (l *link) send(m *pb.ServerMessage) bool {
 	case l.out <- m:
 		return true
 	default:
-		l.cancel(status.Error(codes.ResourceExhausted, "device not reading its messages"))
+		l.cancel(toStatus(fmt.Errorf("%w: device %s does not read its messages", ErrSlowDevice, l.dev)))
 		return false
 	}
 }
@@ -74,7 +73,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	dev := id.DeviceID
 	ctx, cancel := context.WithCancelCause(stream.Context())
 	defer cancel(nil)
-	stop := context.AfterFunc(s.ctx, func() { cancel(status.Error(codes.Unavailable, "server shutting down")) })
+	stop := context.AfterFunc(s.ctx, func() { cancel(toStatus(ErrShuttingDown)) })
 	defer stop()
 
 	acked, err := s.store.DeviceAcked(ctx, dev)
@@ -134,7 +133,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	}()
 	silence := 3 * s.opts.HeartbeatInterval
 	watchdog := s.clock.AfterFunc(silence, func() {
-		cancel(status.Errorf(codes.DeadlineExceeded, "device %s silent for %s: taken offline", dev, silence))
+		cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))
 	})
 	defer watchdog.Stop()
 	for {
@@ -197,7 +196,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		return nil
 	case seq > l.expect:
 		s.counters.gaps.Add(1)
-		return status.Errorf(codes.OutOfRange, "sequence gap from device %s: got %d, expected %d; resend from %d", l.dev, seq, l.expect, l.expect)
+		return fmt.Errorf("%w from device %s: got %d, expected %d; resend from %d", ErrSequenceGap, l.dev, seq, l.expect, l.expect)
 	}
 	b, boardErr := s.board(ev.GetBoardId())
 	if boardErr != nil {
@@ -282,7 +281,7 @@ func (s *Server) attach(l *link, hello *pb.Hello) {
 	b := s.boards[s.byDevice[l.dev]]
 	s.mu.Unlock()
 	if old != nil {
-		old.cancel(status.Error(codes.Aborted, "replaced by a newer connection of the same device"))
+		old.cancel(toStatus(fmt.Errorf("%w by a newer connection of device %s", ErrReplaced, l.dev)))
 	}
 	_ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
 	if b != nil {

@@ -42,13 +42,11 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
-	"google.golang.org/grpc/status"
 
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -439,7 +437,7 @@ func (s *Server) cutToken(tokenID string) {
 		c()
 	}
 	for _, l := range links {
-		l.cancel(status.Error(codes.Unauthenticated, "the device's token was revoked"))
+		l.cancel(toStatus(fmt.Errorf("%w: the device's token was revoked", ErrUnauthenticated)))
 	}
 }
 
