@@ -396,7 +396,7 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 				}); werr != nil {
 					return
 				}
-				b.resolve(c, commandResult{pb.CommandStatus_COMMAND_STATUS_REFUSED, err.Error()})
+				b.resolve(c, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: err.Error()})
 				continue
 			}
 			if werr = b.commit(ctx, next, e, "", 0, c, "server", c.rec.Reason, ""); werr != nil {
@@ -520,7 +520,9 @@ func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.Clo
 		if waitMs > 0 {
 			d = time.Duration(waitMs) * time.Millisecond
 		}
-		if waitMs >= 0 {
+		// Wait for the device to apply it, unless it is offline: then the
+		// command waits, visibly, and the arbiter is told at once.
+		if waitMs >= 0 && res.sent {
 			t := a.s.clock.After(d)
 			select {
 			case r := <-wait:

@@ -49,6 +49,7 @@ type command struct {
 type commandResult struct {
 	status  pb.CommandStatus
 	message string
+	sent    bool // pending: the device is online and has it
 }
 
 const maxAlerts = 8
@@ -182,7 +183,7 @@ func (b *board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 			return deviceOutcome{}, err
 		}
 		if cmd != nil {
-			b.resolve(cmd, commandResult{pb.CommandStatus_COMMAND_STATUS_REFUSED, msg})
+			b.resolve(cmd, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: msg})
 		}
 		return deviceOutcome{rejected: rej}, nil
 	}
@@ -281,7 +282,7 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 	b.history = append(b.history, e)
 	b.alerts, b.pending = alerts, pendingAfter
 	if cmd != nil {
-		b.resolve(cmd, commandResult{pb.CommandStatus_COMMAND_STATUS_APPLIED, ""})
+		b.resolve(cmd, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED, message: ""})
 	}
 	if b.rec.Source == storage.SourceVirtual {
 		b.armTimer()
@@ -340,7 +341,7 @@ func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, rea
 		if werr != nil {
 			return nil, commandResult{}, werr
 		}
-		return nil, commandResult{pb.CommandStatus_COMMAND_STATUS_REFUSED, msg}, perr
+		return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: msg}, perr
 	}
 	if b.rec.Source == storage.SourceVirtual {
 		if err := b.commit(ctx, next, probe, "", 0, nil, id.Actor(), reason, ""); err != nil {
@@ -368,12 +369,12 @@ func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, rea
 	}
 	b.pending = append(b.pending, c)
 	b.srv.counters.commands.Add(1)
-	msg := "sent to device " + b.rec.DeviceID
+	res := commandResult{status: pb.CommandStatus_COMMAND_STATUS_PENDING, message: "sent to device " + b.rec.DeviceID, sent: true}
 	if !b.sendCommand(c) {
-		msg = "waiting for device " + b.rec.DeviceID + " to come back online"
+		res.message, res.sent = "waiting for device "+b.rec.DeviceID+" to come back online", false
 	}
 	b.publishLive()
-	return c, commandResult{pb.CommandStatus_COMMAND_STATUS_PENDING, msg}, nil
+	return c, res, nil
 }
 
 // sendCommand sends a command to the board's device if it is connected.
