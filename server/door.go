@@ -30,8 +30,8 @@ func needsAuth(_ context.Context, c interceptors.CallMeta) bool {
 	return c.Service != "grpc.health.v1.Health" && !strings.HasPrefix(c.Service, "grpc.reflection.")
 }
 
-// interceptors is the door, identical for unary and stream calls: logging
-// → auth (not for health and reflection) → validation → recovery.
+// interceptors is the door, identical for unary and stream calls: metrics
+// → logging → auth (not for health and reflection) → validation → recovery.
 func (s *Server) interceptors() []grpc.ServerOption {
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall), logging.WithLevels(func(c codes.Code) logging.Level {
 		switch c {
@@ -49,12 +49,14 @@ func (s *Server) interceptors() []grpc.ServerOption {
 	match := selector.MatchFunc(needsAuth)
 	return []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(
+			s.metrics.grpc.UnaryServerInterceptor(),
 			logging.UnaryServerInterceptor(interceptorLogger(s.log), logOpts...),
 			selector.UnaryServerInterceptor(auth.UnaryServerInterceptor(s.authFunc), match),
 			validator.UnaryServerInterceptor(),
 			recovery.UnaryServerInterceptor(onPanic),
 		),
 		grpc.ChainStreamInterceptor(
+			s.metrics.grpc.StreamServerInterceptor(),
 			logging.StreamServerInterceptor(interceptorLogger(s.log), logOpts...),
 			selector.StreamServerInterceptor(auth.StreamServerInterceptor(s.authFunc), match),
 			validator.StreamServerInterceptor(),

@@ -6,12 +6,14 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
 
-// routes registers the HTTP endpoints: /healthz, the dashboard page (/)
-// and its live feed (/api/watch, server-sent events).
+// routes registers the HTTP endpoints: /healthz, /metrics (Prometheus),
+// the dashboard page (/) and its feeds (/api/boards, and /api/watch as
+// server-sent events).
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.serveDashboard)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	mux.HandleFunc("GET /api/boards", s.serveBoards)
+	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		resp, err := s.health.Check(r.Context(), &healthpb.HealthCheckRequest{})
 		if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {

@@ -118,6 +118,7 @@ type Server struct {
 	public   *delayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *Tokens
 	counters counters
+	metrics  *metrics
 
 	ctx    context.Context // cancelled by Shutdown: ends streams and actors
 	cancel context.CancelFunc
@@ -158,7 +159,9 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if err := s.load(ctx); err != nil {
 		return nil, err
 	}
+	s.metrics = s.newMetrics()
 	s.grpc = s.newGRPC()
+	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
 	s.routes(mux)
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}

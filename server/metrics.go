@@ -1,0 +1,68 @@
+package server
+
+import (
+	"net/http"
+
+	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the server's Prometheus metrics, on a registry of its own
+// (so several servers can run in one process, as in tests), served at
+// /metrics: gRPC calls by method and code with handling times, the hall's
+// counters (Stats), devices online, boards by status, and the store's
+// commits and writes (their ratio is the group-commit size).
+type metrics struct {
+	reg  *prometheus.Registry
+	grpc *grpcprom.ServerMetrics
+}
+
+func (s *Server) newMetrics() *metrics {
+	m := &metrics{reg: prometheus.NewRegistry(), grpc: grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram())}
+	m.reg.MustRegister(m.grpc, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	counter := func(name, help string, f func(Stats) uint64) {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: name, Help: help},
+			func() float64 { return float64(f(s.Stats())) }))
+	}
+	counter("device_connects_total", "Device streams welcomed.", func(st Stats) uint64 { return st.Connects })
+	counter("device_events_applied_total", "Device events applied and committed.", func(st Stats) uint64 { return st.EventsApplied })
+	counter("device_events_rejected_total", "Device events refused by the rules (committed to the audit log).", func(st Stats) uint64 { return st.Rejected })
+	counter("device_events_duplicate_total", "Device events dropped as already received and acknowledged again.", func(st Stats) uint64 { return st.Duplicates })
+	counter("device_sequence_gaps_total", "Device streams ended because a sequence number was skipped.", func(st Stats) uint64 { return st.Gaps })
+	counter("arbiter_commands_total", "Arbiter commands issued to clocks.", func(st Stats) uint64 { return st.Commands })
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_commits_total", Help: "Transactions committed by the store."},
+		func() float64 { c, _ := s.store.Stats(); return float64(c) }))
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_writes_total", Help: "Writes committed by the store (grouped into commits)."},
+		func() float64 { _, w := s.store.Stats(); return float64(w) }))
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "devices_online", Help: "Clock devices connected now."},
+		func() float64 { s.mu.Lock(); defer s.mu.Unlock(); return float64(len(s.links)) }))
+	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})
+	return m
+}
+
+// boardCollector counts boards by status from the hub's latest states.
+type boardCollector struct {
+	s    *Server
+	desc *prometheus.Desc
+}
+
+func (c *boardCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *boardCollector) Collect(ch chan<- prometheus.Metric) {
+	h := c.s.hub
+	counts := map[string]int{}
+	h.mu.Lock()
+	for _, b := range h.boards {
+		counts[b.state.GetStatus().String()]++
+	}
+	h.mu.Unlock()
+	for st, n := range counts {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), st)
+	}
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
