@@ -134,6 +134,12 @@ func (b *board) setRef(t int64) {
 
 // wireState builds the board's live state for watchers and replies.
 func (b *board) wireState(st rules.State, seq uint64) *pb.BoardState {
+	return b.wireStateWith(st, seq, b.alerts, len(b.pending))
+}
+
+// wireStateWith builds the state with the given alerts and number of
+// pending commands (commit builds the state as it will be once committed).
+func (b *board) wireStateWith(st rules.State, seq uint64, alerts []string, pending int) *pb.BoardState {
 	w := wire.State(st)
 	w.BoardId = b.rec.ID
 	w.BoardSeq = seq
@@ -144,8 +150,8 @@ func (b *board) wireState(st rules.State, seq uint64) *pb.BoardState {
 	} else {
 		w.DeviceOnline = b.online
 	}
-	w.PendingCommands = int32(len(b.pending))
-	w.Alerts = append([]string(nil), b.alerts...)
+	w.PendingCommands = int32(pending)
+	w.Alerts = append([]string(nil), alerts...)
 	return w
 }
 
@@ -245,12 +251,7 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 		rec.CommandID = cmd.rec.ID
 		rec.Reason = cmd.rec.Reason
 	}
-	// Build the published state as it will be once committed.
-	saved := b.alerts
-	savedPending := b.pending
-	b.alerts, b.pending = alerts, pendingAfter
-	ws := b.wireState(next, seq)
-	b.alerts, b.pending = saved, savedPending
+	ws := b.wireStateWith(next, seq, alerts, len(pendingAfter))
 	roundID := b.rec.RoundID
 	err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AppendEvent(&rec); err != nil {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -39,17 +40,23 @@ func (s *Server) httpIdentity(r *http.Request, roles ...Role) (*Identity, error)
 	return id, nil
 }
 
+// httpError answers an error with the HTTP status of its gRPC code, so the
+// mapping of errors to codes stays in one place (toStatus).
 func httpError(w http.ResponseWriter, err error) {
-	code := http.StatusInternalServerError
-	switch {
-	case errors.Is(err, ErrUnauthenticated):
-		code = http.StatusUnauthorized
-	case errors.Is(err, ErrPermission):
-		code = http.StatusForbidden
-	case errors.Is(err, ErrBadRequest):
-		code = http.StatusBadRequest
+	st := status.Convert(toStatus(err))
+	code, ok := httpCodes[st.Code()]
+	if !ok {
+		code = http.StatusInternalServerError
 	}
-	http.Error(w, err.Error(), code)
+	http.Error(w, st.Message(), code)
+}
+
+var httpCodes = map[codes.Code]int{
+	codes.InvalidArgument: http.StatusBadRequest, codes.OutOfRange: http.StatusBadRequest,
+	codes.Unauthenticated: http.StatusUnauthorized, codes.PermissionDenied: http.StatusForbidden,
+	codes.NotFound: http.StatusNotFound, codes.AlreadyExists: http.StatusConflict,
+	codes.FailedPrecondition: http.StatusConflict, codes.Unavailable: http.StatusServiceUnavailable,
+	codes.DeadlineExceeded: http.StatusGatewayTimeout, codes.Canceled: 499,
 }
 
 // serveDashboard serves the dashboard page: a live table of every board,
