@@ -517,3 +517,16 @@ func describe(a *pb.ClockAction) string {
 	}
 	return s
 }
+
+// commandFromRecord rebuilds a pending command after a restart.
+func commandFromRecord(r storage.CommandRecord) (*command, error) {
+	var act pb.ClockAction
+	if err := protojson.Unmarshal(r.Action, &act); err != nil {
+		return nil, err
+	}
+	e, err := wire.Event(&act, true)
+	if err != nil {
+		return nil, err
+	}
+	return &command{rec: r, action: &act, event: e}, nil
+}

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// boardWire returns a board with its live state, read on its actor.
+func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, error) {
+	var out *pb.Board
+	err := b.do(ctx, func() {
+		out = &pb.Board{
+			BoardId: b.rec.ID, RoundId: b.rec.RoundID, Number: int32(b.rec.Number), Section: b.rec.Section,
+			White: playerWire(b.rec.White), Black: playerWire(b.rec.Black), DeviceId: b.rec.DeviceID,
+			Config: wireConfigOf(b.rec.Config, b.rec.TimeControl),
+			State:  b.wireState(b.state.Project(b.now()), b.seq),
+		}
+		for _, c := range b.pending {
+			out.Pending = append(out.Pending, &pb.PendingCommand{CommandId: c.rec.ID, Action: c.action, Reason: c.rec.Reason,
+				IssuedBy: c.rec.IssuedBy, IssuedUnixMs: c.rec.Issued.UnixMilli(), DeviceOnline: b.online})
+		}
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return out, nil
+}
+
+// boardFor returns a board the caller may act on.
+func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*board, error) {
+	b, err := a.s.board(boardID)
+	if err != nil {
+		return nil, err
+	}
+	id := IdentityFrom(ctx)
+	if id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
+		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", ErrPermission, id.Actor(), boardID, b.rec.Section)
+	}
+	return b, nil
+}
+func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {
+	s := a.s
+	id := IdentityFrom(ctx)
+	s.mu.Lock()
+	var bs []*board
+	for _, b := range s.boards {
+		if req.GetRoundId() != "" && b.rec.RoundID != req.GetRoundId() {
+			continue
+		}
+		bs = append(bs, b)
+	}
+	s.mu.Unlock()
+	out := &pb.ListBoardsResponse{}
+	for _, b := range bs {
+		w, err := a.boardWire(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if req.GetSection() != "" && w.GetSection() != req.GetSection() {
+			continue
+		}
+		if id.Role == RoleArbiter && !id.MaySection(w.GetSection()) {
+			continue
+		}
+		out.Boards = append(out.Boards, w)
+	}
+	sort.Slice(out.Boards, func(i, j int) bool {
+		x, y := out.Boards[i], out.Boards[j]
+		if x.GetRoundId() != y.GetRoundId() {
+			return x.GetRoundId() < y.GetRoundId()
+		}
+		if x.GetSection() != y.GetSection() {
+			return x.GetSection() < y.GetSection()
+		}
+		return x.GetNumber() < y.GetNumber()
+	})
+	return out, nil
+}
+
+func (a *arbiterService) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Board, error) {
+	b, err := a.boardFor(ctx, req.GetBoardId())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return a.boardWire(ctx, b)
+}
+
+// AuditLog merges the board's events (who pressed, who commanded) with the
+// audit entries (refusals, commands, assignments, alerts), in time order.
+func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.AuditLogResponse, error) {
+	s := a.s
+	b, err := a.boardFor(ctx, req.GetBoardId())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	limit := int(req.GetLimit())
+	if limit <= 0 {
+		limit = 500
+	}
+	audits, err := s.store.Audit(ctx, b.rec.ID, req.GetAfterSeq(), limit)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	evs, err := s.store.Events(ctx, b.rec.ID, 0)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out := &pb.AuditLogResponse{}
+	for _, r := range audits {
+		e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome, BoardSeq: r.BoardSeq}
+		if len(r.Action) > 0 {
+			var act pb.ClockAction
+			if protojson.Unmarshal(r.Action, &act) == nil {
+				e.Action = &act
+			}
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	for _, ev := range evs {
+		act := wire.Action(ev.Event)
+		what := describe(act)
+		if ev.CommandID != "" {
+			what += " (command " + ev.CommandID + ")"
+		}
+		out.Entries = append(out.Entries, &pb.AuditEntry{UnixMs: ev.Wall.UnixMilli(), Actor: ev.Actor, What: what,
+			Reason: ev.Reason, Outcome: storage.OutcomeApplied, Action: act, BoardSeq: ev.BoardSeq})
+	}
+	sort.SliceStable(out.Entries, func(i, j int) bool { return out.Entries[i].GetUnixMs() < out.Entries[j].GetUnixMs() })
+	return out, nil
+}
+
+func (a *arbiterService) ListDevices(ctx context.Context, _ *pb.ListDevicesRequest) (*pb.ListDevicesResponse, error) {
+	s := a.s
+	recs, err := s.store.Devices(ctx)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	out := &pb.ListDevicesResponse{}
+	add := func(r storage.DeviceRecord, info *deviceInfo) {
+		d := &pb.Device{DeviceId: r.ID, Firmware: r.Firmware, LastSeenUnixMs: r.LastSeen.UnixMilli(),
+			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: s.byDevice[r.ID]}
+		if info != nil {
+			d.Online, d.AckedSeq = info.online, info.acked
+		}
+		out.Devices = append(out.Devices, d)
+	}
+	for _, info := range s.devices {
+		seen[info.rec.ID] = true
+		add(info.rec, info)
+	}
+	for _, r := range recs {
+		if !seen[r.ID] {
+			add(r, nil)
+		}
+	}
+	sort.Slice(out.Devices, func(i, j int) bool { return out.Devices[i].GetDeviceId() < out.Devices[j].GetDeviceId() })
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTournamentRequest) (*pb.Tournament, error) {
+	s := a.s
+	if strings.TrimSpace(req.GetName()) == "" {
+		return nil, toStatus(badRequest("a tournament needs a name"))
+	}
+	cfg, err := checkConfig(req.GetDefaultConfig(), false)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	rec := storage.TournamentRecord{ID: s.newID("t"), Name: req.GetName(), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl()}
+	err = s.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.CreateTournament(&rec); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: "create_tournament " + rec.Name, Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	s.mu.Lock()
+	s.tournaments[rec.ID] = rec
+	s.mu.Unlock()
+	return tournamentToWire(rec), nil
+}
+
+func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
+	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: wireConfigOf(r.Config, r.TimeControl), CreatedUnixMs: r.Created.UnixMilli()}
+}
+
+// roundConfig returns a round's effective wire configuration.
+func (s *Server) roundConfig(r storage.RoundRecord) *pb.ClockConfig {
+	s.mu.Lock()
+	t := s.tournaments[r.TournamentID]
+	s.mu.Unlock()
+	base := wireConfigOf(t.Config, t.TimeControl)
+	if r.Config == nil {
+		return base
+	}
+	return mergeConfig(base, wireConfigOf(*r.Config, r.TimeControl))
+}
+
+func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {
+	s := a.s
+	s.mu.Lock()
+	t, ok := s.tournaments[req.GetTournamentId()]
+	s.mu.Unlock()
+	if !ok {
+		return nil, toStatus(fmt.Errorf("%w: tournament %q", storage.ErrNotFound, req.GetTournamentId()))
+	}
+	if req.GetNumber() <= 0 {
+		return nil, toStatus(badRequest("round number %d: rounds are numbered from 1", req.GetNumber()))
+	}
+	eff := mergeConfig(wireConfigOf(t.Config, t.TimeControl), req.GetConfig())
+	cfg, err := checkConfig(eff, false)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	rec := storage.RoundRecord{ID: s.newID("r"), TournamentID: t.ID, Number: int(req.GetNumber())}
+	if req.GetConfig() != nil {
+		rec.Config, rec.TimeControl = &cfg, eff.GetTimeControl()
+	}
+	err = s.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.CreateRound(&rec); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: fmt.Sprintf("create_round %d of %s", rec.Number, t.Name), Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	s.mu.Lock()
+	s.rounds[rec.ID] = rec
+	s.mu.Unlock()
+	return &pb.Round{RoundId: rec.ID, TournamentId: t.ID, Number: int32(rec.Number), Config: s.roundConfig(rec)}, nil
+}
+
+func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Board, error) {
+	s := a.s
+	id := IdentityFrom(ctx)
+	if !id.MaySection(req.GetSection()) {
+		return nil, toStatus(fmt.Errorf("%w: %s may not act on section %q", ErrPermission, id.Actor(), req.GetSection()))
+	}
+	s.mu.Lock()
+	r, ok := s.rounds[req.GetRoundId()]
+	s.mu.Unlock()
+	if !ok {
+		return nil, toStatus(fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId()))
+	}
+	if req.GetNumber() <= 0 {
+		return nil, toStatus(badRequest("board number %d: boards are numbered from 1", req.GetNumber()))
+	}
+	eff := mergeConfig(s.roundConfig(r), req.GetConfig())
+	cfg, err := checkConfig(eff, true)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	rec := storage.BoardRecord{
+		ID: s.newID("b"), RoundID: r.ID, Number: int(req.GetNumber()), Section: req.GetSection(),
+		White: playerRecord(req.GetWhite()), Black: playerRecord(req.GetBlack()),
+		Config: cfg, TimeControl: eff.GetTimeControl(), DeviceID: req.GetDeviceId(),
+	}
+	st, err := rules.NewState(cfg)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	b := newBoard(s, rec, st, 0, nil)
+	s.place(rec.ID, rec.Section)
+	err = s.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.CreateBoard(&b.rec); err != nil {
+			return err
+		}
+		tx.AfterCommit(func() { s.publish(r.ID, b.wireState(st, 0), 0) })
+		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(),
+			What: fmt.Sprintf("add_board %d %s - %s", rec.Number, rec.White.Name, rec.Black.Name), Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	if rec.DeviceID != "" {
+		s.moveDevice(rec.DeviceID, rec.ID)
+	}
+	s.addBoard(b)
+	if rec.DeviceID != "" {
+		s.sendAssignment(s.ctx, rec.DeviceID, true)
+	}
+	return a.boardWire(ctx, b)
+}
+
+func playerRecord(p *pb.Player) storage.PlayerRecord {
+	return storage.PlayerRecord{Name: p.GetName(), FideID: p.GetFideId(), Rating: int(p.GetRating())}
+}
+
+func playerWire(p storage.PlayerRecord) *pb.Player {
+	return &pb.Player{Name: p.Name, FideId: p.FideID, Rating: int32(p.Rating)}
+}

@@ -1,0 +1,47 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+func (a *arbiterService) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*pb.IssueTokenResponse, error) {
+	role, err := roleFromWire(req.GetRole())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	if strings.TrimSpace(req.GetLabel()) == "" {
+		return nil, toStatus(badRequest("a token needs a label saying who holds it"))
+	}
+	rec, secret, err := a.s.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), IdentityFrom(ctx).Actor())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.IssueTokenResponse{TokenId: rec.ID, Token: secret}, nil
+}
+
+func (a *arbiterService) RevokeToken(ctx context.Context, req *pb.RevokeTokenRequest) (*pb.RevokeTokenResponse, error) {
+	if req.GetTokenId() == "" {
+		return nil, toStatus(badRequest("no token id"))
+	}
+	if err := a.s.tokens.Revoke(ctx, req.GetTokenId(), IdentityFrom(ctx).Actor()); err != nil {
+		return nil, toStatus(err)
+	}
+	a.s.cutToken(req.GetTokenId())
+	return &pb.RevokeTokenResponse{}, nil
+}
+
+func (a *arbiterService) ListTokens(ctx context.Context, _ *pb.ListTokensRequest) (*pb.ListTokensResponse, error) {
+	recs, err := a.s.store.Tokens(ctx)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out := &pb.ListTokensResponse{}
+	for _, r := range recs {
+		out.Tokens = append(out.Tokens, &pb.TokenInfo{TokenId: r.ID, Role: roleToWire(Role(r.Role)), Label: r.Label,
+			DeviceId: r.DeviceID, Sections: r.Sections, CreatedUnixMs: r.Created.UnixMilli(), Revoked: !r.Active()})
+	}
+	return out, nil
+}
