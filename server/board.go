@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -78,11 +79,30 @@ func (b *board) run(ctx context.Context) {
 	}
 }
 
-// do runs f on the actor and waits for it.
+// do runs f on the actor and waits for it. Either f has run to its end
+// when do returns nil, or it never runs: a caller that gives up (ctx done,
+// shutdown) before the actor took f abandons it, and one whose f has
+// started waits for it, so f never writes into what its caller has
+// already handed on (a reply being marshalled).
 func (b *board) do(ctx context.Context, f func()) error {
 	done := make(chan struct{})
+	var state atomic.Int32 // 0 queued, 1 taken by the actor, 2 abandoned
+	run := func() {
+		if !state.CompareAndSwap(0, 1) {
+			return
+		}
+		f()
+		close(done)
+	}
+	giveUp := func(err error) error {
+		if state.CompareAndSwap(0, 2) {
+			return err
+		}
+		<-done
+		return nil
+	}
 	select {
-	case b.mailbox <- func() { f(); close(done) }:
+	case b.mailbox <- run:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-b.srv.ctx.Done():
@@ -92,9 +112,10 @@ func (b *board) do(ctx context.Context, f func()) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return giveUp(ctx.Err())
 	case <-b.srv.ctx.Done():
-		return ErrShuttingDown
+		// The actor stops at shutdown, so f may never be taken.
+		return giveUp(ErrShuttingDown)
 	}
 }
 
