@@ -318,15 +318,6 @@ func (s *Server) hubFor(id *Identity) *Hub {
 // Tokens returns the server's credentials.
 func (s *Server) Tokens() *Tokens { return s.tokens }
 
-// EnsureChiefToken issues a chief-arbiter token if none is active and
-// returns its secret ("" if one exists). hallserver prints it on first start.
-func (s *Server) EnsureChiefToken(ctx context.Context) (string, error) {
-	if s.tokens.Count(RoleChief) > 0 {
-		return "", nil
-	}
-	_, secret, err := s.tokens.Issue(ctx, RoleChief, "chief arbiter", "", nil, "server")
-	return secret, err
-}
 
 func (s *Server) newGRPC() *grpc.Server {
 	opts := []grpc.ServerOption{

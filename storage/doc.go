@@ -18,7 +18,12 @@
 //
 // Open creates the file and its directory if they are missing and applies
 // the schema migrations embedded in the binary (goose, migrations/*.sql);
-// an existing database is only brought up to date.
+// an existing database is only brought up to date. It says what is wrong
+// with a file it cannot use: one that cannot be written (a read-only file
+// system, permissions: ErrNotWritable), one that is not a SQLite database
+// (ErrNotDatabase), and one that exists but holds no hall (an empty file, a
+// foreign database: ErrNoHall), which it refuses unless Options.NewHall:
+// a new hall never silently replaces a file that was there.
 //
 // Every change goes through [Store.Write] with a function that performs
 // typed operations on a [Tx]. Everything one function does commits or

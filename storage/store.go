@@ -26,6 +26,11 @@ type Options struct {
 	MaxBatch int
 	// Logger receives commit failures and replay fallbacks. Default: discard.
 	Logger *slog.Logger
+	// NewHall lets Open start a new hall in an existing file that holds
+	// none: an empty file, or a SQLite database without the hall's tables.
+	// Without it such a file is refused (ErrNoHall): a new hall is started
+	// only where there was no file. A missing file always starts one.
+	NewHall bool
 }
 
 const (
@@ -75,6 +80,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("storage: %w", err)
 	}
+	existed, err := checkFile(abs, opts.NewHall)
+	if err != nil {
+		return nil, err
+	}
 	s := &Store{
 		path:     abs,
 		now:      opts.Now,
@@ -110,7 +119,13 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.wdb.SetConnMaxLifetime(0)
 	if err := s.wdb.PingContext(ctx); err != nil {
 		s.wdb.Close()
-		return nil, fmt.Errorf("storage: open %s: %w", abs, err)
+		return nil, openError(abs, err)
+	}
+	if existed {
+		if err := checkHall(ctx, s.wdb, abs, opts.NewHall); err != nil {
+			s.wdb.Close()
+			return nil, err
+		}
 	}
 	if s.migrated, err = migrate(ctx, s.wdb, s.log); err != nil {
 		s.wdb.Close()

@@ -7,7 +7,13 @@
 //
 // Every flag can also be set by an environment variable (HALL_DATA_DIR,
 // HALL_GRPC_ADDR, ...), named in the flag's help. On first start it prints
-// a chief-arbiter token; keep it, it is not shown again.
+// a chief-arbiter token; keep it, it is not shown again. One server per
+// data directory: a second one exits at once naming the first.
+//
+// Offline commands, with the server stopped and file access only:
+//
+//	hallserver reset-chief -data-dir D      a new chief-arbiter token, the old ones revoked
+//	hallserver restore -data-dir D FILE     the hall from a backup made by hallctl backup
 package main
 
 import (
@@ -26,11 +32,27 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/datadir"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/storage"
 )
 
 func main() {
+	if len(os.Args) > 1 {
+		if cmd, ok := offlineCommands[os.Args[1]]; ok {
+			if err := cmd(context.Background(), os.Args[2:], os.Stdout, os.Getenv); err != nil {
+				if errors.Is(err, flag.ErrHelp) {
+					os.Exit(0)
+				}
+				fmt.Fprintf(os.Stderr, "hallserver %s: %v\n", os.Args[1], err)
+				if errors.Is(err, errUsage) {
+					os.Exit(2)
+				}
+				os.Exit(1)
+			}
+			return
+		}
+	}
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
 	if err := m.ParseFlags(os.Args[1:], os.Getenv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -58,6 +80,9 @@ type Main struct {
 	Grace    time.Duration
 	// BroadcastDelay delays what broadcast tokens see (anti-cheating).
 	BroadcastDelay time.Duration
+	// NewHall lets the server start a new hall in an existing hall.db that
+	// holds none (an empty file); without it such a file is refused.
+	NewHall bool
 	// Demo also runs a simulated fleet of clocks playing against the server.
 	Demo       bool
 	DemoBoards int
@@ -84,6 +109,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.TLSCert, "tls-cert", env("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
 	fs.StringVar(&m.TLSKey, "tls-key", env("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
 	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
+	fs.BoolVar(&m.NewHall, "new-hall", false, "start a new hall even though hall.db exists but holds none (an empty file): never needed on a first start")
 	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
 	delay := env("HALL_BROADCAST_DELAY", "0s")
@@ -119,6 +145,12 @@ func (m *Main) logger() (*slog.Logger, error) {
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully.
+//
+// The order matters to an operator: the data directory is locked first
+// (a second server on it exits at once, naming the first), the listeners
+// are bound next (a port in use fails before anything is written), and
+// only then is the hall opened and, on first start, a chief-arbiter token
+// created and shown.
 func (m *Main) Run(ctx context.Context) error {
 	log, err := m.logger()
 	if err != nil {
@@ -127,29 +159,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := os.MkdirAll(m.DataDir, 0o755); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	dbPath := filepath.Join(m.DataDir, "hall.db")
-	st, err := storage.Open(ctx, dbPath, storage.Options{Logger: log})
-	if err != nil {
-		return fmt.Errorf("opening %s: %w", dbPath, err)
-	}
-	defer st.Close()
-
-	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
-	if m.TLSCert != "" {
-		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
-		if err != nil {
-			return fmt.Errorf("TLS: %w", err)
-		}
-		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	}
-	srv, err := server.New(ctx, st, opts)
+	lock, err := datadir.Lock(m.DataDir, "hallserver")
 	if err != nil {
 		return err
 	}
-	chief, err := srv.EnsureChiefToken(ctx)
-	if err != nil {
-		return err
-	}
+	defer lock.Release()
 	gl, err := net.Listen("tcp", m.GRPCAddr)
 	if err != nil {
 		return fmt.Errorf("gRPC listener: %w", err)
@@ -159,13 +173,29 @@ func (m *Main) Run(ctx context.Context) error {
 		gl.Close()
 		return fmt.Errorf("HTTP listener: %w", err)
 	}
+	srv, st, err := m.open(ctx, log)
+	if err != nil {
+		gl.Close()
+		hl.Close()
+		return err
+	}
+	defer st.Close()
+	if err := lock.Announce(hostPort(gl.Addr()), hostPort(hl.Addr())); err != nil {
+		log.Warn("cannot record the addresses in the lock file", "err", err)
+	}
+	chief, err := srv.EnsureChiefToken(ctx)
+	if err != nil {
+		gl.Close()
+		hl.Close()
+		return err
+	}
 	errs := make(chan error, 3)
 	go func() { errs <- srv.ServeGRPC(gl) }()
 	go func() { errs <- srv.ServeHTTP(hl) }()
 
-	fmt.Fprintf(m.Stdout, "hall server: data %s\n  gRPC   %s\n  HTTP   http://%s/healthz\n", dbPath, gl.Addr(), hostPort(hl.Addr()))
+	fmt.Fprintf(m.Stdout, "hall server: data %s\n  gRPC   %s\n  HTTP   %s/healthz\n", st.Path(), gl.Addr(), m.webBase(hl.Addr()))
 	if chief != "" {
-		fmt.Fprintf(m.Stdout, "  chief-arbiter token (shown once, keep it): %s\n", chief)
+		fmt.Fprintf(m.Stdout, "  chief-arbiter token (shown once, keep it; lost: hallserver reset-chief -data-dir %s): %s\n", m.DataDir, chief)
 	}
 	if m.Ready != nil {
 		m.Ready(gl.Addr(), hl.Addr())
@@ -184,6 +214,38 @@ func (m *Main) Run(ctx context.Context) error {
 	log.Info("shutting down", "grace", m.Grace)
 	srv.Shutdown(m.Grace)
 	return err
+}
+
+// open opens the hall's database and loads the server on it.
+func (m *Main) open(ctx context.Context, log *slog.Logger) (*server.Server, *storage.Store, error) {
+	dbPath := filepath.Join(m.DataDir, "hall.db")
+	st, err := storage.Open(ctx, dbPath, storage.Options{Logger: log, NewHall: m.NewHall})
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
+	if m.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
+		if err != nil {
+			st.Close()
+			return nil, nil, fmt.Errorf("TLS: %w", err)
+		}
+		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	srv, err := server.New(ctx, st, opts)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return srv, st, nil
+}
+
+// webBase is the HTTP port's base URL, https when TLS is on.
+func (m *Main) webBase(a net.Addr) string {
+	if m.TLSCert != "" {
+		return "https://" + hostPort(a)
+	}
+	return "http://" + hostPort(a)
 }
 
 func hostPort(a net.Addr) string {

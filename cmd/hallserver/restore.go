@@ -1,0 +1,3 @@
+package main
+import ("context";"io";"errors")
+func restore(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error { return errors.New("TODO") }
