@@ -318,7 +318,6 @@ func (s *Server) hubFor(id *Identity) *Hub {
 // Tokens returns the server's credentials.
 func (s *Server) Tokens() *Tokens { return s.tokens }
 
-
 func (s *Server) newGRPC() *grpc.Server {
 	opts := []grpc.ServerOption{
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: s.opts.KeepaliveTime, Timeout: s.opts.KeepaliveTimeout}),

@@ -1,3 +1,11 @@
 package main
-import ("context";"io";"errors")
-func restore(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error { return errors.New("TODO") }
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+func restore(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
+	return errors.New("TODO")
+}

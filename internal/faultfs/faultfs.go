@@ -54,7 +54,9 @@ func ReadOnly(t testing.TB, populate func(dir string)) string {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error { return os.Chmod(p, 0o755) }) })
+		t.Cleanup(func() {
+			filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error { return os.Chmod(p, 0o755) })
+		})
 		return dir
 	}
 	dir := mount(t, 64<<20)
