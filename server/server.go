@@ -76,6 +76,9 @@ type Options struct {
 	BroadcastDelay time.Duration
 	// TLS, if set, serves gRPC over TLS.
 	TLS *tls.Config
+	// ReadinessInterval is how often readiness is checked, with a probe
+	// commit while the hall is idle (default 2 s, real time).
+	ReadinessInterval time.Duration
 	// Keepalive of gRPC connections (defaults tuned for venue Wi-Fi: a ping
 	// after 2 s of silence, dead after 2 s more).
 	KeepaliveTime, KeepaliveTimeout time.Duration
@@ -99,6 +102,9 @@ func (o *Options) defaults() {
 	}
 	if o.WatchInterval == 0 {
 		o.WatchInterval = 100 * time.Millisecond
+	}
+	if o.ReadinessInterval <= 0 {
+		o.ReadinessInterval = 2 * time.Second
 	}
 	if o.KeepaliveTime <= 0 {
 		o.KeepaliveTime = 2 * time.Second
@@ -165,6 +171,8 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	mux := http.NewServeMux()
 	s.routes(mux)
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	s.wg.Add(1)
+	go s.watchReadiness()
 	return s, nil
 }
 
@@ -336,6 +344,9 @@ func (s *Server) newGRPC() *grpc.Server {
 	pb.RegisterArbiterServer(g, &arbiterService{s: s})
 	pb.RegisterWatchServer(g, &watchService{s: s})
 	s.health = health.NewServer()
+	for _, name := range healthNames {
+		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	}
 	healthpb.RegisterHealthServer(g, s.health)
 	reflection.Register(g)
 	return g

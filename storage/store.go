@@ -61,6 +61,7 @@ type Store struct {
 	closeErr  error
 
 	commits, writes atomic.Uint64
+	health          health // what the writer learned about committing (Health)
 
 	migrated int // migrations applied by Open (for tests)
 }

@@ -119,6 +119,7 @@ func (s *Store) commitBatch(batch []*request) {
 		return
 	}
 	fail := func(err error) {
+		s.noteCommit(err)
 		for _, r := range live {
 			r.done <- outcome{err: err}
 		}
@@ -164,6 +165,15 @@ func (s *Store) commitBatch(batch []*request) {
 		return
 	}
 	s.commits.Add(1)
+	// A write whose statement failed for the store's sake (the disk full)
+	// was rolled back alone; the store is no healthier for the others.
+	var failed error
+	for _, o := range outcomes {
+		if f := fault(o.err); f != nil {
+			failed = f
+		}
+	}
+	s.noteCommit(failed)
 	for _, tx := range txs {
 		for _, f := range tx.after {
 			s.afterCommit(f)

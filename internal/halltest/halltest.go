@@ -70,6 +70,12 @@ func WithTLS(cfg *tls.Config, roots *x509.CertPool) Option {
 	return func(h *Hall) { h.tls, h.roots = cfg, roots }
 }
 
+// InDir keeps the database in dir instead of a new t.TempDir() (a small
+// or read-only file system, for faults).
+func InDir(dir string) Option {
+	return func(h *Hall) { h.DBPath = filepath.Join(dir, "hall.db") }
+}
+
 // Start starts a hall on a fresh database in t.TempDir().
 func Start(t testing.TB, opts ...Option) *Hall {
 	t.Helper()

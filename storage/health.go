@@ -1,0 +1,98 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// health is what the writer learned about committing.
+type health struct {
+	mu       sync.Mutex
+	err      error     // why the last commit (or a write in it) failed for the store's sake; nil after a success
+	since    time.Time // when err began
+	lastGood time.Time // when a commit last succeeded
+}
+
+// fault returns err if it says the store itself cannot write (the disk is
+// full, the file system read-only, an I/O error), nil for errors of a
+// write's own making (a duplicate, a conflict).
+func fault(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ErrClosed) {
+		return err
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrFull, sqlite3.ErrIoErr, sqlite3.ErrReadonly, sqlite3.ErrCantOpen, sqlite3.ErrCorrupt, sqlite3.ErrNotADB, sqlite3.ErrPerm:
+			return err
+		}
+	}
+	return nil
+}
+
+// noteCommit records a commit's outcome; failed is the error of the
+// commit or of a write in it that says the store cannot write.
+func (s *Store) noteCommit(failed error) {
+	s.health.mu.Lock()
+	defer s.health.mu.Unlock()
+	now := time.Now()
+	if failed == nil {
+		s.health.err, s.health.lastGood = nil, now
+		return
+	}
+	if s.health.err == nil {
+		s.health.since = now
+	}
+	s.health.err = failed
+}
+
+// Health returns nil if the store can commit, as far as it knows: its
+// last commit succeeded (or none has failed since one did), its file
+// system has space and is writable. Otherwise it says what is wrong. It
+// writes nothing: Probe does.
+func (s *Store) Health() error {
+	if s.closed.Load() {
+		return fmt.Errorf("storage: %w", ErrClosed)
+	}
+	if err := checkSpace(filepath.Dir(s.path)); err != nil {
+		return err
+	}
+	s.health.mu.Lock()
+	defer s.health.mu.Unlock()
+	if s.health.err != nil {
+		return fmt.Errorf("storage: commits fail since %s: %w", s.health.since.Format(time.TimeOnly), s.health.err)
+	}
+	return nil
+}
+
+// Probe makes sure Health is current: unless a commit succeeded within
+// fresh, it commits a one-row write, and returns Health.
+func (s *Store) Probe(ctx context.Context, fresh time.Duration) error {
+	s.health.mu.Lock()
+	recent := s.health.err == nil && time.Since(s.health.lastGood) < fresh
+	s.health.mu.Unlock()
+	if !recent && !s.closed.Load() {
+		err := s.Write(ctx, func(tx *Tx) error {
+			_, err := tx.exec(`INSERT INTO readiness_probe (id, wall_ms) VALUES (1, ?)
+				ON CONFLICT (id) DO UPDATE SET wall_ms = excluded.wall_ms`, s.wallMs(time.Time{}))
+			return err
+		})
+		if err != nil && ctx.Err() == nil {
+			if f := fault(err); f != nil {
+				s.noteCommit(f)
+			} else if !errors.Is(err, ErrClosed) {
+				return fmt.Errorf("storage: readiness probe: %w", err)
+			}
+		}
+	}
+	return s.Health()
+}
