@@ -44,9 +44,13 @@ func grpcHealth(t *testing.T, h *halltest.Hall, want healthpb.HealthCheckRespons
 	})
 }
 
-type statusErr struct{ got, want healthpb.HealthCheckResponse_ServingStatus }
+type statusErr struct {
+	got, want healthpb.HealthCheckResponse_ServingStatus
+}
 
-func (e *statusErr) Error() string { return "gRPC health " + e.got.String() + ", want " + e.want.String() }
+func (e *statusErr) Error() string {
+	return "gRPC health " + e.got.String() + ", want " + e.want.String()
+}
 
 // Defect 6: a full disk. /healthz (liveness) stays ok; /readyz and the
 // gRPC health status say the hall cannot commit, and come back once space
