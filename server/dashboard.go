@@ -57,6 +57,7 @@ var httpCodes = map[codes.Code]int{
 	codes.NotFound: http.StatusNotFound, codes.AlreadyExists: http.StatusConflict,
 	codes.FailedPrecondition: http.StatusConflict, codes.Unavailable: http.StatusServiceUnavailable,
 	codes.DeadlineExceeded: http.StatusGatewayTimeout, codes.Canceled: 499,
+	codes.ResourceExhausted: http.StatusTooManyRequests,
 }
 
 // serveDashboard serves the dashboard page: a live table of every board,
@@ -92,6 +93,12 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	release, err := s.acquireStream(id)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	defer release()
 	ctx := r.Context()
 	stop := trackCtx(s, id.TokenID, &ctx)
 	defer stop()

@@ -31,7 +31,8 @@ func needsAuth(_ context.Context, c interceptors.CallMeta) bool {
 }
 
 // interceptors is the door, identical for unary and stream calls: metrics
-// → logging → auth (not for health and reflection) → validation → recovery.
+// → logging → auth (not for health and reflection) → (streams: the limit
+// of open streams per token) → validation → recovery.
 func (s *Server) interceptors() []grpc.ServerOption {
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall), logging.WithLevels(func(c codes.Code) logging.Level {
 		switch c {
@@ -59,6 +60,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			s.metrics.grpc.StreamServerInterceptor(),
 			logging.StreamServerInterceptor(interceptorLogger(s.log), logOpts...),
 			selector.StreamServerInterceptor(auth.StreamServerInterceptor(s.authFunc), match),
+			s.limitStreams,
 			validator.StreamServerInterceptor(),
 			recovery.StreamServerInterceptor(onPanic),
 		),

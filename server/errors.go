@@ -25,6 +25,8 @@ var (
 	ErrDeviceSilent    = errors.New("device silent")       // no message for three heartbeat intervals
 	ErrSlowDevice      = errors.New("device not reading")  // its message queue is full
 	ErrReplaced        = errors.New("connection replaced") // a newer stream of the same device
+	ErrNoHello         = errors.New("no hello")            // a device stream silent from the start
+	ErrTooManyStreams  = errors.New("too many streams")    // a token's streams at their limit
 )
 
 // badRequest returns an error that maps to InvalidArgument.
@@ -66,7 +68,9 @@ func toStatus(err error) error {
 		code = codes.OutOfRange
 	case errors.Is(err, ErrDeviceSilent):
 		code = codes.DeadlineExceeded
-	case errors.Is(err, ErrSlowDevice):
+	case errors.Is(err, ErrNoHello):
+		code = codes.DeadlineExceeded
+	case errors.Is(err, ErrSlowDevice), errors.Is(err, ErrTooManyStreams):
 		code = codes.ResourceExhausted
 	case errors.Is(err, ErrReplaced):
 		code = codes.Aborted

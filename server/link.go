@@ -59,9 +59,12 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if id == nil || id.Role != RoleDevice {
 		return toStatus(fmt.Errorf("%w: only device tokens may connect a clock", ErrPermission))
 	}
-	first, err := stream.Recv()
+	first, err := s.recvHello(stream)
+	if errors.Is(err, io.EOF) {
+		return nil // gone before saying anything
+	}
 	if err != nil {
-		return err
+		return toStatus(err)
 	}
 	hello := first.GetHello()
 	if hello == nil {

@@ -76,6 +76,13 @@ type Options struct {
 	BroadcastDelay time.Duration
 	// TLS, if set, serves gRPC over TLS.
 	TLS *tls.Config
+	// HelloTimeout is how long a device stream may stay open without its
+	// Hello (default 5 s, real time).
+	HelloTimeout time.Duration
+	// MaxStreamsPerToken limits the streams (watch streams, SSE feeds) one
+	// token may hold open at once (default 64); MaxDeviceStreams the
+	// ClockLink streams of one device token (default 4).
+	MaxStreamsPerToken, MaxDeviceStreams int
 	// ReadinessInterval is how often readiness is checked, with a probe
 	// commit while the hall is idle (default 2 s, real time).
 	ReadinessInterval time.Duration
@@ -103,6 +110,15 @@ func (o *Options) defaults() {
 	if o.WatchInterval == 0 {
 		o.WatchInterval = 100 * time.Millisecond
 	}
+	if o.HelloTimeout <= 0 {
+		o.HelloTimeout = 5 * time.Second
+	}
+	if o.MaxStreamsPerToken <= 0 {
+		o.MaxStreamsPerToken = 64
+	}
+	if o.MaxDeviceStreams <= 0 {
+		o.MaxDeviceStreams = 4
+	}
 	if o.ReadinessInterval <= 0 {
 		o.ReadinessInterval = 2 * time.Second
 	}
@@ -124,6 +140,7 @@ type Server struct {
 	public   *delayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *Tokens
 	counters counters
+	slots    streamSlots
 	metrics  *metrics
 
 	ctx    context.Context // cancelled by Shutdown: ends streams and actors
