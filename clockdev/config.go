@@ -114,8 +114,8 @@ func (c *Config) validate() error {
 		return errors.New("clockdev: Config.Token is required")
 	case c.Conn == nil && c.Target == "":
 		return errors.New("clockdev: Config.Conn or Config.Target is required")
-	case c.DriftPPM <= -1e6:
-		return errors.New("clockdev: Config.DriftPPM must be above -1e6")
+	case !(c.DriftPPM > -1e6 && c.DriftPPM < 1e6): // NaN too
+		return errors.New("clockdev: Config.DriftPPM must be a number between -1e6 and 1e6")
 	case c.MinBackoff < 0 || c.MaxBackoff < 0:
 		return errors.New("clockdev: backoff must not be negative")
 	case c.NoticeBuffer < 0:

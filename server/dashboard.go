@@ -83,6 +83,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	scope := Scope{BoardID: r.URL.Query().Get("board"), RoundID: r.URL.Query().Get("round")}
+	if err := s.scopeFor(id, scope); err != nil {
+		httpError(w, err)
+		return
+	}
 	if id.Role == RoleArbiter {
 		scope.Sections = id.Sections
 	}
@@ -99,6 +103,11 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
+	hub := s.hubFor(id)
+	if err := checkResume(hub, from); err != nil {
+		httpError(w, err)
+		return
+	}
 	ctx := r.Context()
 	stop := trackCtx(s, id.TokenID, &ctx)
 	defer stop()
@@ -106,7 +115,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
-	sub := s.hubFor(id).Subscribe(scope, from, max(s.opts.WatchInterval, 250*time.Millisecond))
+	sub := hub.Subscribe(scope, from, max(s.opts.WatchInterval, 250*time.Millisecond))
 	for {
 		u, err := sub.Next(ctx)
 		if err != nil {

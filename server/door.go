@@ -12,7 +12,6 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/validator"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -53,7 +52,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			s.metrics.grpc.UnaryServerInterceptor(),
 			logging.UnaryServerInterceptor(interceptorLogger(s.log), logOpts...),
 			selector.UnaryServerInterceptor(auth.UnaryServerInterceptor(s.authFunc), match),
-			validator.UnaryServerInterceptor(),
+			validateUnary,
 			recovery.UnaryServerInterceptor(onPanic),
 		),
 		grpc.ChainStreamInterceptor(
@@ -61,7 +60,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			logging.StreamServerInterceptor(interceptorLogger(s.log), logOpts...),
 			selector.StreamServerInterceptor(auth.StreamServerInterceptor(s.authFunc), match),
 			s.limitStreams,
-			validator.StreamServerInterceptor(),
+			validateStream,
 			recovery.StreamServerInterceptor(onPanic),
 		),
 	}

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -21,12 +22,13 @@ var (
 	ErrUnauthenticated = errors.New("unauthenticated")
 	ErrBadRequest      = errors.New("invalid request")
 	ErrShuttingDown    = errors.New("server is shutting down")
-	ErrSequenceGap     = errors.New("sequence gap")        // a device skipped a sequence number
-	ErrDeviceSilent    = errors.New("device silent")       // no message for three heartbeat intervals
-	ErrSlowDevice      = errors.New("device not reading")  // its message queue is full
-	ErrReplaced        = errors.New("connection replaced") // a newer stream of the same device
-	ErrNoHello         = errors.New("no hello")            // a device stream silent from the start
-	ErrTooManyStreams  = errors.New("too many streams")    // a token's streams at their limit
+	ErrSequenceGap     = errors.New("sequence gap")             // a device skipped a sequence number
+	ErrDeviceSilent    = errors.New("device silent")            // no message for three heartbeat intervals
+	ErrSlowDevice      = errors.New("device not reading")       // its message queue is full
+	ErrReplaced        = errors.New("connection replaced")      // a newer stream of the same device
+	ErrBeyondHead      = errors.New("beyond the newest change") // a watcher resuming after a change never made
+	ErrNoHello         = errors.New("no hello")                 // a device stream silent from the start
+	ErrTooManyStreams  = errors.New("too many streams")         // a token's streams at their limit
 )
 
 // badRequest returns an error that maps to InvalidArgument.
@@ -44,12 +46,15 @@ func toStatus(err error) error {
 		return err
 	}
 	code := codes.Internal
+	var field *pb.FieldError
 	switch {
 	case errors.Is(err, context.Canceled):
 		code = codes.Canceled
 	case errors.Is(err, context.DeadlineExceeded):
 		code = codes.DeadlineExceeded
-	case errors.Is(err, rules.ErrInvalid), errors.Is(err, ErrBadRequest):
+	case errors.As(err, &field) && field.OutOfRange:
+		code = codes.OutOfRange
+	case errors.Is(err, rules.ErrInvalid), errors.Is(err, ErrBadRequest), field != nil:
 		code = codes.InvalidArgument
 	case errors.Is(err, rules.ErrRefused):
 		code = codes.FailedPrecondition
@@ -64,7 +69,7 @@ func toStatus(err error) error {
 		code = codes.OutOfRange
 	case errors.Is(err, ErrNoDevice):
 		code = codes.FailedPrecondition
-	case errors.Is(err, ErrSequenceGap):
+	case errors.Is(err, ErrSequenceGap), errors.Is(err, ErrBeyondHead):
 		code = codes.OutOfRange
 	case errors.Is(err, ErrDeviceSilent):
 		code = codes.DeadlineExceeded

@@ -114,6 +114,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	// cancelled ctx yet (Connect would never return).
 	defer func() { cancel(nil); <-sendDone }()
 
+	s.refuseHelloClaim(ctx, dev, hello)
 	s.sendAssignment(ctx, dev, true)
 
 	// Receive loop, with a watchdog: silence for three heartbeat intervals
@@ -156,6 +157,34 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 		}
 	}
+}
+
+// refuseHelloClaim refuses the board a Hello names if the device does not
+// keep it (reassigned while it was away, or claiming another's board): the
+// claim changes nothing, is logged and audited on the named board, and the
+// Assignment that follows tells the device what it keeps. The stream goes
+// on, so a device that missed a reassignment is never locked out.
+func (s *Server) refuseHelloClaim(ctx context.Context, dev string, hello *pb.Hello) {
+	named := hello.GetClock().GetBoardId()
+	if named == "" {
+		return
+	}
+	s.mu.Lock()
+	keeps := s.byDevice[dev]
+	_, exists := s.boards[named]
+	s.mu.Unlock()
+	if named == keeps {
+		return
+	}
+	msg := fmt.Sprintf("device %s's Hello names board %s, which it does not keep (it keeps %q): claim refused, the device is sent its assignment", dev, named, keeps)
+	s.log.Warn("hello names a board the device does not keep", "device", dev, "named", named, "keeps", keeps)
+	if !exists {
+		return
+	}
+	_ = s.store.Write(ctx, func(tx *storage.Tx) error {
+		return tx.AddAudit(&storage.AuditRecord{BoardID: named, Actor: "device:" + dev, What: "hello names this board",
+			Outcome: storage.OutcomeRefused(msg)})
+	})
 }
 
 func causeStatus(ctx context.Context, sendErr error) error {
@@ -201,30 +230,12 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		s.counters.gaps.Add(1)
 		return fmt.Errorf("%w from device %s: got %d, expected %d; resend from %d", ErrSequenceGap, l.dev, seq, l.expect, l.expect)
 	}
+	if err := ev.ValidateContent(); err != nil {
+		return ls.refuseOffBoard(ctx, l, ev, "invalid", err.Error())
+	}
 	b, boardErr := s.board(ev.GetBoardId())
 	if boardErr != nil {
-		// No such board: refuse it, acknowledged, so the device moves on.
-		err := s.store.Write(ctx, func(tx *storage.Tx) error {
-			if err := tx.AckDevice(l.dev, seq); err != nil {
-				return err
-			}
-			return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: describe(ev.GetAction()),
-				Outcome: storage.OutcomeRefused(boardErr.Error()), Action: actionJSON(ev.GetAction())})
-		})
-		if err != nil && !errors.Is(err, storage.ErrDuplicate) {
-			return err
-		}
-		l.expect, l.acked = seq+1, seq
-		s.setAcked(l.dev, seq)
-		if err != nil {
-			// Refused before, by a stream that just died: acknowledge again.
-			s.counters.duplicates.Add(1)
-			l.send(ack(seq, nil))
-			return nil
-		}
-		s.counters.rejected.Add(1)
-		l.send(ack(seq, &pb.Rejection{Seq: seq, Code: "unknown_board", Message: boardErr.Error()}))
-		return nil
+		return ls.refuseOffBoard(ctx, l, ev, "unknown_board", boardErr.Error())
 	}
 	var out deviceOutcome
 	var aerr error
@@ -255,6 +266,35 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		// board so it can resynchronise.
 		s.sendAssignment(ctx, l.dev, false)
 	}
+	return nil
+}
+
+// refuseOffBoard refuses an event that reaches no board (malformed, or for
+// a board that does not exist): committed to the audit log and
+// acknowledged, so the device moves on.
+func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.DeviceEvent, code, msg string) error {
+	s := ls.s
+	seq := ev.GetSeq()
+	err := s.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.AckDevice(l.dev, seq); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: describe(ev.GetAction()),
+			Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction())})
+	})
+	if err != nil && !errors.Is(err, storage.ErrDuplicate) {
+		return err
+	}
+	l.expect, l.acked = seq+1, seq
+	s.setAcked(l.dev, seq)
+	if err != nil {
+		// Refused before, by a stream that just died: acknowledge again.
+		s.counters.duplicates.Add(1)
+		l.send(ack(seq, nil))
+		return nil
+	}
+	s.counters.rejected.Add(1)
+	l.send(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
 	return nil
 }
 

@@ -19,28 +19,57 @@ type watchService struct {
 }
 
 func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_WatchBoardServer) error {
-	b, err := w.s.board(req.GetBoardId())
-	if err != nil {
+	scope := Scope{BoardID: req.GetBoardId()}
+	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
 		return toStatus(err)
 	}
-	if id := IdentityFrom(stream.Context()); id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
-		return toStatus(ErrPermission)
-	}
-	return w.serve(Scope{BoardID: req.GetBoardId()}, req.GetFromSeq(), stream)
+	return w.serve(scope, req.GetFromSeq(), stream)
 }
 
 func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_WatchRoundServer) error {
-	w.s.mu.Lock()
-	_, ok := w.s.rounds[req.GetRoundId()]
-	w.s.mu.Unlock()
-	if !ok {
-		return toStatus(fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId()))
+	scope := Scope{RoundID: req.GetRoundId()}
+	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
+		return toStatus(err)
 	}
-	return w.serve(Scope{RoundID: req.GetRoundId()}, req.GetFromSeq(), stream)
+	return w.serve(scope, req.GetFromSeq(), stream)
 }
 
 func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_WatchHallServer) error {
 	return w.serve(Scope{}, req.GetFromSeq(), stream)
+}
+
+// checkResume refuses to resume after a change the hall has not made: a
+// watcher would wait silently for numbers that may never come (a hall
+// restored from an older backup numbers its changes anew).
+func checkResume(h *Hub, from uint64) error {
+	if last := h.LastSeq(); from > last {
+		return fmt.Errorf("%w: from_seq %d is beyond the newest change, %d: resume from at most %d, or from 0 for a snapshot",
+			ErrBeyondHead, from, last, last)
+	}
+	return nil
+}
+
+// scopeFor checks that a watch scope names a board or round that exists,
+// and that an arbiter limited to sections may watch the board.
+func (s *Server) scopeFor(id *Identity, scope Scope) error {
+	if scope.BoardID != "" {
+		b, err := s.board(scope.BoardID)
+		if err != nil {
+			return err
+		}
+		if id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
+			return fmt.Errorf("%w: %s may not watch board %s (section %q)", ErrPermission, id.Actor(), b.rec.ID, b.rec.Section)
+		}
+	}
+	if scope.RoundID != "" {
+		s.mu.Lock()
+		_, ok := s.rounds[scope.RoundID]
+		s.mu.Unlock()
+		if !ok {
+			return fmt.Errorf("%w: round %q", storage.ErrNotFound, scope.RoundID)
+		}
+	}
+	return nil
 }
 
 // serve sends updates until the client leaves or the server shuts down.
@@ -54,7 +83,11 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		scope.Sections = id.Sections
 	}
 	defer w.s.trackStream(id.TokenID, cancel)()
-	sub := w.s.hubFor(id).Subscribe(scope, from, w.s.opts.WatchInterval)
+	hub := w.s.hubFor(id)
+	if err := checkResume(hub, from); err != nil {
+		return toStatus(err)
+	}
+	sub := hub.Subscribe(scope, from, w.s.opts.WatchInterval)
 	for {
 		u, err := sub.Next(ctx)
 		if err != nil {

@@ -1,28 +1,113 @@
 package hallv1
 
-// Hand-written validation of requests, run by the server's validation
-// interceptor before any handler (go-grpc-middleware's validator calls
-// Validate). Each error says what was wrong and what is allowed; the
-// server answers it with InvalidArgument. The rules engine checks meaning
-// (time controls, FENs, results); this checks shape.
+// Hand-written validation of requests, run by the server's door before
+// any handler (each request's Validate, and each message a stream
+// receives). Each error is a *FieldError naming the field, saying what was
+// wrong and what is allowed; the server answers INVALID_ARGUMENT, or
+// OUT_OF_RANGE for a number no field of its kind can ever hold. The rules
+// engine checks meaning (time controls, FENs, results); this checks shape:
+// lengths, enum values, finite and non-negative numbers.
+//
+// Limits on text (characters, UTF-8, no control characters):
+//
+//	ids (board, round, tournament, device, token, command), sections   64
+//	names (tournaments, players), labels, reasons                      200
+//	firmware                                                           64
+//	fide_id 32, ruleset 32, time_control 200, termination 32, result 8, san 16
+//	fen: at most 100 bytes
 
 import (
 	"fmt"
+	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-const maxText = 200 // names, labels, reasons, ids
+// Length limits of text fields, in characters.
+const (
+	MaxID       = 64  // ids and section names
+	MaxText     = 200 // names, labels, reasons
+	MaxFirmware = 64
+	MaxFEN      = 100 // bytes
+)
 
-func text(field, v string, required bool) error {
+// Limits of numbers.
+const (
+	maxSeq      = math.MaxInt64 // sequence numbers are stored as SQLite integers
+	maxDuration = 100 * 3600_000 // 100 hours: no clock holds more
+	maxMoves    = 10_000
+	maxDrift    = 1e6 // ppm: a clock whose oscillator errs by 100 % is broken
+	maxScore    = 100
+)
+
+// FieldError is a request's field that is wrong.
+type FieldError struct {
+	Field string // e.g. "action.side", "hello.firmware"
+	Msg   string // what was wrong and what is allowed
+	// OutOfRange: the value lies beyond what the field can ever hold (a
+	// sequence number above 2^63-1); otherwise it is an invalid argument.
+	OutOfRange bool
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+func bad(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func outOfRange(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...), OutOfRange: true}
+}
+
+// textN checks a text field: required or not, at most max characters,
+// valid UTF-8 without control characters.
+func textN(field, v string, required bool, max int) error {
 	if required && strings.TrimSpace(v) == "" {
-		return fmt.Errorf("%s is required", field)
-	}
-	if len(v) > maxText*4 || utf8.RuneCountInString(v) > maxText {
-		return fmt.Errorf("%s is %d characters long; at most %d are allowed", field, utf8.RuneCountInString(v), maxText)
+		return bad(field, "is required")
 	}
 	if !utf8.ValidString(v) {
-		return fmt.Errorf("%s is not valid UTF-8", field)
+		return bad(field, "is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		return bad(field, "is %d characters long; at most %d are allowed", n, max)
+	}
+	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+		return bad(field, "holds a control character (%q at byte %d); only printable text is allowed", v[i], i)
+	}
+	return nil
+}
+
+func text(field, v string, required bool) error { return textN(field, v, required, MaxText) }
+func id(field, v string, required bool) error   { return textN(field, v, required, MaxID) }
+
+func seq(field string, v uint64) error {
+	if v > maxSeq {
+		return outOfRange(field, "is %d; sequence numbers go up to %d", v, uint64(maxSeq))
+	}
+	return nil
+}
+
+func nonNegative(field string, v int64) error {
+	if v < 0 {
+		return bad(field, "is %d; it is never negative", v)
+	}
+	return nil
+}
+
+func duration(field string, v int64) error {
+	if v < 0 || v > maxDuration {
+		return bad(field, "is %d ms; 0 to %d ms (100 hours) are allowed", v, int64(maxDuration))
+	}
+	return nil
+}
+
+func finite(field string, v, limit float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return bad(field, "is %v; a finite number is needed", v)
+	}
+	if math.Abs(v) > limit {
+		return bad(field, "is %v; -%v to %v are allowed", v, limit, limit)
 	}
 	return nil
 }
@@ -36,21 +121,33 @@ func first(errs ...error) error {
 	return nil
 }
 
+func knownSide(field string, s Side) error {
+	if _, ok := Side_name[int32(s)]; !ok {
+		return bad(field, "%d is not a side: SIDE_WHITE or SIDE_BLACK", s)
+	}
+	return nil
+}
+
 // Validate checks a clock action's shape: a known kind, a side where the
-// kind needs one, and sane numbers.
-func (a *ClockAction) Validate() error {
+// kind needs one, known enum values, and sane numbers and lengths.
+func (a *ClockAction) Validate() error { return a.validate("action") }
+
+func (a *ClockAction) validate(f string) error {
 	if a == nil {
-		return fmt.Errorf("action is required")
+		return bad(f, "is required")
 	}
 	k := a.GetKind()
 	if k == ActionKind_ACTION_KIND_UNSPECIFIED {
-		return fmt.Errorf("action.kind is required (one of START, ARRIVE, PRESS, PAUSE, RESUME, ADJOURN, FLAG_CLAIM, ILLEGAL_MOVE, DRAW_CLAIM_REJECTED, QUICKPLAY_INCREMENT, QUICKPLAY_CLAIM, ADD_TIME, SET_CLOCK, POSITION, RESULT, FLAG)")
+		return bad(f+".kind", "is required (one of START, ARRIVE, PRESS, PAUSE, RESUME, ADJOURN, FLAG_CLAIM, ILLEGAL_MOVE, DRAW_CLAIM_REJECTED, QUICKPLAY_INCREMENT, QUICKPLAY_CLAIM, ADD_TIME, SET_CLOCK, POSITION, RESULT, FLAG)")
 	}
 	if _, ok := ActionKind_name[int32(k)]; !ok {
-		return fmt.Errorf("action.kind %d is unknown", k)
+		return bad(f+".kind", "%d is unknown", k)
 	}
-	if a.GetTMs() < 0 {
-		return fmt.Errorf("action.t_ms is %d; board time is never negative", a.GetTMs())
+	if err := first(nonNegative(f+".t_ms", a.GetTMs()), knownSide(f+".side", a.GetSide())); err != nil {
+		return err
+	}
+	if _, ok := QuickplayDecision_name[int32(a.GetDecision())]; !ok {
+		return bad(f+".decision", "%d is unknown: DRAW, POSTPONE or REJECT", a.GetDecision())
 	}
 	switch k {
 	case ActionKind_ACTION_KIND_ARRIVE, ActionKind_ACTION_KIND_PRESS, ActionKind_ACTION_KIND_FLAG_CLAIM,
@@ -58,61 +155,95 @@ func (a *ClockAction) Validate() error {
 		ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, ActionKind_ACTION_KIND_QUICKPLAY_CLAIM,
 		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG:
 		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
-			return fmt.Errorf("action %s needs side SIDE_WHITE or SIDE_BLACK", k)
+			return bad(f+".side", "action %s needs side SIDE_WHITE or SIDE_BLACK", k)
 		}
 	}
 	switch k {
 	case ActionKind_ACTION_KIND_ADD_TIME:
 		if a.GetMs() == 0 {
-			return fmt.Errorf("ADD_TIME needs ms, the milliseconds to add (negative to take away)")
+			return bad(f+".ms", "ADD_TIME needs ms, the milliseconds to add (negative to take away)")
+		}
+		if a.GetMs() < -maxDuration || a.GetMs() > maxDuration {
+			return bad(f+".ms", "is %d; at most %d ms (100 hours) either way", a.GetMs(), int64(maxDuration))
 		}
 	case ActionKind_ACTION_KIND_SET_CLOCK:
-		if a.GetWhiteMs() < 0 {
-			return fmt.Errorf("action.white_ms is %d; SET_CLOCK times are 0 or more milliseconds", a.GetWhiteMs())
+		if err := first(duration(f+".white_ms", a.GetWhiteMs()), duration(f+".black_ms", a.GetBlackMs())); err != nil {
+			return err
 		}
-		if a.GetBlackMs() < 0 {
-			return fmt.Errorf("action.black_ms is %d; SET_CLOCK times are 0 or more milliseconds", a.GetBlackMs())
+		if a.WhiteMoves != nil && (a.GetWhiteMoves() < 0 || a.GetWhiteMoves() > maxMoves) {
+			return bad(f+".white_moves", "is %d; SET_CLOCK move counters are 0 to %d", a.GetWhiteMoves(), maxMoves)
 		}
-		if a.WhiteMoves != nil && a.GetWhiteMoves() < 0 {
-			return fmt.Errorf("action.white_moves is %d; SET_CLOCK move counters are 0 or more", a.GetWhiteMoves())
-		}
-		if a.BlackMoves != nil && a.GetBlackMoves() < 0 {
-			return fmt.Errorf("action.black_moves is %d; SET_CLOCK move counters are 0 or more", a.GetBlackMoves())
+		if a.BlackMoves != nil && (a.GetBlackMoves() < 0 || a.GetBlackMoves() > maxMoves) {
+			return bad(f+".black_moves", "is %d; SET_CLOCK move counters are 0 to %d", a.GetBlackMoves(), maxMoves)
 		}
 	case ActionKind_ACTION_KIND_QUICKPLAY_CLAIM:
 		if a.GetDecision() == QuickplayDecision_QUICKPLAY_DECISION_UNSPECIFIED {
-			return fmt.Errorf("QUICKPLAY_CLAIM needs the arbiter's decision: DRAW, POSTPONE or REJECT")
+			return bad(f+".decision", "QUICKPLAY_CLAIM needs the arbiter's decision: DRAW, POSTPONE or REJECT")
 		}
 	case ActionKind_ACTION_KIND_POSITION:
 		if a.GetFen() == "" {
-			return fmt.Errorf("POSITION needs fen")
+			return bad(f+".fen", "POSITION needs fen")
 		}
 	case ActionKind_ACTION_KIND_RESULT:
 		if a.GetResult() == "" {
-			return fmt.Errorf("RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0")
+			return bad(f+".result", "RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0")
 		}
 	}
-	if len(a.GetFen()) > 100 {
-		return fmt.Errorf("fen is %d bytes long; a FEN is at most 100", len(a.GetFen()))
+	if len(a.GetFen()) > MaxFEN {
+		return bad(f+".fen", "is %d bytes long; a FEN is at most %d", len(a.GetFen()), MaxFEN)
 	}
-	return text("san", a.GetSan(), false)
+	return first(textN(f+".fen", a.GetFen(), false, MaxFEN), textN(f+".san", a.GetSan(), false, 16),
+		textN(f+".result", a.GetResult(), false, 8), textN(f+".termination", a.GetTermination(), false, 32))
 }
 
-func (c *ClockConfig) validate(field string) error {
+func (r *Regulations) validate(f string) error {
+	if r == nil {
+		return nil
+	}
+	if _, ok := Supervision_name[int32(r.GetSupervision())]; !ok {
+		return bad(f+".supervision", "%d is unknown: SUPERVISION_ADEQUATE or SUPERVISION_INSUFFICIENT", r.GetSupervision())
+	}
+	if _, ok := PeriodChange_name[int32(r.GetPeriodChange())]; !ok {
+		return bad(f+".period_change", "%d is unknown: PERIOD_CHANGE_MOVES or PERIOD_CHANGE_FLAG", r.GetPeriodChange())
+	}
+	if r.DefaultTimeMs != nil {
+		if err := duration(f+".default_time_ms", r.GetDefaultTimeMs()); err != nil {
+			return err
+		}
+	}
+	if r.IllegalMovePenaltyMs != nil {
+		if err := duration(f+".illegal_move_penalty_ms", r.GetIllegalMovePenaltyMs()); err != nil {
+			return err
+		}
+	}
+	if r.DrawClaimPenaltyMs != nil {
+		if err := duration(f+".draw_claim_penalty_ms", r.GetDrawClaimPenaltyMs()); err != nil {
+			return err
+		}
+	}
+	if s := r.GetScoring(); s != nil {
+		return first(finite(f+".scoring.win", s.GetWin(), maxScore), finite(f+".scoring.draw", s.GetDraw(), maxScore),
+			finite(f+".scoring.loss", s.GetLoss(), maxScore))
+	}
+	return nil
+}
+
+func (c *ClockConfig) validate(f string) error {
 	if c == nil {
 		return nil
 	}
-	return first(text(field+".ruleset", c.GetRuleset(), false), text(field+".time_control", c.GetTimeControl(), false))
+	return first(textN(f+".ruleset", c.GetRuleset(), false, 32), text(f+".time_control", c.GetTimeControl(), false),
+		c.GetRegulations().validate(f+".regulations"))
 }
 
-func (p *Player) validate(field string) error {
+func (p *Player) validate(f string) error {
 	if p == nil {
-		return fmt.Errorf("%s is required (at least a name)", field)
+		return bad(f, "is required (at least a name)")
 	}
 	if p.GetRating() < 0 || p.GetRating() > 4000 {
-		return fmt.Errorf("%s.rating %d: ratings are 0 to 4000", field, p.GetRating())
+		return bad(f+".rating", "%d: ratings are 0 to 4000", p.GetRating())
 	}
-	return first(text(field+".name", p.GetName(), true), text(field+".fide_id", p.GetFideId(), false))
+	return first(text(f+".name", p.GetName(), true), textN(f+".fide_id", p.GetFideId(), false, 32))
 }
 
 func (r *CreateTournamentRequest) Validate() error {
@@ -121,93 +252,151 @@ func (r *CreateTournamentRequest) Validate() error {
 
 func (r *CreateRoundRequest) Validate() error {
 	if r.GetNumber() <= 0 {
-		return fmt.Errorf("number is %d; rounds are numbered from 1", r.GetNumber())
+		return bad("number", "is %d; rounds are numbered from 1", r.GetNumber())
 	}
-	return first(text("tournament_id", r.GetTournamentId(), true), r.GetConfig().validate("config"))
+	return first(id("tournament_id", r.GetTournamentId(), true), r.GetConfig().validate("config"))
 }
 
 func (r *AddBoardRequest) Validate() error {
 	if r.GetNumber() <= 0 {
-		return fmt.Errorf("number is %d; boards are numbered from 1", r.GetNumber())
+		return bad("number", "is %d; boards are numbered from 1", r.GetNumber())
 	}
-	return first(text("round_id", r.GetRoundId(), true), text("section", r.GetSection(), false),
+	return first(id("round_id", r.GetRoundId(), true), id("section", r.GetSection(), false),
 		r.GetWhite().validate("white"), r.GetBlack().validate("black"), r.GetConfig().validate("config"),
-		text("device_id", r.GetDeviceId(), false))
+		id("device_id", r.GetDeviceId(), false))
 }
 
 func (r *AssignDeviceRequest) Validate() error {
-	return first(text("board_id", r.GetBoardId(), true), text("device_id", r.GetDeviceId(), true), text("reason", r.GetReason(), false))
+	return first(id("board_id", r.GetBoardId(), true), id("device_id", r.GetDeviceId(), true), text("reason", r.GetReason(), false))
 }
 
 func (r *SwapDevicesRequest) Validate() error {
-	return first(text("board_a", r.GetBoardA(), true), text("board_b", r.GetBoardB(), true), text("reason", r.GetReason(), false))
+	return first(id("board_a", r.GetBoardA(), true), id("board_b", r.GetBoardB(), true), text("reason", r.GetReason(), false))
 }
 
 func (r *UseVirtualClockRequest) Validate() error {
-	return first(text("board_id", r.GetBoardId(), true), text("reason", r.GetReason(), false))
+	return first(id("board_id", r.GetBoardId(), true), text("reason", r.GetReason(), false))
 }
 
 func (r *StartRoundRequest) Validate() error {
-	for _, a := range r.GetAbsent() {
-		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
-			return fmt.Errorf("absent on board %q needs side SIDE_WHITE or SIDE_BLACK", a.GetBoardId())
+	if n := len(r.GetBoardIds()); n > 10_000 {
+		return bad("board_ids", "lists %d boards; at most 10000", n)
+	}
+	for i, b := range r.GetBoardIds() {
+		if err := id(fmt.Sprintf("board_ids[%d]", i), b, true); err != nil {
+			return err
 		}
 	}
-	return text("round_id", r.GetRoundId(), true)
+	for i, a := range r.GetAbsent() {
+		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
+			return bad(fmt.Sprintf("absent[%d].side", i), "absent on board %q needs side SIDE_WHITE or SIDE_BLACK", a.GetBoardId())
+		}
+		if err := id(fmt.Sprintf("absent[%d].board_id", i), a.GetBoardId(), true); err != nil {
+			return err
+		}
+	}
+	return id("round_id", r.GetRoundId(), true)
 }
 
 func (r *BoardActionRequest) Validate() error {
 	if r.GetWaitMs() > 60_000 {
-		return fmt.Errorf("wait_ms is %d; wait at most 60000 ms", r.GetWaitMs())
+		return bad("wait_ms", "is %d; wait at most 60000 ms", r.GetWaitMs())
 	}
-	return first(text("board_id", r.GetBoardId(), true), r.GetAction().Validate(), text("reason", r.GetReason(), false))
+	return first(id("board_id", r.GetBoardId(), true), r.GetAction().Validate(), text("reason", r.GetReason(), false))
 }
 
-func (r *GetBoardRequest) Validate() error { return text("board_id", r.GetBoardId(), true) }
+func (r *ListBoardsRequest) Validate() error {
+	return first(id("round_id", r.GetRoundId(), false), id("section", r.GetSection(), false))
+}
+
+func (r *GetBoardRequest) Validate() error { return id("board_id", r.GetBoardId(), true) }
 
 func (r *AuditLogRequest) Validate() error {
 	if r.GetLimit() < 0 || r.GetLimit() > 10_000 {
-		return fmt.Errorf("limit is %d; ask for 1 to 10000 entries (0: 500)", r.GetLimit())
+		return bad("limit", "is %d; ask for 1 to 10000 entries (0: 500)", r.GetLimit())
 	}
-	return text("board_id", r.GetBoardId(), true)
+	return first(id("board_id", r.GetBoardId(), true), seq("after_seq", r.GetAfterSeq()))
 }
 
 func (r *IssueTokenRequest) Validate() error {
-	if r.GetRole() == Role_ROLE_UNSPECIFIED {
-		return fmt.Errorf("role is required: ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST")
+	switch r.GetRole() {
+	case Role_ROLE_UNSPECIFIED:
+		return bad("role", "is required: ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST")
+	case Role_ROLE_DEVICE, Role_ROLE_ARBITER, Role_ROLE_CHIEF_ARBITER, Role_ROLE_BROADCAST:
+	default:
+		return bad("role", "%d is unknown: ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r.GetRole())
 	}
-	for _, s := range r.GetSections() {
-		if err := text("sections[]", s, true); err != nil {
+	if n := len(r.GetSections()); n > 100 {
+		return bad("sections", "lists %d sections; at most 100", n)
+	}
+	for i, s := range r.GetSections() {
+		if err := id(fmt.Sprintf("sections[%d]", i), s, true); err != nil {
 			return err
 		}
 	}
-	return first(text("label", r.GetLabel(), true), text("device_id", r.GetDeviceId(), false))
+	return first(text("label", r.GetLabel(), true), id("device_id", r.GetDeviceId(), false))
 }
 
-func (r *RevokeTokenRequest) Validate() error { return text("token_id", r.GetTokenId(), true) }
+func (r *RevokeTokenRequest) Validate() error { return id("token_id", r.GetTokenId(), true) }
 
-func (r *WatchBoardRequest) Validate() error { return text("board_id", r.GetBoardId(), true) }
+func (r *WatchBoardRequest) Validate() error {
+	return first(id("board_id", r.GetBoardId(), true), seq("from_seq", r.GetFromSeq()))
+}
 
-func (r *WatchRoundRequest) Validate() error { return text("round_id", r.GetRoundId(), true) }
+func (r *WatchRoundRequest) Validate() error {
+	return first(id("round_id", r.GetRoundId(), true), seq("from_seq", r.GetFromSeq()))
+}
 
-// Validate checks a device's message: a Hello with its id, an event with a
-// sequence number. An event's board and action are judged by the server
-// after its sequence number is accepted, so that a bad event is refused and
-// acknowledged instead of being resent for ever.
+func (r *WatchHallRequest) Validate() error { return seq("from_seq", r.GetFromSeq()) }
+
+// Validate checks a device's message: a Hello with its id and sane
+// numbers, an event with a sequence number, a heartbeat with finite,
+// non-negative readings. An event's board and action are judged by the
+// server after its sequence number is accepted (ValidateContent), so that
+// a bad event is refused and acknowledged instead of resent for ever.
 func (m *DeviceMessage) Validate() error {
 	switch x := m.GetMsg().(type) {
 	case *DeviceMessage_Hello:
-		return text("hello.device_id", x.Hello.GetDeviceId(), true)
+		return x.Hello.validate("hello")
 	case *DeviceMessage_Event:
 		if x.Event.GetSeq() == 0 {
-			return fmt.Errorf("event.seq is required; device sequence numbers start at 1")
+			return bad("event.seq", "is required; device sequence numbers start at 1")
 		}
-		return nil
+		return seq("event.seq", x.Event.GetSeq())
 	case *DeviceMessage_Heartbeat:
-		if p := x.Heartbeat.GetBatteryPct(); p < -1 || p > 100 {
-			return fmt.Errorf("heartbeat.battery_pct is %d; 0 to 100 (or -1 unknown)", p)
-		}
+		return x.Heartbeat.validate("heartbeat")
+	}
+	return bad("msg", "device message is empty: send hello, event or heartbeat")
+}
+
+func (h *Hello) validate(f string) error {
+	if err := first(id(f+".device_id", h.GetDeviceId(), true), textN(f+".firmware", h.GetFirmware(), false, MaxFirmware),
+		seq(f+".last_acked_seq", h.GetLastAckedSeq()), seq(f+".next_seq", h.GetNextSeq())); err != nil {
+		return err
+	}
+	c := h.GetClock()
+	if c == nil {
 		return nil
 	}
-	return fmt.Errorf("device message is empty: send hello, event or heartbeat")
+	return first(id(f+".clock.board_id", c.GetBoardId(), false), nonNegative(f+".clock.t_ms", c.GetTMs()),
+		duration(f+".clock.white_ms", c.GetWhiteMs()), duration(f+".clock.black_ms", c.GetBlackMs()),
+		seq(f+".clock.board_seq", c.GetBoardSeq()))
+}
+
+func (hb *Heartbeat) validate(f string) error {
+	if p := hb.GetBatteryPct(); p < -1 || p > 100 {
+		return bad(f+".battery_pct", "is %d; 0 to 100 (or -1 unknown)", p)
+	}
+	return first(nonNegative(f+".device_ms", hb.GetDeviceMs()), nonNegative(f+".board_t_ms", hb.GetBoardTMs()),
+		duration(f+".white_ms", hb.GetWhiteMs()), duration(f+".black_ms", hb.GetBlackMs()),
+		finite(f+".drift_ppm", hb.GetDriftPpm(), maxDrift))
+}
+
+// ValidateContent checks what the server judges of a device event once its
+// sequence number is accepted: its board id, command id, action and
+// displayed times. A failure is refused and acknowledged (a Rejection),
+// not a reason to end the stream.
+func (e *DeviceEvent) ValidateContent() error {
+	return first(id("event.board_id", e.GetBoardId(), false), id("event.command_id", e.GetCommandId(), false),
+		e.GetAction().validate("event.action"), duration("event.white_ms", e.GetWhiteMs()), duration("event.black_ms", e.GetBlackMs()))
 }
