@@ -34,7 +34,7 @@ const (
 
 // Limits of numbers.
 const (
-	maxSeq      = math.MaxInt64 // sequence numbers are stored as SQLite integers
+	maxSeq      = math.MaxInt64  // sequence numbers are stored as SQLite integers
 	maxDuration = 100 * 3600_000 // 100 hours: no clock holds more
 	maxMoves    = 10_000
 	maxDrift    = 1e6 // ppm: a clock whose oscillator errs by 100 % is broken
