@@ -37,7 +37,7 @@ func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceR
 	if dev == "" {
 		return nil, toStatus(badRequest("no device id: give the device that will keep board %s's clock", b.rec.ID))
 	}
-	if err := a.assign(ctx, b, dev, req.GetReason()); err != nil {
+	if err := a.assign(ctx, b, dev, req.GetReason(), req.GetReplace()); err != nil {
 		return nil, toStatus(err)
 	}
 	return a.boardWire(ctx, b)
@@ -45,12 +45,18 @@ func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceR
 
 // assign makes dev keep b's clock (a new or replacement device, 6.10.1):
 // the previous device is told it has no board, the new one gets the board
-// with its history and continues its time line.
-func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason string) error {
+// with its history and continues its time line. A device busy on another
+// board is taken only with replace (claimDevice).
+func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason string, replace bool) error {
 	s := a.s
+	id := IdentityFrom(ctx)
+	move, err := s.claimDevice(ctx, id, dev, b.rec.ID, replace)
+	if err != nil {
+		return err
+	}
 	var prev string
 	var werr error
-	err := b.do(ctx, func() {
+	err = b.do(ctx, func() {
 		prev = b.rec.DeviceID
 		werr = s.store.Write(ctx, func(tx *storage.Tx) error {
 			if err := tx.SetBoardDevice(b.rec.ID, dev); err != nil {
@@ -59,8 +65,11 @@ func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason strin
 			if err := tx.SetBoardSource(b.rec.ID, storage.SourceDevice); err != nil {
 				return err
 			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: IdentityFrom(ctx).Actor(),
-				What: fmt.Sprintf("assign device %s (was %q)", dev, prev), Reason: reason, Outcome: storage.OutcomeApplied})
+			if err := move.audit(tx, id.Actor(), b.rec.ID, reason); err != nil {
+				return err
+			}
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(),
+				What: fmt.Sprintf("assign device %s (was %q)%s", dev, prev, move.note()), Reason: reason, Outcome: storage.OutcomeApplied})
 		})
 		if werr != nil {
 			return
@@ -111,10 +120,12 @@ func (a *arbiterService) SwapDevices(ctx context.Context, req *pb.SwapDevicesReq
 	if da == "" || db == "" {
 		return nil, toStatus(fmt.Errorf("%w: both boards need a device to swap (%s has %q, %s has %q)", ErrNoDevice, ba.rec.ID, da, bb.rec.ID, db))
 	}
-	if err := a.assign(ctx, ba, db, req.GetReason()); err != nil {
+	// A swap takes each device from a board the caller may act on (both
+	// were checked above): the busy-device rule's replace, said by the call.
+	if err := a.assign(ctx, ba, db, req.GetReason(), true); err != nil {
 		return nil, toStatus(err)
 	}
-	if err := a.assign(ctx, bb, da, req.GetReason()); err != nil {
+	if err := a.assign(ctx, bb, da, req.GetReason(), true); err != nil {
 		return nil, toStatus(err)
 	}
 	wa, err := a.boardWire(ctx, ba)

@@ -115,6 +115,12 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 	if err != nil {
 		return nil, toStatus(err)
 	}
+	var move deviceMove
+	if rec.DeviceID != "" {
+		if move, err = s.claimDevice(ctx, id, rec.DeviceID, rec.ID, req.GetReplace()); err != nil {
+			return nil, toStatus(err)
+		}
+	}
 	b := newBoard(s, rec, st, 0, nil)
 	s.place(rec.ID, rec.Section)
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
@@ -122,8 +128,14 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 			return err
 		}
 		tx.AfterCommit(func() { s.publish(r.ID, b.wireState(st, 0), 0) })
-		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(),
-			What: fmt.Sprintf("add_board %d %s - %s", rec.Number, rec.White.Name, rec.Black.Name), Outcome: storage.OutcomeApplied})
+		if err := move.audit(tx, id.Actor(), rec.ID, ""); err != nil {
+			return err
+		}
+		what := fmt.Sprintf("add_board %d %s - %s", rec.Number, rec.White.Name, rec.Black.Name)
+		if rec.DeviceID != "" {
+			what += fmt.Sprintf(", device %s%s", rec.DeviceID, move.note())
+		}
+		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(), What: what, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
 		return nil, toStatus(err)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/chesshall/hallclock/clockdev"
@@ -666,7 +668,12 @@ func TestSpareFromAnotherBoard(t *testing.T) {
 	waitDeviceOnline(t, h, b1, false)
 
 	arb, ctx := h.Arbiter(t)
-	if _, err := arb.AssignDevice(ctx, &pb.AssignDeviceRequest{BoardId: b1, DeviceId: boards[1].GetDeviceId(), Reason: "spare from table 2"}); err != nil {
+	// Board 2's game is not over: its clock is busy there, and is taken
+	// only when the request says it replaces.
+	if _, err := arb.AssignDevice(ctx, &pb.AssignDeviceRequest{BoardId: b1, DeviceId: boards[1].GetDeviceId(), Reason: "spare from table 2"}); status.Code(err) != codes.FailedPrecondition {
+		t.Fatalf("taking a busy device without replace: %v, want FAILED_PRECONDITION", err)
+	}
+	if _, err := arb.AssignDevice(ctx, &pb.AssignDeviceRequest{BoardId: b1, DeviceId: boards[1].GetDeviceId(), Reason: "spare from table 2", Replace: true}); err != nil {
 		t.Fatal(err)
 	}
 	halltest.Eventually(t, 5*time.Second, func() error {

@@ -27,6 +27,7 @@ var (
 	ErrSlowDevice      = errors.New("device not reading")       // its message queue is full
 	ErrReplaced        = errors.New("connection replaced")      // a newer stream of the same device
 	ErrBeyondHead      = errors.New("beyond the newest change") // a watcher resuming after a change never made
+	ErrDeviceBusy      = errors.New("device busy")              // it keeps another board whose game is not over
 	ErrNoHello         = errors.New("no hello")                 // a device stream silent from the start
 	ErrTooManyStreams  = errors.New("too many streams")         // a token's streams at their limit
 )
@@ -67,7 +68,7 @@ func toStatus(err error) error {
 		code = codes.AlreadyExists
 	case errors.Is(err, storage.ErrGap):
 		code = codes.OutOfRange
-	case errors.Is(err, ErrNoDevice):
+	case errors.Is(err, ErrNoDevice), errors.Is(err, ErrDeviceBusy):
 		code = codes.FailedPrecondition
 	case errors.Is(err, ErrSequenceGap), errors.Is(err, ErrBeyondHead):
 		code = codes.OutOfRange

@@ -77,7 +77,8 @@ Actions on a board's clock (they travel through the clock device)
   position BOARD FEN
   result BOARD RESULT [TERMINATION]   1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0
   virtual BOARD                       move a board with a dead clock to a virtual clock
-  assign BOARD DEVICE                 a (replacement) clock device keeps BOARD
+  assign BOARD DEVICE [-replace]      a (replacement) clock device keeps BOARD; -replace takes
+                                      a device from a board whose game is not over
   swap BOARD_A BOARD_B                swap two boards' devices
 
 Setting up (chief arbiter)
@@ -422,14 +423,18 @@ func (c *cli) dispatch(cmd string, args []string) error {
 		printState(c.out, b.GetState())
 		return nil
 	case "assign":
-		pos, err := parse(args, actFlags)
+		var replace bool
+		pos, err := parse(args, func(fs *flag.FlagSet) {
+			actFlags(fs)
+			fs.BoolVar(&replace, "replace", false, "take the device from a board whose game is not over")
+		})
 		if err != nil {
 			return err
 		}
 		if err := need(pos, 2, "assign BOARD DEVICE"); err != nil {
 			return err
 		}
-		b, err := c.arb.AssignDevice(c.ctx, &pb.AssignDeviceRequest{BoardId: pos[0], DeviceId: pos[1], Reason: reason})
+		b, err := c.arb.AssignDevice(c.ctx, &pb.AssignDeviceRequest{BoardId: pos[0], DeviceId: pos[1], Reason: reason, Replace: replace})
 		if err != nil {
 			return err
 		}

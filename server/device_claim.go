@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chesshall/hallclock/storage"
+)
+
+// The busy-device rule. A device keeps at most one board. A device that
+// keeps a board whose game is not over (waiting, running, paused,
+// adjourned) is busy there: giving it another board would leave that one
+// without a clock, silently. So a busy device is given another board only
+// when the request says it replaces, by a caller allowed on both boards;
+// and every move of a device, busy or not, is audited on the board it
+// leaves as on the board it joins, in the same transaction.
+//
+// claimDevice is the one place that decides; every way of handing out a
+// device (AssignDevice, AddBoard with a device, a hall plan) calls it
+// before writing, and calls deviceMove.audit in the write.
+
+// deviceMove is what giving a device a board does to the board it leaves.
+type deviceMove struct {
+	dev     string
+	from    *board // the board the device leaves; nil if it keeps none (or keeps the target already)
+	running bool   // from's game is not over: the device was busy there
+}
+
+// claimDevice applies the busy-device rule for giving dev the board
+// toBoard (which may not exist yet: AddBoard) on behalf of id.
+func (s *Server) claimDevice(ctx context.Context, id *Identity, dev, toBoard string, replace bool) (deviceMove, error) {
+	m := deviceMove{dev: dev}
+	s.mu.Lock()
+	fromID := s.byDevice[dev]
+	from := s.boards[fromID]
+	s.mu.Unlock()
+	if from == nil || fromID == toBoard {
+		return m, nil
+	}
+	var keeps bool
+	var status string
+	if err := from.do(ctx, func() {
+		keeps = from.rec.DeviceID == dev
+		// As arbiters see it (ListBoards): a flag that has fallen by now
+		// ends the game even before the clock's report of it arrives.
+		now := from.state.Project(from.now())
+		m.running = !now.Over()
+		status = now.Status.String()
+	}); err != nil {
+		return m, err
+	}
+	if !keeps {
+		return m, nil
+	}
+	m.from = from
+	if !m.running {
+		return m, nil
+	}
+	where := fmt.Sprintf("board %s (board %d of section %q, %s)", from.rec.ID, from.rec.Number, from.rec.Section, status)
+	if !replace {
+		return m, fmt.Errorf("%w: device %s keeps %s, whose game is not over: to take it from there (leaving that board without a clock) say replace; or choose another device",
+			ErrDeviceBusy, dev, where)
+	}
+	if !id.MaySection(from.rec.Section) {
+		return m, fmt.Errorf("%w: device %s keeps %s; %s may not act on section %q, so may not take it", ErrPermission, dev, where, id.Actor(), from.rec.Section)
+	}
+	return m, nil
+}
+
+// audit records the move on the board the device leaves, in the write
+// that gives it toBoard.
+func (m deviceMove) audit(tx *storage.Tx, actor, toBoard, reason string) error {
+	if m.from == nil {
+		return nil
+	}
+	what := fmt.Sprintf("device %s moved to board %s (its game here was over)", m.dev, toBoard)
+	if m.running {
+		what = fmt.Sprintf("device %s taken to board %s (replace): this board has no clock now; assign one or use a virtual clock", m.dev, toBoard)
+	}
+	return tx.AddAudit(&storage.AuditRecord{BoardID: m.from.rec.ID, Actor: actor, What: what, Reason: reason, Outcome: storage.OutcomeApplied})
+}
+
+// note says what the move did, for the audit entry of the board joined.
+func (m deviceMove) note() string {
+	switch {
+	case m.from == nil:
+		return ""
+	case m.running:
+		return fmt.Sprintf("; taken from board %s, whose game goes on (replace)", m.from.rec.ID)
+	}
+	return fmt.Sprintf("; moved from board %s (game over)", m.from.rec.ID)
+}
