@@ -123,6 +123,7 @@ type Tokens struct {
 	now    func() time.Time
 	mu     sync.RWMutex
 	byHash map[string]storage.TokenRecord
+	byID   map[string]string // token id → hash
 }
 
 func loadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*Tokens, error) {
@@ -130,10 +131,11 @@ func loadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*
 	if err != nil {
 		return nil, err
 	}
-	t := &Tokens{store: st, now: now, byHash: map[string]storage.TokenRecord{}}
+	t := &Tokens{store: st, now: now, byHash: map[string]storage.TokenRecord{}, byID: map[string]string{}}
 	for _, r := range recs {
 		if r.Active() {
 			t.byHash[r.Hash] = r
+			t.byID[r.ID] = r.Hash
 		}
 	}
 	return t, nil
@@ -171,6 +173,7 @@ func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, s
 	}
 	t.mu.Lock()
 	t.byHash[rec.Hash] = rec
+	t.byID[rec.ID] = rec.Hash
 	t.mu.Unlock()
 	return rec, secret, nil
 }
@@ -187,10 +190,9 @@ func (t *Tokens) Revoke(ctx context.Context, id, actor string) error {
 		return err
 	}
 	t.mu.Lock()
-	for h, r := range t.byHash {
-		if r.ID == id {
-			delete(t.byHash, h)
-		}
+	if h, ok := t.byID[id]; ok {
+		delete(t.byHash, h)
+		delete(t.byID, id)
 	}
 	t.mu.Unlock()
 	return nil
@@ -209,6 +211,22 @@ func (t *Tokens) Count(role Role) int {
 	return n
 }
 
+// LookupID returns the identity of an active token by its id.
+func (t *Tokens) LookupID(id string) (*Identity, bool) {
+	t.mu.RLock()
+	h, ok := t.byID[id]
+	r := t.byHash[h]
+	t.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	return identityOf(r), true
+}
+
+func identityOf(r storage.TokenRecord) *Identity {
+	return &Identity{TokenID: r.ID, Role: Role(r.Role), Label: r.Label, DeviceID: r.DeviceID, Sections: r.Sections}
+}
+
 // Lookup returns the identity of a bearer secret.
 func (t *Tokens) Lookup(secret string) (*Identity, bool) {
 	t.mu.RLock()
@@ -217,7 +235,7 @@ func (t *Tokens) Lookup(secret string) (*Identity, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &Identity{TokenID: r.ID, Role: Role(r.Role), Label: r.Label, DeviceID: r.DeviceID, Sections: r.Sections}, true
+	return identityOf(r), true
 }
 
 func randomSecret() (string, error) {

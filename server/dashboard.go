@@ -5,9 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -19,26 +17,6 @@ import (
 
 //go:embed dashboard.html
 var dashboardHTML []byte
-
-// httpIdentity reads the bearer token of an HTTP request (Authorization
-// header, or ?token= for browsers' EventSource) and checks its role.
-func (s *Server) httpIdentity(r *http.Request, roles ...Role) (*Identity, error) {
-	secret := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if secret == "" {
-		secret = r.URL.Query().Get("token")
-	}
-	if secret == "" {
-		return nil, fmt.Errorf("%w: send 'Authorization: Bearer <token>' or ?token=", ErrUnauthenticated)
-	}
-	id, ok := s.tokens.Lookup(secret)
-	if !ok {
-		return nil, fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated)
-	}
-	if !slices.Contains(roles, id.Role) {
-		return nil, fmt.Errorf("%w: role %s may not read this", ErrPermission, id.Role)
-	}
-	return id, nil
-}
 
 // httpError answers an error with the HTTP status of its gRPC code, so the
 // mapping of errors to codes stays in one place (toStatus).
@@ -61,7 +39,8 @@ var httpCodes = map[codes.Code]int{
 }
 
 // serveDashboard serves the dashboard page: a live table of every board,
-// fed by /api/watch. The page asks for a token and keeps it in the URL.
+// fed by /api/watch. The page works signed in (session.go): it sends the
+// browser to /signin when GET /api/session says it is not.
 func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
@@ -72,7 +51,7 @@ func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request) {
 // each event is a WatchUpdate in protojson, with its seq as the event id,
 // so a browser's EventSource resumes from Last-Event-ID without gaps.
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
-	id, err := s.httpIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
 	if err != nil {
 		httpError(w, err)
 		return
@@ -135,7 +114,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 // serveBoards lists the boards the caller may see, with players and live
 // state (protojson of ListBoardsResponse), for the dashboard.
 func (s *Server) serveBoards(w http.ResponseWriter, r *http.Request) {
-	id, err := s.httpIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
 	if err != nil {
 		httpError(w, err)
 		return

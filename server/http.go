@@ -13,6 +13,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	mux.HandleFunc("GET /api/boards", s.serveBoards)
 	mux.Handle("GET /metrics", s.metrics.handler())
+	s.signinRoutes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
 }

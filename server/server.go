@@ -74,7 +74,8 @@ type Options struct {
 	// the HTTP feed) by this much, against cheating; arbiters see the hall
 	// live. Default 0: no delay.
 	BroadcastDelay time.Duration
-	// TLS, if set, serves gRPC over TLS.
+	// TLS, if set, serves gRPC over TLS, and HTTP over TLS (HTTPS) with
+	// the same certificate.
 	TLS *tls.Config
 	// HelloTimeout is how long a device stream may stay open without its
 	// Hello (default 5 s, real time).
@@ -139,6 +140,7 @@ type Server struct {
 	hub      *Hub
 	public   *delayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *Tokens
+	sessions *Sessions
 	counters counters
 	slots    streamSlots
 	metrics  *metrics
@@ -179,6 +181,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
 		return nil, err
 	}
+	s.sessions = newSessions(s.tokens, time.Now)
 	if err := s.load(ctx); err != nil {
 		return nil, err
 	}
@@ -188,6 +191,9 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	mux := http.NewServeMux()
 	s.routes(mux)
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	if opts.TLS != nil {
+		s.http.TLSConfig = opts.TLS.Clone()
+	}
 	s.wg.Add(1)
 	go s.watchReadiness()
 	return s, nil
@@ -378,9 +384,15 @@ func (s *Server) ServeGRPC(l net.Listener) error {
 	return err
 }
 
-// ServeHTTP serves the HTTP endpoints (/healthz, ...) on l until Shutdown.
+// ServeHTTP serves the HTTP endpoints (/healthz, ...) on l until Shutdown:
+// over TLS, with the gRPC port's certificate, when Options.TLS is set.
 func (s *Server) ServeHTTP(l net.Listener) error {
-	err := s.http.Serve(l)
+	var err error
+	if s.http.TLSConfig != nil {
+		err = s.http.ServeTLS(l, "", "")
+	} else {
+		err = s.http.Serve(l)
+	}
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

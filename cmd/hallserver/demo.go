@@ -34,17 +34,26 @@ func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, g
 	if err != nil {
 		return fmt.Errorf("demo tokens: %w", err)
 	}
-	web := "http://" + hostPort(httpAddr)
+	web := m.webBase(httpAddr)
+	code, err := srv.Sessions().IssueCode(toks.Arbiter)
+	if err != nil {
+		return fmt.Errorf("demo sign-in code: %w", err)
+	}
 	fmt.Fprintf(m.Stdout, `
 demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess.
-  dashboard       %s/?token=%s
-  live feed (SSE) %s/api/watch?token=%s
-  gRPC feeds      Watch service at %s, broadcast token %s
-  arbiter CLI     HALL_ADDR=%s HALL_TOKEN=%s go run ./cmd/hallctl boards
-  chief arbiter   %s
+  dashboard       %s/signin?code=%s
+                  (a one-time sign-in link, valid %s; later, sign in at %s/signin with the arbiter token)
+  live feed (SSE) curl -N -H "Authorization: Bearer $BROADCAST" %s/api/watch
+  gRPC feeds      Watch service at %s with the broadcast token
+  arbiter CLI     HALL_ADDR=%s HALL_TOKEN=$ARBITER go run ./cmd/hallctl boards
+tokens (keep them out of links; also in %s):
+  ARBITER=%s
+  BROADCAST=%s
+  CHIEF=%s
 Stop with Ctrl-C; starting again continues this hall from %s.
 
-`, web, toks.Arbiter, web, toks.Broadcast, hostPort(grpcAddr), toks.Broadcast, hostPort(grpcAddr), toks.Arbiter, toks.Chief, m.DataDir)
+`, web, code, server.CodeTTL, web, web, hostPort(grpcAddr), hostPort(grpcAddr), filepath.Join(dir, "tokens.json"),
+		toks.Arbiter, toks.Broadcast, toks.Chief, m.DataDir)
 
 	st := func() sim.HallStats {
 		s := srv.Stats()

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,9 +49,10 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		var list pb.ListBoardsResponse
 		return &list, protojson.Unmarshal(body, &list)
 	}
+	out := &syncBuffer{}
 	run := func(check func(net.Addr) error) {
 		m := &Main{DataDir: dir, GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", LogLevel: "error", Grace: time.Second,
-			Demo: true, DemoBoards: 2, Stdout: io.Discard, Stderr: io.Discard}
+			Demo: true, DemoBoards: 2, Stdout: out, Stderr: io.Discard}
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		ready := make(chan net.Addr, 1)
@@ -96,7 +99,7 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 			return fmt.Errorf("%d boards, %d with moves; want 6 boards (3 tournaments of 2) and play", len(list.GetBoards()), played)
 		}
 		first = moves
-		return nil
+		return signInLink(out.String())
 	})
 	run(func(a net.Addr) error {
 		list, err := boards(a)
@@ -118,4 +121,42 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// signInLink follows the demo's printed dashboard link: a one-time code
+// that signs a browser in, with no token in any link printed.
+func signInLink(printed string) error {
+	if strings.Contains(printed, "token=") {
+		return fmt.Errorf("the demo prints a token in a link:\n%s", printed)
+	}
+	link := regexp.MustCompile(`http://\S+/signin\?code=sc_\S+`).FindString(printed)
+	if link == "" {
+		return fmt.Errorf("the demo printed no sign-in link:\n%s", printed)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(link)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	var session *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == "hall_session" {
+			session = c
+		}
+	}
+	if resp.StatusCode != http.StatusSeeOther || session == nil {
+		return fmt.Errorf("GET %s = %d, cookie %v; want 303 with a session", link, resp.StatusCode, session)
+	}
+	req, _ := http.NewRequest("GET", strings.Split(link, "/signin")[0]+"/api/boards", nil)
+	req.AddCookie(session)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("/api/boards signed in by the demo's link = %d, want 200", resp.StatusCode)
+	}
+	return nil
 }

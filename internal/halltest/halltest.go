@@ -163,8 +163,8 @@ func (h *Hall) Restart(t testing.TB) {
 }
 
 // HTTP serves the current server's HTTP endpoints on a loopback port and
-// returns its base URL ("http://127.0.0.1:port"). Call it again after
-// Restart.
+// returns its base URL ("http://127.0.0.1:port", https under WithTLS).
+// Call it again after Restart.
 func (h *Hall) HTTP(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -172,6 +172,9 @@ func (h *Hall) HTTP(t testing.TB) string {
 		t.Fatal(err)
 	}
 	go h.Server.ServeHTTP(l)
+	if h.tls != nil {
+		return "https://" + l.Addr().String()
+	}
 	return "http://" + l.Addr().String()
 }
 

@@ -1,0 +1,229 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chesshall/hallclock/internal/halltest"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server"
+)
+
+// web is a browser's view of the hall's HTTP port: a client that keeps
+// the session cookie by hand (as a browser would, same origin).
+type web struct {
+	t      *testing.T
+	h      *halltest.Hall
+	base   string
+	client *http.Client
+	cookie *http.Cookie
+}
+
+func newWeb(t *testing.T, h *halltest.Hall) *web {
+	return &web{t: t, h: h, base: h.HTTP(t), client: h.HTTPClient()}
+}
+
+// do sends a request with the session cookie (if any) and headers, and
+// returns the response with its body read.
+func (w *web) do(method, path string, form url.Values, header map[string]string) (*http.Response, string) {
+	w.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, w.base+path, body)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	if w.cookie != nil {
+		req.AddCookie(w.cookie)
+	}
+	resp, err := w.client.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, c := range resp.Cookies() {
+		if c.Name == server.SessionCookie {
+			if c.MaxAge < 0 {
+				w.cookie = nil
+			} else {
+				w.cookie = c
+			}
+		}
+	}
+	return resp, string(b)
+}
+
+func (w *web) session() server.SessionInfo {
+	w.t.Helper()
+	resp, body := w.do("GET", "/api/session", nil, nil)
+	if resp.StatusCode != 200 {
+		w.t.Fatalf("GET /api/session = %d %s", resp.StatusCode, body)
+	}
+	var in server.SessionInfo
+	if err := json.Unmarshal([]byte(body), &in); err != nil {
+		w.t.Fatal(err)
+	}
+	return in
+}
+
+// Defect 5: tokens never go in URLs: ?token= is refused on every endpoint
+// that used to take it.
+func TestTokenInURLIsRefused(t *testing.T) {
+	h := halltest.Start(t)
+	h.Round(t, "180+2", 1)
+	w := newWeb(t, h)
+	for _, p := range []string{"/api/boards?token=" + h.Chief, "/api/watch?token=" + h.Chief} {
+		resp, body := w.do("GET", p, nil, nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "never go in URLs") {
+			t.Errorf("GET %s = %d %q; want 400 saying tokens never go in URLs", strings.Split(p, "?")[0], resp.StatusCode, body)
+		}
+	}
+}
+
+// Defect 5: sign-in exchanges a token for a session cookie (HttpOnly,
+// SameSite=Strict), which the feeds accept; state-changing requests by
+// cookie need the CSRF token and this server's origin; signing out ends
+// the session; revoking the token ends it too.
+func TestSignInSessionCookie(t *testing.T) {
+	h := halltest.Start(t)
+	h.Round(t, "180+2", 1)
+	arbTok := h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "")
+	w := newWeb(t, h)
+
+	if resp, _ := w.do("GET", "/api/boards", nil, nil); resp.StatusCode != 401 {
+		t.Errorf("GET /api/boards before signing in = %d, want 401", resp.StatusCode)
+	}
+	// Another site's form cannot sign the browser in.
+	if resp, _ := w.do("POST", "/signin", url.Values{"token": {arbTok}}, map[string]string{"Origin": "http://evil.example"}); resp.StatusCode != 403 || w.cookie != nil {
+		t.Errorf("POST /signin from another origin = %d (cookie %v), want 403 and no session", resp.StatusCode, w.cookie)
+	}
+	if resp, _ := w.do("POST", "/signin", url.Values{"token": {"hc_wrong"}}, nil); resp.StatusCode != 401 || w.cookie != nil {
+		t.Errorf("POST /signin with a wrong token = %d, want 401 and no session", resp.StatusCode)
+	}
+	resp, _ := w.do("POST", "/signin", url.Values{"token": {arbTok}, "next": {"/"}}, map[string]string{"Origin": w.base})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("POST /signin = %d to %q, want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	c := w.cookie
+	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.Secure {
+		t.Fatalf("session cookie = %+v; want HttpOnly, SameSite=Strict, path /, not Secure over plain HTTP", c)
+	}
+	if strings.Contains(c.Value, arbTok) {
+		t.Error("the session cookie holds the token")
+	}
+	if resp, body := w.do("GET", "/api/boards", nil, nil); resp.StatusCode != 200 {
+		t.Errorf("GET /api/boards signed in = %d %s, want 200", resp.StatusCode, body)
+	}
+	in := w.session()
+	if in.Role != server.RoleArbiter || in.Label != "Anna" || in.CSRF == "" {
+		t.Errorf("GET /api/session = %+v, want Anna, arbiter, with a CSRF token", in)
+	}
+
+	// Sign-out is state-changing: without the CSRF token, refused.
+	if resp, _ := w.do("POST", "/signout", url.Values{}, nil); resp.StatusCode != 403 || w.cookie == nil {
+		t.Errorf("POST /signout without the CSRF token = %d, want 403", resp.StatusCode)
+	}
+	if resp, _ := w.do("DELETE", "/api/session", nil, map[string]string{"X-CSRF-Token": in.CSRF, "Origin": "http://evil.example"}); resp.StatusCode != 403 {
+		t.Errorf("DELETE /api/session from another origin = %d, want 403", resp.StatusCode)
+	}
+	old := w.cookie
+	if resp, _ := w.do("POST", "/signout", url.Values{"csrf": {in.CSRF}}, nil); resp.StatusCode != http.StatusSeeOther || w.cookie != nil {
+		t.Fatalf("POST /signout with the CSRF token = %d (cookie %v), want 303 and the cookie cleared", resp.StatusCode, w.cookie)
+	}
+	w.cookie = old // a copy of the cookie kept by someone
+	if resp, _ := w.do("GET", "/api/boards", nil, nil); resp.StatusCode != 401 {
+		t.Errorf("GET /api/boards with a signed-out session = %d, want 401", resp.StatusCode)
+	}
+
+	// Revoking the token ends its sessions.
+	w.cookie = nil
+	w.do("POST", "/signin", url.Values{"token": {arbTok}}, nil)
+	arb, ctx := h.Arbiter(t)
+	toks, err := arb.ListTokens(ctx, &pb.ListTokensRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range toks.GetTokens() {
+		if tk.GetLabel() == "Anna" {
+			if _, err := arb.RevokeToken(ctx, &pb.RevokeTokenRequest{TokenId: tk.GetTokenId()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if resp, _ := w.do("GET", "/api/boards", nil, nil); resp.StatusCode != 401 {
+		t.Errorf("GET /api/boards after the token was revoked = %d, want 401", resp.StatusCode)
+	}
+}
+
+// Defect 5: a sign-in code signs a browser in once, without a token in
+// the link; the second use is refused.
+func TestSignInCodeWorksOnce(t *testing.T) {
+	h := halltest.Start(t)
+	w := newWeb(t, h)
+	code, err := h.Server.Sessions().IssueCode(h.Token(t, pb.Role_ROLE_BROADCAST, "screen", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := w.do("GET", "/signin?code="+code, nil, nil)
+	if resp.StatusCode != http.StatusSeeOther || w.cookie == nil {
+		t.Fatalf("GET /signin?code= = %d, cookie %v; want 303 and a session", resp.StatusCode, w.cookie)
+	}
+	if in := w.session(); in.Role != server.RoleBroadcast {
+		t.Errorf("signed in as %+v, want the broadcast token", in)
+	}
+	w.cookie = nil
+	if resp, body := w.do("GET", "/signin?code="+code, nil, nil); resp.StatusCode != 401 || w.cookie != nil {
+		t.Errorf("the code's second use = %d %q, want 401", resp.StatusCode, body)
+	}
+	// A clock device's token does not sign in to the web pages.
+	devCode, err := h.Server.Sessions().IssueCode(h.DeviceToken(t, "CLK-9"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := w.do("GET", "/signin?code="+devCode, nil, nil); resp.StatusCode != 403 || w.cookie != nil {
+		t.Errorf("signing in with a device's code = %d, want 403", resp.StatusCode)
+	}
+}
+
+// Defect 5: with a certificate, the HTTP port serves HTTPS (the same
+// certificate as gRPC), the session cookie is Secure, and plain HTTP gets
+// nowhere.
+func TestHTTPSWithTheSameCertificate(t *testing.T) {
+	cfg, pool := selfSigned(t)
+	h := halltest.Start(t, halltest.WithTLS(cfg, pool))
+	w := newWeb(t, h)
+	if !strings.HasPrefix(w.base, "https://") {
+		t.Fatalf("base URL %s", w.base)
+	}
+	if resp, body := w.do("GET", "/healthz", nil, nil); resp.StatusCode != 200 || resp.TLS == nil {
+		t.Fatalf("GET /healthz over HTTPS = %d %q (TLS %v)", resp.StatusCode, body, resp.TLS != nil)
+	}
+	w.do("POST", "/signin", url.Values{"token": {h.Chief}}, nil)
+	if w.cookie == nil || !w.cookie.Secure {
+		t.Errorf("session cookie over HTTPS = %+v, want Secure", w.cookie)
+	}
+	plain := "http://" + strings.TrimPrefix(w.base, "https://")
+	ctx, cancel := context.WithTimeout(context.Background(), 5e9)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", plain+"/healthz", nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Errorf("plain HTTP to the HTTPS port = %d, want no service", resp.StatusCode)
+		}
+	}
+}
