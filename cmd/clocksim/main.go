@@ -16,8 +16,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,9 +27,8 @@ import (
 	"syscall"
 	"time"
 
-	"google.golang.org/grpc/credentials"
-
 	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/internal/clienttls"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
@@ -144,15 +141,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		}
 	}
 	if tlsCA != "" {
-		pem, err := os.ReadFile(tlsCA)
-		if err != nil {
-			return fmt.Errorf("-tls-ca: %w", err)
+		if c.Credentials, err = clienttls.Credentials(tlsCA, tlsName); err != nil {
+			return err
 		}
-		roots := x509.NewCertPool()
-		if !roots.AppendCertsFromPEM(pem) {
-			return fmt.Errorf("-tls-ca %s: no PEM certificate in it", tlsCA)
-		}
-		c.Credentials = credentials.NewTLS(&tls.Config{RootCAs: roots, ServerName: tlsName, MinVersion: tls.VersionTLS12})
 	}
 	if progress > 0 {
 		c.Progress, c.ProgressEvery = m.Stdout, progress

@@ -28,8 +28,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -54,7 +52,7 @@ func main() {
 
 var errUsage = errors.New("usage")
 
-const usage = `hallctl [-addr host:port] [-token T] [-tls] COMMAND ...
+const usage = `hallctl [-addr host:port] [-token T] [-tls | -tls-ca CA.pem [-tls-server-name N]] COMMAND ...
 
 Boards
   boards [-round R] [-section S]      list boards with their clocks
@@ -103,7 +101,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", or(getenv("HALL_ADDR"), "localhost:7070"), "server gRPC address")
 	token := fs.String("token", getenv("HALL_TOKEN"), "bearer token")
-	useTLS := fs.Bool("tls", getenv("HALL_TLS") != "", "use TLS")
+	tlsf := addTLSFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || fs.Arg(0) == "help" {
 		fmt.Fprintln(out, usage)
 		if err != nil || fs.NArg() == 0 {
@@ -114,9 +112,9 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if *token == "" {
 		return fmt.Errorf("no token: set HALL_TOKEN or pass -token (the chief-arbiter token is printed at the server's first start)")
 	}
-	creds := insecure.NewCredentials()
-	if *useTLS {
-		creds = credentials.NewClientTLSFromCert(nil, "")
+	creds, err := tlsf.credentials()
+	if err != nil {
+		return err
 	}
 	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(creds))
 	if err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,10 +11,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/internal/clienttls"
 	"github.com/chesshall/hallclock/server"
+	"google.golang.org/grpc/credentials"
 )
 
 // demoTokens are the tokens the demo keeps in <data-dir>/demo/tokens.json,
@@ -60,7 +65,12 @@ Stop with Ctrl-C; starting again continues this hall from %s.
 		return sim.HallStats{Connects: s.Connects, Applied: s.EventsApplied, Rejected: s.Rejected,
 			Duplicates: s.Duplicates, Gaps: s.Gaps, Commands: s.Commands}
 	}
+	creds, err := m.demoCredentials()
+	if err != nil {
+		return err
+	}
 	fleet, err := sim.New(sim.Config{
+		Credentials:   creds,
 		Target:        hostPort(grpcAddr),
 		ChiefToken:    toks.Chief,
 		Rounds:        sim.DemoRounds(m.DemoBoards),
@@ -113,4 +123,26 @@ func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path string) 
 	}
 	b, _ := json.MarshalIndent(t, "", "  ")
 	return t, os.WriteFile(path, b, 0o600)
+}
+
+// demoCredentials lets the demo fleet dial its own server: over TLS when
+// the server has a certificate, trusting that certificate and expecting
+// its first name (the fleet dials localhost).
+func (m *Main) demoCredentials() (credentials.TransportCredentials, error) {
+	if m.TLSCert == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
+	if err != nil {
+		return nil, err
+	}
+	leaf, err := x509.ParseCertificate(cert.Certificate[0])
+	if err != nil {
+		return nil, err
+	}
+	name := ""
+	if len(leaf.DNSNames) > 0 && !slices.Contains(leaf.DNSNames, "localhost") {
+		name = leaf.DNSNames[0]
+	}
+	return clienttls.Credentials(m.TLSCert, name)
 }
