@@ -49,6 +49,7 @@ func (d *Device) Run(ctx context.Context) error {
 	}()
 
 	backoff := d.minBackoff
+	var logged linkLog
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -61,15 +62,22 @@ func (d *Device) Run(ctx context.Context) error {
 		if errors.Is(err, ErrClosed) {
 			return err
 		}
-		if welcomed && d.clock.Since(began) >= d.maxBackoff {
+		hint, fault := serverFault(err)
+		if welcomed && !fault && d.clock.Since(began) >= d.maxBackoff {
 			backoff = d.minBackoff // a stream that lasted: start over
 		}
 		wait := backoff/2 + time.Duration(d.rng.Int64N(int64(backoff/2)+1))
 		backoff = min(2*backoff, d.maxBackoff)
-		d.log.Warn("link down", "err", err, "retry_in", wait)
+		if hint > 0 {
+			// The hall says when to come back (it cannot store events):
+			// then, spread over half as much again so a hall's clocks do
+			// not all return at once.
+			wait = max(wait, min(hint, maxRetryHint)+time.Duration(d.rng.Int64N(int64(min(hint, maxRetryHint)/2)+1)))
+		}
+		logged.down(d.log, err, wait, d.clock.Now())
 		d.mu.Lock()
 		d.lastErr = err
-		d.notifyLocked(Notice{Kind: NoticeDisconnected, Err: err})
+		d.notifyLocked(Notice{Kind: NoticeDisconnected, Err: err, RetryIn: wait})
 		d.mu.Unlock()
 		select {
 		case <-ctx.Done():

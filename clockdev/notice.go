@@ -2,6 +2,7 @@ package clockdev
 
 import (
 	"fmt"
+	"time"
 
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -41,4 +42,5 @@ type Notice struct {
 	UpTo       uint64              // NoticeAck
 	Rejection  *hallv1.Rejection   // NoticeRejection
 	Err        error               // NoticeDisconnected: why; NoticeCommand: the local rules' refusal; NoticeAssignment: why it could not be used
+	RetryIn    time.Duration       // NoticeDisconnected: how long the device waits before it reconnects (on its Clock)
 }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -22,15 +25,21 @@ var (
 	ErrUnauthenticated = errors.New("unauthenticated")
 	ErrBadRequest      = errors.New("invalid request")
 	ErrShuttingDown    = errors.New("server is shutting down")
-	ErrSequenceGap     = errors.New("sequence gap")             // a device skipped a sequence number
-	ErrDeviceSilent    = errors.New("device silent")            // no message for three heartbeat intervals
-	ErrSlowDevice      = errors.New("device not reading")       // its message queue is full
-	ErrReplaced        = errors.New("connection replaced")      // a newer stream of the same device
-	ErrBeyondHead      = errors.New("beyond the newest change") // a watcher resuming after a change never made
-	ErrDeviceBusy      = errors.New("device busy")              // it keeps another board whose game is not over
-	ErrNoHello         = errors.New("no hello")                 // a device stream silent from the start
-	ErrTooManyStreams  = errors.New("too many streams")         // a token's streams at their limit
+	ErrSequenceGap     = errors.New("sequence gap")                     // a device skipped a sequence number
+	ErrDeviceSilent    = errors.New("device silent")                    // no message for three heartbeat intervals
+	ErrSlowDevice      = errors.New("device not reading")               // its message queue is full
+	ErrReplaced        = errors.New("connection replaced")              // a newer stream of the same device
+	ErrBeyondHead      = errors.New("beyond the newest change")         // a watcher resuming after a change never made
+	ErrDeviceBusy      = errors.New("device busy")                      // it keeps another board whose game is not over
+	ErrNotReady        = errors.New("the hall cannot store events now") // readiness fails: a device is asked to come back later
+	ErrNoHello         = errors.New("no hello")                         // a device stream silent from the start
+	ErrTooManyStreams  = errors.New("too many streams")                 // a token's streams at their limit
 )
+
+// FaultRetryDelay is the retry delay (google.rpc.RetryInfo) the server
+// names when it cannot store events: clocks wait that long (and a
+// little more, spread) before they reconnect.
+var FaultRetryDelay = 5 * time.Second
 
 // badRequest returns an error that maps to InvalidArgument.
 func badRequest(format string, args ...any) error {
@@ -84,7 +93,14 @@ func toStatus(err error) error {
 		code = codes.PermissionDenied
 	case errors.Is(err, ErrUnauthenticated):
 		code = codes.Unauthenticated
-	case errors.Is(err, ErrShuttingDown), errors.Is(err, ErrHubClosed), errors.Is(err, storage.ErrClosed):
+	case errors.Is(err, ErrShuttingDown), errors.Is(err, ErrHubClosed):
+		code = codes.Unavailable
+	case storage.IsFault(err), errors.Is(err, ErrNotReady):
+		// The hall cannot store events now: come back later, not at once.
+		st, derr := status.New(codes.Unavailable, err.Error()).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(FaultRetryDelay)})
+		if derr == nil {
+			return st.Err()
+		}
 		code = codes.Unavailable
 	}
 	return status.Error(code, err.Error())

@@ -74,6 +74,11 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 		return toStatus(fmt.Errorf("%w: token is bound to device %q, hello says %q", ErrPermission, id.DeviceID, hello.GetDeviceId()))
 	}
 	dev := id.DeviceID
+	if err := s.Ready(); err != nil && !errors.Is(err, ErrShuttingDown) {
+		// Nothing it sends could be stored: the device keeps its events
+		// and comes back after the retry delay.
+		return toStatus(fmt.Errorf("%w (%v): keep the events and retry later", ErrNotReady, err))
+	}
 	ctx, cancel := context.WithCancelCause(stream.Context())
 	defer cancel(nil)
 	stop := context.AfterFunc(s.ctx, func() { cancel(toStatus(ErrShuttingDown)) })

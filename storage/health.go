@@ -19,6 +19,12 @@ type health struct {
 	lastGood time.Time // when a commit last succeeded
 }
 
+// IsFault reports whether err says the store itself cannot write (a
+// full disk, a read-only file system, an I/O error, the store closed),
+// as opposed to a write refused for its own content: the caller may try
+// again later, not differently.
+func IsFault(err error) bool { return fault(err) != nil }
+
 // fault returns err if it says the store itself cannot write (the disk is
 // full, the file system read-only, an I/O error), nil for errors of a
 // write's own making (a duplicate, a conflict).

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/chesshall/hallclock/internal/datadir"
+	"github.com/chesshall/hallclock/internal/lograte"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -141,7 +142,9 @@ func (m *Main) logger() (*slog.Logger, error) {
 	if err := lvl.UnmarshalText([]byte(m.LogLevel)); err != nil {
 		return nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", m.LogLevel)
 	}
-	return slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: lvl})), nil
+	// A failure repeated by every clock (a full disk) is logged ten times
+	// a minute, with the count of the rest.
+	return slog.New(lograte.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: lvl}), 10, time.Minute)), nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully.

@@ -1,0 +1,57 @@
+package server_test
+
+import (
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/chesshall/hallclock/clockdev"
+	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server"
+)
+
+// Defect 11: while the hall cannot store events, a clock does not
+// reconnect as fast as its backoff allows: the hall answers UNAVAILABLE
+// with a retry delay, and the clock waits it out (spread a little), however
+// short its own backoff. (Before, a hall with a full disk saw every clock
+// come back within a second, and logged each visit.)
+func TestClockWaitsWhileTheHallCannotStore(t *testing.T) {
+	old := server.FaultRetryDelay
+	server.FaultRetryDelay = 400 * time.Millisecond
+	t.Cleanup(func() { server.FaultRetryDelay = old })
+	h := halltest.Start(t, halltest.OnLoopback())
+	b := h.Round(t, "180+2", 1)[0]
+	d := h.Device(t, b.GetDeviceId(), clockdev.Config{MinBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
+
+	h.Store.Close() // the hall can no longer commit
+	// The live stream ends with the next event the hall cannot store; the
+	// reconnections are refused until it can.
+	if err := d.Do(rules.Event{Kind: rules.KindStart}); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	deadline := time.After(10 * time.Second)
+	for seen < 3 {
+		select {
+		case n := <-d.Events():
+			if n.Kind != clockdev.NoticeDisconnected {
+				continue
+			}
+			seen++
+			if status.Code(n.Err) != codes.Unavailable {
+				t.Errorf("disconnection %d: %v, want UNAVAILABLE", seen, n.Err)
+			}
+			if n.RetryIn < server.FaultRetryDelay {
+				t.Errorf("disconnection %d: the clock retries in %v, want at least the hall's %v", seen, n.RetryIn, server.FaultRetryDelay)
+			}
+		case <-deadline:
+			t.Fatalf("%d disconnections in 10 s, want 3", seen)
+		}
+	}
+	if st := d.Status(); st.Outbox != 1 {
+		t.Errorf("the clock holds %d events, want its 1 unstored event kept", st.Outbox)
+	}
+}
