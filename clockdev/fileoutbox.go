@@ -24,6 +24,8 @@ import (
 //	{"op":"event","event":{...DeviceEvent...},"applied":true}
 //	{"op":"ack","seq":14}
 //	{"op":"renumber","seq":42}
+//	{"op":"resend","seq":9}                          Resend: acknowledged events from 9 pending again
+//	{"op":"retain","seq":14}                         (compacted files) events up to 14 are acknowledged ones kept
 //
 // Messages are protojson. Opening replays the journal; a last line cut
 // short by a power failure is dropped (its operation had not returned).
@@ -46,6 +48,8 @@ const (
 	opEvent    = "event"
 	opAck      = "ack"
 	opRenumber = "renumber"
+	opResend   = "resend"
+	opRetain   = "retain"
 )
 
 // defaultCompactAfter is how many journal lines trigger a compaction (at
@@ -166,6 +170,10 @@ func (o *fileOutbox) replay(line []byte) error {
 		o.l.ack(rec.Seq)
 	case opRenumber:
 		o.l.renumber(rec.Seq)
+	case opResend:
+		o.l.resend(rec.Seq)
+	case opRetain:
+		o.l.retain(rec.Seq)
 	default:
 		return fmt.Errorf("unknown operation %q", rec.Op)
 	}
@@ -203,7 +211,7 @@ func (o *fileOutbox) write(rec fileRecord) error {
 // content. A failed compaction leaves the old journal in use; it is tried
 // again after twice as many lines.
 func (o *fileOutbox) maybeCompact() {
-	live := len(o.l.pending) + 2
+	live := len(o.l.pending) + len(o.l.retained) + 2
 	if o.lines <= o.compact || o.lines <= 4*live || o.lines < o.retryAt {
 		return
 	}
@@ -216,7 +224,11 @@ func (o *fileOutbox) maybeCompact() {
 
 func (o *fileOutbox) rewrite() error {
 	var buf bytes.Buffer
+	events := append(append([]*hallv1.DeviceEvent(nil), o.l.retained...), o.l.pending...)
 	first := o.l.next - uint64(len(o.l.pending))
+	if len(o.l.retained) > 0 {
+		first = o.l.retained[0].GetSeq()
+	}
 	recs := []fileRecord{{Op: opBase, Acked: o.l.acked, Next: first}}
 	if o.l.board != nil {
 		b, err := protojson.Marshal(o.l.board)
@@ -225,13 +237,16 @@ func (o *fileOutbox) rewrite() error {
 		}
 		recs = append(recs, fileRecord{Op: opBoard, Board: b})
 	}
-	for _, ev := range o.l.pending {
+	for _, ev := range events {
 		// Not "applied": the board record above already holds the history.
 		b, err := protojson.Marshal(ev)
 		if err != nil {
 			return err
 		}
 		recs = append(recs, fileRecord{Op: opEvent, Event: b})
+	}
+	if n := len(o.l.retained); n > 0 {
+		recs = append(recs, fileRecord{Op: opRetain, Seq: o.l.retained[n-1].GetSeq()})
 	}
 	for _, r := range recs {
 		b, err := encodeRecord(r)
@@ -333,6 +348,23 @@ func (o *fileOutbox) Ack(upTo uint64) error {
 	o.l.ack(upTo)
 	o.maybeCompact()
 	return nil
+}
+
+func (o *fileOutbox) Resend(from uint64) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return 0, ErrClosed
+	}
+	if len(o.l.retained) == 0 || o.l.retained[len(o.l.retained)-1].GetSeq() < from {
+		return 0, nil // nothing held: keep the journal short
+	}
+	if err := o.write(fileRecord{Op: opResend, Seq: from}); err != nil {
+		return 0, err
+	}
+	n := o.l.resend(from)
+	o.maybeCompact()
+	return n, nil
 }
 
 func (o *fileOutbox) Renumber(first uint64) error {

@@ -261,7 +261,10 @@ func (d *Device) recvLoop(stream hallv1.ClockLink_ConnectClient, s *session) err
 }
 
 // welcomeLocked handles Welcome. The first on a stream makes the send loop
-// (re)send every pending event after acked_seq. A later one on the same
+// (re)send every pending event after acked_seq. A hall that acknowledges
+// less than it did before lost events (a restore from an older backup):
+// the acknowledged events of the board the clock still holds (Outbox
+// Resend) become pending again and are resent from acked_seq+1. A later one on the same
 // stream only acknowledges (never lowering what was acknowledged) and may
 // change the heartbeat interval: it does not resend what this stream
 // carried already.
@@ -273,9 +276,15 @@ func (d *Device) recvLoop(stream hallv1.ClockLink_ConnectClient, s *session) err
 // after them.
 func (d *Device) welcomeLocked(s *session, w *hallv1.Welcome) {
 	acked := w.GetAckedSeq()
-	if acked < d.outbox.AckedSeq() {
-		d.log.Warn("the server acknowledges less than it did before: it may have lost events",
-			"server_acked", acked, "device_acked", d.outbox.AckedSeq())
+	if had := d.outbox.AckedSeq(); acked < had {
+		// The hall lost events it had acknowledged (restored from an older
+		// backup): resend those this clock still holds.
+		n, err := d.outbox.Resend(acked + 1)
+		if err != nil {
+			d.log.Error("outbox: resend failed", "err", err)
+		}
+		d.log.Warn("the hall lost events it had acknowledged (restored from a backup?): resending those this clock holds",
+			"hall_acked", acked, "clock_acked", had, "resent", n)
 	}
 	renumbered := false
 	if next := d.outbox.NextSeq(); next <= acked {

@@ -15,9 +15,10 @@ import (
 // resumes the same clock and resends the same events.
 //
 // Sequence numbers are per device, from 1, contiguous: Append takes the
-// event numbered NextSeq; Ack drops a prefix; Renumber moves every pending
-// event to a new contiguous range. Pending events are always contiguous
-// and end at NextSeq-1.
+// event numbered NextSeq; Ack drops a prefix (keeping it aside while the
+// board lasts, for Resend); Renumber moves every pending event to a new
+// contiguous range. Pending events are always contiguous and end at
+// NextSeq-1.
 //
 // An Outbox is used by one Device; implementations must be safe for
 // concurrent use all the same (Status reads it from any goroutine).
@@ -41,6 +42,13 @@ type Outbox interface {
 	// Ack drops every pending event with Seq <= upTo and raises AckedSeq to
 	// upTo (it never lowers it). NextSeq stays above upTo.
 	Ack(upTo uint64) error
+	// Resend moves the acknowledged events it still holds with Seq >= from
+	// back to the pending ones, in order, and returns how many: the hall
+	// lost them (it was restored from an older backup) and asks for them
+	// again. AckedSeq does not change. An Outbox keeps the acknowledged
+	// events of the board it plays (the last RetainedEvents of them) for
+	// this, and forgets them when the board changes.
+	Resend(from uint64) (int, error)
 	// Renumber gives the pending events the numbers first, first+1, ... in
 	// their order and sets NextSeq after them; with nothing pending it sets
 	// NextSeq to first. A device uses it when the server has acknowledged
@@ -63,11 +71,16 @@ var ErrClosed = errors.New("clockdev: closed")
 // ledger is the content of an outbox, shared by the memory and file
 // implementations. It is not safe for concurrent use.
 type ledger struct {
-	acked   uint64
-	next    uint64
-	pending []*hallv1.DeviceEvent
-	board   *hallv1.Assignment
+	acked    uint64
+	next     uint64
+	pending  []*hallv1.DeviceEvent
+	retained []*hallv1.DeviceEvent // acknowledged, of the current board, in order, just before pending
+	board    *hallv1.Assignment
 }
+
+// RetainedEvents is how many acknowledged events an Outbox keeps for
+// Resend: more than a long game's.
+const RetainedEvents = 2048
 
 func newLedger() ledger { return ledger{next: 1} }
 
@@ -102,14 +115,35 @@ func (l *ledger) ack(upTo uint64) {
 	if upTo > l.acked {
 		l.acked = upTo
 	}
+	l.retain(upTo)
+	if l.next <= upTo {
+		l.next = upTo + 1
+	}
+}
+
+// retain moves the pending events with seq <= upTo to the retained ones.
+func (l *ledger) retain(upTo uint64) {
 	i := 0
 	for i < len(l.pending) && l.pending[i].GetSeq() <= upTo {
 		i++
 	}
-	l.pending = append(l.pending[:0:0], l.pending[i:]...)
-	if l.next <= upTo {
-		l.next = upTo + 1
+	l.retained = append(l.retained, l.pending[:i]...)
+	if n := len(l.retained) - RetainedEvents; n > 0 {
+		l.retained = append(l.retained[:0:0], l.retained[n:]...)
 	}
+	l.pending = append(l.pending[:0:0], l.pending[i:]...)
+}
+
+// resend moves the retained events with seq >= from back to pending.
+func (l *ledger) resend(from uint64) int {
+	i := len(l.retained)
+	for i > 0 && l.retained[i-1].GetSeq() >= from {
+		i--
+	}
+	back := l.retained[i:]
+	l.pending = append(append([]*hallv1.DeviceEvent(nil), back...), l.pending...)
+	l.retained = append(l.retained[:0:0], l.retained[:i]...)
+	return len(back)
 }
 
 func (l *ledger) renumber(first uint64) {
@@ -117,10 +151,14 @@ func (l *ledger) renumber(first uint64) {
 		ev.Seq = first + uint64(i)
 	}
 	l.next = first + uint64(len(l.pending))
+	l.retained = nil // numbered in a past the hall does not share
 }
 
 // setBoard keeps a (owned by the ledger from now on) or none.
 func (l *ledger) setBoard(a *hallv1.Assignment) {
+	if a.GetBoardId() != l.board.GetBoardId() {
+		l.retained = nil // another board: its past is the hall's to keep
+	}
 	if a.GetBoardId() == "" {
 		l.board = nil
 		return
@@ -184,6 +222,15 @@ func (m *memOutbox) Ack(upTo uint64) error {
 	}
 	m.l.ack(upTo)
 	return nil
+}
+
+func (m *memOutbox) Resend(from uint64) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return 0, ErrClosed
+	}
+	return m.l.resend(from), nil
 }
 
 func (m *memOutbox) Renumber(first uint64) error {

@@ -178,18 +178,83 @@ func TestFileOutboxCompacts(t *testing.T) {
 			ob.Ack(i - 1)
 		}
 	}
+	// The acknowledged events of the board are kept (for Resend), so the
+	// journal is compacted only once the board changes.
 	want := contentOf(ob)
 	ob.Close()
+	ob = openOutbox(t, path)
+	sameContent(t, "reopened", contentOf(ob), want)
+	if n := len(ob.Board().GetHistory()); n != 61 {
+		t.Errorf("history has %d actions, want 61", n)
+	}
+	ob.(*fileOutbox).compact = 16
+	ob.SaveBoard(testAssignment("B2", "300", action(kStart, 0, white)))
+	want = contentOf(ob)
+	ob.Close()
 	data, _ := os.ReadFile(path)
-	if n := bytes.Count(data, []byte("\n")); n > 40 {
-		t.Errorf("journal has %d lines after 80 operations, want it compacted", n)
+	if n := bytes.Count(data, []byte("\n")); n > 10 {
+		t.Errorf("journal has %d lines after 82 operations and a new board, want it compacted", n)
 	}
 	ob = openOutbox(t, path)
 	defer ob.Close()
-	got := contentOf(ob)
-	sameContent(t, "compacted", got, want)
-	if n := len(got.board.GetHistory()); n != 61 {
-		t.Errorf("history has %d actions, want 61", n)
+	sameContent(t, "compacted", contentOf(ob), want)
+}
+
+// The acknowledged events of the current board are kept: Resend makes
+// them pending again (a hall restored from an older backup), across a
+// compaction and a reboot; a new board forgets them.
+func TestOutboxResendsWhatItHolds(t *testing.T) {
+	for _, kind := range []string{"memory", "file"} {
+		t.Run(kind, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "outbox.jsonl")
+			open := func() Outbox {
+				if kind == "memory" {
+					return NewMemoryOutbox()
+				}
+				ob := openOutbox(t, path)
+				ob.(*fileOutbox).compact = 8
+				return ob
+			}
+			ob := open()
+			ob.SaveBoard(testAssignment("B1", "300", action(kStart, 0, white)))
+			for i := uint64(1); i <= 30; i++ {
+				if err := ob.Append(pressEvent(i, int64(i), white), true); err != nil {
+					t.Fatal(err)
+				}
+				if err := ob.Ack(i); err != nil { // an ack a line: compactions
+					t.Fatal(err)
+				}
+			}
+			ob.Append(pressEvent(31, 31, white), true)
+			if kind == "file" {
+				ob.Close()
+				ob = open()
+			}
+			n, err := ob.Resend(26)
+			if err != nil || n != 5 {
+				t.Fatalf("Resend(26) = %d, %v; want 5 events back", n, err)
+			}
+			if got := seqs(ob.Pending()); !slices.Equal(got, []uint64{26, 27, 28, 29, 30, 31}) || ob.AckedSeq() != 30 || ob.NextSeq() != 32 {
+				t.Fatalf("after Resend: pending %v, acked %d, next %d; want 26..31, 30, 32", got, ob.AckedSeq(), ob.NextSeq())
+			}
+			if kind == "file" {
+				ob.Close()
+				ob = open()
+				if got := seqs(ob.Pending()); !slices.Equal(got, []uint64{26, 27, 28, 29, 30, 31}) {
+					t.Fatalf("after a reboot: pending %v, want 26..31", got)
+				}
+			}
+			ob.Ack(31)
+			if n, _ := ob.Resend(1); n != 31 {
+				t.Errorf("Resend(1) after all was acknowledged again = %d, want all 31", n)
+			}
+			ob.Ack(31)
+			ob.SaveBoard(testAssignment("B2", "300", action(kStart, 0, white)))
+			if n, _ := ob.Resend(1); n != 0 {
+				t.Errorf("Resend after the board changed = %d, want 0 (another board's past)", n)
+			}
+			ob.Close()
+		})
 	}
 }
 

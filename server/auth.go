@@ -115,6 +115,7 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Watch/WatchBoard":         {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchRound":         {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchHall":          {RoleChief, RoleArbiter, RoleBroadcast},
+	"/hall.v1.Admin/Backup":             {RoleChief},
 }
 
 // Tokens holds the hall's credentials: hashed in the store, cached in memory.

@@ -12,6 +12,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.serveDashboard)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	mux.HandleFunc("GET /api/boards", s.serveBoards)
+	mux.HandleFunc("GET /api/backup", s.serveBackup)
 	mux.Handle("GET /metrics", s.metrics.handler())
 	s.signinRoutes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)

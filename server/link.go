@@ -38,6 +38,10 @@ type link struct {
 	// owned by the receive loop
 	acked  uint64 // highest seq committed (refused or applied)
 	expect uint64 // next seq the device may send
+	// claimed is the highest seq the device says the hall acknowledged
+	// (Hello): above acked, the hall lost events (a restore from an older
+	// backup), and numbers up to it the device no longer holds are skipped.
+	claimed uint64
 }
 
 // send queues a message for the device; false if the device is gone or its
@@ -88,7 +92,12 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if err != nil {
 		return toStatus(err)
 	}
-	l := &link{dev: dev, token: id.TokenID, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1}
+	l := &link{dev: dev, token: id.TokenID, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1,
+		claimed: hello.GetLastAckedSeq()}
+	if l.claimed > acked {
+		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
+			"device", dev, "hall_acked", acked, "device_acked", l.claimed)
+	}
 	// The Welcome is queued before the link is registered, so nothing
 	// (an assignment, a command) can reach the device before it.
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
@@ -231,6 +240,12 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		s.counters.duplicates.Add(1)
 		l.send(ack(l.acked, nil))
 		return nil
+	case seq > l.expect && seq <= l.claimed+1:
+		// The hall acknowledged these once and lost them (a restore); the
+		// device resends what it holds and no longer has the rest.
+		if err := ls.skipLost(ctx, l, seq-1); err != nil {
+			return err
+		}
 	case seq > l.expect:
 		s.counters.gaps.Add(1)
 		return fmt.Errorf("%w from device %s: got %d, expected %d; resend from %d", ErrSequenceGap, l.dev, seq, l.expect, l.expect)
@@ -271,6 +286,34 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		// board so it can resynchronise.
 		s.sendAssignment(ctx, l.dev, false)
 	}
+	return nil
+}
+
+// skipLost records that the device's events l.expect..upTo, which the
+// hall acknowledged before a restore from an older backup, are lost: the
+// device no longer holds them. It is audited (on the device's board) and
+// the device's numbering goes on after them.
+func (ls *linkService) skipLost(ctx context.Context, l *link, upTo uint64) error {
+	s := ls.s
+	from := l.expect
+	board := ""
+	if b := s.boardOfDevice(l.dev); b != nil {
+		board = b.rec.ID
+	}
+	msg := fmt.Sprintf("device %s's events %d to %d were acknowledged before the hall was restored from an older backup, and the device no longer holds them: lost", l.dev, from, upTo)
+	err := s.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.SkipDeviceSeqs(l.dev, upTo); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{BoardID: board, Actor: "server", What: "events lost in a restore",
+			Outcome: storage.OutcomeAlert(msg)})
+	})
+	if err != nil {
+		return err
+	}
+	s.log.Warn("events lost in a restore", "device", l.dev, "from", from, "to", upTo)
+	l.expect, l.acked = upTo+1, upTo
+	s.setAcked(l.dev, upTo)
 	return nil
 }
 

@@ -61,7 +61,7 @@ func (s *Server) watchReadiness() {
 
 // healthNames are the names the gRPC health service answers for: the
 // server ("") and each service.
-var healthNames = []string{"", "hall.v1.ClockLink", "hall.v1.Arbiter", "hall.v1.Watch"}
+var healthNames = []string{"", "hall.v1.ClockLink", "hall.v1.Arbiter", "hall.v1.Watch", "hall.v1.Admin"}
 
 func (s *Server) serveHealthz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

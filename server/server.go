@@ -366,6 +366,7 @@ func (s *Server) newGRPC() *grpc.Server {
 	pb.RegisterClockLinkServer(g, &linkService{s: s})
 	pb.RegisterArbiterServer(g, &arbiterService{s: s})
 	pb.RegisterWatchServer(g, &watchService{s: s})
+	pb.RegisterAdminServer(g, &adminService{s: s})
 	s.health = health.NewServer()
 	for _, name := range healthNames {
 		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)

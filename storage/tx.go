@@ -169,6 +169,22 @@ func (t *Tx) AckDevice(deviceID string, seq uint64) error {
 	return t.setDeviceAcked(deviceID, seq)
 }
 
+// SkipDeviceSeqs raises the device's committed sequence number to upTo
+// without events: the numbers between were acknowledged before the hall
+// was restored from an older backup, and the device no longer holds them.
+// Record why in the audit log in the same function. A lower upTo changes
+// nothing.
+func (t *Tx) SkipDeviceSeqs(deviceID string, upTo uint64) error {
+	acked, err := t.DeviceAcked(deviceID)
+	if err != nil {
+		return err
+	}
+	if upTo <= acked {
+		return nil
+	}
+	return t.setDeviceAcked(deviceID, upTo)
+}
+
 // checkDeviceSeq checks that seq is the device's next sequence number.
 func (t *Tx) checkDeviceSeq(deviceID string, seq uint64) error {
 	if deviceID == "" {

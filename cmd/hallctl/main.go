@@ -86,6 +86,7 @@ Setting up (chief arbiter)
   token issue ROLE LABEL [-device D] [-sections A,B]   roles: device, arbiter, chief, broadcast
   token revoke TOKEN_ID
   token list
+  backup FILE                               a consistent copy of the hall, taken while it plays
 
 Actions take -reason "..." (kept in the audit log) and -wait 3s.`
 
@@ -420,6 +421,8 @@ func (c *cli) dispatch(cmd string, args []string) error {
 		}
 		printState(c.out, b.GetState())
 		return nil
+	case "backup":
+		return c.backup(args)
 	case "assign":
 		var replace bool
 		pos, err := parse(args, func(fs *flag.FlagSet) {

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -158,6 +159,34 @@ func (h *Hall) Restart(t testing.TB) {
 	if h.Store != nil {
 		h.Store.Close()
 		h.Store = nil
+	}
+	h.boot(t)
+}
+
+// RestoreFrom stops the server, puts the database backup in place of the
+// hall's (as hallserver restore does) and starts a new server on it, on the
+// same port. Clients made with Conn reconnect by themselves.
+func (h *Hall) RestoreFrom(t testing.TB, backup string) {
+	t.Helper()
+	if h.Server != nil {
+		h.Server.Shutdown(2 * time.Second)
+		h.Server = nil
+	}
+	if h.Store != nil {
+		h.Store.Close()
+		h.Store = nil
+	}
+	for _, ext := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(h.DBPath + ext); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.DBPath, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	h.boot(t)
 }

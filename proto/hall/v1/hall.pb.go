@@ -4152,6 +4152,178 @@ func (x *ListTokensResponse) GetTokens() []*TokenInfo {
 	return nil
 }
 
+type BackupRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupRequest) Reset() {
+	*x = BackupRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupRequest) ProtoMessage() {}
+
+func (x *BackupRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
+func (*BackupRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+}
+
+type BackupChunk struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []byte                 `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`                                // the next bytes of the file (at most 256 KiB a chunk)
+	TotalBytes    int64                  `protobuf:"varint,2,opt,name=total_bytes,json=totalBytes,proto3" json:"total_bytes,omitempty"` // first chunk: the file's size in bytes
+	Sha256        string                 `protobuf:"bytes,3,opt,name=sha256,proto3" json:"sha256,omitempty"`                            // last chunk: hex SHA-256 of the whole file
+	Summary       *BackupSummary         `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`                          // first chunk: what the copy holds
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupChunk) Reset() {
+	*x = BackupChunk{}
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupChunk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupChunk) ProtoMessage() {}
+
+func (x *BackupChunk) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
+func (*BackupChunk) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *BackupChunk) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *BackupChunk) GetTotalBytes() int64 {
+	if x != nil {
+		return x.TotalBytes
+	}
+	return 0
+}
+
+func (x *BackupChunk) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *BackupChunk) GetSummary() *BackupSummary {
+	if x != nil {
+		return x.Summary
+	}
+	return nil
+}
+
+type BackupSummary struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	Boards          int32                  `protobuf:"varint,1,opt,name=boards,proto3" json:"boards,omitempty"`
+	Events          int64                  `protobuf:"varint,2,opt,name=events,proto3" json:"events,omitempty"`                                              // board events
+	LastSeq         uint64                 `protobuf:"varint,3,opt,name=last_seq,json=lastSeq,proto3" json:"last_seq,omitempty"`                             // the newest hall-wide event sequence number in the copy
+	LastEventUnixMs int64                  `protobuf:"varint,4,opt,name=last_event_unix_ms,json=lastEventUnixMs,proto3" json:"last_event_unix_ms,omitempty"` // server wall time of that event, 0 if none
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *BackupSummary) Reset() {
+	*x = BackupSummary{}
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupSummary) ProtoMessage() {}
+
+func (x *BackupSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
+func (*BackupSummary) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *BackupSummary) GetBoards() int32 {
+	if x != nil {
+		return x.Boards
+	}
+	return 0
+}
+
+func (x *BackupSummary) GetEvents() int64 {
+	if x != nil {
+		return x.Events
+	}
+	return 0
+}
+
+func (x *BackupSummary) GetLastSeq() uint64 {
+	if x != nil {
+		return x.LastSeq
+	}
+	return 0
+}
+
+func (x *BackupSummary) GetLastEventUnixMs() int64 {
+	if x != nil {
+		return x.LastEventUnixMs
+	}
+	return 0
+}
+
 type WatchBoardRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
@@ -4162,7 +4334,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4174,7 +4346,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4187,7 +4359,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -4214,7 +4386,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4226,7 +4398,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4239,7 +4411,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -4265,7 +4437,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4277,7 +4449,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4290,7 +4462,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -4311,7 +4483,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4323,7 +4495,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4336,7 +4508,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -4661,7 +4833,19 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fcreated_unix_ms\x18\x06 \x01(\x03R\rcreatedUnixMs\x12\x18\n" +
 	"\arevoked\x18\a \x01(\bR\arevoked\"@\n" +
 	"\x12ListTokensResponse\x12*\n" +
-	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"I\n" +
+	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"\x0f\n" +
+	"\rBackupRequest\"\x8c\x01\n" +
+	"\vBackupChunk\x12\x12\n" +
+	"\x04data\x18\x01 \x01(\fR\x04data\x12\x1f\n" +
+	"\vtotal_bytes\x18\x02 \x01(\x03R\n" +
+	"totalBytes\x12\x16\n" +
+	"\x06sha256\x18\x03 \x01(\tR\x06sha256\x120\n" +
+	"\asummary\x18\x04 \x01(\v2\x16.hall.v1.BackupSummaryR\asummary\"\x87\x01\n" +
+	"\rBackupSummary\x12\x16\n" +
+	"\x06boards\x18\x01 \x01(\x05R\x06boards\x12\x16\n" +
+	"\x06events\x18\x02 \x01(\x03R\x06events\x12\x19\n" +
+	"\blast_seq\x18\x03 \x01(\x04R\alastSeq\x12+\n" +
+	"\x12last_event_unix_ms\x18\x04 \x01(\x03R\x0flastEventUnixMs\"I\n" +
 	"\x11WatchBoardRequest\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x19\n" +
 	"\bfrom_seq\x18\x02 \x01(\x04R\afromSeq\"I\n" +
@@ -4751,7 +4935,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"IssueToken\x12\x1a.hall.v1.IssueTokenRequest\x1a\x1b.hall.v1.IssueTokenResponse\x12H\n" +
 	"\vRevokeToken\x12\x1b.hall.v1.RevokeTokenRequest\x1a\x1c.hall.v1.RevokeTokenResponse\x12E\n" +
 	"\n" +
-	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse2\xcb\x01\n" +
+	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse2A\n" +
+	"\x05Admin\x128\n" +
+	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
 	"\n" +
 	"WatchBoard\x12\x1a.hall.v1.WatchBoardRequest\x1a\x14.hall.v1.WatchUpdate0\x01\x12@\n" +
@@ -4772,7 +4958,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                       // 0: hall.v1.Side
 	(Supervision)(0),                // 1: hall.v1.Supervision
@@ -4833,10 +5019,13 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*ListTokensRequest)(nil),       // 56: hall.v1.ListTokensRequest
 	(*TokenInfo)(nil),               // 57: hall.v1.TokenInfo
 	(*ListTokensResponse)(nil),      // 58: hall.v1.ListTokensResponse
-	(*WatchBoardRequest)(nil),       // 59: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),       // 60: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),        // 61: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),             // 62: hall.v1.WatchUpdate
+	(*BackupRequest)(nil),           // 59: hall.v1.BackupRequest
+	(*BackupChunk)(nil),             // 60: hall.v1.BackupChunk
+	(*BackupSummary)(nil),           // 61: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),       // 62: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),       // 63: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),        // 64: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),             // 65: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,  // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -4897,50 +5086,53 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	8,  // 55: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
 	8,  // 56: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
 	57, // 57: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	14, // 58: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	15, // 59: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	28, // 60: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	30, // 61: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	33, // 62: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	34, // 63: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	35, // 64: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	37, // 65: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	38, // 66: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	41, // 67: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	43, // 68: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	45, // 69: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	46, // 70: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	49, // 71: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	52, // 72: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	54, // 73: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	56, // 74: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	59, // 75: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	60, // 76: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	61, // 77: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	20, // 78: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	27, // 79: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	29, // 80: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	31, // 81: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	31, // 82: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	36, // 83: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	31, // 84: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	40, // 85: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	42, // 86: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	44, // 87: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	31, // 88: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	48, // 89: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	51, // 90: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	53, // 91: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	55, // 92: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	58, // 93: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	62, // 94: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	62, // 95: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	62, // 96: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	78, // [78:97] is the sub-list for method output_type
-	59, // [59:78] is the sub-list for method input_type
-	59, // [59:59] is the sub-list for extension type_name
-	59, // [59:59] is the sub-list for extension extendee
-	0,  // [0:59] is the sub-list for field type_name
+	61, // 58: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	14, // 59: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	15, // 60: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	28, // 61: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	30, // 62: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	33, // 63: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	34, // 64: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	35, // 65: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	37, // 66: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	38, // 67: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	41, // 68: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	43, // 69: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	45, // 70: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	46, // 71: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	49, // 72: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	52, // 73: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	54, // 74: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	56, // 75: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	59, // 76: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	62, // 77: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	63, // 78: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	64, // 79: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	20, // 80: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	27, // 81: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	29, // 82: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	31, // 83: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	31, // 84: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	36, // 85: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	31, // 86: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	40, // 87: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	42, // 88: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	44, // 89: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	31, // 90: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	48, // 91: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	51, // 92: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	53, // 93: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	55, // 94: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	58, // 95: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	60, // 96: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	65, // 97: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	65, // 98: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	65, // 99: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	80, // [80:100] is the sub-list for method output_type
+	60, // [60:80] is the sub-list for method input_type
+	60, // [60:60] is the sub-list for extension type_name
+	60, // [60:60] is the sub-list for extension extendee
+	0,  // [0:60] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -4968,9 +5160,9 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   54,
+			NumMessages:   57,
 			NumExtensions: 0,
-			NumServices:   3,
+			NumServices:   4,
 		},
 		GoTypes:           file_hall_v1_hall_proto_goTypes,
 		DependencyIndexes: file_hall_v1_hall_proto_depIdxs,
