@@ -28,12 +28,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/chesshall/hallclock/internal/datadir"
 	"github.com/chesshall/hallclock/internal/lograte"
+	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -81,6 +83,10 @@ type Main struct {
 	Grace    time.Duration
 	// BroadcastDelay delays what broadcast tokens see (anti-cheating).
 	BroadcastDelay time.Duration
+	// Speed runs the server's clock faster than real time, for simulated
+	// fleets of the same speed (clocksim -speed, the fault suite). 1 for
+	// a real hall.
+	Speed float64
 	// NewHall lets the server start a new hall in an existing hall.db that
 	// holds none (an empty file); without it such a file is refused.
 	NewHall bool
@@ -110,6 +116,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.TLSCert, "tls-cert", env("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
 	fs.StringVar(&m.TLSKey, "tls-key", env("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
 	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
+	fs.Float64Var(&m.Speed, "speed", 1, "simulations only: the server's clock runs this many times faster than real time, as clocksim -speed's clocks (HALL_SPEED)")
 	fs.BoolVar(&m.NewHall, "new-hall", false, "start a new hall even though hall.db exists but holds none (an empty file): never needed on a first start")
 	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
@@ -130,6 +137,14 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	m.Grace = d
 	if m.BroadcastDelay, err = time.ParseDuration(delay); err != nil || m.BroadcastDelay < 0 {
 		return fmt.Errorf("-broadcast-delay %q: want a duration such as 15m, or 0s", delay)
+	}
+	if v := getenv("HALL_SPEED"); v != "" && !isSet(fs, "speed") {
+		if m.Speed, err = strconv.ParseFloat(v, 64); err != nil {
+			return fmt.Errorf("HALL_SPEED %q: want a number", v)
+		}
+	}
+	if !(m.Speed > 0) {
+		return fmt.Errorf("-speed %v: want a positive factor (1 for a real hall)", m.Speed)
 	}
 	if (m.TLSCert == "") != (m.TLSKey == "") {
 		return fmt.Errorf("-tls-cert and -tls-key go together")
@@ -227,6 +242,13 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (*server.Server, *sto
 		return nil, nil, err
 	}
 	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
+	if m.Speed > 0 && m.Speed != 1 {
+		// As halltest.WithSpeed: heartbeats and command waits keep their
+		// real-time lengths.
+		opts.Clock = mono.Scaled(mono.Real(), m.Speed)
+		opts.HeartbeatInterval = time.Duration(float64(time.Second) * m.Speed)
+		opts.CommandWait = time.Duration(float64(3*time.Second) * m.Speed)
+	}
 	if m.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
 		if err != nil {
@@ -249,6 +271,12 @@ func (m *Main) webBase(a net.Addr) string {
 		return "https://" + hostPort(a)
 	}
 	return "http://" + hostPort(a)
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func hostPort(a net.Addr) string {

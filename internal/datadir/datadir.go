@@ -104,7 +104,7 @@ func Lock(dir, program string) (*DirLock, error) {
 	path := filepath.Join(dir, FileName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("data directory %s: cannot open its lock file: %w", dir, err)
+		return nil, fmt.Errorf("data directory %s is not usable: cannot create its lock file (%w); the hall needs a writable data directory", dir, err)
 	}
 	if err := flock(f); err != nil {
 		f.Close()

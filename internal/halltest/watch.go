@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -24,10 +27,17 @@ type Watcher struct {
 // WatchHall starts a Watcher; it stops at the end of the test.
 func (h *Hall) WatchHall(t testing.TB) *Watcher {
 	t.Helper()
-	w := &Watcher{latest: map[string]*pb.BoardState{}}
-	ctx, cancel := context.WithCancel(Ctx(context.Background(), h.Chief))
+	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	client := pb.NewWatchClient(h.Conn(t))
+	return Watch(ctx, h.Conn(t), h.Chief)
+}
+
+// Watch starts a Watcher of the hall at conn with token (chief or arbiter),
+// until ctx ends.
+func Watch(ctx context.Context, conn grpc.ClientConnInterface, token string) *Watcher {
+	w := &Watcher{latest: map[string]*pb.BoardState{}}
+	ctx = Ctx(ctx, token)
+	client := pb.NewWatchClient(conn)
 	go func() {
 		for ctx.Err() == nil {
 			stream, err := client.WatchHall(ctx, &pb.WatchHallRequest{FromSeq: w.Seq()})
@@ -38,6 +48,11 @@ func (h *Hall) WatchHall(t testing.TB) *Watcher {
 			for {
 				u, err := stream.Recv()
 				if err != nil {
+					if status.Code(err) == codes.OutOfRange {
+						w.mu.Lock()
+						w.seq = 0 // the hall was restored: start over with a snapshot
+						w.mu.Unlock()
+					}
 					break
 				}
 				w.mu.Lock()
@@ -47,6 +62,7 @@ func (h *Hall) WatchHall(t testing.TB) *Watcher {
 				w.seq = max(w.seq, u.GetSeq())
 				w.mu.Unlock()
 			}
+			time.Sleep(10 * time.Millisecond)
 		}
 	}()
 	return w

@@ -1,0 +1,23 @@
+// Package faults is the hall's fault suite: a real hallserver process
+// (built from cmd/hallserver) under a simulated fleet of clocks, and the
+// faults a hall meets:
+//
+//   - kill -9 of the server, again and again, while clocks press: each
+//     cycle restarts it on the same data directory; at the end every event
+//     a clock saw acknowledged is in the store exactly once, and every
+//     board's log replays to the state the watchers saw last;
+//   - a second server on the same data directory, which must exit at once
+//     naming the first;
+//   - a full disk (a small tmpfs; needs root, skipped with a message
+//     otherwise): the hall turns not ready, loses nothing acknowledged,
+//     and plays on once space is freed;
+//   - a read-only store: the server refuses to start, saying so.
+//
+// The suite prints its figures (cycles, events acknowledged, lost,
+// duplicated). It runs only when HALL_FAULTS=1, so that go test ./... stays
+// quick; .ci/run runs it:
+//
+//	HALL_FAULTS=1 go test -v -count=1 ./tools/faults
+//
+// HALL_FAULT_CYCLES sets the number of kill cycles (default 6).
+package faults

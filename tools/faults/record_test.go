@@ -1,0 +1,161 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/chesshall/hallclock/clockdev"
+	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// ackBook is every event the clocks saw acknowledged (and not refused).
+type ackBook struct {
+	mu    sync.Mutex
+	acked map[devSeq]*pb.DeviceEvent
+}
+
+type devSeq struct {
+	dev string
+	seq uint64
+}
+
+func newAckBook() *ackBook { return &ackBook{acked: map[devSeq]*pb.DeviceEvent{}} }
+
+func (b *ackBook) onAck(dev string, a clockdev.Acked) {
+	if a.Rejection != nil {
+		return
+	}
+	b.mu.Lock()
+	b.acked[devSeq{dev, a.Event.GetSeq()}] = a.Event
+	b.mu.Unlock()
+}
+
+func (b *ackBook) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.acked)
+}
+
+// verdict is what checking the store found.
+type verdict struct {
+	acked, lost, duplicated, boards, replayed int
+}
+
+func (v verdict) String() string {
+	return fmt.Sprintf("%d events acknowledged, %d lost, %d duplicated; %d boards, %d replayed to the watchers' last state",
+		v.acked, v.lost, v.duplicated, v.boards, v.replayed)
+}
+
+// check opens the hall's database (the server stopped) and checks it
+// against the acknowledgements and the watcher: every acknowledged event
+// stored exactly once, as sent; no event stored twice (the same action of
+// the same clock at the same board time); every board's log applies and
+// replays to the watcher's last state.
+func check(t *testing.T, dbPath string, book *ackBook, w *halltest.Watcher) verdict {
+	t.Helper()
+	ctx := context.Background()
+	st, err := storage.Open(ctx, dbPath, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	boards, err := st.Boards(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v verdict
+	v.boards = len(boards)
+	stored := map[devSeq]storage.EventRecord{}
+	type sameAction struct {
+		board, dev string
+		kind       rules.Kind
+		t          int64
+		side       rules.Side
+	}
+	for _, b := range boards {
+		evs, err := st.Events(ctx, b.ID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[sameAction]bool{}
+		for _, e := range evs {
+			if e.DeviceID != "" {
+				k := devSeq{e.DeviceID, e.DeviceSeq}
+				if _, dup := stored[k]; dup {
+					v.duplicated++
+					t.Errorf("device %s seq %d stored twice", k.dev, k.seq)
+				}
+				stored[k] = e
+				a := sameAction{b.ID, e.DeviceID, e.Event.Kind, e.Event.T, e.Event.Side}
+				if seen[a] && e.Event.Kind != rules.KindFlag {
+					v.duplicated++
+					t.Errorf("board %s: %s by %s at %d ms stored twice", b.ID, e.Event.Kind, e.DeviceID, e.Event.T)
+				}
+				seen[a] = true
+			}
+		}
+		rs, seq, err := st.ReplayFromScratch(ctx, b.ID)
+		if err != nil {
+			t.Errorf("board %s does not replay: %v", b.ID, err)
+			continue
+		}
+		want := wire.State(rs)
+		want.BoardSeq = seq
+		got := w.Last(b.ID)
+		if got == nil {
+			if seq == 0 {
+				v.replayed++ // never played, never seen changing
+				continue
+			}
+			t.Errorf("board %s (%d events): the watcher never saw it", b.ID, seq)
+			continue
+		}
+		g, wnt := halltest.Ruled(got), halltest.Ruled(want)
+		g.BoardId, wnt.BoardId = "", ""
+		if !proto.Equal(g, wnt) {
+			t.Errorf("board %s: the watcher's last state differs from the replayed log:\n got %v\nwant %v", b.ID, g, wnt)
+			continue
+		}
+		v.replayed++
+	}
+	book.mu.Lock()
+	defer book.mu.Unlock()
+	v.acked = len(book.acked)
+	for k, ev := range book.acked {
+		e, ok := stored[k]
+		if !ok {
+			v.lost++
+			t.Errorf("device %s seq %d (%v on %s) was acknowledged and is not in the store", k.dev, k.seq, ev.GetAction().GetKind(), ev.GetBoardId())
+			continue
+		}
+		if e.BoardID != ev.GetBoardId() || wire.Action(e.Event).GetKind() != ev.GetAction().GetKind() || e.Event.T != ev.GetAction().GetTMs() {
+			t.Errorf("device %s seq %d: stored %s at %d on %s, acknowledged %v at %d on %s", k.dev, k.seq,
+				e.Event.Kind, e.Event.T, e.BoardID, ev.GetAction().GetKind(), ev.GetAction().GetTMs(), ev.GetBoardId())
+		}
+	}
+	return v
+}
+
+// caughtUp waits until the watcher has seen the hall's newest event.
+func caughtUp(t *testing.T, dbPath string, w *halltest.Watcher) {
+	t.Helper()
+	sum, err := storage.Inspect(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	halltest.Eventually(t, 20*time.Second, func() error {
+		if s := w.Seq(); s < sum.LastSeq {
+			return fmt.Errorf("the watcher is at #%d, the store at #%d", s, sum.LastSeq)
+		}
+		return nil
+	})
+}
