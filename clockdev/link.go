@@ -243,20 +243,25 @@ func (d *Device) recvLoop(stream hallv1.ClockLink_ConnectClient, s *session) err
 			d.mu.Unlock()
 			return ErrClosed
 		}
-		switch x := m.GetMsg().(type) {
-		case *hallv1.ServerMessage_Welcome:
-			d.welcomeLocked(s, x.Welcome)
-		case *hallv1.ServerMessage_Assignment:
-			d.assignLocked(x.Assignment, false)
-		case *hallv1.ServerMessage_Ack:
-			d.ackLocked(x.Ack)
-		case *hallv1.ServerMessage_Command:
-			d.commandLocked(x.Command)
-		default:
-			d.log.Warn("unknown server message", "msg", fmt.Sprintf("%T", m.GetMsg()))
-		}
+		d.handleLocked(s, m)
 		d.mu.Unlock()
 		d.wakeSender()
+	}
+}
+
+// handleLocked handles one server message.
+func (d *Device) handleLocked(s *session, m *hallv1.ServerMessage) {
+	switch x := m.GetMsg().(type) {
+	case *hallv1.ServerMessage_Welcome:
+		d.welcomeLocked(s, x.Welcome)
+	case *hallv1.ServerMessage_Assignment:
+		d.assignLocked(x.Assignment, false)
+	case *hallv1.ServerMessage_Ack:
+		d.ackLocked(x.Ack)
+	case *hallv1.ServerMessage_Command:
+		d.commandLocked(x.Command)
+	default:
+		d.log.Warn("unknown server message", "msg", fmt.Sprintf("%T", m.GetMsg()))
 	}
 }
 
