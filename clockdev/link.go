@@ -318,7 +318,8 @@ func (d *Device) welcomeLocked(s *session, w *hallv1.Welcome) {
 			}
 		}
 	}
-	d.reportAckedLocked(acked, nil)
+	d.noteRejectionsLocked(w.GetRejected())
+	d.reportAckedLocked(acked, w.GetRejected())
 	if err := d.outbox.Ack(acked); err != nil {
 		d.log.Error("outbox: ack failed", "err", err)
 	}
@@ -344,29 +345,7 @@ func (d *Device) welcomeLocked(s *session, w *hallv1.Welcome) {
 // the local rules had accepted, the device's board has diverged from the
 // record: the next Assignment of the board is adopted whatever its length.
 func (d *Device) ackLocked(a *hallv1.Ack) {
-	if len(a.GetRejected()) > 0 {
-		pending := d.outbox.Pending()
-		for _, r := range a.GetRejected() {
-			d.rejected++
-			d.rejections = append(d.rejections, proto.Clone(r).(*hallv1.Rejection))
-			if len(d.rejections) > recentRejections {
-				d.rejections = d.rejections[len(d.rejections)-recentRejections:]
-			}
-			if !d.refused[r.GetSeq()] {
-				var ev *hallv1.DeviceEvent
-				for _, p := range pending {
-					if p.GetSeq() == r.GetSeq() {
-						ev = p
-					}
-				}
-				if ev == nil || (d.asg != nil && ev.GetBoardId() == d.asg.GetBoardId()) {
-					d.diverged = true
-				}
-			}
-			d.log.Warn("event rejected by the server", "seq", r.GetSeq(), "code", r.GetCode(), "message", r.GetMessage())
-			d.notifyLocked(Notice{Kind: NoticeRejection, Rejection: proto.Clone(r).(*hallv1.Rejection)})
-		}
-	}
+	d.noteRejectionsLocked(a.GetRejected())
 	d.reportAckedLocked(a.GetUpToSeq(), a.GetRejected())
 	if err := d.outbox.Ack(a.GetUpToSeq()); err != nil {
 		d.log.Error("outbox: ack failed", "err", err)
@@ -374,6 +353,36 @@ func (d *Device) ackLocked(a *hallv1.Ack) {
 	}
 	d.forgetRefusedLocked()
 	d.notifyLocked(Notice{Kind: NoticeAck, UpTo: a.GetUpToSeq()})
+}
+
+// noteRejectionsLocked records the hall's rejections of pending events
+// (of an Ack, or of a Welcome for events acknowledged while the link was
+// down).
+func (d *Device) noteRejectionsLocked(rs []*hallv1.Rejection) {
+	if len(rs) == 0 {
+		return
+	}
+	pending := d.outbox.Pending()
+	for _, r := range rs {
+		d.rejected++
+		d.rejections = append(d.rejections, proto.Clone(r).(*hallv1.Rejection))
+		if len(d.rejections) > recentRejections {
+			d.rejections = d.rejections[len(d.rejections)-recentRejections:]
+		}
+		if !d.refused[r.GetSeq()] {
+			var ev *hallv1.DeviceEvent
+			for _, p := range pending {
+				if p.GetSeq() == r.GetSeq() {
+					ev = p
+				}
+			}
+			if ev == nil || (d.asg != nil && ev.GetBoardId() == d.asg.GetBoardId()) {
+				d.diverged = true
+			}
+		}
+		d.log.Warn("event rejected by the server", "seq", r.GetSeq(), "code", r.GetCode(), "message", r.GetMessage())
+		d.notifyLocked(Notice{Kind: NoticeRejection, Rejection: proto.Clone(r).(*hallv1.Rejection)})
+	}
 }
 
 // forgetRefusedLocked drops the marks of acknowledged events.

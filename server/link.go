@@ -101,7 +101,8 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	// The Welcome is queued before the link is registered, so nothing
 	// (an assignment, a command) can reach the device before it.
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
-		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds()}}})
+		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(),
+		Rejected: s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))}}})
 	s.attach(l, hello)
 	defer s.detach(l)
 	s.counters.connects.Add(1)
@@ -268,7 +269,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 			s.counters.duplicates.Add(1)
 			l.expect, l.acked = seq+1, seq
 			s.setAcked(l.dev, seq)
-			l.send(ack(seq, nil))
+			l.send(s.ackAgain(ctx, l.dev, seq))
 			return nil
 		}
 		return aerr
@@ -338,12 +339,48 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 	if err != nil {
 		// Refused before, by a stream that just died: acknowledge again.
 		s.counters.duplicates.Add(1)
-		l.send(ack(seq, nil))
+		l.send(s.ackAgain(ctx, l.dev, seq))
 		return nil
 	}
 	s.counters.rejected.Add(1)
 	l.send(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
 	return nil
+}
+
+// refusedRejection stands for a refusal committed earlier, whose words
+// are in the audit log.
+func refusedRejection(seq uint64) *pb.Rejection {
+	return &pb.Rejection{Seq: seq, Code: "refused", Message: "refused by the rules when it was committed; the board's audit log says why"}
+}
+
+// refusedSince returns the rejections of the device's events after last
+// up to upTo that were committed refused: a device that lost the stream
+// before their Ack learns they were not applied.
+func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64) []*pb.Rejection {
+	if upTo <= last || upTo == 0 {
+		return nil
+	}
+	stored, err := s.store.DeviceSeqsStored(ctx, dev, last+1, upTo)
+	if err != nil {
+		s.log.Warn("cannot tell which resent events were refused", "device", dev, "err", err)
+		return nil
+	}
+	var out []*pb.Rejection
+	for seq := max(last+1, upTo-min(upTo, 9_999)); seq <= upTo && seq > 0; seq++ {
+		if !stored[seq] {
+			out = append(out, refusedRejection(seq))
+		}
+	}
+	return out
+}
+
+// ackAgain acknowledges an event committed before (by a stream that just
+// died), with its rejection if it was refused.
+func (s *Server) ackAgain(ctx context.Context, dev string, seq uint64) *pb.ServerMessage {
+	if stored, err := s.store.DeviceSeqsStored(ctx, dev, seq, seq); err == nil && !stored[seq] {
+		return ack(seq, refusedRejection(seq))
+	}
+	return ack(seq, nil)
 }
 
 func ack(upTo uint64, rej *pb.Rejection) *pb.ServerMessage {

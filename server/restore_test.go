@@ -142,3 +142,26 @@ func TestRestoreSkipsWhatNoClockHolds(t *testing.T) {
 		t.Errorf("no audit entry records the events lost in the restore (board 2 had %d events live)", live2)
 	}
 }
+
+// A clock that lost the stream before the Ack of a refused event learns
+// of the refusal in the next Welcome (otherwise it would count the event
+// acknowledged and applied: "acknowledged" would not mean "stored").
+func TestWelcomeNamesRefusalsTheClockMissed(t *testing.T) {
+	h := halltest.Start(t)
+	b := h.Round(t, "180+2", 1)[0]
+	dev := b.GetDeviceId()
+	l, _, _ := connectRaw(t, h, dev, 0, 1)
+	l.event(1, "b-nosuchboard", startAction(0), 180_000, 180_000) // refused
+	clk := newRawClock(t, b)
+	l.ack()
+	sendApplied(t, l, clk, 2, b.GetBoardId(), startAction(0)) // applied
+	l.cancel()
+	<-l.done
+
+	l2 := openRawLink(t, h, dev)
+	l2.hello(dev, 0, 3) // it saw no Ack of 1 or 2
+	w := l2.welcome()
+	if w.GetAckedSeq() != 2 || len(w.GetRejected()) != 1 || w.GetRejected()[0].GetSeq() != 1 {
+		t.Errorf("Welcome = %v; want acked 2 with the rejection of 1 (and not of 2)", w)
+	}
+}

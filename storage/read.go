@@ -305,6 +305,35 @@ func (s *Store) DeviceAcked(ctx context.Context, deviceID string) (uint64, error
 	return acked, nil
 }
 
+// DeviceSeqsStored returns which of the device's sequence numbers from
+// from to to (at most 10,000 of them) are stored as events; a committed
+// number that is not was refused by the rules (acknowledged, in the audit
+// log only).
+func (s *Store) DeviceSeqsStored(ctx context.Context, deviceID string, from, to uint64) (map[uint64]bool, error) {
+	db, err := s.reader()
+	if err != nil {
+		return nil, err
+	}
+	if to < from {
+		return map[uint64]bool{}, nil
+	}
+	if to-from >= 10_000 {
+		from = to - 9_999
+	}
+	seqs, err := queryAll(ctx, db, func(sc scanner) (uint64, error) {
+		var v uint64
+		return v, sc.Scan(&v)
+	}, `SELECT device_seq FROM events WHERE device_id = ? AND device_seq BETWEEN ? AND ?`, deviceID, int64(from), int64(to))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[uint64]bool, len(seqs))
+	for _, v := range seqs {
+		out[v] = true
+	}
+	return out, nil
+}
+
 // DeviceSeqExists reports whether the device's message seq is committed
 // (as an event, or acknowledged after a refusal): a message for which it
 // is true is a duplicate.

@@ -1777,6 +1777,7 @@ type Welcome struct {
 	state               protoimpl.MessageState `protogen:"open.v1"`
 	AckedSeq            uint64                 `protobuf:"varint,1,opt,name=acked_seq,json=ackedSeq,proto3" json:"acked_seq,omitempty"`                                    // highest seq committed for this device: resend everything after it
 	HeartbeatIntervalMs int64                  `protobuf:"varint,2,opt,name=heartbeat_interval_ms,json=heartbeatIntervalMs,proto3" json:"heartbeat_interval_ms,omitempty"` // send a heartbeat at least this often
+	Rejected            []*Rejection           `protobuf:"bytes,3,rep,name=rejected,proto3" json:"rejected,omitempty"`                                                     // the events after Hello.last_acked_seq (up to acked_seq) that were committed refused: acknowledged, but not applied
 	unknownFields       protoimpl.UnknownFields
 	sizeCache           protoimpl.SizeCache
 }
@@ -1823,6 +1824,13 @@ func (x *Welcome) GetHeartbeatIntervalMs() int64 {
 		return x.HeartbeatIntervalMs
 	}
 	return 0
+}
+
+func (x *Welcome) GetRejected() []*Rejection {
+	if x != nil {
+		return x.Rejected
+	}
+	return nil
 }
 
 // Players as the arbiter entered them.
@@ -4659,10 +4667,11 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"assignment\x12 \n" +
 	"\x03ack\x18\x03 \x01(\v2\f.hall.v1.AckH\x00R\x03ack\x12,\n" +
 	"\acommand\x18\x04 \x01(\v2\x10.hall.v1.CommandH\x00R\acommandB\x05\n" +
-	"\x03msg\"Z\n" +
+	"\x03msg\"\x8a\x01\n" +
 	"\aWelcome\x12\x1b\n" +
 	"\tacked_seq\x18\x01 \x01(\x04R\backedSeq\x122\n" +
-	"\x15heartbeat_interval_ms\x18\x02 \x01(\x03R\x13heartbeatIntervalMs\"M\n" +
+	"\x15heartbeat_interval_ms\x18\x02 \x01(\x03R\x13heartbeatIntervalMs\x12.\n" +
+	"\brejected\x18\x03 \x03(\v2\x12.hall.v1.RejectionR\brejected\"M\n" +
 	"\x06Player\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\afide_id\x18\x02 \x01(\tR\x06fideId\x12\x16\n" +
@@ -5051,88 +5060,89 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	23, // 20: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
 	24, // 21: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
 	26, // 22: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	22, // 23: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	22, // 24: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	11, // 25: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	14, // 26: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	12, // 27: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	25, // 28: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	12, // 29: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	11, // 30: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	11, // 31: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	11, // 32: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	11, // 33: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	22, // 34: hall.v1.Board.white:type_name -> hall.v1.Player
-	22, // 35: hall.v1.Board.black:type_name -> hall.v1.Player
-	11, // 36: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	14, // 37: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	32, // 38: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	12, // 39: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	22, // 40: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	22, // 41: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	11, // 42: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	31, // 43: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	31, // 44: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	39, // 45: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,  // 46: hall.v1.Absence.side:type_name -> hall.v1.Side
-	42, // 47: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	12, // 48: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	7,  // 49: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	14, // 50: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	31, // 51: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	12, // 52: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	47, // 53: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	50, // 54: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	8,  // 55: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	8,  // 56: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	57, // 57: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	61, // 58: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	14, // 59: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	15, // 60: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	28, // 61: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	30, // 62: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	33, // 63: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	34, // 64: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	35, // 65: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	37, // 66: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	38, // 67: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	41, // 68: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	43, // 69: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	45, // 70: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	46, // 71: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	49, // 72: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	52, // 73: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	54, // 74: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	56, // 75: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	59, // 76: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	62, // 77: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	63, // 78: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	64, // 79: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	20, // 80: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	27, // 81: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	29, // 82: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	31, // 83: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	31, // 84: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	36, // 85: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	31, // 86: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	40, // 87: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	42, // 88: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	44, // 89: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	31, // 90: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	48, // 91: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	51, // 92: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	53, // 93: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	55, // 94: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	58, // 95: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	60, // 96: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	65, // 97: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	65, // 98: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	65, // 99: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	80, // [80:100] is the sub-list for method output_type
-	60, // [60:80] is the sub-list for method input_type
-	60, // [60:60] is the sub-list for extension type_name
-	60, // [60:60] is the sub-list for extension extendee
-	0,  // [0:60] is the sub-list for field type_name
+	25, // 23: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	22, // 24: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	22, // 25: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	11, // 26: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	14, // 27: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	12, // 28: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	25, // 29: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	12, // 30: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	11, // 31: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	11, // 32: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	11, // 33: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	11, // 34: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	22, // 35: hall.v1.Board.white:type_name -> hall.v1.Player
+	22, // 36: hall.v1.Board.black:type_name -> hall.v1.Player
+	11, // 37: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	14, // 38: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	32, // 39: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	12, // 40: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	22, // 41: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	22, // 42: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	11, // 43: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	31, // 44: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	31, // 45: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	39, // 46: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,  // 47: hall.v1.Absence.side:type_name -> hall.v1.Side
+	42, // 48: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	12, // 49: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	7,  // 50: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	14, // 51: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	31, // 52: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	12, // 53: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	47, // 54: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	50, // 55: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	8,  // 56: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	8,  // 57: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	57, // 58: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	61, // 59: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	14, // 60: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	15, // 61: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	28, // 62: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	30, // 63: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	33, // 64: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	34, // 65: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	35, // 66: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	37, // 67: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	38, // 68: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	41, // 69: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	43, // 70: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	45, // 71: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	46, // 72: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	49, // 73: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	52, // 74: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	54, // 75: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	56, // 76: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	59, // 77: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	62, // 78: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	63, // 79: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	64, // 80: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	20, // 81: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	27, // 82: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	29, // 83: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	31, // 84: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	31, // 85: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	36, // 86: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	31, // 87: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	40, // 88: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	42, // 89: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	44, // 90: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	31, // 91: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	48, // 92: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	51, // 93: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	53, // 94: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	55, // 95: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	58, // 96: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	60, // 97: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	65, // 98: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	65, // 99: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	65, // 100: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	81, // [81:101] is the sub-list for method output_type
+	61, // [61:81] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
