@@ -13,6 +13,7 @@ import (
 // minutes claim, the clock is paused, the arbiter decides (five seconds a
 // move, a draw, or a rejection) and restarts it.
 func TestQuickplayFinish(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 24
 	h := startHall(t, 300)
 	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "G/11", Boards: boards,
@@ -45,6 +46,7 @@ func TestQuickplayFinish(t *testing.T) {
 // the adjournment with the sealed move completed (and shown on the
 // e-board).
 func TestAdjournedGames(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 10
 	h := startHall(t, 300)
 	spec := sim.RoundSpec{TimeControl: "10+5", Boards: boards, EBoard: true, AdjournAfter: 20, AdjournFor: 5 * time.Minute}

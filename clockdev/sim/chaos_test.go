@@ -33,6 +33,7 @@ func chaosRound(t *testing.T, c sim.Chaos, boards int, tc string, speed float64)
 
 // Cut: connections are cut and restored; devices reconnect and resend.
 func TestChaosCut(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 12
 	h, sum, _ := chaosRound(t, sim.Chaos{Cut: 0.05}, boards, "60+1", 80)
 	st := h.Server.Stats()
@@ -44,6 +45,7 @@ func TestChaosCut(t *testing.T) {
 
 // Latency: every acknowledgement takes at least the injected latency.
 func TestChaosLatency(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	const latency = 40 * time.Millisecond
 	h, sum, rep := chaosRound(t, sim.Chaos{Latency: latency, Jitter: 20 * time.Millisecond}, 8, "60+1", 80)
 	h.mu.Lock()
@@ -68,6 +70,7 @@ func TestChaosLatency(t *testing.T) {
 
 // Duplicate: events sent twice are dropped by the hall and acknowledged again.
 func TestChaosDuplicate(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, _ := chaosRound(t, sim.Chaos{Duplicate: 0.05}, 8, "60+1", 80)
 	if st := h.Server.Stats(); st.Duplicates == 0 || sum.Duplicated == 0 {
 		t.Errorf("the fleet sent %d events twice, the hall dropped %d duplicates; want both above 0", sum.Duplicated, st.Duplicates)
@@ -77,6 +80,7 @@ func TestChaosDuplicate(t *testing.T) {
 // Reorder: an event sent after the next one is a sequence gap; the hall
 // refuses it with OUT_OF_RANGE and the device resends in order.
 func TestChaosReorder(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, _ := chaosRound(t, sim.Chaos{Reorder: 0.03}, 8, "60+1", 80)
 	if st := h.Server.Stats(); st.Gaps == 0 || sum.Reordered == 0 {
 		t.Errorf("the fleet swapped %d pairs of events, the hall saw %d sequence gaps; want both above 0", sum.Reordered, st.Gaps)
@@ -86,6 +90,7 @@ func TestChaosReorder(t *testing.T) {
 // Reboot: a device loses power after a press it could not send, restarts
 // from its file outbox and delivers the press.
 func TestChaosReboot(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, _ := chaosRound(t, sim.Chaos{Reboot: 0.03}, 8, "60+1", 80)
 	if sum.Reboots == 0 || sum.Recovered == 0 || sum.RecoveredDelivered != sum.Recovered {
 		t.Errorf("%d reboots recovered %d unsent events and delivered %d; want reboots, and every recovered event delivered",
@@ -203,6 +208,7 @@ func flagsOnTimeLine(t *testing.T, b storage.BoardRecord, evs []storage.EventRec
 // Die: a clock dies mid-game; the arbiter moves its board to a virtual
 // clock and the game is finished through the arbiter's console.
 func TestChaosDie(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, rep := chaosRound(t, sim.Chaos{Die: 0.5}, 8, "60+1", 80)
 	virtual := 0
 	ctx := context.Background()

@@ -17,6 +17,7 @@ import (
 // ruled before the next move, and a game ending in checkmate has the
 // result the position gives.
 func TestEBoardGamesAreLegal(t *testing.T) {
+	t.Parallel()      // they wait on the scaled clock more than they compute
 	const boards = 30 // about one game in five ends in a mate
 	h := startHall(t, 100)
 	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "3+2", Boards: boards, EBoard: true, IllegalMoves: 0.01}), 2*time.Minute)
@@ -42,7 +43,9 @@ func TestEBoardGamesAreLegal(t *testing.T) {
 // by checkmate.
 func replayEBoard(t *testing.T, b storage.BoardRecord, evs []storage.EventRecord) (moves, illegal int, mate bool) {
 	t.Helper()
+	unlock := rules.LockChessFEN() // NewGame decodes the initial FEN
 	g := chess.NewGame()
+	unlock()
 	var unruled *storage.EventRecord // a press without a move, waiting for its ruling
 	for i := range evs {
 		e := &evs[i]

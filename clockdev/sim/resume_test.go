@@ -14,6 +14,7 @@ import (
 // back with their outboxes, the players pick up every unfinished game
 // where the clocks left it, and the next round follows.
 func TestResumeAfterRestart(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 6
 	h := startHall(t, 60)
 	cfg := h.config(sim.RoundSpec{TimeControl: "60+1", Boards: boards}, sim.RoundSpec{TimeControl: "60+1", Boards: boards})
@@ -72,6 +73,7 @@ func TestResumeAfterRestart(t *testing.T) {
 // With Loop the hall stays alive: after the last round, the next one is
 // created and played.
 func TestLoopCreatesRounds(t *testing.T) {
+	t.Parallel() // they wait on the scaled clock more than they compute
 	h := startHall(t, 200)
 	cfg := h.config(sim.RoundSpec{TimeControl: "60+1", Boards: 3})
 	cfg.Loop = true
