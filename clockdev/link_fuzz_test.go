@@ -1,15 +1,14 @@
 package clockdev
 
 import (
-	"encoding/binary"
 	"log/slog"
 	"testing"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/protobuf/proto"
 
+	"github.com/chesshall/hallclock/internal/fuzzframe"
 	"github.com/chesshall/hallclock/internal/mono"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -28,8 +27,8 @@ func FuzzServerMessages(f *testing.F) {
 	cmd := &hallv1.ServerMessage{Msg: &hallv1.ServerMessage_Command{Command: &hallv1.Command{CommandId: "c1",
 		Action: &hallv1.ClockAction{Kind: hallv1.ActionKind_ACTION_KIND_START}}}}
 	ack := &hallv1.ServerMessage{Msg: &hallv1.ServerMessage_Ack{Ack: &hallv1.Ack{UpToSeq: 1, Rejected: []*hallv1.Rejection{{Seq: 1, Code: "x"}}}}}
-	f.Add(frame(welcome, asg, cmd, ack))
-	f.Add(frame(asg, welcome, &hallv1.ServerMessage{Msg: &hallv1.ServerMessage_Welcome{Welcome: &hallv1.Welcome{AckedSeq: 1 << 62}}}))
+	f.Add(fuzzframe.Join(welcome, asg, cmd, ack))
+	f.Add(fuzzframe.Join(asg, welcome, &hallv1.ServerMessage{Msg: &hallv1.ServerMessage_Welcome{Welcome: &hallv1.Welcome{AckedSeq: 1 << 62}}}))
 	f.Add([]byte{0xff, 0x00, 0x01})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		clk := mono.NewFake(time.Unix(1_700_000_000, 0))
@@ -40,7 +39,7 @@ func FuzzServerMessages(f *testing.F) {
 		}
 		defer d.Close()
 		s := &session{}
-		for _, m := range unframe(data) {
+		for _, m := range fuzzframe.Split(data, func() *hallv1.ServerMessage { return &hallv1.ServerMessage{} }, 32) {
 			d.mu.Lock()
 			d.handleLocked(s, m)
 			d.mu.Unlock()
@@ -50,33 +49,6 @@ func FuzzServerMessages(f *testing.F) {
 			checkDevice(t, d)
 		}
 	})
-}
-
-// frame joins messages as length-prefixed chunks (the fuzzer's input).
-func frame(ms ...*hallv1.ServerMessage) []byte {
-	var out []byte
-	for _, m := range ms {
-		b, _ := proto.Marshal(m)
-		out = binary.AppendUvarint(out, uint64(len(b)))
-		out = append(out, b...)
-	}
-	return out
-}
-
-func unframe(data []byte) []*hallv1.ServerMessage {
-	var out []*hallv1.ServerMessage
-	for len(data) > 0 && len(out) < 32 {
-		n, k := binary.Uvarint(data)
-		if k <= 0 || n > uint64(len(data)-k) {
-			return out
-		}
-		m := &hallv1.ServerMessage{}
-		if proto.Unmarshal(data[k:k+int(n)], m) == nil {
-			out = append(out, m)
-		}
-		data = data[k+int(n):]
-	}
-	return out
 }
 
 func checkDevice(t *testing.T, d *Device) {

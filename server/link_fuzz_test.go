@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"testing"
@@ -10,8 +9,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
+	"github.com/chesshall/hallclock/internal/fuzzframe"
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -32,11 +31,11 @@ func FuzzClockLink(f *testing.F) {
 	ev := func(seq uint64, board string, a *pb.ClockAction) *pb.DeviceMessage {
 		return &pb.DeviceMessage{Msg: &pb.DeviceMessage_Event{Event: &pb.DeviceEvent{Seq: seq, BoardId: board, Action: a, WhiteMs: 180000, BlackMs: 180000}}}
 	}
-	f.Add(frameDevice(ev(1, b.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_START}),
+	f.Add(fuzzframe.Join(ev(1, b.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_START}),
 		ev(2, b.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_PRESS, Side: pb.Side_SIDE_WHITE, TMs: 1000})))
-	f.Add(frameDevice(ev(7, "nope", &pb.ClockAction{Kind: 99}),
+	f.Add(fuzzframe.Join(ev(7, "nope", &pb.ClockAction{Kind: 99}),
 		&pb.DeviceMessage{Msg: &pb.DeviceMessage_Heartbeat{Heartbeat: &pb.Heartbeat{DriftPpm: 1e300}}}))
-	f.Add(frameDevice(&pb.DeviceMessage{Msg: &pb.DeviceMessage_Hello{Hello: &pb.Hello{DeviceId: dev}}}))
+	f.Add(fuzzframe.Join(&pb.DeviceMessage{Msg: &pb.DeviceMessage_Hello{Hello: &pb.Hello{DeviceId: dev}}}))
 	f.Add([]byte{0x03, 0x12, 0x01, 0x08})
 
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -53,7 +52,7 @@ func FuzzClockLink(f *testing.F) {
 			t.Fatalf("no Welcome: %v", err)
 		}
 		base := w.GetWelcome().GetAckedSeq()
-		for _, m := range unframeDevice(data) {
+		for _, m := range fuzzframe.Split(data, func() *pb.DeviceMessage { return &pb.DeviceMessage{} }, 16) {
 			if e := m.GetEvent(); e != nil && e.GetSeq() < 16 {
 				e.Seq += base // small numbers are relative to the hall's
 			}
@@ -78,30 +77,4 @@ func FuzzClockLink(f *testing.F) {
 			t.Fatalf("the hall stopped serving: %v", err)
 		}
 	})
-}
-
-func frameDevice(ms ...*pb.DeviceMessage) []byte {
-	var out []byte
-	for _, m := range ms {
-		b, _ := proto.Marshal(m)
-		out = binary.AppendUvarint(out, uint64(len(b)))
-		out = append(out, b...)
-	}
-	return out
-}
-
-func unframeDevice(data []byte) []*pb.DeviceMessage {
-	var out []*pb.DeviceMessage
-	for len(data) > 0 && len(out) < 16 {
-		n, k := binary.Uvarint(data)
-		if k <= 0 || n > uint64(len(data)-k) {
-			return out
-		}
-		m := &pb.DeviceMessage{}
-		if proto.Unmarshal(data[k:k+int(n)], m) == nil {
-			out = append(out, m)
-		}
-		data = data[k+int(n):]
-	}
-	return out
 }

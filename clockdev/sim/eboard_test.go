@@ -18,8 +18,12 @@ import (
 // result the position gives.
 func TestEBoardGamesAreLegal(t *testing.T) {
 	t.Parallel()      // they wait on the scaled clock more than they compute
-	const boards = 30 // about one game in five ends in a mate
-	h := startHall(t, 100)
+	// About one game in five ends in a mate. At 50x the round presses
+	// ~250 times a second (each press checks its FEN on both sides): light
+	// enough that a loaded machine (the whole suite, under -race) does not
+	// starve the clocks into flag falls.
+	const boards = 16
+	h := startHall(t, 50)
 	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "3+2", Boards: boards, EBoard: true, IllegalMoves: 0.01}), 2*time.Minute)
 	rep := h.check(t)
 	t.Logf("%v", rep)

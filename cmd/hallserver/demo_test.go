@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
@@ -49,7 +50,7 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		var list pb.ListBoardsResponse
 		return &list, protojson.Unmarshal(body, &list)
 	}
-	out := &syncBuffer{}
+	out := &halltest.SyncBuffer{}
 	run := func(check func(net.Addr) error) {
 		m := &Main{DataDir: dir, GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", LogLevel: "error", Grace: time.Second,
 			Demo: true, DemoBoards: 2, Stdout: out, Stderr: io.Discard}

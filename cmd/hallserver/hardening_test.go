@@ -24,28 +24,10 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// syncBuffer is a bytes.Buffer safe to read while Run writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // running is a Main serving in the test process.
 type running struct {
 	grpc, http net.Addr
-	out        *syncBuffer
+	out        *halltest.SyncBuffer
 	stop       func() error
 }
 
@@ -53,7 +35,7 @@ type running struct {
 // before it is ready.
 func serve(t *testing.T, m *Main) *running {
 	t.Helper()
-	r := &running{out: &syncBuffer{}}
+	r := &running{out: &halltest.SyncBuffer{}}
 	m.Stdout, m.Stderr = r.out, io.Discard
 	if m.GRPCAddr == "" {
 		m.GRPCAddr = "127.0.0.1:0"

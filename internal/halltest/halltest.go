@@ -152,6 +152,12 @@ func (h *Hall) stop() {
 // the same port). Client connections made with Conn reconnect by themselves.
 func (h *Hall) Restart(t testing.TB) {
 	t.Helper()
+	h.halt()
+	h.boot(t)
+}
+
+// halt stops the server and closes the store (client connections stay).
+func (h *Hall) halt() {
 	if h.Server != nil {
 		h.Server.Shutdown(2 * time.Second)
 		h.Server = nil
@@ -160,7 +166,6 @@ func (h *Hall) Restart(t testing.TB) {
 		h.Store.Close()
 		h.Store = nil
 	}
-	h.boot(t)
 }
 
 // RestoreFrom stops the server, puts the database backup in place of the
@@ -168,14 +173,7 @@ func (h *Hall) Restart(t testing.TB) {
 // same port. Clients made with Conn reconnect by themselves.
 func (h *Hall) RestoreFrom(t testing.TB, backup string) {
 	t.Helper()
-	if h.Server != nil {
-		h.Server.Shutdown(2 * time.Second)
-		h.Server = nil
-	}
-	if h.Store != nil {
-		h.Store.Close()
-		h.Store = nil
-	}
+	h.halt()
 	for _, ext := range []string{"", "-wal", "-shm"} {
 		if err := os.Remove(h.DBPath + ext); err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package faults
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chesshall/hallclock/internal/halltest"
 )
 
 // serverBin is the hallserver binary the suite runs, built once.
@@ -57,29 +58,11 @@ func hallserver(t *testing.T) string {
 	return binPath
 }
 
-// syncBuffer collects a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // proc is a hallserver process.
 type proc struct {
 	cmd    *exec.Cmd
-	out    *syncBuffer // stdout and stderr
-	chief  string      // printed on first start
+	out    *halltest.SyncBuffer // stdout and stderr
+	chief  string               // printed on first start
 	exited chan struct{}
 	err    error
 }
@@ -114,7 +97,7 @@ func (h *hall) launch() *proc {
 	h.t.Helper()
 	cmd := exec.Command(h.bin, "-data-dir", h.dir, "-grpc-addr", h.grpc, "-http-addr", h.http,
 		"-speed", fmt.Sprint(h.speed), "-log-level", "warn", "-shutdown-grace", "2s")
-	p := &proc{cmd: cmd, out: &syncBuffer{}, exited: make(chan struct{})}
+	p := &proc{cmd: cmd, out: &halltest.SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	if err := cmd.Start(); err != nil {
 		h.t.Fatal(err)
