@@ -17,7 +17,7 @@ import (
 // ruled before the next move, and a game ending in checkmate has the
 // result the position gives.
 func TestEBoardGamesAreLegal(t *testing.T) {
-	t.Parallel()      // they wait on the scaled clock more than they compute
+	t.Parallel() // they wait on the scaled clock more than they compute
 	// About one game in five ends in a mate. At 50x the round presses
 	// ~250 times a second (each press checks its FEN on both sides): light
 	// enough that a loaded machine (the whole suite, under -race) does not
