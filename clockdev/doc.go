@@ -39,7 +39,12 @@
 // resends the rest in seq order; a later Welcome on the same stream only
 // acknowledges. If the server acknowledged more than the device ever
 // numbered (the device lost its storage), the device's pending events are
-// renumbered from acked_seq+1 and numbering continues after them.
+// renumbered from acked_seq+1 and numbering continues after them. If it
+// acknowledges less than it did before (the hall was restored from an
+// older backup), the acknowledged events the outbox still keeps for the
+// current board (Outbox.Resend) are pending again and resent from
+// acked_seq+1. The Welcome's rejected entries name the refusals among the
+// events acknowledged while the device could not hear the Acks.
 //
 // Events are DeviceEvents: seq (per device, from 1, contiguous forever,
 // across boards), board_id, the ClockAction with its board-time t_ms, the
@@ -52,8 +57,13 @@
 // among them), Run reconnects after an exponential backoff with jitter:
 // from Config.MinBackoff (100ms) doubling to Config.MaxBackoff (3s), each
 // wait uniform in [b/2, b]; the backoff starts over after a welcomed
-// stream that stayed up at least MaxBackoff. Heartbeats go out every
-// heartbeat_interval_ms (5s if the Welcome names none).
+// stream that stayed up at least MaxBackoff, unless the hall ended it for
+// a fault of its own (INTERNAL, RESOURCE_EXHAUSTED, or UNAVAILABLE with a
+// google.rpc.RetryInfo delay, as a hall that cannot store events answers):
+// then a named delay is waited out, spread by up to half again, and the
+// same failure is logged as a warning once a minute (NoticeDisconnected
+// carries RetryIn). Heartbeats go out every heartbeat_interval_ms (5s if
+// the Welcome names none).
 //
 // Local actions (Do, Press) are recorded and sent only if the local rules
 // accept them; the refusal is returned. A press on the side not having the

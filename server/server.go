@@ -22,10 +22,21 @@
 // publishes to the hub after each commit in O(1), and each watcher reads at
 // its own pace, coalescing what it missed.
 //
+// # HTTP
+//
+// The HTTP port (HTTPS with the gRPC certificate when Options.TLS is set)
+// serves /healthz (liveness), /readyz (readiness: the store commits, see
+// ready.go), /metrics, the dashboard and its feeds, /api/backup, and the
+// web sign-in (session.go): HTTP callers are identified by a bearer token
+// or a session cookie, never by a token in the URL (Server.WebIdentity).
+//
 // # Errors
 //
 // Handlers return errors of the rules, the store or this package; toStatus
-// maps them to gRPC codes in one place.
+// maps them to gRPC codes in one place. Requests are validated at the door
+// (proto/hall/v1/validate.go): a bad field is INVALID_ARGUMENT or
+// OUT_OF_RANGE naming it; a fault of the store is UNAVAILABLE with a retry
+// delay, never INTERNAL.
 package server
 
 import (
