@@ -120,7 +120,11 @@ func TestChaosReboot(t *testing.T) {
 // own events give.
 func TestChaosDrift(t *testing.T) {
 	const ppm = 20_000
-	h, _, rep := chaosRound(t, sim.Chaos{DriftPPM: ppm}, 10, "60", 25)
+	// At 15x and over pairs of events three seconds apart at least, the
+	// acknowledgement jitter of a loaded machine (tens of ms) stays well
+	// inside the tolerance; it runs alone (not in parallel) for the same
+	// reason.
+	h, _, rep := chaosRound(t, sim.Chaos{DriftPPM: ppm}, 10, "60", 15)
 	arb, ctx := h.Arbiter(t)
 	devs, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
 	if err != nil {
@@ -170,7 +174,7 @@ func boardDrift(evs []storage.EventRecord, speed float64) (float64, bool) {
 	var slopes []float64
 	for i := range pts {
 		for j := i + 1; j < len(pts); j++ {
-			if dx := pts[j][0] - pts[i][0]; dx >= 2000 { // two seconds apart at least
+			if dx := pts[j][0] - pts[i][0]; dx >= 3000 { // three seconds apart at least
 				slopes = append(slopes, (pts[j][1]-pts[i][1])/dx)
 			}
 		}
