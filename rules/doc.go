@@ -18,7 +18,7 @@
 // malformed input is an *[InputError] (errors.Is(err, [ErrInvalid])).
 // A board's state is the fold of its events ([Fold]):
 //
-//	tc, err := rules.ParseTimeControl("90+30")
+//	tc, err := rules.ParseTimeControl("90m+30s")
 //	st, err := rules.NewState(rules.Config{Ruleset: rules.FIDE2023, TimeControl: tc})
 //	st, err = rules.Apply(st, rules.Event{Kind: rules.KindStart, T: 0})
 //	st, err = rules.Apply(st, rules.Event{Kind: rules.KindPress, Side: rules.White, T: 12_000})
@@ -65,7 +65,7 @@
 //
 //	cfg := rules.Config{
 //		Ruleset:     rules.FIDE2023,
-//		TimeControl: tc, // rules.ParseTimeControl("90+30")
+//		TimeControl: tc, // rules.ParseTimeControl("90m+30s")
 //		Regulations: rules.Regulations{
 //			Supervision:     rules.Insufficient,  // rapid/blitz without one arbiter per game(s)
 //			QuickplayFinish: true,                // Guidelines III announced

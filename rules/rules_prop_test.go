@@ -288,12 +288,12 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 				}
 			case rules.KindIllegalMove:
 				if side == other {
-					allowed += rules.IllegalMovePenaltyMs(cfg, n.Category)
+					allowed += n.IllegalMovePenaltyMs()
 					cause = "the illegal-move penalty"
 				}
 			case rules.KindDrawClaimRejected:
 				if side == other {
-					allowed += rules.DrawClaimPenaltyMs(cfg, n.Category)
+					allowed += n.DrawClaimPenaltyMs()
 					cause = "the draw-claim penalty"
 				}
 			case rules.KindQuickplayIncrement, rules.KindQuickplayClaim:
@@ -321,6 +321,14 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 	return bad
 }
 
+func mustProfile(r rules.Ruleset) *rules.Profile {
+	p, err := rules.ProfileOf(r)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
 // checkState is invariant (d) for one state.
 func checkState(s rules.State) []string {
 	var bad []string
@@ -335,7 +343,7 @@ func checkState(s rules.State) []string {
 		if p.Period < 0 || p.Period >= len(s.Config.TimeControl.Periods) {
 			bad = append(bad, fmt.Sprintf("%s is in period %d of %d", side, p.Period, len(s.Config.TimeControl.Periods)))
 		}
-		if p.Illegal < 0 || p.Illegal > rules.IllegalMovesToLose(s.Config.Ruleset) {
+		if p.Illegal < 0 || p.Illegal > mustProfile(s.Config.Ruleset).IllegalMovesToLose {
 			bad = append(bad, fmt.Sprintf("%s has %d illegal moves", side, p.Illegal))
 		}
 		if p.FlagAt != rules.NoFlag && (p.FlagAt > s.At || p.FlagAt < s.StartedAt) {
@@ -354,8 +362,8 @@ func checkState(s rules.State) []string {
 	if s.HasFlag && s.P[s.FirstFlag].FlagAt == rules.NoFlag {
 		bad = append(bad, fmt.Sprintf("first flag %v has not fallen", s.FirstFlag))
 	}
-	if s.Category != rules.GameType(s.Config.Ruleset, s.Config.TimeControl) {
-		bad = append(bad, fmt.Sprintf("category %v, want %v", s.Category, rules.GameType(s.Config.Ruleset, s.Config.TimeControl)))
+	if c := mustProfile(s.Config.Ruleset).GameType(s.Config.TimeControl); s.Category != c {
+		bad = append(bad, fmt.Sprintf("category %v, want %v", s.Category, c))
 	}
 	return bad
 }

@@ -344,7 +344,7 @@ var deadlineTests = []DeadlineTest{
 	// Hourglass: Black runs with what White used added.
 	{config(rules.FIDE2009, "*60", defaults), []rules.Event{at(0, start), press(10_000, rules.White)}, 80_000, 80_000}, // rules.md §1 (hourglass)
 	// 6.4: with the period added at the flag, the first deadline is the period's end.
-	{config(rules.FIDE2018, "2/10:30", rules.Regulations{PeriodChange: rules.AtFlag}), movesEach(2), 12_000, 12_000}, // FIDE 2018 Art. 6.4
+	{config(rules.FIDE2018, "2/10s:30s", rules.Regulations{PeriodChange: rules.AtFlag}), movesEach(2), 12_000, 12_000}, // FIDE 2018 Art. 6.4
 	// 6.11, Guidelines I: a stopped clock has no deadline.
 	{config(rules.FIDE2023, "300", defaults), []rules.Event{at(0, start), at(5000, paused)}, -1, -1},  // FIDE 2023 Art. 6.11.1
 	{config(rules.FIDE2023, "300", defaults), []rules.Event{at(0, start), at(5000, adjourn)}, -1, -1}, // FIDE 2023 Guidelines I.1

@@ -270,6 +270,11 @@ type checked struct {
 	RoundSpec
 	cfg  rules.Config
 	wire *hallv1.ClockConfig
+	// The ruleset's profile, the game type and whether the Competition
+	// Rules govern the games (for the players' claims).
+	prof       *rules.Profile
+	category   rules.Category
+	supervised bool
 }
 
 func (r RoundSpec) check() (checked, error) {
@@ -287,7 +292,12 @@ func (r RoundSpec) check() (checked, error) {
 	if err != nil {
 		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
 	}
-	if _, err := rules.NewState(cfg); err != nil {
+	st, err := rules.NewState(cfg)
+	if err != nil {
+		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
+	}
+	prof, err := rules.ProfileOf(cfg.Ruleset)
+	if err != nil {
 		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
 	}
 	if r.IllegalMoves == 0 {
@@ -302,7 +312,7 @@ func (r RoundSpec) check() (checked, error) {
 	if cfg.Ruleset == "" {
 		cfg.Ruleset = rules.DefaultRuleset
 	}
-	return checked{RoundSpec: r, cfg: cfg, wire: w}, nil
+	return checked{RoundSpec: r, cfg: cfg, wire: w, prof: prof, category: st.Category, supervised: st.Supervised()}, nil
 }
 
 func (c *Config) validate() error {

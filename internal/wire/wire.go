@@ -50,7 +50,7 @@ func Event(a *pb.ClockAction, byArbiter bool) (rules.Event, error) {
 		return rules.Event{}, &rules.InputError{What: "action", Value: "", Problem: "missing"}
 	}
 	k := rules.Kind(a.GetKind())
-	if k <= rules.KindInvalid || k > rules.KindFlag {
+	if !rules.Kind(a.GetKind()).Valid() || int32(a.GetKind()) != int32(k) {
 		return rules.Event{}, &rules.InputError{What: "action kind", Value: a.GetKind().String(), Allowed: "an ACTION_KIND other than UNSPECIFIED"}
 	}
 	e := rules.Event{

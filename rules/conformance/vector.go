@@ -38,7 +38,9 @@ type Vector struct {
 }
 
 // Regulations are the vector's regulations; absent keys take the ruleset's
-// defaults. Scoring is an extension of this project (win, draw, loss).
+// defaults. Scoring (win, draw, loss) and ResumptionDefaultS (the default
+// time at the resumption of an adjourned game, Guidelines I.10) are
+// extensions of this project.
 type Regulations struct {
 	Supervision         string      `json:"supervision,omitempty"`
 	QuickplayFinish     bool        `json:"quickplay_finish,omitempty"`
@@ -48,16 +50,20 @@ type Regulations struct {
 	IllegalMovePenaltyS *int64      `json:"illegal_move_penalty_s,omitempty"`
 	DrawClaimPenaltyS   *int64      `json:"draw_claim_penalty_s,omitempty"`
 	Scoring             *[3]float64 `json:"scoring,omitempty"`
+	ResumptionDefaultS  *int64      `json:"resumption_default_time_s,omitempty"`
 }
 
 // Step is an action (Do), a check (Expect), or both (the action first).
 // ScheduleOverride, NoExtraTime, By ("players" or "arbiter", for result;
-// default arbiter) and SAN are extensions of this project.
+// default arbiter), SAN, Move and SessionEnd are extensions of this
+// project; so is Absent on resume (the resumption of an adjourned game).
 type Step struct {
 	T                int64    `json:"t"`
 	Do               string   `json:"do,omitempty"`
 	Side             string   `json:"side,omitempty"`
 	Absent           []string `json:"absent,omitempty"`
+	Move             int      `json:"move,omitempty"`
+	SessionEnd       int64    `json:"session_end,omitempty"`
 	Ms               int64    `json:"ms,omitempty"`
 	WhiteMs          *int64   `json:"white_ms,omitempty"`
 	BlackMs          *int64   `json:"black_ms,omitempty"`
@@ -76,7 +82,8 @@ type Step struct {
 }
 
 // Expect holds the checks of a step; only the keys given are compared.
-// WhiteScore and BlackScore are extensions of this project.
+// WhiteScore, BlackScore, WhiteTimeTrouble, BlackTimeTrouble and
+// ReferredBy are extensions of this project.
 type Expect struct {
 	WhiteMs      *int64   `json:"white_ms,omitempty"`
 	BlackMs      *int64   `json:"black_ms,omitempty"`
@@ -94,6 +101,10 @@ type Expect struct {
 	BlackIllegal *int     `json:"black_illegal,omitempty"`
 	WhiteScore   *float64 `json:"white_score,omitempty"`
 	BlackScore   *float64 `json:"black_score,omitempty"`
+
+	WhiteTimeTrouble *bool   `json:"white_time_trouble,omitempty"`
+	BlackTimeTrouble *bool   `json:"black_time_trouble,omitempty"`
+	ReferredBy       *string `json:"referred_by,omitempty"`
 }
 
 // Parse reads one vector or an array of vectors.
