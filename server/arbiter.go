@@ -37,7 +37,7 @@ func wireConfigOf(c rules.Config, tc string) *pb.ClockConfig {
 func checkConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
 	if c.GetTimeControl() == "" {
 		if needTC {
-			return rules.Config{}, badRequest("no time control: give one for the board, its round or its tournament (e.g. \"90+30\" or \"40/5400+30:1800+30\")")
+			return rules.Config{}, badRequest("no time control: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")")
 		}
 		r, err := rules.ParseRuleset(c.GetRuleset())
 		if err != nil {

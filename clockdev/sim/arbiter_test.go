@@ -47,7 +47,7 @@ func TestQuickplayFinish(t *testing.T) {
 func TestAdjournedGames(t *testing.T) {
 	const boards = 10
 	h := startHall(t, 300)
-	spec := sim.RoundSpec{TimeControl: "10+5", Boards: boards, EBoard: true, AdjournAfter: 20, AdjournFor: 5 * time.Minute}
+	spec := sim.RoundSpec{TimeControl: "10m+5s", Boards: boards, EBoard: true, AdjournAfter: 20, AdjournFor: 5 * time.Minute}
 	sum := h.run(t, h.config(spec), 2*time.Minute)
 	rep := h.check(t)
 	t.Logf("%v", rep)

@@ -105,8 +105,9 @@ type RoundSpec struct {
 	// Ruleset is "fide-2023" (default), "fide-2018", "fide-2009" or
 	// "fide-2005".
 	Ruleset string
-	// TimeControl is the round's time control, e.g. "90+30",
-	// "40/5400+30:1800+30", "15" (PGN seconds: 15 s) or "G/15".
+	// TimeControl is the round's time control, e.g. "90m+30s",
+	// "40/5400+30:1800+30" (PGN seconds), "3m+2s" or "G/15"; never a bare
+	// "3+2" (see rules.ParseTimeControl).
 	TimeControl string
 	// Regulations are the event's regulations (supervision, quickplay
 	// finish, penalties, scoring); nil for the ruleset's defaults.
@@ -251,7 +252,7 @@ func DemoRounds(boards int) []RoundSpec {
 		{Tournament: "Classical Open", TimeControl: "40/5400+30:1800+30", Boards: boards, EBoard: true, AdjournAfter: 40},
 		{Tournament: "Rapid Cup", TimeControl: "G/15", Boards: boards, EBoard: true,
 			Regulations: &hallv1.Regulations{QuickplayFinish: true}},
-		{Tournament: "Blitz Night", TimeControl: "3+2", Boards: boards},
+		{Tournament: "Blitz Night", TimeControl: "3m+2s", Boards: boards},
 	}
 }
 

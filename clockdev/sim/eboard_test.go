@@ -19,7 +19,7 @@ import (
 func TestEBoardGamesAreLegal(t *testing.T) {
 	const boards = 30 // about one game in five ends in a mate
 	h := startHall(t, 100)
-	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "3+2", Boards: boards, EBoard: true, IllegalMoves: 0.01}), 2*time.Minute)
+	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "3m+2s", Boards: boards, EBoard: true, IllegalMoves: 0.01}), 2*time.Minute)
 	rep := h.check(t)
 	t.Logf("%v", rep)
 	var mates, moves, illegal int

@@ -13,7 +13,7 @@ import (
 // The CLI against a real server on loopback: set up, act, read back.
 func TestCommands(t *testing.T) {
 	h := halltest.Start(t, halltest.OnLoopback())
-	boards := h.Round(t, "90+30", 1)
+	boards := h.Round(t, "90m+30s", 1)
 	id := boards[0].GetBoardId()
 	h.Device(t, boards[0].GetDeviceId())
 	env := func(k string) string {
@@ -39,7 +39,7 @@ func TestCommands(t *testing.T) {
 		{[]string{"add", id, "black", "1m"}, "black 1:31:00"},
 		{[]string{"set", id, "1h25m", "1h31m"}, "white 1:25:00"},
 		{[]string{"boards"}, "White 1"},
-		{[]string{"board", id}, "90+30"},
+		{[]string{"board", id}, "90m+30s"},
 		{[]string{"audit", id}, "toilet break"},
 		{[]string{"devices"}, "CLK-001"},
 		{[]string{"token", "issue", "arbiter", "Anna", "-sections", "A,B"}, "tok-"},
