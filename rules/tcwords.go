@@ -35,6 +35,8 @@ func (tc TimeControl) Words() string {
 		switch {
 		case len(tc.Periods) == 1:
 			w += " for the game"
+		case i < tc.Last() && p.Moves == 1:
+			w += " for 1 move"
 		case i < tc.Last():
 			w += fmt.Sprintf(" for %d moves", p.Moves)
 		}

@@ -13,6 +13,46 @@
 //
 // Decoding is strict: an unknown key in a vector is an error, so a typo in
 // a vector cannot make a check silently pass.
+//
+// # Vocabulary beyond spec/conformance.md
+//
+// This project's vectors (rules/testdata) use the vocabulary of
+// spec/conformance.md and these extensions; a vector written only in the
+// spec's vocabulary means the same here.
+//
+// Regulations:
+//
+//	scoring                     [win, draw, loss] points, e.g. [3, 1, 0]
+//	resumption_default_time_s   how late a player may be for the resumption of an
+//	                            adjourned game (default: the ruleset's, Guidelines I.10)
+//
+// Actions (every field optional unless said):
+//
+//	press              san: the move in SAN, for the record; refused while no clock runs
+//	result             by: "arbiter" (default) or "players"; results also "1/2-0", "0-1/2"
+//	set_clock          schedule_override: past the rapid/blitz lock (A.5.1.1)
+//	quickplay_claim    decision "refer": no arbiter present; the claim ends the game and is
+//	                   referred (III.6, 2009 Appendix D); no_extra_time on "postpone"
+//	adjourn            session_end: board time (ms, like t) of the session's nominal end;
+//	                   adjourning before it charges the time to it (Guidelines I.1.2)
+//	resume             absent: players not at the resumption of an adjourned game (I.9);
+//	                   they lose once its default time has passed (I.10, 2005 A10)
+//	illegal_move_found side (the offender), move (his move found illegal, from 1),
+//	                   white_ms, black_ms (the times the arbiter sets), fen (the position
+//	                   before it); only while paused, and only where the Competition
+//	                   Rules govern the game (7.5.1)
+//	flags_unordered    the clock shows both flags down without their order (6.10.1;
+//	                   III.3, 2009 6.11, 2005 6.11 and B8)
+//	declare_lost       side (the offender), result (the score the arbiter decides,
+//	                   optional where the ruleset gives it: 12.9, 2009 12.2(b))
+//
+// Checks:
+//
+//	status                                 also "referred" (a claim awaits the arbiter)
+//	referred_by                            "white", "black" or "none"
+//	white_time_trouble, black_time_trouble true once under five minutes in the period
+//	                                       without a 30 s increment (8.4)
+//	white_score, black_score               points under the event's scoring
 package conformance
 
 import (
