@@ -28,10 +28,6 @@ func mergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 	return out
 }
 
-func wireConfigOf(c rules.Config, tc string) *pb.ClockConfig {
-	return &pb.ClockConfig{Ruleset: string(c.Ruleset), TimeControl: tc, Regulations: wire.WireRegulations(c.Regulations)}
-}
-
 // checkConfig parses a configuration that may lack a time control (a
 // tournament's default).
 func checkConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {

@@ -44,7 +44,7 @@ func (a *ClockAction) Validate() error {
 	}
 	k := a.GetKind()
 	if k == ActionKind_ACTION_KIND_UNSPECIFIED {
-		return fmt.Errorf("action.kind is required (one of START, ARRIVE, PRESS, PAUSE, RESUME, ADJOURN, FLAG_CLAIM, ILLEGAL_MOVE, DRAW_CLAIM_REJECTED, QUICKPLAY_INCREMENT, QUICKPLAY_CLAIM, ADD_TIME, SET_CLOCK, POSITION, RESULT, FLAG)")
+		return fmt.Errorf("action.kind is required (one of %s)", actionKinds())
 	}
 	if _, ok := ActionKind_name[int32(k)]; !ok {
 		return fmt.Errorf("action.kind %d is unknown", k)
@@ -56,7 +56,8 @@ func (a *ClockAction) Validate() error {
 	case ActionKind_ACTION_KIND_ARRIVE, ActionKind_ACTION_KIND_PRESS, ActionKind_ACTION_KIND_FLAG_CLAIM,
 		ActionKind_ACTION_KIND_ILLEGAL_MOVE, ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
 		ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, ActionKind_ACTION_KIND_QUICKPLAY_CLAIM,
-		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG:
+		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG,
+		ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, ActionKind_ACTION_KIND_DECLARE_LOST:
 		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
 			return fmt.Errorf("action %s needs side SIDE_WHITE or SIDE_BLACK", k)
 		}
@@ -81,7 +82,14 @@ func (a *ClockAction) Validate() error {
 		}
 	case ActionKind_ACTION_KIND_QUICKPLAY_CLAIM:
 		if a.GetDecision() == QuickplayDecision_QUICKPLAY_DECISION_UNSPECIFIED {
-			return fmt.Errorf("QUICKPLAY_CLAIM needs the arbiter's decision: DRAW, POSTPONE or REJECT")
+			return fmt.Errorf("QUICKPLAY_CLAIM needs the arbiter's decision: DRAW, POSTPONE or REJECT; or REFER when no arbiter is present")
+		}
+	case ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND:
+		if a.GetMove() < 1 {
+			return fmt.Errorf("ILLEGAL_MOVE_FOUND needs move, the offender's move found illegal, counted from 1")
+		}
+		if a.GetWhiteMs() < 0 || a.GetBlackMs() < 0 {
+			return fmt.Errorf("ILLEGAL_MOVE_FOUND needs white_ms and black_ms, the times the arbiter sets: 0 or more milliseconds")
 		}
 	case ActionKind_ACTION_KIND_POSITION:
 		if a.GetFen() == "" {
@@ -89,13 +97,29 @@ func (a *ClockAction) Validate() error {
 		}
 	case ActionKind_ACTION_KIND_RESULT:
 		if a.GetResult() == "" {
-			return fmt.Errorf("RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0")
+			return fmt.Errorf("RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2")
 		}
+	}
+	if a.GetSessionEndMs() < 0 {
+		return fmt.Errorf("action.session_end_ms is %d; board time is never negative", a.GetSessionEndMs())
 	}
 	if len(a.GetFen()) > 100 {
 		return fmt.Errorf("fen is %d bytes long; a FEN is at most 100", len(a.GetFen()))
 	}
 	return text("san", a.GetSan(), false)
+}
+
+// actionKinds lists the action kinds by their short names: START, PRESS, ...
+func actionKinds() string {
+	var names []string
+	for k := int32(1); ; k++ {
+		n, ok := ActionKind_name[k]
+		if !ok {
+			break
+		}
+		names = append(names, strings.TrimPrefix(n, "ACTION_KIND_"))
+	}
+	return strings.Join(names, ", ")
 }
 
 func (c *ClockConfig) validate(field string) error {
@@ -185,6 +209,10 @@ func (r *IssueTokenRequest) Validate() error {
 }
 
 func (r *RevokeTokenRequest) Validate() error { return text("token_id", r.GetTokenId(), true) }
+
+func (r *DescribeTimeControlRequest) Validate() error {
+	return first(text("time_control", r.GetTimeControl(), true), text("ruleset", r.GetRuleset(), false))
+}
 
 func (r *WatchBoardRequest) Validate() error { return text("board_id", r.GetBoardId(), true) }
 
