@@ -88,7 +88,8 @@ func TestProfilesTable(t *testing.T) {
 }
 
 // TestUnknownRulesetRefusedByName: an unknown ruleset never behaves like
-// another one; every entry point names it and the known ones.
+// another one; every entry point names it and the known ones (rules.md:
+// four rulesets, each selectable per event).
 func TestUnknownRulesetRefusedByName(t *testing.T) {
 	tc, _ := ParseTimeControl("5400")
 	check := func(what string, err error) {
@@ -130,7 +131,8 @@ func TestPerGameFor(t *testing.T) {
 	}
 }
 
-// TestNoEditionBranches: the engine reads profiles, not ruleset names, so
+// TestNoEditionBranches (rules.md: each ruleset kept working, issue 7:
+// rulesets as data): the engine reads profiles, not ruleset names, so
 // adding an edition touches profiles.go and its vectors only. No file
 // but the table and the Ruleset constants names an edition (FIDE 2023
 // and every other).

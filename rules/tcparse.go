@@ -146,7 +146,7 @@ func tcAmbiguity(in string, seconds TimeControl, raws []tcRawPeriod, doubtful []
 	var b strings.Builder
 	first := raws[doubtful[0]]
 	if units {
-		fmt.Fprintf(&b, "%q has no unit", first.text)
+		fmt.Fprintf(&b, "%q: the time %d has no unit", first.text, first.base)
 		if len(doubtful) > 1 {
 			fmt.Fprintf(&b, " (nor have %d more periods)", len(doubtful)-1)
 		}

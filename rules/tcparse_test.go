@@ -145,7 +145,8 @@ func TestParseTimeControl(t *testing.T) {
 	}
 }
 
-// Never a guessed unit: a time without unit is seconds, or refused when
+// rules.md §1 (the PGN tag is seconds). Never a guessed unit: a time
+// without unit is seconds, or refused when
 // it would make a period shorter than a minute (it may be minutes), with
 // both readings in the message.
 var bareTests = []struct {
@@ -161,10 +162,10 @@ var bareTests = []struct {
 	{"*30", 0, "hourglass of 30 s? write *30m for 30 minutes, or *30s for seconds"},
 	{"40/5400:30", 0, `period "30": 30 s? write 40/90m:30m for 30 minutes, or 40/5400s:30s for seconds`},
 	{"2/10:30", 0, `period "2/10": 2 moves in 10 s?`},
-	{"40/90m:1800", 0, `"1800" has no unit; a control with units needs one on every time: write 40/90m:1800m for minutes, or 40/5400s:1800s for seconds`},
-	{"90+30s", 0, `"90+30s" has no unit`},
-	{"40/120, 20/60, 30", 0, `"40/120" has no unit (nor have 2 more periods); with ',' between periods every time needs its unit: write 40/120m:20/60m:30m for minutes, or 40/120s:20/60s:30s for seconds`},
-	{"40/7200:SD/30", 0, `"40/7200" has no unit`},
+	{"40/90m:1800", 0, `"1800": the time 1800 has no unit; a control with units needs one on every time: write 40/90m:1800m for minutes, or 40/5400s:1800s for seconds`},
+	{"90+30s", 0, `"90+30s": the time 90 has no unit; a control with units needs one on every time: write 90m+30s for minutes, or 90s+30s for seconds`},
+	{"40/120, 20/60, 30", 0, `"40/120": the time 120 has no unit (nor have 2 more periods); with ',' between periods every time needs its unit: write 40/120m:20/60m:30m for minutes, or 40/120s:20/60s:30s for seconds`},
+	{"40/7200:SD/30", 0, `"40/7200": the time 7200 has no unit`},
 	{"60+1", 60, ""},
 	{"60+30", 60, ""},
 	{"60+12", 60, ""},
@@ -218,7 +219,7 @@ var parseTimeControlErrorTests = []ParseTimeControlErrorTest{
 	{"300:40/600", "300", "only the last period may be without a move count"},
 	{"G/60, SD/30", "G/60", "only the last period may be without a move count"},
 	{"90m, 30m", "90m", "only the last period may be without a move count"},
-	{"90, 30", "90, 30", `"90" has no unit`},
+	{"90, 30", "90, 30", `"90": the time 90 has no unit`},
 	{"40/300", "40/300", "the last period covers the rest of the game and takes no move count"},
 	{"40/90+30", "40/90+30", "takes no move count"},
 	{"40/5400:20/1800", "20/1800", "takes no move count"},
@@ -478,7 +479,7 @@ func TestTimeControlRoundTripProperty(t *testing.T) {
 	})
 }
 
-// Property: ParseTimeControl never guesses a unit. Texts are drawn from
+// Property (rules.md §1): ParseTimeControl never guesses a unit. Texts are drawn from
 // typed parts — a base with or without a unit ("m", "min", "s", "h"), with
 // or without "G/", an increment or delay with or without "s", one to three
 // periods joined by ':' or ',' — and every period of an accepted text has
