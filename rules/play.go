@@ -27,14 +27,19 @@ func (s *State) arrive(e Event) error {
 		return err
 	}
 	if !s.P[e.Side].Absent {
-		law := LawDefaultTime
-		if s.AtResumption {
-			law = LawResumption
-		}
-		return s.refuse(e, RefusedPresent, law, e.Side.String()+" is already at the board")
+		return s.refuse(e, RefusedPresent, s.absenceLaw(), e.Side.String()+" is already at the board")
 	}
 	s.P[e.Side].Absent = false
 	return nil
+}
+
+// absenceLaw is the rule on absent players: the default time of the start
+// (6.7), or the resumption of an adjourned game (Guidelines I.9).
+func (s *State) absenceLaw() Law {
+	if s.AtResumption {
+		return LawResumption
+	}
+	return LawDefaultTime
 }
 
 func (s *State) press(e Event) error {
@@ -51,11 +56,7 @@ func (s *State) press(e Event) error {
 		return nil
 	}
 	if s.P[e.Side].Absent {
-		law := LawDefaultTime
-		if s.AtResumption {
-			law = LawResumption
-		}
-		return s.refuse(e, RefusedAbsent, law, e.Side.String()+" has not arrived; record the arrival first")
+		return s.refuse(e, RefusedAbsent, s.absenceLaw(), e.Side.String()+" has not arrived; record the arrival first")
 	}
 	if e.FEN != "" {
 		if err := ValidateFEN(e.FEN); err != nil {

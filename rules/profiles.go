@@ -22,18 +22,7 @@ var profiles = []Profile{
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines, // III.3.1
 		DeclaredLost:        OpponentWins,        // 11.3.2.1: "the opponent shall win"
-		Articles: map[Law]string{
-			LawGameOver: "Art. 5", LawStart: "Art. 6.6", LawDefaultTime: "Art. 6.7", LawFlag: "Art. 6.8",
-			LawDefectiveClock: "Art. 6.10.1", LawClockSetting: "Art. 6.10.2", LawStopClock: "Art. 6.11",
-			LawIllegalMove: "Art. 7.5.1", LawTimeTrouble: "Art. 8.4", LawArbiterPenalties: "Art. 12.9",
-			LawDeclaredLost: "Art. 12.9", LawAdjourn: "Guidelines I", LawAdjournEarly: "Guidelines I.1.2",
-			LawResumption: "Guidelines I.9", LawResumptionDefault: "Guidelines I.10",
-			LawSettingLock: "Appendix A.5.1.1", LawIllegalClaim: "Appendix A.5.2", LawBlitzIllegalClaim: "Appendix A.5.2",
-			LawQuickplayFinish: "Guidelines III.1", LawQuickplayAnnounced: "Guidelines III.2.1",
-			LawQuickplayIncrement: "Guidelines III.2.2", LawQuickplayBlitz: "Guidelines III.2.2",
-			LawQuickplayRequest: "Guidelines III.4", LawQuickplayClaim: "Guidelines III.5",
-			LawQuickplayNoArbiter: "Guidelines III.6", LawUnorderedFlags: "Guidelines III.3.1",
-		},
+		Articles: guidelinesEra("Appendix A.5.1.1", "Appendix A.5.2"),
 	},
 	{
 		Ruleset: FIDE2018, Edition: "FIDE 2018",
@@ -51,18 +40,7 @@ var profiles = []Profile{
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines,
 		DeclaredLost:        OpponentWins, // 11.3.b
-		Articles: map[Law]string{
-			LawGameOver: "Art. 5", LawStart: "Art. 6.6", LawDefaultTime: "Art. 6.7", LawFlag: "Art. 6.8",
-			LawDefectiveClock: "Art. 6.10.1", LawClockSetting: "Art. 6.10.2", LawStopClock: "Art. 6.11",
-			LawIllegalMove: "Art. 7.5.1", LawTimeTrouble: "Art. 8.4", LawArbiterPenalties: "Art. 12.9",
-			LawDeclaredLost: "Art. 12.9", LawAdjourn: "Guidelines I", LawAdjournEarly: "Guidelines I.1.2",
-			LawResumption: "Guidelines I.9", LawResumptionDefault: "Guidelines I.10",
-			LawSettingLock: "Appendix A.4.1.1", LawIllegalClaim: "Appendix A.4.2", LawBlitzIllegalClaim: "Appendix A.4.2",
-			LawQuickplayFinish: "Guidelines III.1", LawQuickplayAnnounced: "Guidelines III.2.1",
-			LawQuickplayIncrement: "Guidelines III.2.2", LawQuickplayBlitz: "Guidelines III.2.2",
-			LawQuickplayRequest: "Guidelines III.4", LawQuickplayClaim: "Guidelines III.5",
-			LawQuickplayNoArbiter: "Guidelines III.6", LawUnorderedFlags: "Guidelines III.3.1",
-		},
+		Articles: guidelinesEra("Appendix A.4.1.1", "Appendix A.4.2"),
 	},
 	{
 		Ruleset: FIDE2009, Edition: "FIDE 2009",
@@ -121,4 +99,22 @@ var profiles = []Profile{
 			LawQuickplayClaim: "Art. 10.2", LawUnorderedFlags: "Art. 6.11",
 		},
 	},
+}
+
+// guidelinesEra are the articles of the 2018 and 2023 texts, which number
+// alike but for the rapid appendix: where it locks the clock setting and
+// where it limits illegal-move claims (blitz follows the rapid appendix).
+func guidelinesEra(settingLock, illegalClaim string) map[Law]string {
+	return map[Law]string{
+		LawGameOver: "Art. 5", LawStart: "Art. 6.6", LawDefaultTime: "Art. 6.7", LawFlag: "Art. 6.8",
+		LawDefectiveClock: "Art. 6.10.1", LawClockSetting: "Art. 6.10.2", LawStopClock: "Art. 6.11",
+		LawIllegalMove: "Art. 7.5.1", LawTimeTrouble: "Art. 8.4", LawArbiterPenalties: "Art. 12.9",
+		LawDeclaredLost: "Art. 12.9", LawAdjourn: "Guidelines I", LawAdjournEarly: "Guidelines I.1.2",
+		LawResumption: "Guidelines I.9", LawResumptionDefault: "Guidelines I.10",
+		LawSettingLock: settingLock, LawIllegalClaim: illegalClaim, LawBlitzIllegalClaim: illegalClaim,
+		LawQuickplayFinish: "Guidelines III.1", LawQuickplayAnnounced: "Guidelines III.2.1",
+		LawQuickplayIncrement: "Guidelines III.2.2", LawQuickplayBlitz: "Guidelines III.2.2",
+		LawQuickplayRequest: "Guidelines III.4", LawQuickplayClaim: "Guidelines III.5",
+		LawQuickplayNoArbiter: "Guidelines III.6", LawUnorderedFlags: "Guidelines III.3.1",
+	}
 }
