@@ -22,7 +22,7 @@ var profiles = []Profile{
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines, // III.3.1
 		DeclaredLost:        OpponentWins,        // 11.3.2.1: "the opponent shall win"
-		Articles: guidelinesEra("Appendix A.5.1.1", "Appendix A.5.2"),
+		Articles:            guidelinesEra("Appendix A.5.1.1", "Appendix A.5.2"),
 	},
 	{
 		Ruleset: FIDE2018, Edition: "FIDE 2018",
@@ -40,7 +40,7 @@ var profiles = []Profile{
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines,
 		DeclaredLost:        OpponentWins, // 11.3.b
-		Articles: guidelinesEra("Appendix A.4.1.1", "Appendix A.4.2"),
+		Articles:            guidelinesEra("Appendix A.4.1.1", "Appendix A.4.2"),
 	},
 	{
 		Ruleset: FIDE2009, Edition: "FIDE 2009",
