@@ -31,13 +31,19 @@ func (s *State) Supervised() bool {
 }
 
 // IllegalMovePenaltyMs is the time the opponent receives for a completed
-// illegal move on this board (7.5.5).
+// illegal move on this board (7.5.5); 0 for an unknown ruleset.
 func (s *State) IllegalMovePenaltyMs() int64 {
-	return s.profile().IllegalMovePenaltyMs(s.Config.Regulations, s.Category)
+	if p := s.profile(); p != nil {
+		return p.IllegalMovePenaltyMs(s.Config.Regulations, s.Category)
+	}
+	return 0
 }
 
 // DrawClaimPenaltyMs is the time the opponent receives for an incorrect
-// draw claim on this board (9.5.3).
+// draw claim on this board (9.5.3); 0 for an unknown ruleset.
 func (s *State) DrawClaimPenaltyMs() int64 {
-	return s.profile().DrawClaimPenaltyMs(s.Config.Regulations, s.Category)
+	if p := s.profile(); p != nil {
+		return p.DrawClaimPenaltyMs(s.Config.Regulations, s.Category)
+	}
+	return 0
 }
