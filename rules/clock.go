@@ -41,9 +41,16 @@ func (s *State) advance(t int64) {
 	e := t - s.At
 	s.At = t
 	side, ok := s.Running()
-	if !ok || e <= 0 {
-		return
+	if ok && e > 0 {
+		s.use(side, e)
 	}
+	s.noteTimeTrouble()
+}
+
+// use charges e ms of thinking time to side's move in progress: the simple
+// delay first, then the main time (never below zero), which an hourglass
+// gives to the opponent. It returns the main time it used.
+func (s *State) use(side Side, e int64) int64 {
 	p := &s.P[side]
 	p.MoveUsedMs += e
 	if s.period(side).Bonus == SimpleDelay {
@@ -56,6 +63,36 @@ func (s *State) advance(t int64) {
 	if s.Config.TimeControl.Hourglass {
 		s.P[side.Other()].MainMs += used
 	}
+	return used
+}
+
+// noteTimeTrouble marks the players who have less than five minutes in a
+// period without an increment of 30 s or more a move (8.4). The mark stays
+// for the rest of the period (enterPeriod clears it).
+func (s *State) noteTimeTrouble() {
+	for side := range s.P {
+		p := &s.P[side]
+		per := s.period(Side(side))
+		big := per.Bonus == Increment && per.BonusMs >= timeTroubleIncr
+		if p.MainMs < timeTroubleMs && !big {
+			p.TimeTrouble = true
+		}
+	}
+}
+
+// enterPeriod puts side in period i (0-based), adding the bases of the
+// periods entered when add; 8.4's time trouble ends with the period left.
+func (s *State) enterPeriod(side Side, i int, add bool) {
+	p := &s.P[side]
+	if i == p.Period {
+		return
+	}
+	for add && p.Period < i {
+		p.Period++
+		p.MainMs += s.Config.TimeControl.Periods[p.Period].BaseMs
+	}
+	p.Period = i
+	p.TimeTrouble = false
 }
 
 // flagFalls handles the running side's time running out at instant t.
@@ -67,28 +104,30 @@ func (s *State) flagFalls(t int64) {
 		p.Moves >= tc.MovesBefore(p.Period+1) {
 		// 6.4: the moves of the period were completed, the next period's
 		// time is added and play goes on.
-		p.Period++
-		p.MainMs += tc.Periods[p.Period].BaseMs
+		s.enterPeriod(side, p.Period+1, true)
+		s.noteTimeTrouble()
 		return
 	}
 	p.FlagAt = t
 	if !s.HasFlag {
 		s.HasFlag, s.FirstFlag = true, side
 	}
-	if s.supervised() {
+	if s.Supervised() {
 		// 6.8-6.9: the flag is observed at once; the game is lost, or drawn
 		// if the opponent cannot checkmate by any series of legal moves.
 		s.end(t, s.lossFor(side), TermTime)
 		return
 	}
-	if bothFlagsDraw(s.Config.Ruleset) && s.P[side.Other()].FlagAt != NoFlag {
+	if pr := s.profile(); pr != nil && pr.Unsupervised.BothFlagsDraw && s.P[side.Other()].FlagAt != NoFlag {
 		// 2009 A6 / 2005 B8: both flags have fallen: drawn.
 		s.end(t, Draw, TermTime)
 	}
 	// Otherwise the flag is recorded and counts only when claimed (A.5.5).
 }
 
-// forfeit ends the game of absent players at instant t (6.7).
+// forfeit ends the game of absent players at instant t: at the start by
+// default (6.7: +-, -+, --), at the resumption of an adjourned game as a
+// game lost (Guidelines I.10, 2005 A10: the game was played: 1-0, 0-1, 0-0).
 func (s *State) forfeit(t int64) {
 	wa, ba := s.P[White].Absent, s.P[Black].Absent
 	r := DoubleForfeit
@@ -97,6 +136,9 @@ func (s *State) forfeit(t int64) {
 		r = WhiteForfeit
 	case ba && !wa:
 		r = BlackForfeit
+	}
+	if s.AtResumption {
+		r = map[Result]Result{DoubleForfeit: BothLose, WhiteForfeit: BlackWins, BlackForfeit: WhiteWins}[r]
 	}
 	s.end(t, r, TermDefault)
 }
@@ -152,10 +194,7 @@ func (s *State) completeMove(side Side) {
 	}
 	p.Moves++
 	if s.Config.Regulations.PeriodChange == ByMoves && p.FlagAt == NoFlag {
-		for p.Period < tc.Last() && p.Moves >= tc.MovesBefore(p.Period+1) {
-			p.Period++
-			p.MainMs += tc.Periods[p.Period].BaseMs
-		}
+		s.enterPeriod(side, max(p.Period, tc.PeriodForMoves(p.Moves)), true)
 	}
 	s.HasLastMover, s.LastMover = true, side
 	s.startMove(side.Other())

@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Kind is what an Event does. Append only: do not reorder (kinds are stored).
 type Kind int8
@@ -23,6 +26,9 @@ const (
 	KindPosition                // the current position becomes known (FEN, from an e-board or the arbiter)
 	KindResult                  // the game ends with Result (agreement, checkmate, arbiter's decision, ...)
 	KindFlag                    // the clock shows a flag fallen by T; refused unless the rules agree (never taken blindly)
+	KindIllegalMoveFound        // 7.5.1: Side's earlier move Move is found illegal (e-board history); the position before it is reinstated and the arbiter sets the times
+	KindFlagsUnordered          // the clock shows both flags fallen without their order (a defective clock, 6.10.1; III.3, 2009 6.11, 2005 6.11)
+	KindDeclareLost             // the arbiter declares the game lost by Side (12.9; a sounding phone, 11.3 / 12.2(b)); Result, if given, is the score he decides
 )
 
 var kindNames = [...]string{
@@ -43,7 +49,13 @@ var kindNames = [...]string{
 	KindPosition:           "position",
 	KindResult:             "result",
 	KindFlag:               "flag",
+	KindIllegalMoveFound:   "illegal_move_found",
+	KindFlagsUnordered:     "flags_unordered",
+	KindDeclareLost:        "declare_lost",
 }
+
+// Valid reports whether k is a kind of event (not KindInvalid, not unknown).
+func (k Kind) Valid() bool { return k > KindInvalid && int(k) < len(kindNames) }
 
 // String returns the name used by the conformance vectors ("press", "flag_claim", ...).
 func (k Kind) String() string {
@@ -61,7 +73,7 @@ func ParseKind(s string) (Kind, error) {
 		}
 	}
 	return KindInvalid, &InputError{What: "action", Value: s,
-		Allowed: "start, arrive, press, pause, resume, adjourn, flag_claim, illegal_move, draw_claim_rejected, quickplay_increment, quickplay_claim, add_time, set_clock, position, result, flag"}
+		Allowed: strings.Join(kindNames[1:], ", ")}
 }
 
 // Decision is the arbiter's decision on a quickplay-finish claim (III.5, 10.2).
@@ -72,9 +84,10 @@ const (
 	DecisionDraw              // the claim is upheld: the game is drawn
 	DecisionPostpone          // decided later; the opponent gets two minutes unless NoExtraTime
 	DecisionReject            // the claim is rejected; the opponent gets two minutes
+	DecisionRefer             // no arbiter is present: the claim ends the game and is referred to the arbiter (III.6, 2009 Appendix D)
 )
 
-var decisionNames = [...]string{"", "draw", "postpone", "reject"}
+var decisionNames = [...]string{"", "draw", "postpone", "reject", "refer"}
 
 func (d Decision) String() string {
 	if d >= 0 && int(d) < len(decisionNames) {
@@ -83,14 +96,14 @@ func (d Decision) String() string {
 	return fmt.Sprintf("Decision(%d)", int8(d))
 }
 
-// ParseDecision reads "draw", "postpone" or "reject".
+// ParseDecision reads "draw", "postpone", "reject" or "refer".
 func ParseDecision(s string) (Decision, error) {
 	for d, n := range decisionNames {
 		if n == s && d != 0 {
 			return Decision(d), nil
 		}
 	}
-	return DecisionNone, &InputError{What: "quickplay decision", Value: s, Allowed: "draw, postpone or reject"}
+	return DecisionNone, &InputError{What: "quickplay decision", Value: s, Allowed: "draw, postpone, reject or refer"}
 }
 
 // Event is one thing that happens to a board's clock, at T milliseconds on
@@ -104,18 +117,29 @@ type Event struct {
 
 	// Side: the presser (press), arriving player (arrive), claimant
 	// (flag_claim, draw_claim_rejected, quickplay_*), offender
-	// (illegal_move), or the side whose time changes (add_time).
+	// (illegal_move, illegal_move_found, declare_lost), or the side whose
+	// time changes (add_time).
 	Side Side `json:"side,omitempty"`
 
-	// Start: which players are not at the board at the start.
+	// Start, and Resume of an adjourned game: which players are not at the
+	// board (6.7; Guidelines I.9).
 	AbsentWhite bool `json:"absent_white,omitempty"`
 	AbsentBlack bool `json:"absent_black,omitempty"`
+
+	// IllegalMoveFound: the offender's move (counted from 1) found illegal.
+	Move int `json:"move,omitempty"`
+
+	// Adjourn: the board time of the session's nominal end, when the game is
+	// adjourned before it; the time to it is charged to the sealer
+	// (Guidelines I.1.2). 0 or an instant not after T charges nothing.
+	SessionEndMs int64 `json:"session_end_ms,omitempty"`
 
 	// AddTime: milliseconds added (negative: taken away) to Side's remaining time.
 	Ms int64 `json:"ms,omitempty"`
 
 	// SetClock: the new remaining main times in milliseconds, and optionally
-	// the move counters (nil leaves a counter as it is).
+	// the move counters (nil leaves a counter as it is). IllegalMoveFound:
+	// the remaining times the arbiter sets (6.10.2), before the penalty.
 	WhiteMs    int64 `json:"white_ms,omitempty"`
 	BlackMs    int64 `json:"black_ms,omitempty"`
 	WhiteMoves *int  `json:"white_moves,omitempty"`
@@ -132,11 +156,14 @@ type Event struct {
 
 	// Position (and optionally Press, from an e-board): the position after
 	// the event, as FEN. Press may also carry the move in SAN, for the record.
+	// IllegalMoveFound: the position before the illegal move, reinstated.
 	FEN string `json:"fen,omitempty"`
 	SAN string `json:"san,omitempty"`
 
 	// Result: the result, how the game ended, and whether the arbiter
-	// records it (only the arbiter may change a finished game's result).
+	// records it (only the arbiter may change a finished game's result, or
+	// decide a referred claim). DeclareLost: the score the arbiter decides,
+	// "" for the ruleset's (Profile.DeclaredLost).
 	Result      Result      `json:"result,omitempty"`
 	Termination Termination `json:"termination,omitempty"`
 	ByArbiter   bool        `json:"by_arbiter,omitempty"`
@@ -146,8 +173,15 @@ type Event struct {
 func (e Event) String() string {
 	s := fmt.Sprintf("%s@%d", e.Kind, e.T)
 	switch e.Kind {
-	case KindArrive, KindPress, KindFlagClaim, KindIllegalMove, KindDrawClaimRejected, KindQuickplayIncrement:
+	case KindArrive, KindPress, KindFlagClaim, KindIllegalMove, KindDrawClaimRejected, KindQuickplayIncrement, KindFlag:
 		s += " " + e.Side.String()
+	case KindIllegalMoveFound:
+		s += fmt.Sprintf(" %s move %d white=%dms black=%dms", e.Side, e.Move, e.WhiteMs, e.BlackMs)
+	case KindDeclareLost:
+		s += " " + e.Side.String()
+		if e.Result != "" {
+			s += " " + string(e.Result)
+		}
 	case KindQuickplayClaim:
 		s += " " + e.Side.String() + " " + e.Decision.String()
 	case KindAddTime:

@@ -7,7 +7,7 @@ import (
 )
 
 func Example() {
-	tc, _ := rules.ParseTimeControl("90+30")
+	tc, _ := rules.ParseTimeControl("90m+30s")
 	st, _ := rules.NewState(rules.Config{Ruleset: rules.FIDE2023, TimeControl: tc})
 	st, _ = rules.Apply(st, rules.Event{Kind: rules.KindStart, T: 0})
 	st, _ = rules.Apply(st, rules.Event{Kind: rules.KindPress, Side: rules.White, T: 12_000})

@@ -1,12 +1,5 @@
 package rules
 
-// Minutes in milliseconds, for the thresholds of Appendix A.1 / B.1.
-const (
-	tenMinutesMs     = 10 * 60_000
-	fifteenMinutesMs = 15 * 60_000
-	sixtyMinutesMs   = 60 * 60_000
-)
-
 // SixtyMoveMs returns T of rules.md §2 (FIDE Appendix A.1 / B.1), the time
 // for 60 moves, in milliseconds: the base times of every period that starts
 // within the first 60 moves (period p starts within them when fewer than 60
@@ -38,39 +31,18 @@ func (tc TimeControl) SixtyMoveMs() int64 {
 }
 
 // GameType returns the category of a game played with tc under the ruleset
-// r, from T = tc.SixtyMoveMs() and the thresholds of Appendix A.1 / B.1:
+// r ("" is DefaultRuleset), from T = tc.SixtyMoveMs() and the thresholds of
+// its profile (Appendix A.1 / B.1):
 //
 //	fide-2023, fide-2018: blitz T ≤ 10 min, rapid 10 min < T < 60 min, standard T ≥ 60 min
 //	fide-2009:            blitz T < 15 min, rapid 15 min ≤ T < 60 min, standard T ≥ 60 min
 //	fide-2005:            blitz T < 15 min, rapid 15 min ≤ T ≤ 60 min, standard T > 60 min
 //
-// The empty ruleset, and any unknown one, is fide-2023.
-func GameType(r Ruleset, tc TimeControl) Category {
-	t := tc.SixtyMoveMs()
-	switch r {
-	case FIDE2009:
-		switch {
-		case t < fifteenMinutesMs:
-			return Blitz
-		case t < sixtyMinutesMs:
-			return Rapid
-		}
-		return Standard
-	case FIDE2005:
-		switch {
-		case t < fifteenMinutesMs:
-			return Blitz
-		case t <= sixtyMinutesMs:
-			return Rapid
-		}
-		return Standard
-	default: // FIDE2023, FIDE2018, ""
-		switch {
-		case t <= tenMinutesMs:
-			return Blitz
-		case t < sixtyMinutesMs:
-			return Rapid
-		}
-		return Standard
+// An unknown ruleset is an *InputError.
+func GameType(r Ruleset, tc TimeControl) (Category, error) {
+	p, err := ProfileOf(r)
+	if err != nil {
+		return Standard, err
 	}
+	return p.GameType(tc), nil
 }

@@ -77,11 +77,11 @@ var gameTypeTests = []GameTypeTest{
 	// FIDE 2023 Appendix B.1: blitz T <= 10 min; A.1: rapid 10 < T < 60 min.
 	{FIDE2023, "601", Rapid},
 	{FIDE2023, "3599", Rapid},
-	{FIDE2023, "3+2", Blitz},      // 180 + 120 s
-	{FIDE2023, "5+5", Blitz},      // 300 + 300 s = 10 min
-	{FIDE2023, "10+5", Rapid},     // 600 + 300 s
-	{FIDE2023, "45+15", Standard}, // 2700 + 900 s = 60 min
-	{FIDE2023, "G/5;d5", Blitz},   // delay counts like an increment
+	{FIDE2023, "3m+2s", Blitz},      // 180 + 120 s
+	{FIDE2023, "5m+5s", Blitz},      // 300 + 300 s = 10 min
+	{FIDE2023, "10m+5s", Rapid},     // 600 + 300 s
+	{FIDE2023, "45m+15s", Standard}, // 2700 + 900 s = 60 min
+	{FIDE2023, "G/5;d5", Blitz},     // delay counts like an increment
 	{FIDE2023, "G/5;b6", Rapid},
 	{FIDE2023, "*600", Blitz}, // hourglass: T is the base
 	{FIDE2023, "*601", Rapid},
@@ -102,12 +102,12 @@ var gameTypeTests = []GameTypeTest{
 	{FIDE2009, "899", Blitz},
 	{FIDE2009, "600", Blitz},
 	{FIDE2009, "3599", Rapid},
-	{FIDE2009, "45+15", Standard},
+	{FIDE2009, "45m+15s", Standard},
 	{FIDE2009, "*900", Rapid},
 	// FIDE 2005 Appendix C (blitz) T < 15 min; B (rapidplay) 15 <= T <= 60 min.
 	{FIDE2005, "899", Blitz},
 	{FIDE2005, "3600", Rapid},
-	{FIDE2005, "45+15", Rapid}, // exactly 60 min is still rapid in 2005
+	{FIDE2005, "45m+15s", Rapid}, // exactly 60 min is still rapid in 2005
 	{FIDE2005, "3601", Standard},
 	{FIDE2005, "40/7200:3600", Standard},
 }
@@ -119,7 +119,7 @@ func TestGameType(t *testing.T) {
 			t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
 			continue
 		}
-		if got := GameType(test.ruleset, tc); got != test.want {
+		if got, err := GameType(test.ruleset, tc); err != nil || got != test.want {
 			t.Errorf("GameType(%q, %q) = %v, want %v (T = %d ms)", test.ruleset, test.tc, got, test.want, tc.SixtyMoveMs())
 		}
 	}

@@ -59,7 +59,7 @@ var fuzzFENs = []string{
 	"8/8/8/8/8/8/8/8 w - - 0 1",
 }
 
-var fuzzResults = []rules.Result{rules.NoResult, rules.WhiteWins, rules.BlackWins, rules.Draw, rules.WhiteForfeit, rules.BlackForfeit, rules.DoubleForfeit, rules.BothLose, "½-½", "", "2-0"}
+var fuzzResults = append([]rules.Result{rules.NoResult, "½-½", "½-0", "", "2-0", "1-1/2"}, rules.Results...)
 
 var fuzzTerminations = []rules.Termination{rules.TermNone, rules.TermNormal, rules.TermTime, rules.TermIllegalMove, rules.TermDefault, rules.TermQuickplayClaim, rules.TermArbiter, rules.TermAgreement, "resigned"}
 
@@ -109,7 +109,7 @@ func (r *fuzzReader) config() rules.Config {
 // and time, garbage included.
 func (r *fuzzReader) event(at int64) rules.Event {
 	k := r.u8()
-	e := rules.Event{Kind: rules.Kind(k % 18)}
+	e := rules.Event{Kind: rules.Kind(k % 21)}
 	if k >= 0xf0 {
 		e.Kind = rules.Kind(int8(k)) // an unknown kind
 	}
@@ -140,7 +140,11 @@ func (r *fuzzReader) event(at int64) rules.Event {
 	e.ScheduleOverride = opts&1 != 0
 	e.NoExtraTime = opts&2 != 0
 	e.ByArbiter = opts&4 != 0
-	e.Decision = rules.Decision(int8(r.u8()) % 5)
+	e.Decision = rules.Decision(int8(r.u8()) % 6)
+	e.Move = int(int8(r.u8()))
+	if r.u8()&1 != 0 {
+		e.SessionEndMs = e.T + r.ms()
+	}
 	e.FEN = fuzzFENs[int(r.u8())%len(fuzzFENs)]
 	e.Result = fuzzResults[int(r.u8())%len(fuzzResults)]
 	e.Termination = fuzzTerminations[int(r.u8())%len(fuzzTerminations)]

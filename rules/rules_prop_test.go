@@ -25,7 +25,7 @@ var propFENs = []string{
 	"8/8/8/4k3/8/8/8/4K3 w - - 0 1",  // neither can
 }
 
-var propResults = []rules.Result{rules.WhiteWins, rules.BlackWins, rules.Draw, rules.WhiteForfeit, rules.BlackForfeit, rules.DoubleForfeit, rules.BothLose}
+var propResults = rules.Results
 
 var propTerminations = []rules.Termination{rules.TermNone, rules.TermNormal, rules.TermTime, rules.TermIllegalMove, rules.TermDefault, rules.TermQuickplayClaim, rules.TermArbiter, rules.TermAgreement}
 
@@ -99,6 +99,7 @@ func drawEvent(t *rapid.T, s rules.State) rules.Event {
 		rules.KindStart, rules.KindArrive, rules.KindPause, rules.KindResume, rules.KindAdjourn,
 		rules.KindFlagClaim, rules.KindIllegalMove, rules.KindDrawClaimRejected, rules.KindQuickplayIncrement,
 		rules.KindQuickplayClaim, rules.KindAddTime, rules.KindSetClock, rules.KindPosition, rules.KindFlag,
+		rules.KindIllegalMoveFound, rules.KindFlagsUnordered, rules.KindDeclareLost,
 	}
 	var k rules.Kind
 	switch roll := rapid.IntRange(0, 99).Draw(t, "kind roll"); {
@@ -106,8 +107,12 @@ func drawEvent(t *rapid.T, s rules.State) rules.Event {
 		k = rules.KindStart
 	case (s.Status == rules.Paused || s.Status == rules.Adjourned) && roll < 30:
 		k = rules.KindResume
-	case (s.Status == rules.Paused || s.Status == rules.Adjourned) && roll < 60:
+	case (s.Status == rules.Paused || s.Status == rules.Adjourned) && roll < 50:
 		k = rules.KindSetClock
+	case s.Status == rules.Paused && roll < 60:
+		k = rules.KindIllegalMoveFound
+	case s.Status == rules.Referred && roll < 60:
+		k = rules.KindResult
 	case roll < 3:
 		k = rules.KindPause
 	case roll < 60:
@@ -152,8 +157,27 @@ func drawEvent(t *rapid.T, s rules.State) rules.Event {
 		e.AbsentWhite = rapid.IntRange(0, 9).Draw(t, "absent white") == 0
 		e.AbsentBlack = rapid.IntRange(0, 9).Draw(t, "absent black") == 0
 	case rules.KindQuickplayClaim:
-		e.Decision = rules.Decision(rapid.IntRange(1, 3).Draw(t, "decision"))
+		e.Decision = rules.Decision(rapid.IntRange(1, 4).Draw(t, "decision"))
 		e.NoExtraTime = rapid.Bool().Draw(t, "no extra time")
+	case rules.KindResume:
+		e.AbsentWhite = rapid.IntRange(0, 9).Draw(t, "absent white at the resumption") == 0
+		e.AbsentBlack = rapid.IntRange(0, 9).Draw(t, "absent black at the resumption") == 0
+	case rules.KindAdjourn:
+		if rapid.Bool().Draw(t, "before the session's end") {
+			e.SessionEndMs = e.T + rapid.Int64Range(0, 400_000).Draw(t, "to the session's end")
+		}
+	case rules.KindIllegalMoveFound:
+		e.Side = rapid.SampledFrom([]rules.Side{rules.White, rules.Black}).Draw(t, "offender")
+		e.Move = rapid.IntRange(0, 6).Draw(t, "move")
+		e.WhiteMs = rapid.Int64Range(0, 600_000).Draw(t, "white ms")
+		e.BlackMs = rapid.Int64Range(0, 600_000).Draw(t, "black ms")
+		if rapid.Bool().Draw(t, "position before") {
+			e.FEN = rapid.SampledFrom(propFENs).Draw(t, "fen")
+		}
+	case rules.KindDeclareLost:
+		if rapid.Bool().Draw(t, "score given") {
+			e.Result = rapid.SampledFrom(propResults).Draw(t, "result")
+		}
 	case rules.KindAddTime:
 		e.Ms = rapid.Int64Range(-400_000, 400_000).Draw(t, "ms")
 	case rules.KindSetClock:
@@ -288,12 +312,12 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 				}
 			case rules.KindIllegalMove:
 				if side == other {
-					allowed += rules.IllegalMovePenaltyMs(cfg, n.Category)
+					allowed += n.IllegalMovePenaltyMs()
 					cause = "the illegal-move penalty"
 				}
 			case rules.KindDrawClaimRejected:
 				if side == other {
-					allowed += rules.DrawClaimPenaltyMs(cfg, n.Category)
+					allowed += n.DrawClaimPenaltyMs()
 					cause = "the draw-claim penalty"
 				}
 			case rules.KindQuickplayIncrement, rules.KindQuickplayClaim:
@@ -306,7 +330,16 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 					allowed += e.Ms
 					cause = "the arbiter"
 				}
-			case rules.KindSetClock:
+			case rules.KindAdjourn:
+				if tc.Hourglass && s.ToMove != side && e.SessionEndMs > e.T {
+					// I.1.2: the time to the session's end is used by the sealer;
+					// the hourglass gives it to his opponent.
+					allowed += e.SessionEndMs - e.T
+					cause = "the hourglass"
+				}
+			case rules.KindSetClock, rules.KindIllegalMoveFound:
+				// The arbiter installs the times; an illegal move found later
+				// then gives the opponent the penalty.
 				continue
 			}
 		}
@@ -319,6 +352,14 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 		}
 	}
 	return bad
+}
+
+func mustProfile(r rules.Ruleset) *rules.Profile {
+	p, err := rules.ProfileOf(r)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 // checkState is invariant (d) for one state.
@@ -335,7 +376,7 @@ func checkState(s rules.State) []string {
 		if p.Period < 0 || p.Period >= len(s.Config.TimeControl.Periods) {
 			bad = append(bad, fmt.Sprintf("%s is in period %d of %d", side, p.Period, len(s.Config.TimeControl.Periods)))
 		}
-		if p.Illegal < 0 || p.Illegal > rules.IllegalMovesToLose(s.Config.Ruleset) {
+		if p.Illegal < 0 || p.Illegal > mustProfile(s.Config.Ruleset).IllegalMovesToLose {
 			bad = append(bad, fmt.Sprintf("%s has %d illegal moves", side, p.Illegal))
 		}
 		if p.FlagAt != rules.NoFlag && (p.FlagAt > s.At || p.FlagAt < s.StartedAt) {
@@ -343,6 +384,17 @@ func checkState(s rules.State) []string {
 		}
 		if p.DelayLeftMs < 0 || p.MoveUsedMs < 0 {
 			bad = append(bad, fmt.Sprintf("%s's move: delay left %d ms, used %d ms", side, p.DelayLeftMs, p.MoveUsedMs))
+		}
+	}
+	if s.Status == rules.Referred && s.Result != rules.NoResult {
+		bad = append(bad, fmt.Sprintf("a referred claim with result %q", s.Result))
+	}
+	for side := rules.White; side <= rules.Black; side++ {
+		p := s.P[side]
+		per := s.Config.TimeControl.Periods[min(max(p.Period, 0), len(s.Config.TimeControl.Periods)-1)]
+		big := per.Bonus == rules.Increment && per.BonusMs >= 30_000
+		if p.MainMs < 5*60_000 && !big && !p.TimeTrouble {
+			bad = append(bad, fmt.Sprintf("%s has %d ms without a 30 s increment but is not in time trouble (8.4)", side, p.MainMs))
 		}
 	}
 	if s.Over() != (s.Result != rules.NoResult) {
@@ -354,8 +406,8 @@ func checkState(s rules.State) []string {
 	if s.HasFlag && s.P[s.FirstFlag].FlagAt == rules.NoFlag {
 		bad = append(bad, fmt.Sprintf("first flag %v has not fallen", s.FirstFlag))
 	}
-	if s.Category != rules.GameType(s.Config.Ruleset, s.Config.TimeControl) {
-		bad = append(bad, fmt.Sprintf("category %v, want %v", s.Category, rules.GameType(s.Config.Ruleset, s.Config.TimeControl)))
+	if c := mustProfile(s.Config.Ruleset).GameType(s.Config.TimeControl); s.Category != c {
+		bad = append(bad, fmt.Sprintf("category %v, want %v", s.Category, c))
 	}
 	return bad
 }

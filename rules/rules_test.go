@@ -86,6 +86,10 @@ func by(t int64, k rules.Kind, s rules.Side) rules.Event { return rules.Event{Ki
 
 func press(t int64, s rules.Side) rules.Event { return by(t, rules.KindPress, s) }
 
+func illegalFound(t int64, s rules.Side, move int) rules.Event {
+	return rules.Event{Kind: rules.KindIllegalMoveFound, T: t, Side: s, Move: move, WhiteMs: 60_000, BlackMs: 60_000}
+}
+
 func claim(t int64, s rules.Side, d rules.Decision) rules.Event {
 	return rules.Event{Kind: rules.KindQuickplayClaim, T: t, Side: s, Decision: d}
 }
@@ -213,6 +217,32 @@ var refusalTests = []RefusalTest{
 	{config(rules.FIDE2018, "300", insufficient), movesEach(10, at(20_000, paused)), at(20_000, setClock), rules.RefusedSettingLocked, "FIDE 2018 Appendix A.4.1.1"},
 	{config(rules.FIDE2009, "900", insufficient), movesEach(3, at(6000, paused)), at(6000, setClock), rules.RefusedSettingLocked, "FIDE 2009 Appendix A4(a)"},
 	{config(rules.FIDE2005, "300", insufficient), movesEach(3, at(6000, paused)), at(6000, setClock), rules.RefusedSettingLocked, "FIDE 2005 Appendix B4"},
+	// Claims with no arbiter present: III.6 (2023, 2018), Appendix D (2009);
+	// none in 2005, where the claimant summons the arbiter (10.2).
+	{config(rules.FIDE2005, "5400", defaults), withTimes(100_000, 200_000), claim(1000, rules.White, rules.DecisionRefer), rules.RefusedNotApplicable, "FIDE 2005 Art. 10.2"},
+	{config(rules.FIDE2009, "600", insufficient), withTimes(100_000, 200_000), claim(1000, rules.White, rules.DecisionRefer), rules.RefusedNotApplicable, "FIDE 2009 Appendix B3(b)"},
+	{config(rules.FIDE2023, "900", quickplay), withTimes(100_000, 200_000, claim(0, rules.White, rules.DecisionRefer)), press(1000, rules.White), rules.RefusedGameOver, "FIDE 2023 Guidelines III.6"},
+	{config(rules.FIDE2009, "5400", defaults), withTimes(100_000, 200_000, claim(0, rules.White, rules.DecisionRefer)), at(1000, paused), rules.RefusedGameOver, "FIDE 2009 Appendix D"},
+	{config(rules.FIDE2023, "900", quickplay), withTimes(100_000, 200_000), claim(0, rules.White, rules.Decision(9)), rules.RefusedInvalid, ""},
+	// Flags whose order is unknown: III.3 only where Guidelines III apply.
+	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start)}, at(1000, rules.KindFlagsUnordered), rules.RefusedNotApplicable, "FIDE 2023 Guidelines III.2.1"},
+	{config(rules.FIDE2018, "5400+30", quickplay), []rules.Event{at(0, start)}, at(1000, rules.KindFlagsUnordered), rules.RefusedNotApplicable, "FIDE 2018 Guidelines III.2.2"},
+	{config(rules.FIDE2009, "5400", defaults), nil, at(0, rules.KindFlagsUnordered), rules.RefusedNotStarted, "FIDE 2009 Art. 6.5"},
+	// Illegal moves found later (7.5.1), where the appendices do not forbid it.
+	{config(rules.FIDE2023, "5400", defaults), movesEach(2), illegalFound(5000, rules.White, 1), rules.RefusedRunning, "FIDE 2023 Art. 6.10.2"},
+	{config(rules.FIDE2009, "5400", defaults), movesEach(2, at(5000, paused)), illegalFound(5000, rules.White, 3), rules.RefusedInvalid, "FIDE 2009 Art. 7.4(a)"},
+	{config(rules.FIDE2023, "900", insufficient), movesEach(2, at(5000, paused)), illegalFound(5000, rules.White, 1), rules.RefusedMoveStands, "FIDE 2023 Appendix A.5.2"},
+	{config(rules.FIDE2005, "900", defaults), movesEach(2, at(5000, paused)), illegalFound(5000, rules.White, 1), rules.RefusedMoveStands, "FIDE 2005 Appendix B6"},
+	{config(rules.FIDE2005, "300", defaults), movesEach(2, at(5000, paused)), illegalFound(5000, rules.White, 1), rules.RefusedMoveStands, "FIDE 2005 Appendix C3"},
+	{config(rules.FIDE2023, "5400", defaults), movesEach(2, at(5000, paused)), rules.Event{Kind: rules.KindIllegalMoveFound, T: 5000, Move: 1, WhiteMs: -1}, rules.RefusedNegativeTime, "FIDE 2023 Art. 6.10.2"},
+	// Adjourning before the session's end: the time to it is charged (I.1.2).
+	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: adjourn, T: 0, SessionEndMs: 5_400_000}, rules.RefusedNegativeTime, "FIDE 2023 Guidelines I.1.2"},
+	{config(rules.FIDE2009, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: adjourn, T: 0, SessionEndMs: 6_000_000}, rules.RefusedNegativeTime, "FIDE 2009 Guidelines for adjourned games 1(b)"},
+	{config(rules.FIDE2005, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: adjourn, T: 0, SessionEndMs: lateMs}, rules.RefusedInvalid, "FIDE 2005 Appendix A1(b)"},
+	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start), at(0, paused)}, rules.Event{Kind: rules.KindResume, T: 1, AbsentWhite: true}, rules.RefusedNotApplicable, "FIDE 2023 Guidelines I.9"},
+	// A game declared lost: in 2005 the arbiter must say the opponent's score.
+	{config(rules.FIDE2005, "5400", defaults), []rules.Event{at(0, start)}, by(1000, rules.KindDeclareLost, rules.White), rules.RefusedInvalid, "FIDE 2005 Art. 12.2(b)"},
+	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: rules.KindDeclareLost, T: 1000, Side: rules.Black, Result: rules.BlackHalf}, rules.RefusedInvalid, "FIDE 2023 Art. 12.9"},
 	// Malformed events name no article.
 	{config(rules.FIDE2023, "300", defaults), []rules.Event{at(1000, start)}, press(999, rules.White), rules.RefusedTimeBackwards, ""},
 	{config(rules.FIDE2023, "300", defaults), nil, at(lateMs, start), rules.RefusedInvalid, ""},
@@ -344,7 +374,7 @@ var deadlineTests = []DeadlineTest{
 	// Hourglass: Black runs with what White used added.
 	{config(rules.FIDE2009, "*60", defaults), []rules.Event{at(0, start), press(10_000, rules.White)}, 80_000, 80_000}, // rules.md §1 (hourglass)
 	// 6.4: with the period added at the flag, the first deadline is the period's end.
-	{config(rules.FIDE2018, "2/10:30", rules.Regulations{PeriodChange: rules.AtFlag}), movesEach(2), 12_000, 12_000}, // FIDE 2018 Art. 6.4
+	{config(rules.FIDE2018, "2/10s:30s", rules.Regulations{PeriodChange: rules.AtFlag}), movesEach(2), 12_000, 12_000}, // FIDE 2018 Art. 6.4
 	// 6.11, Guidelines I: a stopped clock has no deadline.
 	{config(rules.FIDE2023, "300", defaults), []rules.Event{at(0, start), at(5000, paused)}, -1, -1},  // FIDE 2023 Art. 6.11.1
 	{config(rules.FIDE2023, "300", defaults), []rules.Event{at(0, start), at(5000, adjourn)}, -1, -1}, // FIDE 2023 Guidelines I.1
@@ -396,6 +426,9 @@ var (
 		{rules.WhiteForfeit, rules.Scoring{}, 0, 1},  // FIDE 2023 Art. 6.7.1
 		{rules.DoubleForfeit, rules.Scoring{}, 0, 0}, // FIDE 2023 Art. 6.7.1: neither came
 		{rules.BothLose, rules.Scoring{}, 0, 0},      // 2009 Art. 12.9: both lose
+		{rules.WhiteHalf, rules.Scoring{}, 0.5, 0},   // FIDE 2023 Art. 12.9: Black's score reduced
+		{rules.BlackHalf, rules.Scoring{}, 0, 0.5},   // FIDE 2009 Art. 12.2(b): the opponent cannot win
+		{rules.WhiteHalf, threeOneZero, 1, 0},        // regulations: a draw's points and a loss
 		{rules.NoResult, rules.Scoring{}, 0, 0},      // the game goes on
 		{rules.Draw, rules.ClassicScoring, 0.5, 0.5}, // FIDE 2009 Art. 11.1
 		// Regulations: 3 / 1 / 0.
@@ -441,6 +474,11 @@ var eventJSONTests = []EventJSONTest{
 		`{"do":"set_clock","t":5,"white_ms":1,"black_ms":2,"white_moves":0,"black_moves":39,"schedule_override":true}`}, // FIDE 2023 Art. 6.10.2, Appendix A.5.1.1
 	{rules.Event{Kind: rules.KindResult, T: 9, Result: rules.BlackForfeit, Termination: rules.TermDefault, ByArbiter: true}, `{"do":"result","t":9,"result":"+-","termination":"default","by_arbiter":true}`}, // FIDE 2023 Art. 6.7.1
 	{rules.Event{Kind: rules.KindFlag, T: 9, Side: rules.Black}, `{"do":"flag","t":9,"side":"black"}`},                                                                                                        // FIDE 2023 Art. 6.8
+	{rules.Event{Kind: rules.KindIllegalMoveFound, T: 9, Side: rules.Black, Move: 12, WhiteMs: 1, BlackMs: 2}, `{"do":"illegal_move_found","t":9,"side":"black","move":12,"white_ms":1,"black_ms":2}`},        // FIDE 2023 Art. 7.5.1
+	{rules.Event{Kind: rules.KindAdjourn, T: 9, SessionEndMs: 99}, `{"do":"adjourn","t":9,"session_end_ms":99}`},                                                                                              // FIDE 2023 Guidelines I.1.2
+	{rules.Event{Kind: rules.KindQuickplayClaim, T: 5, Decision: rules.DecisionRefer}, `{"do":"quickplay_claim","t":5,"decision":"refer"}`},                                                                   // FIDE 2023 Guidelines III.6
+	{rules.Event{Kind: rules.KindDeclareLost, T: 5, Side: rules.Black, Result: rules.WhiteHalf}, `{"do":"declare_lost","t":5,"side":"black","result":"1/2-0"}`},                                               // FIDE 2023 Art. 12.9
+	{rules.Event{Kind: rules.KindFlagsUnordered, T: 5}, `{"do":"flags_unordered","t":5}`},                                                                                                                     // FIDE 2023 Guidelines III.3
 }
 
 func TestEventJSON(t *testing.T) {
@@ -455,7 +493,7 @@ func TestEventJSON(t *testing.T) {
 		}
 	}
 	// Every kind and decision reads back from its name.
-	for k := rules.KindStart; k <= rules.KindFlag; k++ {
+	for k := rules.KindStart; k.Valid(); k++ {
 		e := rules.Event{Kind: k, T: int64(k), Side: rules.Black, Decision: rules.DecisionReject}
 		b, err := json.Marshal(e)
 		var got rules.Event

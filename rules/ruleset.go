@@ -17,25 +17,25 @@ const (
 // DefaultRuleset is used when an event names none.
 const DefaultRuleset = FIDE2023
 
-// Rulesets lists every supported ruleset, newest first.
-var Rulesets = []Ruleset{FIDE2023, FIDE2018, FIDE2009, FIDE2005}
+// Rulesets lists every supported ruleset, newest first: the rulesets of
+// the profile table.
+var Rulesets = func() []Ruleset {
+	rs := make([]Ruleset, len(profiles))
+	for i, p := range profiles {
+		rs[i] = p.Ruleset
+	}
+	return rs
+}()
 
 // ParseRuleset reads a ruleset id; the empty string means DefaultRuleset.
+// An unknown id is refused by name, with the known ones.
 func ParseRuleset(s string) (Ruleset, error) {
-	if s == "" {
-		return DefaultRuleset, nil
+	p, err := ProfileOf(Ruleset(s))
+	if err != nil {
+		return "", err
 	}
-	for _, r := range Rulesets {
-		if string(r) == s {
-			return r, nil
-		}
-	}
-	return "", &InputError{What: "ruleset", Value: s, Allowed: "fide-2023, fide-2018, fide-2009 or fide-2005"}
+	return p.Ruleset, nil
 }
-
-// modern reports whether the ruleset is one of the 2018+ editions, which share
-// the structure of Appendices A/B and Guidelines III.
-func (r Ruleset) modern() bool { return r == FIDE2023 || r == FIDE2018 || r == "" }
 
 // Category is the game type of Appendix A.1 / B.1: blitz, rapid or standard.
 type Category int8
@@ -59,10 +59,12 @@ func (c Category) String() string {
 }
 
 // Supervision says whether rapid and blitz games are adequately supervised
-// (2023 A.4/B.2, 2018 A.3/B.3: the Competition Rules apply as in standard
-// games) or not (2023 A.5/B.3, 2018 A.4/B.4, 2009 A4/B3, 2005 B/C: flags
+// (2023 A.4/B.2, 2018 A.3/B.3, 2009 A3/B2: the Competition Rules apply as
+// in standard games) or not (2023 A.5/B.3, 2018 A.4/B.4, 2009 A4/B3: flags
 // count only when claimed, illegal moves only before the opponent moves, ...).
-// Standard games are always treated as adequately supervised.
+// Standard games are always treated as adequately supervised; an edition
+// without the notion (fide-2005, Profile.SupervisionDecides) ignores it
+// and its appendices govern every rapid and blitz game.
 type Supervision int8
 
 const (
@@ -116,6 +118,10 @@ type Regulations struct {
 	// DefaultTimeMs: how late a player may arrive (6.7). Nil means the
 	// ruleset's default: 0 (at once) in 2023, 2018 and 2009, one hour in 2005.
 	DefaultTimeMs *int64
+	// ResumptionDefaultMs: how late a player may arrive at the resumption
+	// of an adjourned game (Guidelines I.10). Nil means the ruleset's
+	// default: the default time in 2023 and 2018, one hour in 2009 and 2005.
+	ResumptionDefaultMs *int64
 	// PeriodChange: when the next period's time is added (default ByMoves).
 	PeriodChange PeriodChange
 	// IncrementAtStart: the first period's increment is also given before

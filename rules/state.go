@@ -11,9 +11,10 @@ const (
 	Paused                  // stopped by the arbiter or a claiming player
 	Adjourned               // a move is sealed; the clocks show the recorded times
 	Finished                // the game has a result
+	Referred                // a claim with no arbiter present ended the game; the arbiter decides the result (III.6, 2009 D)
 )
 
-var statusNames = [...]string{"waiting", "running", "paused", "adjourned", "finished"}
+var statusNames = [...]string{"waiting", "running", "paused", "adjourned", "finished", "referred"}
 
 func (s Status) String() string {
 	if s >= 0 && int(s) < len(statusNames) {
@@ -31,8 +32,13 @@ type Player struct {
 	Moves   int   // completed moves
 	Period  int   // period in force, 0-based (the vectors count from 1)
 	Illegal int   // completed illegal moves established against this player
-	Absent  bool  // not yet at the board (6.7)
+	Absent  bool  // not yet at the board (6.7), or not at the resumption (Guidelines I.9)
 	FlagAt  int64 // board time at which this player's flag fell, or NoFlag
+
+	// TimeTrouble (8.4): at some stage of the period in force the player
+	// had less than five minutes and no increment of 30 s or more a move;
+	// for the rest of the period he need not record the moves.
+	TimeTrouble bool
 
 	// The move in progress (meaningful for the side to move).
 	DelayLeftMs int64 // simple delay not yet used on this move
@@ -70,6 +76,16 @@ type State struct {
 	QuickplayPostponed bool
 	QuickplayClaimant  Side
 
+	// ReferredBy: the claimant whose claim with no arbiter present ended
+	// the game (Status Referred, III.6 / 2009 Appendix D).
+	ReferredBy Side
+
+	// DefaultFrom is when absent players started to be late: the start, or
+	// the resumption of an adjourned game (AtResumption), which has its
+	// own default time (Guidelines I.10, 2005 A10).
+	DefaultFrom  int64
+	AtResumption bool
+
 	FEN string // the last known position, "" if none
 
 	Result      Result
@@ -92,12 +108,11 @@ const (
 // NewState returns the state of a board that has not started: both clocks
 // show the first period's base time. It refuses an invalid configuration.
 func NewState(cfg Config) (State, error) {
-	if cfg.Ruleset == "" {
-		cfg.Ruleset = DefaultRuleset
-	}
-	if _, err := ParseRuleset(string(cfg.Ruleset)); err != nil {
+	prof, err := ProfileOf(cfg.Ruleset)
+	if err != nil {
 		return State{}, err
 	}
+	cfg.Ruleset = prof.Ruleset
 	if err := cfg.TimeControl.Validate(); err != nil {
 		return State{}, err
 	}
@@ -105,16 +120,20 @@ func NewState(cfg Config) (State, error) {
 	if d := cfg.Regulations.DefaultTimeMs; d != nil && (*d < 0 || *d > maxDurationMs) {
 		return State{}, &InputError{What: "default time", Value: fmt.Sprint(*d), Problem: "out of range", Allowed: allowed}
 	}
+	if d := cfg.Regulations.ResumptionDefaultMs; d != nil && (*d < 0 || *d > maxDurationMs) {
+		return State{}, &InputError{What: "default time at the resumption", Value: fmt.Sprint(*d), Problem: "out of range", Allowed: allowed}
+	}
 	for _, p := range []*int64{cfg.Regulations.IllegalMovePenaltyMs, cfg.Regulations.DrawClaimPenaltyMs} {
 		if p != nil && (*p < 0 || *p > maxDurationMs) {
 			return State{}, &InputError{What: "penalty time", Value: fmt.Sprint(*p), Problem: "out of range", Allowed: allowed}
 		}
 	}
 	s := State{Config: cfg, Result: NoResult}
-	s.Category = GameType(cfg.Ruleset, cfg.TimeControl)
+	s.Category = prof.GameType(cfg.TimeControl)
 	for i := range s.P {
 		s.P[i] = Player{MainMs: cfg.TimeControl.Periods[0].BaseMs, FlagAt: NoFlag}
 	}
+	s.noteTimeTrouble()
 	return s, nil
 }
 
@@ -126,7 +145,9 @@ func (s *State) Running() (Side, bool) {
 	return White, false
 }
 
-// Over reports whether the game has ended.
+// Over reports whether the game has ended with a result. A game whose
+// claim was referred to the arbiter (Status Referred) has ended too, but
+// has no result until the arbiter's decision.
 func (s *State) Over() bool { return s.Status == Finished }
 
 // Score returns the points of each side for the current result under the
@@ -159,10 +180,17 @@ func (s *State) FlagDeadline() (int64, bool) {
 // defaultDeadline returns when absent players forfeit (they do at any
 // instant strictly after it), and false if nobody is absent.
 func (s *State) defaultDeadline() (int64, bool) {
-	if s.Status == Waiting || s.Status == Finished || !(s.P[White].Absent || s.P[Black].Absent) {
+	if s.Status == Waiting || s.Status == Finished || s.Status == Referred || !(s.P[White].Absent || s.P[Black].Absent) {
 		return 0, false
 	}
-	return s.StartedAt + DefaultTimeMs(s.Config), true
+	p := s.profile()
+	if p == nil {
+		return 0, false
+	}
+	if s.AtResumption {
+		return s.DefaultFrom + p.ResumptionDefault(s.Config.Regulations), true
+	}
+	return s.DefaultFrom + p.DefaultTime(s.Config.Regulations), true
 }
 
 // NextDeadline returns the earliest board time at which the state changes

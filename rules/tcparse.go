@@ -14,57 +14,56 @@ const (
 	tcMaxMoves       = 1000             // move count of one period
 	tcMaxPeriods     = 32               // number of periods
 	tcMaxDigits      = 9                // digits of one number as typed
+	tcMinBareMs      = 60 * 1000        // a time without unit shorter than this is refused: it may be minutes
 )
 
 // tcAllowed is the hint of every time-control InputError.
-const tcAllowed = `PGN seconds such as "300", "180+2", "5400d5", "300b3", ` +
-	`"40/5400+30:1800+30", "*60"; or minutes such as "90+30", "G/60;d5", ` +
-	`"40/120, SD/30"; explicit units "90m", "1h30", "5400s", "+30s"`
+const tcAllowed = `PGN seconds such as "180+2", "5400d5", "300b3", "40/5400+30:1800+30", "*60"; ` +
+	`or times with units such as "3m+2s", "90m+30s", "40/90m+30s:30m+30s", "1h30+30s", "G/15", "G/60;d5", "40/2h, SD/30"`
 
 func tcError(value, problem string) *InputError {
 	return &InputError{What: "time control", Value: value, Problem: problem, Allowed: tcAllowed}
 }
 
-// ParseTimeControl reads a time control. Two notations are accepted.
+// ParseTimeControl reads a time control. It never guesses a unit: a number
+// without one is seconds, and a text where that reading may not be what
+// was meant is refused with both readings, so a clock can never run sixty
+// times too long or too short.
 //
-// PGN TimeControl tag form, all numbers in seconds (rules.md §1): "300",
-// "180+2", "40/5400+30:1800+30", "40/7200:20/3600:900+30", "*60" (hourglass).
-// Periods are separated by ':'; each is [moves/]base[bonus] where bonus is
-// "+N" (Fischer increment), "dN" (simple delay) or "bN" (Bronstein delay) and
-// may be given on any period. A bare number is always seconds: "60" is one
-// minute, "600" ten minutes. Whenever the text contains ':' every number in
-// it is seconds, and the everyday prefixes "G/" and "SD/" are refused there.
+// PGN TimeControl tag form (rules.md §1), every number in seconds: "300",
+// "180+2", "40/5400+30:1800+30", "40/7200:20/3600:900+30", "*60"
+// (hourglass), "5400d5" (simple delay), "300b3" (Bronstein delay). Periods
+// are separated by ':'; each is [moves/]base[bonus], where bonus is "+N"
+// (Fischer increment), "dN" (simple delay) or "bN" (Bronstein delay) and
+// may be given on any period.
 //
-// Everyday form arbiters type, base times in minutes and increments/delays
-// in seconds: "90+30", "3+2", "40/90+30, 30+30", "40/120, 20/60, 30",
-// "G/60;d5", "G/60 d5", "G/90;+30", "G/5;b3", "SD/30", "40/120, SD/30;d5".
-// Periods are separated by ','; whenever the text contains ',' every base
-// without a unit is minutes (so "30" there is 30 minutes). "G/" (game) and
-// "SD/" (sudden death) introduce a period without a move count whose base is
-// minutes. ';' or blanks may stand between a base and its bonus, and ';'
-// must be followed by one.
+// Times with units, as arbiters write them: a time is "90m" or "90min",
+// "1h", "1h30" (an hour and 30 minutes), "5400s" or "5400sec"; an
+// increment or delay is seconds, "+30" or "+30s". So "3m+2s", "90m+30s",
+// "40/90m+30s:30m+30s", "1h30+30s", "*3m". "G/" (game) and "SD/" (sudden
+// death) introduce a period without a move count whose time is minutes by
+// convention: "G/15", "G/60;d5", "G/90+30", "SD/30"; a unit overrides it
+// ("G/3600s"). Between a time and its bonus there may be blanks or ';'.
+// Periods may also be separated by ',' ("40/120m, 20/60m, SD/30;d5").
 //
-// Explicit units override every default: a base may be written "90m",
-// "90min", "1h", "1h30" (90 minutes), "5400s" or "5400sec"; a bonus "30s" or
-// "30sec" (a bonus is always seconds). Letters are case-insensitive and
-// blanks around separators are ignored.
+// What is refused rather than guessed:
 //
-// Ambiguity rule. A text with neither ':' nor ',' that is a single period
-// B+I, BdI or BbI (B and I whole numbers, B without unit, no "G/" or "SD/")
-// is read in the everyday form, B in minutes, when B < 60 or B <= 5*I, and
-// in PGN form, B in seconds, otherwise. So "90+30", "15+10", "45+45",
-// "3+2", "120+30" and "30+0" are minutes, and "180+2", "600+1", "600+5",
-// "840+1", "900+10", "2940+1", "5400+30", "60+1", "300+3", "60d5" are
-// seconds. A single period without a bonus marker ("300", "45") is always
-// seconds. String writes "60s+30" where the plain form would be misread.
+//   - a number without unit that would make a period shorter than a minute
+//     ("3+2", "45", "40/5400:30"), with both readings in the message:
+//     "3 s + 2 s per move? write 3m+2s for 3 minutes, or 3s+2s for seconds";
+//   - a time without unit in a control that gives units elsewhere
+//     ("40/90m:1800", "90+30s") or separates its periods with ','
+//     ("40/120, 30"): write a unit on every time (0 needs none).
 //
+// Letters are case-insensitive and blanks around separators are ignored.
 // Decimal numbers are refused: write whole seconds ("90s", not "1.5m").
 // A bonus of 0 ("300+0", "300d0") is the same as none. The first period
-// needs a positive base; a later one may add no time ("40/5400+30:0+30").
-// Limits: at most 32 periods, 1000 moves a period, 1e6 s of base time in
-// all and 3600 s of increment or delay a period. Every error is an
+// needs a positive time; a later one may add none ("40/5400+30:0+30").
+// Limits: at most 32 periods, 1000 moves a period, 1e6 s of time in all
+// and 3600 s of increment or delay a period. Every error is an
 // *InputError saying which part is wrong and why; ParseTimeControl never
-// panics, and a control it returns passes Validate.
+// panics, and a control it returns passes Validate and is given back by
+// ParseTimeControl(tc.String()) and ParseTimeControl(tc.WithUnits()).
 func ParseTimeControl(s string) (TimeControl, error) {
 	in := strings.TrimSpace(s)
 	switch in {
@@ -81,15 +80,14 @@ func ParseTimeControl(s string) (TimeControl, error) {
 		}
 	}
 	hasColon, hasComma := strings.Contains(in, ":"), strings.Contains(in, ",")
-	mode := tcSingle
 	sep := ""
 	switch {
 	case hasColon && hasComma:
-		return TimeControl{}, tcError(in, `mixes ':' (PGN, seconds) and ',' (everyday, minutes) between periods; use one of them`)
+		return TimeControl{}, tcError(in, `mixes ':' and ',' between periods; use one of them`)
 	case hasColon:
-		mode, sep = tcPGN, ":"
+		sep = ":"
 	case hasComma:
-		mode, sep = tcEveryday, ","
+		sep = ","
 	}
 	texts := []string{in}
 	if sep != "" {
@@ -98,8 +96,9 @@ func ParseTimeControl(s string) (TimeControl, error) {
 	if len(texts) > tcMaxPeriods {
 		return TimeControl{}, tcError(in, fmt.Sprintf("more than %d periods", tcMaxPeriods))
 	}
-	tc := TimeControl{Periods: make([]Period, 0, len(texts))}
+	raws := make([]tcRawPeriod, 0, len(texts))
 	labels := make([]string, 0, len(texts))
+	units := hasComma // a list with ',' is written with units
 	for _, t := range texts {
 		t = strings.TrimSpace(t)
 		if t == "" {
@@ -109,18 +108,27 @@ func ParseTimeControl(s string) (TimeControl, error) {
 		if err != nil {
 			return TimeControl{}, err
 		}
-		p, err := rp.resolve(mode)
+		if rp.hourglass && len(texts) > 1 {
+			return TimeControl{}, tcError(in, "an hourglass has exactly one period")
+		}
+		raws = append(raws, rp)
+		labels = append(labels, t)
+		units = units || rp.unit || rp.gameSD || rp.bonusUnit
+	}
+	tc := TimeControl{Periods: make([]Period, len(raws)), Hourglass: raws[0].hourglass}
+	var doubtful []int // periods whose time without unit may not be seconds
+	for i, rp := range raws {
+		p, err := rp.resolve()
 		if err != nil {
 			return TimeControl{}, err
 		}
-		if rp.hourglass {
-			if len(texts) > 1 {
-				return TimeControl{}, tcError(in, "an hourglass has exactly one period")
-			}
-			tc.Hourglass = true
+		tc.Periods[i] = p
+		if rp.bare() && rp.base != 0 && (units || rp.base*1000 < tcMinBareMs) {
+			doubtful = append(doubtful, i)
 		}
-		tc.Periods = append(tc.Periods, p)
-		labels = append(labels, t)
+	}
+	if len(doubtful) > 0 {
+		return TimeControl{}, tcAmbiguity(in, tc, raws, doubtful, units)
 	}
 	if err := tc.validate(func() string { return in }, labels); err != nil {
 		return TimeControl{}, err
@@ -128,16 +136,53 @@ func ParseTimeControl(s string) (TimeControl, error) {
 	return tc, nil
 }
 
-// tcNotation is how bases without a unit are read.
-type tcNotation int8
+// tcAmbiguity is the error for times without unit that may not be
+// seconds: it shows both readings, each written with units.
+func tcAmbiguity(in string, seconds TimeControl, raws []tcRawPeriod, doubtful []int, units bool) error {
+	minutes := TimeControl{Periods: append([]Period(nil), seconds.Periods...), Hourglass: seconds.Hourglass}
+	for _, i := range doubtful {
+		minutes.Periods[i].BaseMs = raws[i].base * 60_000
+	}
+	var b strings.Builder
+	first := raws[doubtful[0]]
+	if units {
+		fmt.Fprintf(&b, "%q: the time %d has no unit", first.text, first.base)
+		if len(doubtful) > 1 {
+			fmt.Fprintf(&b, " (nor have %d more periods)", len(doubtful)-1)
+		}
+		if strings.Contains(in, ",") {
+			b.WriteString("; with ',' between periods every time needs its unit:")
+		} else {
+			b.WriteString("; a control with units needs one on every time:")
+		}
+	} else {
+		if len(raws) > 1 {
+			fmt.Fprintf(&b, "period %q: ", first.text)
+		}
+		b.WriteString(tcPeriodPhrase(seconds.Periods[doubtful[0]], seconds.Hourglass) + "?")
+	}
+	mOK, sOK := minutes.Validate() == nil, seconds.Validate() == nil
+	what := "minutes"
+	if !units && len(doubtful) == 1 {
+		what = fmt.Sprintf("%d minutes", first.base)
+		if first.base == 1 {
+			what = "1 minute"
+		}
+	}
+	switch {
+	case mOK && sOK:
+		fmt.Fprintf(&b, " write %s for %s, or %s for seconds", minutes.WithUnits(), what, seconds.inSeconds())
+	case mOK:
+		fmt.Fprintf(&b, " write %s for %s", minutes.WithUnits(), what)
+	case sOK:
+		fmt.Fprintf(&b, " write %s for seconds", seconds.inSeconds())
+	default:
+		b.WriteString(" give every time its unit (m or s)")
+	}
+	return tcError(in, b.String())
+}
 
-const (
-	tcSingle   tcNotation = iota // one period, no ':' or ',': the ambiguity rule
-	tcPGN                        // ':' between periods: seconds
-	tcEveryday                   // ',' between periods: minutes
-)
-
-// tcRawPeriod is one period as typed, before defaults are applied.
+// tcRawPeriod is one period as typed, before it is read.
 type tcRawPeriod struct {
 	text      string
 	hourglass bool
@@ -150,7 +195,11 @@ type tcRawPeriod struct {
 	marker    bool // a bonus marker (+, d, b) was given
 	bonus     BonusKind
 	bonusSec  int64
+	bonusUnit bool // the bonus was written with its unit, "+30s"
 }
+
+// bare reports whether the period's time has no unit and no "G/" or "SD/".
+func (rp tcRawPeriod) bare() bool { return !rp.unit && !rp.gameSD }
 
 type tcScanner struct {
 	s    string // lower-case period text
@@ -293,6 +342,7 @@ func tcScanPeriod(text string) (tcRawPeriod, error) {
 		sc.ws()
 		switch {
 		case sc.eat("sec"), sc.eat("s"):
+			rp.bonusUnit = true
 		case sc.peek() == 'm' || sc.peek() == 'h':
 			return rp, tcError(text, "increments and delays are given in seconds")
 		}
@@ -342,22 +392,19 @@ func (sc *tcScanner) baseUnit(rp *tcRawPeriod) error {
 	return nil
 }
 
-// resolve applies the defaults of the notation and the per-period checks
-// that need the text as typed.
-func (rp tcRawPeriod) resolve(mode tcNotation) (Period, error) {
+// resolve reads the period: a time without unit is seconds, "G/" and
+// "SD/" minutes; and checks what needs the text as typed.
+func (rp tcRawPeriod) resolve() (Period, error) {
 	var p Period
 	if rp.hourglass {
 		switch {
 		case rp.hasMoves:
 			return p, tcError(rp.text, "an hourglass takes no move count")
 		case rp.gameSD:
-			return p, tcError(rp.text, `an hourglass is written "*" and its seconds, as in "*60"`)
+			return p, tcError(rp.text, `an hourglass is written "*" and its time, as in "*60" or "*1m"`)
 		case rp.marker:
 			return p, tcError(rp.text, "an hourglass takes no increment or delay")
 		}
-	}
-	if rp.gameSD && mode == tcPGN {
-		return p, tcError(rp.text, `"G/" and "SD/" are everyday forms in minutes; separate their periods with ',' (':' means PGN seconds)`)
 	}
 	if rp.hasMoves {
 		if rp.moves == 0 {
@@ -368,20 +415,13 @@ func (rp tcRawPeriod) resolve(mode tcNotation) (Period, error) {
 		}
 		p.Moves = int(rp.moves)
 	}
-	p.BaseMs = rp.baseMs
-	if !rp.unit {
-		minutes := false
-		switch mode {
-		case tcEveryday:
-			minutes = true
-		case tcSingle:
-			minutes = rp.gameSD || (rp.marker && (rp.base < 60 || rp.base <= 5*rp.bonusSec))
-		}
-		if minutes {
-			p.BaseMs = rp.base * 60_000
-		} else {
-			p.BaseMs = rp.base * 1000
-		}
+	switch {
+	case rp.unit:
+		p.BaseMs = rp.baseMs
+	case rp.gameSD:
+		p.BaseMs = rp.base * 60_000
+	default:
+		p.BaseMs = rp.base * 1000
 	}
 	if p.BaseMs > tcMaxTotalBaseMs {
 		return p, tcError(rp.text, fmt.Sprintf("time above %d seconds", tcMaxTotalBaseMs/1000))
@@ -423,7 +463,7 @@ func (tc TimeControl) validate(whole func() string, labels []string) error {
 		if i < len(labels) {
 			return labels[i]
 		}
-		return tcPeriodString(tc.Periods[i])
+		return tcPeriodString(tc.Periods[i], tcSeconds(tc.Periods[i].BaseMs), "")
 	}
 	if tc.Hourglass {
 		p := tc.Periods[0]
@@ -474,13 +514,13 @@ func (tc TimeControl) validate(whole func() string, labels []string) error {
 	return nil
 }
 
-// String returns the canonical PGN TimeControl form, in seconds: periods
-// joined by ':', each [moves/]base[+inc|dDelay|bDelay], an hourglass as
-// "*base", a zero bonus (or a kind with 0 ms) left out. A single period whose
-// plain form the ambiguity rule of ParseTimeControl would read as minutes is
-// written with an explicit seconds unit: 60 s + 30 s is "60s+30", 30 s + 2 s
-// "30s+2". For every valid tc, ParseTimeControl(tc.String()) gives tc back
-// and String of that is the same text.
+// String returns the canonical form: the PGN TimeControl tag in seconds,
+// periods joined by ':', each [moves/]base[+inc|dDelay|bDelay], an
+// hourglass as "*base", a zero bonus (or a kind with 0 ms) left out. A
+// control with a period shorter than a minute, whose PGN form
+// ParseTimeControl refuses as perhaps meant in minutes, is written in
+// seconds with units instead ("30s+2s", "40/5400s:30s"). For every valid tc,
+// ParseTimeControl(tc.String()) gives tc back.
 //
 // String is meant for valid controls; for others it still returns text that
 // ParseTimeControl refuses with a message: "-" for no periods, decimal
@@ -489,23 +529,56 @@ func (tc TimeControl) String() string {
 	if len(tc.Periods) == 0 {
 		return "-"
 	}
-	if len(tc.Periods) == 1 {
-		p := tc.Periods[0]
-		if tc.Hourglass {
-			return "*" + tcPeriodString(p)
+	for _, p := range tc.Periods {
+		if p.BaseMs > 0 && p.BaseMs < tcMinBareMs && p.BaseMs%1000 == 0 {
+			return tc.inSeconds()
 		}
-		if p.Moves == 0 && p.Bonus != NoBonus && p.BonusMs != 0 {
-			b, i := p.BaseMs/1000, p.BonusMs/1000
-			if b < 60 || b <= 5*i {
-				return tcSeconds(p.BaseMs) + "s" + tcBonusString(p)
-			}
-		}
-		return tcPeriodString(p)
 	}
 	parts := make([]string, len(tc.Periods))
 	for i, p := range tc.Periods {
-		parts[i] = tcPeriodString(p)
+		parts[i] = tcPeriodString(p, tcSeconds(p.BaseMs), "")
 	}
+	return tcJoin(tc, parts)
+}
+
+// WithUnits returns the form with units arbiters read at a glance: every
+// time in whole minutes "m" or else seconds "s", every increment or delay
+// in seconds, a delay after ';': "90m+30s", "40/90m+30s:30m+30s", "3m+2s",
+// "*1m", "60m;d5s". For every valid tc, ParseTimeControl(tc.WithUnits())
+// gives tc back.
+func (tc TimeControl) WithUnits() string {
+	return tc.withUnits(func(ms int64) string {
+		if ms%60_000 == 0 {
+			return strconv.FormatInt(ms/60_000, 10) + "m"
+		}
+		return tcSeconds(ms) + "s"
+	})
+}
+
+// inSeconds writes every time in seconds with its unit: "40/5400s:30s".
+func (tc TimeControl) inSeconds() string {
+	return tc.withUnits(func(ms int64) string { return tcSeconds(ms) + "s" })
+}
+
+func (tc TimeControl) withUnits(base func(ms int64) string) string {
+	if len(tc.Periods) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(tc.Periods))
+	for i, p := range tc.Periods {
+		b := "0"
+		if p.BaseMs != 0 {
+			b = base(p.BaseMs)
+		}
+		if p.Bonus == SimpleDelay || p.Bonus == Bronstein {
+			b += ";"
+		}
+		parts[i] = tcPeriodString(p, b, "s")
+	}
+	return tcJoin(tc, parts)
+}
+
+func tcJoin(tc TimeControl, parts []string) string {
 	s := strings.Join(parts, ":")
 	if tc.Hourglass {
 		s = "*" + s
@@ -513,25 +586,27 @@ func (tc TimeControl) String() string {
 	return s
 }
 
-func tcPeriodString(p Period) string {
-	s := tcSeconds(p.BaseMs) + tcBonusString(p)
+// tcPeriodString writes a period with its base as given and its bonus in
+// seconds followed by unit.
+func tcPeriodString(p Period, base, unit string) string {
+	s := base + tcBonusString(p, unit)
 	if p.Moves != 0 {
 		s = strconv.Itoa(p.Moves) + "/" + s
 	}
 	return s
 }
 
-func tcBonusString(p Period) string {
+func tcBonusString(p Period, unit string) string {
 	if p.BonusMs == 0 {
 		return ""
 	}
 	switch p.Bonus {
 	case Increment:
-		return "+" + tcSeconds(p.BonusMs)
+		return "+" + tcSeconds(p.BonusMs) + unit
 	case SimpleDelay:
-		return "d" + tcSeconds(p.BonusMs)
+		return "d" + tcSeconds(p.BonusMs) + unit
 	case Bronstein:
-		return "b" + tcSeconds(p.BonusMs)
+		return "b" + tcSeconds(p.BonusMs) + unit
 	}
 	return ""
 }

@@ -28,16 +28,12 @@ func mergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 	return out
 }
 
-func wireConfigOf(c rules.Config, tc string) *pb.ClockConfig {
-	return &pb.ClockConfig{Ruleset: string(c.Ruleset), TimeControl: tc, Regulations: wire.WireRegulations(c.Regulations)}
-}
-
 // checkConfig parses a configuration that may lack a time control (a
 // tournament's default).
 func checkConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
 	if c.GetTimeControl() == "" {
 		if needTC {
-			return rules.Config{}, badRequest("no time control: give one for the board, its round or its tournament (e.g. \"90+30\" or \"40/5400+30:1800+30\")")
+			return rules.Config{}, badRequest("no time control: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")")
 		}
 		r, err := rules.ParseRuleset(c.GetRuleset())
 		if err != nil {

@@ -19,8 +19,9 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 		out = &pb.Board{
 			BoardId: b.rec.ID, RoundId: b.rec.RoundID, Number: int32(b.rec.Number), Section: b.rec.Section,
 			White: playerWire(b.rec.White), Black: playerWire(b.rec.Black), DeviceId: b.rec.DeviceID,
-			Config: wireConfigOf(b.rec.Config, b.rec.TimeControl),
-			State:  b.wireState(b.state.Project(b.now()), b.seq),
+			Config:          wireConfigOf(b.rec.Config),
+			State:           b.wireState(b.state.Project(b.now()), b.seq),
+			TimeControlInfo: configInfo(b.rec.Config),
 		}
 		for _, c := range b.pending {
 			out.Pending = append(out.Pending, &pb.PendingCommand{CommandId: c.rec.ID, Action: c.action, Reason: c.rec.Reason,

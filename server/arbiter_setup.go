@@ -36,7 +36,8 @@ func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTou
 }
 
 func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
-	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: wireConfigOf(r.Config, r.TimeControl), CreatedUnixMs: r.Created.UnixMilli()}
+	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: wireConfigOf(r.Config), CreatedUnixMs: r.Created.UnixMilli(),
+		TimeControlInfo: configInfo(r.Config)}
 }
 
 // roundConfig returns a round's effective wire configuration.
@@ -44,11 +45,11 @@ func (s *Server) roundConfig(r storage.RoundRecord) *pb.ClockConfig {
 	s.mu.Lock()
 	t := s.tournaments[r.TournamentID]
 	s.mu.Unlock()
-	base := wireConfigOf(t.Config, t.TimeControl)
+	base := wireConfigOf(t.Config)
 	if r.Config == nil {
 		return base
 	}
-	return mergeConfig(base, wireConfigOf(*r.Config, r.TimeControl))
+	return mergeConfig(base, wireConfigOf(*r.Config))
 }
 
 func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {
@@ -62,7 +63,7 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 	if req.GetNumber() <= 0 {
 		return nil, toStatus(badRequest("round number %d: rounds are numbered from 1", req.GetNumber()))
 	}
-	eff := mergeConfig(wireConfigOf(t.Config, t.TimeControl), req.GetConfig())
+	eff := mergeConfig(wireConfigOf(t.Config), req.GetConfig())
 	cfg, err := checkConfig(eff, false)
 	if err != nil {
 		return nil, toStatus(err)
@@ -83,7 +84,11 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 	s.mu.Lock()
 	s.rounds[rec.ID] = rec
 	s.mu.Unlock()
-	return &pb.Round{RoundId: rec.ID, TournamentId: t.ID, Number: int32(rec.Number), Config: s.roundConfig(rec)}, nil
+	out := &pb.Round{RoundId: rec.ID, TournamentId: t.ID, Number: int32(rec.Number), Config: s.roundConfig(rec)}
+	if out.GetConfig().GetTimeControl() != "" {
+		out.TimeControlInfo = configInfo(cfg)
+	}
+	return out, nil
 }
 
 func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Board, error) {

@@ -535,6 +535,16 @@ func describe(a *pb.ClockAction) string {
 		s += " " + string(e.Result)
 	case rules.KindQuickplayClaim:
 		s += " " + e.Decision.String()
+	case rules.KindIllegalMoveFound:
+		s += fmt.Sprintf(" move %d white=%dms black=%dms", e.Move, e.WhiteMs, e.BlackMs)
+	case rules.KindDeclareLost:
+		if e.Result != "" {
+			s += " " + string(e.Result)
+		}
+	case rules.KindAdjourn:
+		if e.SessionEndMs > 0 {
+			s += fmt.Sprintf(" session ends at %dms", e.SessionEndMs)
+		}
 	}
 	return s
 }

@@ -40,7 +40,7 @@ func startSectionHall(t *testing.T, opts ...halltest.Option) *sectionHall {
 	t.Helper()
 	h := halltest.Start(t, opts...)
 	arb, ctx := h.Arbiter(t)
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: t.Name(), DefaultConfig: &pb.ClockConfig{TimeControl: "90+30"}})
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: t.Name(), DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func (sh *sectionHall) doorCalls(t *testing.T) []doorCall {
 	}
 	return []doorCall{
 		{"CreateTournament", func(ctx context.Context) error {
-			_, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90+30"}})
+			_, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
 			return err
 		}},
 		{"CreateRound", func(ctx context.Context) error {

@@ -17,7 +17,7 @@ import (
 func TestSectionArbiterWatchesOnlyTheirSection(t *testing.T) {
 	h := halltest.Start(t)
 	arb, ctx := h.Arbiter(t)
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90+30"}})
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
 	if err != nil {
 		t.Fatal(err)
 	}

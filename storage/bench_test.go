@@ -58,7 +58,7 @@ func BenchmarkWrite(b *testing.B) {
 }
 
 var benchConfig = func() rules.Config {
-	tc, err := rules.ParseTimeControl("90+30")
+	tc, err := rules.ParseTimeControl("90m+30s")
 	if err != nil {
 		panic(err)
 	}

@@ -59,7 +59,7 @@ func mustConfig(tb testing.TB, tc string) rules.Config {
 func mustBoards(tb testing.TB, s *Store, n int) []string {
 	tb.Helper()
 	ctx := context.Background()
-	cfg := mustConfig(tb, "90+30")
+	cfg := mustConfig(tb, "90m+30s")
 	_, err := s.Tournament(ctx, "t1")
 	fresh := errors.Is(err, ErrNotFound)
 	existing, err := s.Boards(ctx, "")
@@ -69,7 +69,7 @@ func mustBoards(tb testing.TB, s *Store, n int) []string {
 	ids := make([]string, n)
 	mustWrite(tb, s, func(tx *Tx) error {
 		if fresh {
-			if err := tx.CreateTournament(&TournamentRecord{ID: "t1", Name: "Hall Open", Config: cfg, TimeControl: "90+30"}); err != nil {
+			if err := tx.CreateTournament(&TournamentRecord{ID: "t1", Name: "Hall Open", Config: cfg, TimeControl: "90m+30s"}); err != nil {
 				return err
 			}
 			if err := tx.CreateRound(&RoundRecord{ID: "r1", TournamentID: "t1", Number: 1}); err != nil {
@@ -79,7 +79,7 @@ func mustBoards(tb testing.TB, s *Store, n int) []string {
 		for i := range ids {
 			n := len(existing) + i + 1
 			ids[i] = fmt.Sprintf("b%d", n)
-			if err := tx.CreateBoard(&BoardRecord{ID: ids[i], RoundID: "r1", Number: n, Config: cfg, TimeControl: "90+30",
+			if err := tx.CreateBoard(&BoardRecord{ID: ids[i], RoundID: "r1", Number: n, Config: cfg, TimeControl: "90m+30s",
 				White: PlayerRecord{Name: "White " + ids[i]}, Black: PlayerRecord{Name: "Black " + ids[i]}}); err != nil {
 				return err
 			}

@@ -19,7 +19,7 @@ type TournamentRecord struct {
 	ID          string
 	Name        string
 	Config      rules.Config // the event's rules, the default of its rounds and boards
-	TimeControl string       // the time control as the organiser wrote it, e.g. "90+30"
+	TimeControl string       // the time control as the organiser wrote it, e.g. "90m+30s"
 	Created     time.Time
 }
 
@@ -64,7 +64,7 @@ type BoardRecord struct {
 	Section      string // "" if the event has no sections
 	White, Black PlayerRecord
 	Config       rules.Config // the effective rules of the board's clock
-	TimeControl  string       // as written, e.g. "90+30"
+	TimeControl  string       // as written, e.g. "90m+30s"
 	DeviceID     string       // the clock device assigned, "" if none
 	Source       Source
 	Created      time.Time

@@ -15,7 +15,7 @@ import (
 // Time controls, positions, results and terminations the random histories
 // draw from.
 var (
-	replayTimeControls = []string{"90+30", "40/90+30, 30+30", "G/60;d5", "40/5400+30:1800+30", "300d5", "*60", "3+2", "25+10"}
+	replayTimeControls = []string{"90m+30s", "40/90m+30s, 30m+30s", "G/60;d5", "40/5400+30:1800+30", "300d5", "*60", "3m+2s", "25m+10s"}
 	replayFENs         = []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		"8/8/8/4k3/8/8/8/4K3 w - - 0 1", // neither side can checkmate
@@ -212,7 +212,7 @@ func TestReplayIgnoresUnusableSnapshots(t *testing.T) {
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
 	evs := []rules.Event{{Kind: rules.KindStart}, press(rules.White, 2_000), press(rules.Black, 9_000)}
-	cfg := mustConfig(t, "90+30")
+	cfg := mustConfig(t, "90m+30s")
 	want, err := rules.Fold(cfg, evs)
 	if err != nil {
 		t.Fatal(err)

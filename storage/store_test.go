@@ -107,18 +107,18 @@ func TestRecordsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)
 	s := MustOpen(t, Options{Now: func() time.Time { return now }})
-	cfg := mustConfig(t, "40/90+30, 30+30")
+	cfg := mustConfig(t, "40/90m+30s, 30m+30s")
 	cfg.Regulations = rules.Regulations{DefaultTimeMs: rules.Ms(30 * 60_000), QuickplayFinish: true,
 		Scoring: rules.Scoring{Win: 3, Draw: 1}}
 	rcfg := mustConfig(t, "G/60;d5")
 
-	tour := TournamentRecord{ID: "t1", Name: "Hall Open", Config: cfg, TimeControl: "40/90+30, 30+30"}
+	tour := TournamentRecord{ID: "t1", Name: "Hall Open", Config: cfg, TimeControl: "40/90m+30s, 30m+30s"}
 	round := RoundRecord{ID: "r1", TournamentID: "t1", Number: 1}
 	round2 := RoundRecord{ID: "r2", TournamentID: "t1", Number: 2, Config: &rcfg, TimeControl: "G/60;d5"}
 	board := BoardRecord{ID: "b1", RoundID: "r1", Number: 1, Section: "A",
 		White:  PlayerRecord{Name: "Carlsen, Magnus", FideID: "1503014", Rating: 2830},
 		Black:  PlayerRecord{Name: "Ding, Liren", Rating: 2780},
-		Config: cfg, TimeControl: "40/90+30, 30+30", DeviceID: "clk-1", Source: SourceDevice}
+		Config: cfg, TimeControl: "40/90m+30s, 30m+30s", DeviceID: "clk-1", Source: SourceDevice}
 	cmd := CommandRecord{ID: "c1", BoardID: "b1", Action: json.RawMessage(`{"do":"add_time","side":"white","ms":120000}`),
 		Reason: "7.5.5", IssuedBy: "arbiter-1"}
 	tok := TokenRecord{ID: "k1", Hash: HashSecret("s3cret"), Role: "arbiter", Label: "Deputy", Sections: []string{"A"}}
@@ -198,7 +198,7 @@ func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
-	cfg := mustConfig(t, "90+30")
+	cfg := mustConfig(t, "90m+30s")
 	for _, c := range []struct {
 		name string
 		fn   func(tx *Tx) error

@@ -71,7 +71,7 @@ func TestAppendAndReplay(t *testing.T) {
 		t.Errorf("LastSeq() = %d, want %d", last, all[len(all)-1].Seq)
 	}
 
-	want, err := rules.Fold(mustConfig(t, "90+30"), evs)
+	want, err := rules.Fold(mustConfig(t, "90m+30s"), evs)
 	if err != nil {
 		t.Fatal(err)
 	}

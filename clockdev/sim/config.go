@@ -105,8 +105,9 @@ type RoundSpec struct {
 	// Ruleset is "fide-2023" (default), "fide-2018", "fide-2009" or
 	// "fide-2005".
 	Ruleset string
-	// TimeControl is the round's time control, e.g. "90+30",
-	// "40/5400+30:1800+30", "15" (PGN seconds: 15 s) or "G/15".
+	// TimeControl is the round's time control, e.g. "90m+30s",
+	// "40/5400+30:1800+30" (PGN seconds), "3m+2s" or "G/15"; never a bare
+	// "3+2" (see rules.ParseTimeControl).
 	TimeControl string
 	// Regulations are the event's regulations (supervision, quickplay
 	// finish, penalties, scoring); nil for the ruleset's defaults.
@@ -251,7 +252,7 @@ func DemoRounds(boards int) []RoundSpec {
 		{Tournament: "Classical Open", TimeControl: "40/5400+30:1800+30", Boards: boards, EBoard: true, AdjournAfter: 40},
 		{Tournament: "Rapid Cup", TimeControl: "G/15", Boards: boards, EBoard: true,
 			Regulations: &hallv1.Regulations{QuickplayFinish: true}},
-		{Tournament: "Blitz Night", TimeControl: "3+2", Boards: boards},
+		{Tournament: "Blitz Night", TimeControl: "3m+2s", Boards: boards},
 	}
 }
 
@@ -270,6 +271,11 @@ type checked struct {
 	RoundSpec
 	cfg  rules.Config
 	wire *hallv1.ClockConfig
+	// The ruleset's profile, the game type and whether the Competition
+	// Rules govern the games (for the players' claims).
+	prof       *rules.Profile
+	category   rules.Category
+	supervised bool
 }
 
 func (r RoundSpec) check() (checked, error) {
@@ -287,7 +293,12 @@ func (r RoundSpec) check() (checked, error) {
 	if err != nil {
 		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
 	}
-	if _, err := rules.NewState(cfg); err != nil {
+	st, err := rules.NewState(cfg)
+	if err != nil {
+		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
+	}
+	prof, err := rules.ProfileOf(cfg.Ruleset)
+	if err != nil {
 		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
 	}
 	if r.IllegalMoves == 0 {
@@ -302,7 +313,7 @@ func (r RoundSpec) check() (checked, error) {
 	if cfg.Ruleset == "" {
 		cfg.Ruleset = rules.DefaultRuleset
 	}
-	return checked{RoundSpec: r, cfg: cfg, wire: w}, nil
+	return checked{RoundSpec: r, cfg: cfg, wire: w, prof: prof, category: st.Category, supervised: st.Supervised()}, nil
 }
 
 func (c *Config) validate() error {

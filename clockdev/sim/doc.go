@@ -17,7 +17,7 @@
 //	f, err := sim.New(sim.Config{
 //		Target:     "localhost:7070",
 //		ChiefToken: chief,
-//		Rounds:     []sim.RoundSpec{{TimeControl: "3+2", Boards: 40}},
+//		Rounds:     []sim.RoundSpec{{TimeControl: "3m+2s", Boards: 40}},
 //		Speed:      20, // the server must run on mono.Scaled(mono.Real(), 20) too
 //		Seed:       7,
 //		Chaos:      sim.AllChaos(),

@@ -24,7 +24,7 @@ func TestEBoardGamesAreLegal(t *testing.T) {
 	// starve the clocks into flag falls.
 	const boards = 16
 	h := startHall(t, 50)
-	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "3+2", Boards: boards, EBoard: true, IllegalMoves: 0.01}), 2*time.Minute)
+	sum := h.run(t, h.config(sim.RoundSpec{TimeControl: "3m+2s", Boards: boards, EBoard: true, IllegalMoves: 0.01}), 2*time.Minute)
 	rep := h.check(t)
 	t.Logf("%v", rep)
 	var mates, moves, illegal int

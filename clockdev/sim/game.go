@@ -116,7 +116,7 @@ func newGame(spec *checked, seed int64, round, board int, history []*hallv1.Cloc
 	// without an e-board: resignations and agreed draws, as in a real round.
 	g.endAt = 18 + int(math.Exp(math.Log(24)+0.45*g.rng.NormFloat64()))
 	drawShare := 0.34
-	switch rules.GameType(spec.cfg.Ruleset, spec.cfg.TimeControl) {
+	switch spec.category {
 	case rules.Blitz:
 		drawShare = 0.22
 	case rules.Rapid:
@@ -174,7 +174,7 @@ func (g *game) plan(v view) turnPlan {
 			return p
 		}
 	}
-	if g.spec.IllegalMoves > 0 && v.Illegal[s] < rules.IllegalMovesToLose(g.spec.cfg.Ruleset) && g.rng.Float64() < g.spec.IllegalMoves {
+	if g.spec.IllegalMoves > 0 && v.Illegal[s] < g.spec.prof.IllegalMovesToLose && g.rng.Float64() < g.spec.IllegalMoves {
 		p.illegal = true
 		return p
 	}
@@ -236,18 +236,18 @@ func (g *game) think(v view) time.Duration {
 }
 
 // mayClaim reports whether the game has a quickplay finish in which the
-// side to move could claim: announced, no increment, not blitz (modern
-// editions); 10.2 for the older ones.
+// side to move could claim, as the ruleset's profile says: announced if it
+// must be (III.2.1), no increment, not blitz unless supervised blitz
+// follows the Competition Rules (2009 B2).
 func (g *game) mayClaim(v view) bool {
-	cfg := g.spec.cfg
+	cfg, q := g.spec.cfg, g.spec.prof.Quickplay
 	if g.spec.QuickplayClaims <= 0 || cfg.TimeControl.HasBonus() || cfg.TimeControl.Hourglass || g.qpBonus > 0 || v.HasFlag {
 		return false
 	}
-	if rules.GameType(cfg.Ruleset, cfg.TimeControl) == rules.Blitz {
+	if g.spec.category == rules.Blitz && !(q.BlitzWhenSupervised && g.spec.supervised) {
 		return false
 	}
-	modern := cfg.Ruleset == rules.FIDE2023 || cfg.Ruleset == rules.FIDE2018
-	if modern && !cfg.Regulations.QuickplayFinish {
+	if q.Announced && !cfg.Regulations.QuickplayFinish {
 		return false
 	}
 	return v.Period[v.ToMove] == len(cfg.TimeControl.Periods)-1
@@ -259,13 +259,12 @@ type ruling struct {
 	decision hallv1.QuickplayDecision
 }
 
-// decideClaim is the arbiter's decision on a claim: under the modern
-// Guidelines III.4 often five seconds a move, else a draw or a rejection.
+// decideClaim is the arbiter's decision on a claim: where the ruleset has
+// Guidelines III.4, often five seconds a move, else a draw or a rejection.
 func (g *game) decideClaim() ruling {
-	modern := g.spec.cfg.Ruleset == rules.FIDE2023 || g.spec.cfg.Ruleset == rules.FIDE2018
 	u := g.rng.Float64()
 	switch {
-	case modern && u < 0.5:
+	case g.spec.prof.Quickplay.FiveSecondRequest && u < 0.5:
 		return ruling{kind: hallv1.ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT}
 	case u < 0.75:
 		return ruling{kind: hallv1.ActionKind_ACTION_KIND_QUICKPLAY_CLAIM, decision: hallv1.QuickplayDecision_QUICKPLAY_DECISION_DRAW}

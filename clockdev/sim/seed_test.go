@@ -17,8 +17,8 @@ func TestSeedRepeatsDecisions(t *testing.T) {
 	for _, spec := range []sim.RoundSpec{
 		{TimeControl: "60+1", Boards: 1},
 		{TimeControl: "G/15", Boards: 1, Regulations: &pb.Regulations{QuickplayFinish: true}},
-		{TimeControl: "3+2", Boards: 1, EBoard: true},
-		{TimeControl: "10+5", Boards: 1, AdjournAfter: 20, EBoard: true},
+		{TimeControl: "3m+2s", Boards: 1, EBoard: true},
+		{TimeControl: "10m+5s", Boards: 1, AdjournAfter: 20, EBoard: true},
 	} {
 		for board := 1; board <= 3; board++ {
 			a, err := sim.Rehearse(spec, 42, 1, board)

@@ -4,7 +4,7 @@
 // per board, starts each round's clocks at once and plays every game to
 // its end, printing a progress line and a summary.
 //
-//	clocksim -chief-token $TOKEN -boards 40 -tc 3+2
+//	clocksim -chief-token $TOKEN -boards 40 -tc 3m+2s
 //	clocksim -boards 200 -tc 60+1 -speed 20 -chaos all -seed 7      # a server started with the same speed
 //	clocksim -demo-rounds -loop -state-dir sim-state                 # a living hall; stop and start it again
 //
@@ -78,7 +78,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&chief, "chief-token", env("HALL_CHIEF_TOKEN", ""), "a chief arbiter's token: creates the rounds, boards and device tokens (HALL_CHIEF_TOKEN)")
 	fs.IntVar(&boards, "boards", envInt(getenv, "SIM_BOARDS", 10), "boards (clocks) per round, 1 to 10000 (SIM_BOARDS)")
 	fs.IntVar(&rounds, "rounds", envInt(getenv, "SIM_ROUNDS", 1), "rounds to play, one after the other (SIM_ROUNDS)")
-	fs.StringVar(&tc, "tc", env("SIM_TC", "3+2"), `time control: "90+30", "40/5400+30:1800+30", "G/15", "60+1" ... (SIM_TC)`)
+	fs.StringVar(&tc, "tc", env("SIM_TC", "3m+2s"), `time control: "90m+30s", "40/5400+30:1800+30", "G/15", "60+1" ... (SIM_TC)`)
 	fs.StringVar(&ruleset, "ruleset", env("SIM_RULESET", "fide-2023"), "fide-2023, fide-2018, fide-2009 or fide-2005 (SIM_RULESET)")
 	fs.StringVar(&tournament, "tournament", env("SIM_TOURNAMENT", sim.DefaultTournament), "the tournament's name (SIM_TOURNAMENT)")
 	fs.StringVar(&supervision, "supervision", env("SIM_SUPERVISION", "adequate"), "adequate or insufficient (rapid and blitz) (SIM_SUPERVISION)")

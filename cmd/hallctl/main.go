@@ -71,15 +71,19 @@ Actions on a board's clock (they travel through the clock device)
   draw-claim-rejected BOARD SIDE      an incorrect draw claim by SIDE (9.5.3)
   flag-claim BOARD SIDE               SIDE claims the opponent's flag
   arrive BOARD SIDE                   an absent player arrives
-  quickplay BOARD SIDE draw|postpone|reject|increment
+  quickplay BOARD SIDE draw|postpone|reject|increment|refer   (refer: no arbiter was present, III.6)
+  illegal-found BOARD SIDE MOVE WHITE BLACK   SIDE's move MOVE found illegal later (7.5.1), times to set (clock paused)
+  flags-unordered BOARD               the clock shows both flags down, order unknown
+  declare-lost BOARD SIDE [RESULT]    the arbiter declares SIDE lost (12.9); RESULT: the score he decides
   position BOARD FEN
-  result BOARD RESULT [TERMINATION]   1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0
+  result BOARD RESULT [TERMINATION]   1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2
   virtual BOARD                       move a board with a dead clock to a virtual clock
   assign BOARD DEVICE [-replace]      a (replacement) clock device keeps BOARD; -replace takes
                                       a device from a board whose game is not over
   swap BOARD_A BOARD_B                swap two boards' devices
 
 Setting up (chief arbiter)
+  timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
   tournament NAME [-tc TC] [-ruleset R]     create an event
   round TOURNAMENT NUMBER [-tc TC]          create a round
   add-board ROUND NUMBER WHITE BLACK [-device D] [-section S] [-tc TC]
@@ -87,6 +91,10 @@ Setting up (chief arbiter)
   token revoke TOKEN_ID
   token list
   backup FILE                               a consistent copy of the hall, taken while it plays
+
+Time controls: PGN seconds ("180+2", "40/5400+30:1800+30") or times with units
+("3m+2s", "90m+30s", "40/90m+30s:30m+30s", "G/15"); a bare "3+2" is refused.
+Creating answers with the control as read, in words.
 
 Actions take -reason "..." (kept in the audit log) and -wait 3s.`
 
@@ -192,7 +200,8 @@ func (c *cli) dispatch(cmd string, args []string) error {
 		}
 		return nil
 	}
-	simple := map[string]pb.ActionKind{"pause": pb.ActionKind_ACTION_KIND_PAUSE, "resume": pb.ActionKind_ACTION_KIND_RESUME, "adjourn": pb.ActionKind_ACTION_KIND_ADJOURN}
+	simple := map[string]pb.ActionKind{"pause": pb.ActionKind_ACTION_KIND_PAUSE, "resume": pb.ActionKind_ACTION_KIND_RESUME, "adjourn": pb.ActionKind_ACTION_KIND_ADJOURN,
+		"flags-unordered": pb.ActionKind_ACTION_KIND_FLAGS_UNORDERED}
 	sided := map[string]pb.ActionKind{"illegal": pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE, "draw-claim-rejected": pb.ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
 		"flag-claim": pb.ActionKind_ACTION_KIND_FLAG_CLAIM, "arrive": pb.ActionKind_ACTION_KIND_ARRIVE}
 	if k, ok := simple[cmd]; ok {
@@ -257,6 +266,7 @@ func (c *cli) dispatch(cmd string, args []string) error {
 		}
 		fmt.Fprintf(c.out, "%s  board %d %s  %s – %s  clock %s  %s %s\n", b.GetBoardId(), b.GetNumber(), b.GetSection(),
 			b.GetWhite().GetName(), b.GetBlack().GetName(), or(b.GetDeviceId(), "-"), b.GetConfig().GetRuleset(), b.GetConfig().GetTimeControl())
+		printTimeControl(c.out, b.GetTimeControlInfo())
 		printState(c.out, b.GetState())
 		for _, p := range b.GetPending() {
 			where := "sent"
@@ -379,12 +389,59 @@ func (c *cli) dispatch(cmd string, args []string) error {
 			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_POSTPONE
 		case "reject":
 			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_REJECT
+		case "refer":
+			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_REFER
 		case "increment":
 			a = &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, Side: s}
 		default:
-			return fmt.Errorf("%w: decision %q: draw, postpone, reject or increment", errUsage, pos[2])
+			return fmt.Errorf("%w: decision %q: draw, postpone, reject, refer or increment", errUsage, pos[2])
 		}
 		return action(pos[0], a)
+	case "declare-lost":
+		pos, err := parse(args, actFlags)
+		if err != nil {
+			return err
+		}
+		if len(pos) < 2 || len(pos) > 3 {
+			return fmt.Errorf("%w: declare-lost BOARD SIDE [RESULT]", errUsage)
+		}
+		s, err := side(pos[1])
+		if err != nil {
+			return err
+		}
+		a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_DECLARE_LOST, Side: s}
+		if len(pos) == 3 {
+			a.Result = pos[2]
+		}
+		return action(pos[0], a)
+	case "illegal-found":
+		pos, err := parse(args, actFlags)
+		if err != nil {
+			return err
+		}
+		if err := need(pos, 5, "illegal-found BOARD SIDE MOVE WHITE BLACK"); err != nil {
+			return err
+		}
+		s, err := side(pos[1])
+		if err != nil {
+			return err
+		}
+		var move int32
+		if _, err := fmt.Sscanf(pos[2], "%d", &move); err != nil {
+			return fmt.Errorf("%w: move %q: the offender's move number", errUsage, pos[2])
+		}
+		w, err := time.ParseDuration(pos[3])
+		if err != nil {
+			return fmt.Errorf("%w: white time %q: %v", errUsage, pos[3], err)
+		}
+		b, err := time.ParseDuration(pos[4])
+		if err != nil {
+			return fmt.Errorf("%w: black time %q: %v", errUsage, pos[4], err)
+		}
+		return action(pos[0], &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, Side: s, Move: move,
+			WhiteMs: w.Milliseconds(), BlackMs: b.Milliseconds()})
+	case "timecontrol":
+		return c.describeTimeControl(args)
 	case "position":
 		pos, err := parse(args, actFlags)
 		if err != nil {
@@ -465,6 +522,7 @@ func (c *cli) dispatch(cmd string, args []string) error {
 			return err
 		}
 		fmt.Fprintln(c.out, t.GetTournamentId())
+		printTimeControl(c.out, t.GetTimeControlInfo())
 		return nil
 	case "round":
 		var tc string
@@ -488,6 +546,7 @@ func (c *cli) dispatch(cmd string, args []string) error {
 			return err
 		}
 		fmt.Fprintln(c.out, r.GetRoundId())
+		printTimeControl(c.out, r.GetTimeControlInfo())
 		return nil
 	case "add-board":
 		var dev, section, tc string
@@ -516,6 +575,7 @@ func (c *cli) dispatch(cmd string, args []string) error {
 			return err
 		}
 		fmt.Fprintln(c.out, b.GetBoardId())
+		printTimeControl(c.out, b.GetTimeControlInfo())
 		return nil
 	case "token":
 		return c.token(args)
@@ -625,6 +685,15 @@ func printState(w io.Writer, st *pb.BoardState) {
 	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
 		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),
 		st.GetBlack().GetMoves(), st.GetResult(), st.GetTermination())
+	if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_REFERRED {
+		fmt.Fprintf(w, "  claim by %s referred to the arbiter: record his decision with result\n",
+			strings.ToLower(strings.TrimPrefix(st.GetClaimReferredBy().String(), "SIDE_")))
+	}
+	for side, p := range map[string]*pb.PlayerClock{"white": st.GetWhite(), "black": st.GetBlack()} {
+		if p.GetTimeTrouble() && st.GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED {
+			fmt.Fprintf(w, "  %s in time trouble (8.4)\n", side)
+		}
+	}
 	for _, a := range st.GetAlerts() {
 		fmt.Fprintf(w, "  ALERT: %s\n", a)
 	}

@@ -34,7 +34,7 @@ func needsSide(k rules.Kind) bool {
 	switch k {
 	case rules.KindArrive, rules.KindPress, rules.KindFlagClaim, rules.KindIllegalMove,
 		rules.KindDrawClaimRejected, rules.KindQuickplayIncrement, rules.KindQuickplayClaim,
-		rules.KindAddTime, rules.KindFlag:
+		rules.KindAddTime, rules.KindFlag, rules.KindIllegalMoveFound, rules.KindDeclareLost:
 		return true
 	}
 	return false
@@ -50,7 +50,7 @@ func Event(a *pb.ClockAction, byArbiter bool) (rules.Event, error) {
 		return rules.Event{}, &rules.InputError{What: "action", Value: "", Problem: "missing"}
 	}
 	k := rules.Kind(a.GetKind())
-	if k <= rules.KindInvalid || k > rules.KindFlag {
+	if !rules.Kind(a.GetKind()).Valid() || int32(a.GetKind()) != int32(k) {
 		return rules.Event{}, &rules.InputError{What: "action kind", Value: a.GetKind().String(), Allowed: "an ACTION_KIND other than UNSPECIFIED"}
 	}
 	e := rules.Event{
@@ -63,6 +63,7 @@ func Event(a *pb.ClockAction, byArbiter bool) (rules.Event, error) {
 		FEN:              a.GetFen(), SAN: a.GetSan(),
 		Result: rules.Result(a.GetResult()), Termination: rules.Termination(a.GetTermination()),
 		ByArbiter: byArbiter && k == rules.KindResult,
+		Move:      int(a.GetMove()), SessionEndMs: a.GetSessionEndMs(),
 	}
 	if a.WhiteMoves != nil {
 		m := int(a.GetWhiteMoves())
@@ -93,6 +94,7 @@ func Action(e rules.Event) *pb.ClockAction {
 		NoExtraTime:      e.NoExtraTime,
 		Fen:              e.FEN, San: e.SAN,
 		Result: string(e.Result), Termination: string(e.Termination),
+		Move: int32(e.Move), SessionEndMs: e.SessionEndMs,
 	}
 	if needsSide(e.Kind) {
 		a.Side = Side(e.Side)
@@ -131,6 +133,9 @@ func Regulations(r *pb.Regulations) rules.Regulations {
 	if r.DrawClaimPenaltyMs != nil {
 		g.DrawClaimPenaltyMs = rules.Ms(r.GetDrawClaimPenaltyMs())
 	}
+	if r.ResumptionDefaultMs != nil {
+		g.ResumptionDefaultMs = rules.Ms(r.GetResumptionDefaultMs())
+	}
 	if s := r.GetScoring(); s != nil {
 		g.Scoring = rules.Scoring{Win: s.GetWin(), Draw: s.GetDraw(), Loss: s.GetLoss()}
 	}
@@ -152,6 +157,7 @@ func WireRegulations(g rules.Regulations) *pb.Regulations {
 	r.DefaultTimeMs = g.DefaultTimeMs
 	r.IllegalMovePenaltyMs = g.IllegalMovePenaltyMs
 	r.DrawClaimPenaltyMs = g.DrawClaimPenaltyMs
+	r.ResumptionDefaultMs = g.ResumptionDefaultMs
 	if g.Scoring != (rules.Scoring{}) {
 		r.Scoring = &pb.Scoring{Win: g.Scoring.Win, Draw: g.Scoring.Draw, Loss: g.Scoring.Loss}
 	}
@@ -190,6 +196,7 @@ func player(p rules.Player) *pb.PlayerClock {
 		IllegalMoves: int32(p.Illegal),
 		Absent:       p.Absent,
 		DelayLeftMs:  p.DelayLeftMs,
+		TimeTrouble:  p.TimeTrouble,
 	}
 	if p.FlagAt != rules.NoFlag {
 		at := p.FlagAt
@@ -219,9 +226,30 @@ func State(s rules.State) *pb.BoardState {
 	if s.HasFlag {
 		b.FirstFlag = Side(s.FirstFlag)
 	}
+	if s.Status == rules.Referred {
+		b.ClaimReferredBy = Side(s.ReferredBy)
+	}
 	b.WhiteScore, b.BlackScore = s.Score()
 	if d, ok := s.NextDeadline(); ok {
 		b.NextDeadlineMs = d
 	}
 	return b
+}
+
+// TimeControlInfo says a time control as the server read it, for an
+// arbiter who entered it: canonical and with units, in words, and its game
+// type under the ruleset. An unknown ruleset is an *rules.InputError.
+func TimeControlInfo(r rules.Ruleset, tc rules.TimeControl) (*pb.TimeControlInfo, error) {
+	p, err := rules.ProfileOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.TimeControlInfo{
+		Canonical:   tc.String(),
+		WithUnits:   tc.WithUnits(),
+		Words:       tc.Words(),
+		GameType:    p.GameType(tc).String(),
+		SixtyMoveMs: tc.SixtyMoveMs(),
+		Ruleset:     string(p.Ruleset),
+	}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )
@@ -12,21 +14,26 @@ import (
 // The wire's enums are numbered like the rules' (both append-only), so a
 // conversion is a cast; this keeps them from drifting apart.
 func TestEnumsMatchTheRules(t *testing.T) {
-	for k := rules.KindStart; k <= rules.KindFlag; k++ {
+	last := rules.KindStart
+	for k := rules.KindStart; k.Valid(); k++ {
+		last = k
 		want := "ACTION_KIND_" + strings.ToUpper(k.String())
 		if got := pb.ActionKind(k).String(); got != want {
 			t.Errorf("ActionKind(%d) = %s, want %s", k, got, want)
 		}
 	}
-	if n := len(pb.ActionKind_name); n != int(rules.KindFlag)+1 {
-		t.Errorf("the wire has %d action kinds, the rules %d", n, int(rules.KindFlag)+1)
+	if n := len(pb.ActionKind_name); n != int(last)+1 {
+		t.Errorf("the wire has %d action kinds, the rules %d", n, int(last)+1)
 	}
-	for s := rules.Waiting; s <= rules.Finished; s++ {
+	for s := rules.Waiting; s <= rules.Referred; s++ {
 		if got, want := pb.BoardStatus(s).String(), "BOARD_STATUS_"+strings.ToUpper(s.String()); got != want {
 			t.Errorf("BoardStatus(%d) = %s, want %s", s, got, want)
 		}
 	}
-	for d := rules.DecisionDraw; d <= rules.DecisionReject; d++ {
+	if n := len(pb.BoardStatus_name); n != int(rules.Referred)+1 {
+		t.Errorf("the wire has %d board statuses, the rules %d", n, int(rules.Referred)+1)
+	}
+	for d := rules.DecisionDraw; d <= rules.DecisionRefer; d++ {
 		if got, want := pb.QuickplayDecision(d).String(), "QUICKPLAY_DECISION_"+strings.ToUpper(d.String()); got != want {
 			t.Errorf("QuickplayDecision(%d) = %s, want %s", d, got, want)
 		}
@@ -43,6 +50,12 @@ func TestEventRoundTrip(t *testing.T) {
 		{Kind: rules.KindQuickplayClaim, T: 11, Side: rules.White, Decision: rules.DecisionPostpone, NoExtraTime: true},
 		{Kind: rules.KindResult, T: 12, Result: rules.Draw, Termination: rules.TermAgreement, ByArbiter: true},
 		{Kind: rules.KindFlag, T: 13, Side: rules.Black},
+		{Kind: rules.KindQuickplayClaim, T: 14, Side: rules.Black, Decision: rules.DecisionRefer},
+		{Kind: rules.KindIllegalMoveFound, T: 15, Side: rules.Black, Move: 23, WhiteMs: 60_000, BlackMs: 50_000, FEN: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"},
+		{Kind: rules.KindFlagsUnordered, T: 16},
+		{Kind: rules.KindDeclareLost, T: 17, Side: rules.White, Result: rules.BlackHalf},
+		{Kind: rules.KindAdjourn, T: 18, SessionEndMs: 3_600_000},
+		{Kind: rules.KindResume, T: 19, AbsentWhite: true},
 	} {
 		got, err := Event(Action(e), e.ByArbiter)
 		if err != nil {
@@ -61,7 +74,7 @@ func TestEventRoundTrip(t *testing.T) {
 func TestConfigRoundTrip(t *testing.T) {
 	c, err := Config(&pb.ClockConfig{Ruleset: "fide-2009", TimeControl: "40/5400+30:1800+30",
 		Regulations: &pb.Regulations{Supervision: pb.Supervision_SUPERVISION_INSUFFICIENT, DefaultTimeMs: ptr(int64(0)),
-			PeriodChange: pb.PeriodChange_PERIOD_CHANGE_FLAG, Scoring: &pb.Scoring{Win: 3, Draw: 1}}})
+			PeriodChange: pb.PeriodChange_PERIOD_CHANGE_FLAG, Scoring: &pb.Scoring{Win: 3, Draw: 1}, ResumptionDefaultMs: ptr(int64(1_800_000))}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,3 +91,41 @@ func TestConfigRoundTrip(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestStateCarriesTheNewBoardStates: a referred claim and time trouble
+// reach the wire (FIDE 2023 Guidelines III.6, Art. 8.4).
+func TestStateCarriesTheNewBoardStates(t *testing.T) {
+	cfg, err := Config(&pb.ClockConfig{TimeControl: "900", Regulations: &pb.Regulations{QuickplayFinish: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := rules.Fold(cfg, []rules.Event{{Kind: rules.KindStart}, {Kind: rules.KindPause}, {Kind: rules.KindSetClock, WhiteMs: 100_000, BlackMs: 400_000},
+		{Kind: rules.KindResume}, {Kind: rules.KindQuickplayClaim, T: 1000, Side: rules.White, Decision: rules.DecisionRefer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := State(st)
+	if b.GetStatus() != pb.BoardStatus_BOARD_STATUS_REFERRED || b.GetClaimReferredBy() != pb.Side_SIDE_WHITE ||
+		!b.GetWhite().GetTimeTrouble() || b.GetBlack().GetTimeTrouble() || b.GetResult() != "*" {
+		t.Errorf("State() = %v, want referred by white, White in time trouble, Black not", b)
+	}
+}
+
+// TestTimeControlInfo: what the API answers an arbiter who entered a time
+// control (FIDE 2023 Art. 6.2, Appendix A.1).
+func TestTimeControlInfo(t *testing.T) {
+	tc, err := rules.ParseTimeControl("40/90m+30s:30m+30s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := TimeControlInfo("", tc)
+	want := &pb.TimeControlInfo{Canonical: "40/5400+30:1800+30", WithUnits: "40/90m+30s:30m+30s",
+		Words: "90 min for 40 moves, then 30 min, +30 s per move from move 1", GameType: "standard",
+		SixtyMoveMs: (5400 + 1800 + 60*30) * 1000, Ruleset: "fide-2023"}
+	if err != nil || !proto.Equal(got, want) {
+		t.Errorf("TimeControlInfo = %v, %v; want %v", got, err, want)
+	}
+	if _, err := TimeControlInfo("fide-1999", tc); err == nil {
+		t.Error("TimeControlInfo with an unknown ruleset: no error")
+	}
+}

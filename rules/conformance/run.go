@@ -72,6 +72,7 @@ func (v *Vector) Config() (rules.Config, error) {
 	reg.DefaultTimeMs = sec(g.DefaultTimeS)
 	reg.IllegalMovePenaltyMs = sec(g.IllegalMovePenaltyS)
 	reg.DrawClaimPenaltyMs = sec(g.DrawClaimPenaltyS)
+	reg.ResumptionDefaultMs = sec(g.ResumptionDefaultS)
 	if g.Scoring != nil {
 		reg.Scoring = rules.Scoring{Win: g.Scoring[0], Draw: g.Scoring[1], Loss: g.Scoring[2]}
 	}
@@ -84,7 +85,7 @@ func (s *Step) Event() (rules.Event, error) {
 	if err != nil {
 		return rules.Event{}, err
 	}
-	e := rules.Event{Kind: k, T: s.T, Ms: s.Ms, FEN: s.FEN, SAN: s.SAN,
+	e := rules.Event{Kind: k, T: s.T, Ms: s.Ms, FEN: s.FEN, SAN: s.SAN, Move: s.Move, SessionEndMs: s.SessionEnd,
 		WhiteMoves: s.WhiteMoves, BlackMoves: s.BlackMoves,
 		ScheduleOverride: s.ScheduleOverride, NoExtraTime: s.NoExtraTime}
 	if s.Side != "" {
@@ -214,5 +215,17 @@ func Check(s rules.State, x *Expect) []string {
 	ws, bs := s.Score()
 	flt("white_score", ws, x.WhiteScore)
 	flt("black_score", bs, x.BlackScore)
+	boolean := func(name string, got bool, want *bool) {
+		if want != nil && got != *want {
+			diffs = append(diffs, fmt.Sprintf("%s = %t, want %t", name, got, *want))
+		}
+	}
+	boolean("white_time_trouble", w.TimeTrouble, x.WhiteTimeTrouble)
+	boolean("black_time_trouble", b.TimeTrouble, x.BlackTimeTrouble)
+	referred := "none"
+	if s.Status == rules.Referred {
+		referred = s.ReferredBy.String()
+	}
+	str("referred_by", referred, x.ReferredBy)
 	return diffs
 }

@@ -13,6 +13,46 @@
 //
 // Decoding is strict: an unknown key in a vector is an error, so a typo in
 // a vector cannot make a check silently pass.
+//
+// # Vocabulary beyond spec/conformance.md
+//
+// This project's vectors (rules/testdata) use the vocabulary of
+// spec/conformance.md and these extensions; a vector written only in the
+// spec's vocabulary means the same here.
+//
+// Regulations:
+//
+//	scoring                     [win, draw, loss] points, e.g. [3, 1, 0]
+//	resumption_default_time_s   how late a player may be for the resumption of an
+//	                            adjourned game (default: the ruleset's, Guidelines I.10)
+//
+// Actions (every field optional unless said):
+//
+//	press              san: the move in SAN, for the record; refused while no clock runs
+//	result             by: "arbiter" (default) or "players"; results also "1/2-0", "0-1/2"
+//	set_clock          schedule_override: past the rapid/blitz lock (A.5.1.1)
+//	quickplay_claim    decision "refer": no arbiter present; the claim ends the game and is
+//	                   referred (III.6, 2009 Appendix D); no_extra_time on "postpone"
+//	adjourn            session_end: board time (ms, like t) of the session's nominal end;
+//	                   adjourning before it charges the time to it (Guidelines I.1.2)
+//	resume             absent: players not at the resumption of an adjourned game (I.9);
+//	                   they lose once its default time has passed (I.10, 2005 A10)
+//	illegal_move_found side (the offender), move (his move found illegal, from 1),
+//	                   white_ms, black_ms (the times the arbiter sets), fen (the position
+//	                   before it); only while paused, and only where the Competition
+//	                   Rules govern the game (7.5.1)
+//	flags_unordered    the clock shows both flags down without their order (6.10.1;
+//	                   III.3, 2009 6.11, 2005 6.11 and B8)
+//	declare_lost       side (the offender), result (the score the arbiter decides,
+//	                   optional where the ruleset gives it: 12.9, 2009 12.2(b))
+//
+// Checks:
+//
+//	status                                 also "referred" (a claim awaits the arbiter)
+//	referred_by                            "white", "black" or "none"
+//	white_time_trouble, black_time_trouble true once under five minutes in the period
+//	                                       without a 30 s increment (8.4)
+//	white_score, black_score               points under the event's scoring
 package conformance
 
 import (
@@ -38,7 +78,9 @@ type Vector struct {
 }
 
 // Regulations are the vector's regulations; absent keys take the ruleset's
-// defaults. Scoring is an extension of this project (win, draw, loss).
+// defaults. Scoring (win, draw, loss) and ResumptionDefaultS (the default
+// time at the resumption of an adjourned game, Guidelines I.10) are
+// extensions of this project.
 type Regulations struct {
 	Supervision         string      `json:"supervision,omitempty"`
 	QuickplayFinish     bool        `json:"quickplay_finish,omitempty"`
@@ -48,16 +90,20 @@ type Regulations struct {
 	IllegalMovePenaltyS *int64      `json:"illegal_move_penalty_s,omitempty"`
 	DrawClaimPenaltyS   *int64      `json:"draw_claim_penalty_s,omitempty"`
 	Scoring             *[3]float64 `json:"scoring,omitempty"`
+	ResumptionDefaultS  *int64      `json:"resumption_default_time_s,omitempty"`
 }
 
 // Step is an action (Do), a check (Expect), or both (the action first).
 // ScheduleOverride, NoExtraTime, By ("players" or "arbiter", for result;
-// default arbiter) and SAN are extensions of this project.
+// default arbiter), SAN, Move and SessionEnd are extensions of this
+// project; so is Absent on resume (the resumption of an adjourned game).
 type Step struct {
 	T                int64    `json:"t"`
 	Do               string   `json:"do,omitempty"`
 	Side             string   `json:"side,omitempty"`
 	Absent           []string `json:"absent,omitempty"`
+	Move             int      `json:"move,omitempty"`
+	SessionEnd       int64    `json:"session_end,omitempty"`
 	Ms               int64    `json:"ms,omitempty"`
 	WhiteMs          *int64   `json:"white_ms,omitempty"`
 	BlackMs          *int64   `json:"black_ms,omitempty"`
@@ -76,7 +122,8 @@ type Step struct {
 }
 
 // Expect holds the checks of a step; only the keys given are compared.
-// WhiteScore and BlackScore are extensions of this project.
+// WhiteScore, BlackScore, WhiteTimeTrouble, BlackTimeTrouble and
+// ReferredBy are extensions of this project.
 type Expect struct {
 	WhiteMs      *int64   `json:"white_ms,omitempty"`
 	BlackMs      *int64   `json:"black_ms,omitempty"`
@@ -94,6 +141,10 @@ type Expect struct {
 	BlackIllegal *int     `json:"black_illegal,omitempty"`
 	WhiteScore   *float64 `json:"white_score,omitempty"`
 	BlackScore   *float64 `json:"black_score,omitempty"`
+
+	WhiteTimeTrouble *bool   `json:"white_time_trouble,omitempty"`
+	BlackTimeTrouble *bool   `json:"black_time_trouble,omitempty"`
+	ReferredBy       *string `json:"referred_by,omitempty"`
 }
 
 // Parse reads one vector or an array of vectors.

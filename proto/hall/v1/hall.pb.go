@@ -207,6 +207,9 @@ const (
 	ActionKind_ACTION_KIND_POSITION            ActionKind = 14 // the current position (fen) becomes known
 	ActionKind_ACTION_KIND_RESULT              ActionKind = 15 // the game ends with result/termination
 	ActionKind_ACTION_KIND_FLAG                ActionKind = 16 // the clock shows side's flag fallen (or an absent player's default time passed) by t_ms; refused unless the rules agree
+	ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND  ActionKind = 17 // 7.5.1: side's earlier move number `move` found illegal (e-board history); clock paused; the position before it (fen) is reinstated, white_ms/black_ms set, then the penalty
+	ActionKind_ACTION_KIND_FLAGS_UNORDERED     ActionKind = 18 // the clock shows both flags fallen without their order (defective clock, 6.10.1): drawn or play continues, per ruleset
+	ActionKind_ACTION_KIND_DECLARE_LOST        ActionKind = 19 // the arbiter declares the game lost by side (12.9; a sounding phone); result, if set, is the score he decides
 )
 
 // Enum value maps for ActionKind.
@@ -229,6 +232,9 @@ var (
 		14: "ACTION_KIND_POSITION",
 		15: "ACTION_KIND_RESULT",
 		16: "ACTION_KIND_FLAG",
+		17: "ACTION_KIND_ILLEGAL_MOVE_FOUND",
+		18: "ACTION_KIND_FLAGS_UNORDERED",
+		19: "ACTION_KIND_DECLARE_LOST",
 	}
 	ActionKind_value = map[string]int32{
 		"ACTION_KIND_UNSPECIFIED":         0,
@@ -248,6 +254,9 @@ var (
 		"ACTION_KIND_POSITION":            14,
 		"ACTION_KIND_RESULT":              15,
 		"ACTION_KIND_FLAG":                16,
+		"ACTION_KIND_ILLEGAL_MOVE_FOUND":  17,
+		"ACTION_KIND_FLAGS_UNORDERED":     18,
+		"ACTION_KIND_DECLARE_LOST":        19,
 	}
 )
 
@@ -286,6 +295,7 @@ const (
 	QuickplayDecision_QUICKPLAY_DECISION_DRAW        QuickplayDecision = 1 // claim upheld: drawn
 	QuickplayDecision_QUICKPLAY_DECISION_POSTPONE    QuickplayDecision = 2 // decided later; the opponent gets two minutes unless no_extra_time
 	QuickplayDecision_QUICKPLAY_DECISION_REJECT      QuickplayDecision = 3 // claim rejected; the opponent gets two minutes
+	QuickplayDecision_QUICKPLAY_DECISION_REFER       QuickplayDecision = 4 // no arbiter present: the claim ends the game and is referred to the arbiter (III.6, 2009 Appendix D)
 )
 
 // Enum value maps for QuickplayDecision.
@@ -295,12 +305,14 @@ var (
 		1: "QUICKPLAY_DECISION_DRAW",
 		2: "QUICKPLAY_DECISION_POSTPONE",
 		3: "QUICKPLAY_DECISION_REJECT",
+		4: "QUICKPLAY_DECISION_REFER",
 	}
 	QuickplayDecision_value = map[string]int32{
 		"QUICKPLAY_DECISION_UNSPECIFIED": 0,
 		"QUICKPLAY_DECISION_DRAW":        1,
 		"QUICKPLAY_DECISION_POSTPONE":    2,
 		"QUICKPLAY_DECISION_REJECT":      3,
+		"QUICKPLAY_DECISION_REFER":       4,
 	}
 )
 
@@ -340,6 +352,7 @@ const (
 	BoardStatus_BOARD_STATUS_PAUSED    BoardStatus = 2
 	BoardStatus_BOARD_STATUS_ADJOURNED BoardStatus = 3
 	BoardStatus_BOARD_STATUS_FINISHED  BoardStatus = 4
+	BoardStatus_BOARD_STATUS_REFERRED  BoardStatus = 5 // a claim with no arbiter present ended the game; the arbiter's result decides it (III.6, 2009 Appendix D)
 )
 
 // Enum value maps for BoardStatus.
@@ -350,6 +363,7 @@ var (
 		2: "BOARD_STATUS_PAUSED",
 		3: "BOARD_STATUS_ADJOURNED",
 		4: "BOARD_STATUS_FINISHED",
+		5: "BOARD_STATUS_REFERRED",
 	}
 	BoardStatus_value = map[string]int32{
 		"BOARD_STATUS_WAITING":   0,
@@ -357,6 +371,7 @@ var (
 		"BOARD_STATUS_PAUSED":    2,
 		"BOARD_STATUS_ADJOURNED": 3,
 		"BOARD_STATUS_FINISHED":  4,
+		"BOARD_STATUS_REFERRED":  5,
 	}
 )
 
@@ -610,6 +625,7 @@ type Regulations struct {
 	IllegalMovePenaltyMs *int64                 `protobuf:"varint,6,opt,name=illegal_move_penalty_ms,json=illegalMovePenaltyMs,proto3,oneof" json:"illegal_move_penalty_ms,omitempty"` // time given to the opponent for an illegal move (7.5.5); unset: ruleset default
 	DrawClaimPenaltyMs   *int64                 `protobuf:"varint,7,opt,name=draw_claim_penalty_ms,json=drawClaimPenaltyMs,proto3,oneof" json:"draw_claim_penalty_ms,omitempty"`       // time given to the opponent for an incorrect draw claim (9.5.3); unset: ruleset default
 	Scoring              *Scoring               `protobuf:"bytes,8,opt,name=scoring,proto3" json:"scoring,omitempty"`
+	ResumptionDefaultMs  *int64                 `protobuf:"varint,9,opt,name=resumption_default_ms,json=resumptionDefaultMs,proto3,oneof" json:"resumption_default_ms,omitempty"` // how late a player may be for the resumption of an adjourned game (Guidelines I.10); unset: ruleset default (the default time; 2009, 2005: one hour)
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
 }
@@ -700,11 +716,18 @@ func (x *Regulations) GetScoring() *Scoring {
 	return nil
 }
 
+func (x *Regulations) GetResumptionDefaultMs() int64 {
+	if x != nil && x.ResumptionDefaultMs != nil {
+		return *x.ResumptionDefaultMs
+	}
+	return 0
+}
+
 // How a board's clock is configured.
 type ClockConfig struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Ruleset       string                 `protobuf:"bytes,1,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                            // "fide-2023" (default when empty), "fide-2018", "fide-2009", "fide-2005"
-	TimeControl   string                 `protobuf:"bytes,2,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // PGN TimeControl in seconds ("40/5400+30:1800+30", "300d5", "*60") or an everyday form ("90+30", "G/60;d5")
+	TimeControl   string                 `protobuf:"bytes,2,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // PGN TimeControl in seconds ("40/5400+30:1800+30", "300d5", "*60") or times with units ("90m+30s", "3m+2s", "G/60;d5"); a bare time under a minute ("3+2") is refused, never guessed
 	Regulations   *Regulations           `protobuf:"bytes,3,opt,name=regulations,proto3" json:"regulations,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -767,8 +790,8 @@ type ClockAction struct {
 	Kind             ActionKind             `protobuf:"varint,1,opt,name=kind,proto3,enum=hall.v1.ActionKind" json:"kind,omitempty"`
 	TMs              int64                  `protobuf:"varint,2,opt,name=t_ms,json=tMs,proto3" json:"t_ms,omitempty"`                                         // board time at which it happened; in arbiter commands the device chooses it (leave 0)
 	Side             Side                   `protobuf:"varint,3,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`                                // presser, arriving player, claimant, offender, or whose time changes
-	AbsentWhite      bool                   `protobuf:"varint,4,opt,name=absent_white,json=absentWhite,proto3" json:"absent_white,omitempty"`                 // START: White is not at the board
-	AbsentBlack      bool                   `protobuf:"varint,5,opt,name=absent_black,json=absentBlack,proto3" json:"absent_black,omitempty"`                 // START: Black is not at the board
+	AbsentWhite      bool                   `protobuf:"varint,4,opt,name=absent_white,json=absentWhite,proto3" json:"absent_white,omitempty"`                 // START, or RESUME of an adjourned game: White is not at the board
+	AbsentBlack      bool                   `protobuf:"varint,5,opt,name=absent_black,json=absentBlack,proto3" json:"absent_black,omitempty"`                 // START, or RESUME of an adjourned game: Black is not at the board
 	Ms               int64                  `protobuf:"varint,6,opt,name=ms,proto3" json:"ms,omitempty"`                                                      // ADD_TIME: milliseconds added (negative: taken away)
 	WhiteMs          int64                  `protobuf:"varint,7,opt,name=white_ms,json=whiteMs,proto3" json:"white_ms,omitempty"`                             // SET_CLOCK: White's new remaining main time, ms
 	BlackMs          int64                  `protobuf:"varint,8,opt,name=black_ms,json=blackMs,proto3" json:"black_ms,omitempty"`                             // SET_CLOCK: Black's new remaining main time, ms
@@ -779,8 +802,10 @@ type ClockAction struct {
 	NoExtraTime      bool                   `protobuf:"varint,13,opt,name=no_extra_time,json=noExtraTime,proto3" json:"no_extra_time,omitempty"`              // QUICKPLAY_CLAIM postponed without two minutes for the opponent
 	Fen              string                 `protobuf:"bytes,14,opt,name=fen,proto3" json:"fen,omitempty"`                                                    // POSITION (and optionally PRESS): position after the action, FEN
 	San              string                 `protobuf:"bytes,15,opt,name=san,proto3" json:"san,omitempty"`                                                    // PRESS: the move in SAN, from an e-board (for the record)
-	Result           string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"`                                              // RESULT: "1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0"
+	Result           string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"`                                              // RESULT (and DECLARE_LOST): "1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2"
 	Termination      string                 `protobuf:"bytes,17,opt,name=termination,proto3" json:"termination,omitempty"`                                    // RESULT: normal, time, illegal_move, default, quickplay_claim, arbiter, agreement
+	Move             int32                  `protobuf:"varint,18,opt,name=move,proto3" json:"move,omitempty"`                                                 // ILLEGAL_MOVE_FOUND: the offender's move found illegal, counted from 1
+	SessionEndMs     int64                  `protobuf:"varint,19,opt,name=session_end_ms,json=sessionEndMs,proto3" json:"session_end_ms,omitempty"`           // ADJOURN: board time of the session's nominal end; adjourning before it charges the time to it to the sealer (Guidelines I.1.2); 0: none
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -934,6 +959,20 @@ func (x *ClockAction) GetTermination() string {
 	return ""
 }
 
+func (x *ClockAction) GetMove() int32 {
+	if x != nil {
+		return x.Move
+	}
+	return 0
+}
+
+func (x *ClockAction) GetSessionEndMs() int64 {
+	if x != nil {
+		return x.SessionEndMs
+	}
+	return 0
+}
+
 // One side's clock.
 type PlayerClock struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -944,6 +983,7 @@ type PlayerClock struct {
 	Absent        bool                   `protobuf:"varint,5,opt,name=absent,proto3" json:"absent,omitempty"`                                 // not yet at the board
 	FlagAtMs      *int64                 `protobuf:"varint,6,opt,name=flag_at_ms,json=flagAtMs,proto3,oneof" json:"flag_at_ms,omitempty"`     // board time at which the flag fell, if it has
 	DelayLeftMs   int64                  `protobuf:"varint,7,opt,name=delay_left_ms,json=delayLeftMs,proto3" json:"delay_left_ms,omitempty"`  // simple delay left on the move in progress
+	TimeTrouble   bool                   `protobuf:"varint,8,opt,name=time_trouble,json=timeTrouble,proto3" json:"time_trouble,omitempty"`    // 8.4: under five minutes in this period without an increment of 30 s or more
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1027,6 +1067,13 @@ func (x *PlayerClock) GetDelayLeftMs() int64 {
 	return 0
 }
 
+func (x *PlayerClock) GetTimeTrouble() bool {
+	if x != nil {
+		return x.TimeTrouble
+	}
+	return false
+}
+
 // The live state of one board.
 type BoardState struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
@@ -1050,8 +1097,9 @@ type BoardState struct {
 	Alerts             []string               `protobuf:"bytes,18,rep,name=alerts,proto3" json:"alerts,omitempty"`                                           // e.g. the device's times disagree with the rules' projection
 	WhiteScore         float64                `protobuf:"fixed64,19,opt,name=white_score,json=whiteScore,proto3" json:"white_score,omitempty"`               // points under the event's scoring (0 while no result)
 	BlackScore         float64                `protobuf:"fixed64,20,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
-	QuickplayPostponed bool                   `protobuf:"varint,21,opt,name=quickplay_postponed,json=quickplayPostponed,proto3" json:"quickplay_postponed,omitempty"` // a III.5 / 10.2 claim awaits the arbiter's final decision
-	NextDeadlineMs     int64                  `protobuf:"varint,22,opt,name=next_deadline_ms,json=nextDeadlineMs,proto3" json:"next_deadline_ms,omitempty"`           // board time of the next flag fall or forfeit, 0 if none pending
+	QuickplayPostponed bool                   `protobuf:"varint,21,opt,name=quickplay_postponed,json=quickplayPostponed,proto3" json:"quickplay_postponed,omitempty"`            // a III.5 / 10.2 claim awaits the arbiter's final decision
+	NextDeadlineMs     int64                  `protobuf:"varint,22,opt,name=next_deadline_ms,json=nextDeadlineMs,proto3" json:"next_deadline_ms,omitempty"`                      // board time of the next flag fall or forfeit, 0 if none pending
+	ClaimReferredBy    Side                   `protobuf:"varint,23,opt,name=claim_referred_by,json=claimReferredBy,proto3,enum=hall.v1.Side" json:"claim_referred_by,omitempty"` // status REFERRED: the claimant; UNSPECIFIED otherwise
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1238,6 +1286,13 @@ func (x *BoardState) GetNextDeadlineMs() int64 {
 		return x.NextDeadlineMs
 	}
 	return 0
+}
+
+func (x *BoardState) GetClaimReferredBy() Side {
+	if x != nil {
+		return x.ClaimReferredBy
+	}
+	return Side_SIDE_UNSPECIFIED
 }
 
 type DeviceMessage struct {
@@ -2184,19 +2239,157 @@ func (x *Command) GetIssuedBy() string {
 	return ""
 }
 
-type Tournament struct {
+// A time control as the server read it, so an arbiter sees what was set.
+type TimeControlInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	TournamentId  string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	DefaultConfig *ClockConfig           `protobuf:"bytes,3,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"` // ruleset, regulations and default time control for its rounds
-	CreatedUnixMs int64                  `protobuf:"varint,4,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
+	Canonical     string                 `protobuf:"bytes,1,opt,name=canonical,proto3" json:"canonical,omitempty"`                           // PGN TimeControl form, seconds ("40/5400+30:1800+30")
+	WithUnits     string                 `protobuf:"bytes,2,opt,name=with_units,json=withUnits,proto3" json:"with_units,omitempty"`          // the same with units ("40/90m+30s:30m+30s")
+	Words         string                 `protobuf:"bytes,3,opt,name=words,proto3" json:"words,omitempty"`                                   // "90 min for 40 moves, then 30 min, +30 s per move from move 1"
+	GameType      string                 `protobuf:"bytes,4,opt,name=game_type,json=gameType,proto3" json:"game_type,omitempty"`             // blitz, rapid or standard under the ruleset (Appendix A.1 / B.1)
+	SixtyMoveMs   int64                  `protobuf:"varint,5,opt,name=sixty_move_ms,json=sixtyMoveMs,proto3" json:"sixty_move_ms,omitempty"` // T of Appendix A.1 / B.1: the time for 60 moves, ms
+	Ruleset       string                 `protobuf:"bytes,6,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                               // the ruleset the game type is for
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
+func (x *TimeControlInfo) Reset() {
+	*x = TimeControlInfo{}
+	mi := &file_hall_v1_hall_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimeControlInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimeControlInfo) ProtoMessage() {}
+
+func (x *TimeControlInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimeControlInfo.ProtoReflect.Descriptor instead.
+func (*TimeControlInfo) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *TimeControlInfo) GetCanonical() string {
+	if x != nil {
+		return x.Canonical
+	}
+	return ""
+}
+
+func (x *TimeControlInfo) GetWithUnits() string {
+	if x != nil {
+		return x.WithUnits
+	}
+	return ""
+}
+
+func (x *TimeControlInfo) GetWords() string {
+	if x != nil {
+		return x.Words
+	}
+	return ""
+}
+
+func (x *TimeControlInfo) GetGameType() string {
+	if x != nil {
+		return x.GameType
+	}
+	return ""
+}
+
+func (x *TimeControlInfo) GetSixtyMoveMs() int64 {
+	if x != nil {
+		return x.SixtyMoveMs
+	}
+	return 0
+}
+
+func (x *TimeControlInfo) GetRuleset() string {
+	if x != nil {
+		return x.Ruleset
+	}
+	return ""
+}
+
+type DescribeTimeControlRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimeControl   string                 `protobuf:"bytes,1,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // as an arbiter would enter it
+	Ruleset       string                 `protobuf:"bytes,2,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                            // "" for the default, fide-2023
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DescribeTimeControlRequest) Reset() {
+	*x = DescribeTimeControlRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DescribeTimeControlRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DescribeTimeControlRequest) ProtoMessage() {}
+
+func (x *DescribeTimeControlRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DescribeTimeControlRequest.ProtoReflect.Descriptor instead.
+func (*DescribeTimeControlRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *DescribeTimeControlRequest) GetTimeControl() string {
+	if x != nil {
+		return x.TimeControl
+	}
+	return ""
+}
+
+func (x *DescribeTimeControlRequest) GetRuleset() string {
+	if x != nil {
+		return x.Ruleset
+	}
+	return ""
+}
+
+type Tournament struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	TournamentId    string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	Name            string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	DefaultConfig   *ClockConfig           `protobuf:"bytes,3,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"` // ruleset, regulations and default time control for its rounds
+	CreatedUnixMs   int64                  `protobuf:"varint,4,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
+	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,5,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the default time control as read, if there is one
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_hall_v1_hall_proto_msgTypes[18]
+	mi := &file_hall_v1_hall_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2208,7 +2401,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[18]
+	mi := &file_hall_v1_hall_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2221,7 +2414,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{18}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Tournament) GetTournamentId() string {
@@ -2252,6 +2445,13 @@ func (x *Tournament) GetCreatedUnixMs() int64 {
 	return 0
 }
 
+func (x *Tournament) GetTimeControlInfo() *TimeControlInfo {
+	if x != nil {
+		return x.TimeControlInfo
+	}
+	return nil
+}
+
 type CreateTournamentRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2262,7 +2462,7 @@ type CreateTournamentRequest struct {
 
 func (x *CreateTournamentRequest) Reset() {
 	*x = CreateTournamentRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[19]
+	mi := &file_hall_v1_hall_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2274,7 +2474,7 @@ func (x *CreateTournamentRequest) String() string {
 func (*CreateTournamentRequest) ProtoMessage() {}
 
 func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[19]
+	mi := &file_hall_v1_hall_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2287,7 +2487,7 @@ func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CreateTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{19}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CreateTournamentRequest) GetName() string {
@@ -2305,18 +2505,19 @@ func (x *CreateTournamentRequest) GetDefaultConfig() *ClockConfig {
 }
 
 type Round struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	TournamentId  string                 `protobuf:"bytes,2,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
-	Config        *ClockConfig           `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"` // the round's time control (ruleset and regulations from the tournament unless set)
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	RoundId         string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	TournamentId    string                 `protobuf:"bytes,2,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	Number          int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Config          *ClockConfig           `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"`                                            // the round's time control (ruleset and regulations from the tournament unless set)
+	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,5,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the round's time control as read, if there is one
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Round) Reset() {
 	*x = Round{}
-	mi := &file_hall_v1_hall_proto_msgTypes[20]
+	mi := &file_hall_v1_hall_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2328,7 +2529,7 @@ func (x *Round) String() string {
 func (*Round) ProtoMessage() {}
 
 func (x *Round) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[20]
+	mi := &file_hall_v1_hall_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2341,7 +2542,7 @@ func (x *Round) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Round.ProtoReflect.Descriptor instead.
 func (*Round) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{20}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Round) GetRoundId() string {
@@ -2372,6 +2573,13 @@ func (x *Round) GetConfig() *ClockConfig {
 	return nil
 }
 
+func (x *Round) GetTimeControlInfo() *TimeControlInfo {
+	if x != nil {
+		return x.TimeControlInfo
+	}
+	return nil
+}
+
 type CreateRoundRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TournamentId  string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
@@ -2383,7 +2591,7 @@ type CreateRoundRequest struct {
 
 func (x *CreateRoundRequest) Reset() {
 	*x = CreateRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2395,7 +2603,7 @@ func (x *CreateRoundRequest) String() string {
 func (*CreateRoundRequest) ProtoMessage() {}
 
 func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2408,7 +2616,7 @@ func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRoundRequest.ProtoReflect.Descriptor instead.
 func (*CreateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{21}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CreateRoundRequest) GetTournamentId() string {
@@ -2433,24 +2641,25 @@ func (x *CreateRoundRequest) GetConfig() *ClockConfig {
 }
 
 type Board struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
-	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
-	Section       string                 `protobuf:"bytes,4,opt,name=section,proto3" json:"section,omitempty"` // arbiters may be limited to sections
-	White         *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
-	Black         *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
-	DeviceId      string                 `protobuf:"bytes,7,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // "" when no device is assigned
-	Config        *ClockConfig           `protobuf:"bytes,8,opt,name=config,proto3" json:"config,omitempty"`                     // effective configuration
-	State         *BoardState            `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
-	Pending       []*PendingCommand      `protobuf:"bytes,10,rep,name=pending,proto3" json:"pending,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	BoardId         string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
+	RoundId         string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Number          int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Section         string                 `protobuf:"bytes,4,opt,name=section,proto3" json:"section,omitempty"` // arbiters may be limited to sections
+	White           *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
+	Black           *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
+	DeviceId        string                 `protobuf:"bytes,7,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // "" when no device is assigned
+	Config          *ClockConfig           `protobuf:"bytes,8,opt,name=config,proto3" json:"config,omitempty"`                     // effective configuration
+	State           *BoardState            `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
+	Pending         []*PendingCommand      `protobuf:"bytes,10,rep,name=pending,proto3" json:"pending,omitempty"`
+	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,11,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the board's time control as read
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Board) Reset() {
 	*x = Board{}
-	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2462,7 +2671,7 @@ func (x *Board) String() string {
 func (*Board) ProtoMessage() {}
 
 func (x *Board) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2475,7 +2684,7 @@ func (x *Board) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Board.ProtoReflect.Descriptor instead.
 func (*Board) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{22}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Board) GetBoardId() string {
@@ -2548,6 +2757,13 @@ func (x *Board) GetPending() []*PendingCommand {
 	return nil
 }
 
+func (x *Board) GetTimeControlInfo() *TimeControlInfo {
+	if x != nil {
+		return x.TimeControlInfo
+	}
+	return nil
+}
+
 type PendingCommand struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CommandId     string                 `protobuf:"bytes,1,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`
@@ -2562,7 +2778,7 @@ type PendingCommand struct {
 
 func (x *PendingCommand) Reset() {
 	*x = PendingCommand{}
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2574,7 +2790,7 @@ func (x *PendingCommand) String() string {
 func (*PendingCommand) ProtoMessage() {}
 
 func (x *PendingCommand) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2587,7 +2803,7 @@ func (x *PendingCommand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingCommand.ProtoReflect.Descriptor instead.
 func (*PendingCommand) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PendingCommand) GetCommandId() string {
@@ -2648,7 +2864,7 @@ type AddBoardRequest struct {
 
 func (x *AddBoardRequest) Reset() {
 	*x = AddBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2660,7 +2876,7 @@ func (x *AddBoardRequest) String() string {
 func (*AddBoardRequest) ProtoMessage() {}
 
 func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2673,7 +2889,7 @@ func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddBoardRequest.ProtoReflect.Descriptor instead.
 func (*AddBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *AddBoardRequest) GetRoundId() string {
@@ -2744,7 +2960,7 @@ type AssignDeviceRequest struct {
 
 func (x *AssignDeviceRequest) Reset() {
 	*x = AssignDeviceRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2756,7 +2972,7 @@ func (x *AssignDeviceRequest) String() string {
 func (*AssignDeviceRequest) ProtoMessage() {}
 
 func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2769,7 +2985,7 @@ func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignDeviceRequest.ProtoReflect.Descriptor instead.
 func (*AssignDeviceRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *AssignDeviceRequest) GetBoardId() string {
@@ -2811,7 +3027,7 @@ type SwapDevicesRequest struct {
 
 func (x *SwapDevicesRequest) Reset() {
 	*x = SwapDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2823,7 +3039,7 @@ func (x *SwapDevicesRequest) String() string {
 func (*SwapDevicesRequest) ProtoMessage() {}
 
 func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2836,7 +3052,7 @@ func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesRequest.ProtoReflect.Descriptor instead.
 func (*SwapDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SwapDevicesRequest) GetBoardA() string {
@@ -2870,7 +3086,7 @@ type SwapDevicesResponse struct {
 
 func (x *SwapDevicesResponse) Reset() {
 	*x = SwapDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2882,7 +3098,7 @@ func (x *SwapDevicesResponse) String() string {
 func (*SwapDevicesResponse) ProtoMessage() {}
 
 func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2895,7 +3111,7 @@ func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesResponse.ProtoReflect.Descriptor instead.
 func (*SwapDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SwapDevicesResponse) GetA() *Board {
@@ -2922,7 +3138,7 @@ type UseVirtualClockRequest struct {
 
 func (x *UseVirtualClockRequest) Reset() {
 	*x = UseVirtualClockRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2934,7 +3150,7 @@ func (x *UseVirtualClockRequest) String() string {
 func (*UseVirtualClockRequest) ProtoMessage() {}
 
 func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2947,7 +3163,7 @@ func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UseVirtualClockRequest.ProtoReflect.Descriptor instead.
 func (*UseVirtualClockRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *UseVirtualClockRequest) GetBoardId() string {
@@ -2975,7 +3191,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2987,7 +3203,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3000,7 +3216,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *StartRoundRequest) GetRoundId() string {
@@ -3034,7 +3250,7 @@ type Absence struct {
 
 func (x *Absence) Reset() {
 	*x = Absence{}
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3046,7 +3262,7 @@ func (x *Absence) String() string {
 func (*Absence) ProtoMessage() {}
 
 func (x *Absence) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3059,7 +3275,7 @@ func (x *Absence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Absence.ProtoReflect.Descriptor instead.
 func (*Absence) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Absence) GetBoardId() string {
@@ -3085,7 +3301,7 @@ type StartRoundResponse struct {
 
 func (x *StartRoundResponse) Reset() {
 	*x = StartRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3097,7 +3313,7 @@ func (x *StartRoundResponse) String() string {
 func (*StartRoundResponse) ProtoMessage() {}
 
 func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3110,7 +3326,7 @@ func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundResponse.ProtoReflect.Descriptor instead.
 func (*StartRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *StartRoundResponse) GetBoards() []*BoardActionResponse {
@@ -3132,7 +3348,7 @@ type BoardActionRequest struct {
 
 func (x *BoardActionRequest) Reset() {
 	*x = BoardActionRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3144,7 +3360,7 @@ func (x *BoardActionRequest) String() string {
 func (*BoardActionRequest) ProtoMessage() {}
 
 func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3157,7 +3373,7 @@ func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionRequest.ProtoReflect.Descriptor instead.
 func (*BoardActionRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *BoardActionRequest) GetBoardId() string {
@@ -3201,7 +3417,7 @@ type BoardActionResponse struct {
 
 func (x *BoardActionResponse) Reset() {
 	*x = BoardActionResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3213,7 +3429,7 @@ func (x *BoardActionResponse) String() string {
 func (*BoardActionResponse) ProtoMessage() {}
 
 func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3226,7 +3442,7 @@ func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionResponse.ProtoReflect.Descriptor instead.
 func (*BoardActionResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *BoardActionResponse) GetBoardId() string {
@@ -3274,7 +3490,7 @@ type ListBoardsRequest struct {
 
 func (x *ListBoardsRequest) Reset() {
 	*x = ListBoardsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3286,7 +3502,7 @@ func (x *ListBoardsRequest) String() string {
 func (*ListBoardsRequest) ProtoMessage() {}
 
 func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3299,7 +3515,7 @@ func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsRequest.ProtoReflect.Descriptor instead.
 func (*ListBoardsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListBoardsRequest) GetRoundId() string {
@@ -3325,7 +3541,7 @@ type ListBoardsResponse struct {
 
 func (x *ListBoardsResponse) Reset() {
 	*x = ListBoardsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3337,7 +3553,7 @@ func (x *ListBoardsResponse) String() string {
 func (*ListBoardsResponse) ProtoMessage() {}
 
 func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3350,7 +3566,7 @@ func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsResponse.ProtoReflect.Descriptor instead.
 func (*ListBoardsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListBoardsResponse) GetBoards() []*Board {
@@ -3369,7 +3585,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3381,7 +3597,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3394,7 +3610,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetBoardRequest) GetBoardId() string {
@@ -3415,7 +3631,7 @@ type AuditLogRequest struct {
 
 func (x *AuditLogRequest) Reset() {
 	*x = AuditLogRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3427,7 +3643,7 @@ func (x *AuditLogRequest) String() string {
 func (*AuditLogRequest) ProtoMessage() {}
 
 func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3440,7 +3656,7 @@ func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogRequest.ProtoReflect.Descriptor instead.
 func (*AuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AuditLogRequest) GetBoardId() string {
@@ -3480,7 +3696,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3492,7 +3708,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3505,7 +3721,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *AuditEntry) GetSeq() uint64 {
@@ -3573,7 +3789,7 @@ type AuditLogResponse struct {
 
 func (x *AuditLogResponse) Reset() {
 	*x = AuditLogResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3585,7 +3801,7 @@ func (x *AuditLogResponse) String() string {
 func (*AuditLogResponse) ProtoMessage() {}
 
 func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3598,7 +3814,7 @@ func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogResponse.ProtoReflect.Descriptor instead.
 func (*AuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AuditLogResponse) GetEntries() []*AuditEntry {
@@ -3616,7 +3832,7 @@ type ListDevicesRequest struct {
 
 func (x *ListDevicesRequest) Reset() {
 	*x = ListDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3628,7 +3844,7 @@ func (x *ListDevicesRequest) String() string {
 func (*ListDevicesRequest) ProtoMessage() {}
 
 func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3641,7 +3857,7 @@ func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesRequest.ProtoReflect.Descriptor instead.
 func (*ListDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
 }
 
 type Device struct {
@@ -3660,7 +3876,7 @@ type Device struct {
 
 func (x *Device) Reset() {
 	*x = Device{}
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3672,7 +3888,7 @@ func (x *Device) String() string {
 func (*Device) ProtoMessage() {}
 
 func (x *Device) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3685,7 +3901,7 @@ func (x *Device) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Device.ProtoReflect.Descriptor instead.
 func (*Device) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Device) GetDeviceId() string {
@@ -3753,7 +3969,7 @@ type ListDevicesResponse struct {
 
 func (x *ListDevicesResponse) Reset() {
 	*x = ListDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3765,7 +3981,7 @@ func (x *ListDevicesResponse) String() string {
 func (*ListDevicesResponse) ProtoMessage() {}
 
 func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3778,7 +3994,7 @@ func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesResponse.ProtoReflect.Descriptor instead.
 func (*ListDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ListDevicesResponse) GetDevices() []*Device {
@@ -3800,7 +4016,7 @@ type IssueTokenRequest struct {
 
 func (x *IssueTokenRequest) Reset() {
 	*x = IssueTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3812,7 +4028,7 @@ func (x *IssueTokenRequest) String() string {
 func (*IssueTokenRequest) ProtoMessage() {}
 
 func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3825,7 +4041,7 @@ func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenRequest.ProtoReflect.Descriptor instead.
 func (*IssueTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *IssueTokenRequest) GetRole() Role {
@@ -3866,7 +4082,7 @@ type IssueTokenResponse struct {
 
 func (x *IssueTokenResponse) Reset() {
 	*x = IssueTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3878,7 +4094,7 @@ func (x *IssueTokenResponse) String() string {
 func (*IssueTokenResponse) ProtoMessage() {}
 
 func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3891,7 +4107,7 @@ func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenResponse.ProtoReflect.Descriptor instead.
 func (*IssueTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *IssueTokenResponse) GetTokenId() string {
@@ -3917,7 +4133,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3929,7 +4145,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3942,7 +4158,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *RevokeTokenRequest) GetTokenId() string {
@@ -3960,7 +4176,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3972,7 +4188,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3985,7 +4201,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
 }
 
 type ListTokensRequest struct {
@@ -3996,7 +4212,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4008,7 +4224,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4021,7 +4237,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
 }
 
 type TokenInfo struct {
@@ -4039,7 +4255,7 @@ type TokenInfo struct {
 
 func (x *TokenInfo) Reset() {
 	*x = TokenInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4051,7 +4267,7 @@ func (x *TokenInfo) String() string {
 func (*TokenInfo) ProtoMessage() {}
 
 func (x *TokenInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4064,7 +4280,7 @@ func (x *TokenInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenInfo.ProtoReflect.Descriptor instead.
 func (*TokenInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *TokenInfo) GetTokenId() string {
@@ -4125,7 +4341,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4137,7 +4353,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4150,7 +4366,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ListTokensResponse) GetTokens() []*TokenInfo {
@@ -4168,7 +4384,7 @@ type BackupRequest struct {
 
 func (x *BackupRequest) Reset() {
 	*x = BackupRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4180,7 +4396,7 @@ func (x *BackupRequest) String() string {
 func (*BackupRequest) ProtoMessage() {}
 
 func (x *BackupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4193,7 +4409,7 @@ func (x *BackupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
 func (*BackupRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
 }
 
 type BackupChunk struct {
@@ -4208,7 +4424,7 @@ type BackupChunk struct {
 
 func (x *BackupChunk) Reset() {
 	*x = BackupChunk{}
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4220,7 +4436,7 @@ func (x *BackupChunk) String() string {
 func (*BackupChunk) ProtoMessage() {}
 
 func (x *BackupChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4233,7 +4449,7 @@ func (x *BackupChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
 func (*BackupChunk) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *BackupChunk) GetData() []byte {
@@ -4276,7 +4492,7 @@ type BackupSummary struct {
 
 func (x *BackupSummary) Reset() {
 	*x = BackupSummary{}
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4288,7 +4504,7 @@ func (x *BackupSummary) String() string {
 func (*BackupSummary) ProtoMessage() {}
 
 func (x *BackupSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4301,7 +4517,7 @@ func (x *BackupSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
 func (*BackupSummary) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *BackupSummary) GetBoards() int32 {
@@ -4342,7 +4558,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4354,7 +4570,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4367,7 +4583,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -4394,7 +4610,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4406,7 +4622,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4419,7 +4635,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -4445,7 +4661,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4457,7 +4673,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4470,7 +4686,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -4491,7 +4707,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4503,7 +4719,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4516,7 +4732,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -4548,7 +4764,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aScoring\x12\x10\n" +
 	"\x03win\x18\x01 \x01(\x01R\x03win\x12\x12\n" +
 	"\x04draw\x18\x02 \x01(\x01R\x04draw\x12\x12\n" +
-	"\x04loss\x18\x03 \x01(\x01R\x04loss\"\xf1\x03\n" +
+	"\x04loss\x18\x03 \x01(\x01R\x04loss\"\xc4\x04\n" +
 	"\vRegulations\x126\n" +
 	"\vsupervision\x18\x01 \x01(\x0e2\x14.hall.v1.SupervisionR\vsupervision\x12)\n" +
 	"\x10quickplay_finish\x18\x02 \x01(\bR\x0fquickplayFinish\x12+\n" +
@@ -4557,14 +4773,16 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x12increment_at_start\x18\x05 \x01(\bR\x10incrementAtStart\x12:\n" +
 	"\x17illegal_move_penalty_ms\x18\x06 \x01(\x03H\x01R\x14illegalMovePenaltyMs\x88\x01\x01\x126\n" +
 	"\x15draw_claim_penalty_ms\x18\a \x01(\x03H\x02R\x12drawClaimPenaltyMs\x88\x01\x01\x12*\n" +
-	"\ascoring\x18\b \x01(\v2\x10.hall.v1.ScoringR\ascoringB\x12\n" +
+	"\ascoring\x18\b \x01(\v2\x10.hall.v1.ScoringR\ascoring\x127\n" +
+	"\x15resumption_default_ms\x18\t \x01(\x03H\x03R\x13resumptionDefaultMs\x88\x01\x01B\x12\n" +
 	"\x10_default_time_msB\x1a\n" +
 	"\x18_illegal_move_penalty_msB\x18\n" +
-	"\x16_draw_claim_penalty_ms\"\x82\x01\n" +
+	"\x16_draw_claim_penalty_msB\x18\n" +
+	"\x16_resumption_default_ms\"\x82\x01\n" +
 	"\vClockConfig\x12\x18\n" +
 	"\aruleset\x18\x01 \x01(\tR\aruleset\x12!\n" +
 	"\ftime_control\x18\x02 \x01(\tR\vtimeControl\x126\n" +
-	"\vregulations\x18\x03 \x01(\v2\x14.hall.v1.RegulationsR\vregulations\"\xcb\x04\n" +
+	"\vregulations\x18\x03 \x01(\v2\x14.hall.v1.RegulationsR\vregulations\"\x85\x05\n" +
 	"\vClockAction\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12\x11\n" +
 	"\x04t_ms\x18\x02 \x01(\x03R\x03tMs\x12!\n" +
@@ -4585,9 +4803,11 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x03fen\x18\x0e \x01(\tR\x03fen\x12\x10\n" +
 	"\x03san\x18\x0f \x01(\tR\x03san\x12\x16\n" +
 	"\x06result\x18\x10 \x01(\tR\x06result\x12 \n" +
-	"\vtermination\x18\x11 \x01(\tR\vterminationB\x0e\n" +
+	"\vtermination\x18\x11 \x01(\tR\vtermination\x12\x12\n" +
+	"\x04move\x18\x12 \x01(\x05R\x04move\x12$\n" +
+	"\x0esession_end_ms\x18\x13 \x01(\x03R\fsessionEndMsB\x0e\n" +
 	"\f_white_movesB\x0e\n" +
-	"\f_black_moves\"\xf1\x01\n" +
+	"\f_black_moves\"\x94\x02\n" +
 	"\vPlayerClock\x12!\n" +
 	"\fremaining_ms\x18\x01 \x01(\x03R\vremainingMs\x12\x14\n" +
 	"\x05moves\x18\x02 \x01(\x05R\x05moves\x12\x16\n" +
@@ -4596,8 +4816,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06absent\x18\x05 \x01(\bR\x06absent\x12!\n" +
 	"\n" +
 	"flag_at_ms\x18\x06 \x01(\x03H\x00R\bflagAtMs\x88\x01\x01\x12\"\n" +
-	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMsB\r\n" +
-	"\v_flag_at_ms\"\x9f\x06\n" +
+	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMs\x12!\n" +
+	"\ftime_trouble\x18\b \x01(\bR\vtimeTroubleB\r\n" +
+	"\v_flag_at_ms\"\xda\x06\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -4625,7 +4846,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vblack_score\x18\x14 \x01(\x01R\n" +
 	"blackScore\x12/\n" +
 	"\x13quickplay_postponed\x18\x15 \x01(\bR\x12quickplayPostponed\x12(\n" +
-	"\x10next_deadline_ms\x18\x16 \x01(\x03R\x0enextDeadlineMs\"\xa0\x01\n" +
+	"\x10next_deadline_ms\x18\x16 \x01(\x03R\x0enextDeadlineMs\x129\n" +
+	"\x11claim_referred_by\x18\x17 \x01(\x0e2\r.hall.v1.SideR\x0fclaimReferredBy\"\xa0\x01\n" +
 	"\rDeviceMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.hall.v1.HelloH\x00R\x05hello\x12,\n" +
 	"\x05event\x18\x02 \x01(\v2\x14.hall.v1.DeviceEventH\x00R\x05event\x122\n" +
@@ -4701,25 +4923,38 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x1b\n" +
-	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\xaa\x01\n" +
+	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\xbf\x01\n" +
+	"\x0fTimeControlInfo\x12\x1c\n" +
+	"\tcanonical\x18\x01 \x01(\tR\tcanonical\x12\x1d\n" +
+	"\n" +
+	"with_units\x18\x02 \x01(\tR\twithUnits\x12\x14\n" +
+	"\x05words\x18\x03 \x01(\tR\x05words\x12\x1b\n" +
+	"\tgame_type\x18\x04 \x01(\tR\bgameType\x12\"\n" +
+	"\rsixty_move_ms\x18\x05 \x01(\x03R\vsixtyMoveMs\x12\x18\n" +
+	"\aruleset\x18\x06 \x01(\tR\aruleset\"Y\n" +
+	"\x1aDescribeTimeControlRequest\x12!\n" +
+	"\ftime_control\x18\x01 \x01(\tR\vtimeControl\x12\x18\n" +
+	"\aruleset\x18\x02 \x01(\tR\aruleset\"\xf0\x01\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12;\n" +
 	"\x0edefault_config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\x12&\n" +
-	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\"j\n" +
+	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\x12D\n" +
+	"\x11time_control_info\x18\x05 \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"j\n" +
 	"\x17CreateTournamentRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
-	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\"\x8d\x01\n" +
+	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\"\xd3\x01\n" +
 	"\x05Round\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12#\n" +
 	"\rtournament_id\x18\x02 \x01(\tR\ftournamentId\x12\x16\n" +
 	"\x06number\x18\x03 \x01(\x05R\x06number\x12,\n" +
-	"\x06config\x18\x04 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\x7f\n" +
+	"\x06config\x18\x04 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12D\n" +
+	"\x11time_control_info\x18\x05 \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\x7f\n" +
 	"\x12CreateRoundRequest\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x05R\x06number\x12,\n" +
-	"\x06config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\xe6\x02\n" +
+	"\x06config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\xac\x03\n" +
 	"\x05Board\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x16\n" +
@@ -4731,7 +4966,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06config\x18\b \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12)\n" +
 	"\x05state\x18\t \x01(\v2\x13.hall.v1.BoardStateR\x05state\x121\n" +
 	"\apending\x18\n" +
-	" \x03(\v2\x17.hall.v1.PendingCommandR\apending\"\xdd\x01\n" +
+	" \x03(\v2\x17.hall.v1.PendingCommandR\apending\x12D\n" +
+	"\x11time_control_info\x18\v \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\xdd\x01\n" +
 	"\x0ePendingCommand\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
@@ -4878,7 +5114,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x18SUPERVISION_INSUFFICIENT\x10\x01*?\n" +
 	"\fPeriodChange\x12\x17\n" +
 	"\x13PERIOD_CHANGE_MOVES\x10\x00\x12\x16\n" +
-	"\x12PERIOD_CHANGE_FLAG\x10\x01*\xd9\x03\n" +
+	"\x12PERIOD_CHANGE_FLAG\x10\x01*\xbc\x04\n" +
 	"\n" +
 	"ActionKind\x12\x1b\n" +
 	"\x17ACTION_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
@@ -4898,18 +5134,23 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x15ACTION_KIND_SET_CLOCK\x10\r\x12\x18\n" +
 	"\x14ACTION_KIND_POSITION\x10\x0e\x12\x16\n" +
 	"\x12ACTION_KIND_RESULT\x10\x0f\x12\x14\n" +
-	"\x10ACTION_KIND_FLAG\x10\x10*\x94\x01\n" +
+	"\x10ACTION_KIND_FLAG\x10\x10\x12\"\n" +
+	"\x1eACTION_KIND_ILLEGAL_MOVE_FOUND\x10\x11\x12\x1f\n" +
+	"\x1bACTION_KIND_FLAGS_UNORDERED\x10\x12\x12\x1c\n" +
+	"\x18ACTION_KIND_DECLARE_LOST\x10\x13*\xb2\x01\n" +
 	"\x11QuickplayDecision\x12\"\n" +
 	"\x1eQUICKPLAY_DECISION_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17QUICKPLAY_DECISION_DRAW\x10\x01\x12\x1f\n" +
 	"\x1bQUICKPLAY_DECISION_POSTPONE\x10\x02\x12\x1d\n" +
-	"\x19QUICKPLAY_DECISION_REJECT\x10\x03*\x91\x01\n" +
+	"\x19QUICKPLAY_DECISION_REJECT\x10\x03\x12\x1c\n" +
+	"\x18QUICKPLAY_DECISION_REFER\x10\x04*\xac\x01\n" +
 	"\vBoardStatus\x12\x18\n" +
 	"\x14BOARD_STATUS_WAITING\x10\x00\x12\x18\n" +
 	"\x14BOARD_STATUS_RUNNING\x10\x01\x12\x17\n" +
 	"\x13BOARD_STATUS_PAUSED\x10\x02\x12\x1a\n" +
 	"\x16BOARD_STATUS_ADJOURNED\x10\x03\x12\x19\n" +
-	"\x15BOARD_STATUS_FINISHED\x10\x04*@\n" +
+	"\x15BOARD_STATUS_FINISHED\x10\x04\x12\x19\n" +
+	"\x15BOARD_STATUS_REFERRED\x10\x05*@\n" +
 	"\vClockSource\x12\x17\n" +
 	"\x13CLOCK_SOURCE_DEVICE\x10\x00\x12\x18\n" +
 	"\x14CLOCK_SOURCE_VIRTUAL\x10\x01*c\n" +
@@ -4924,7 +5165,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x12ROLE_CHIEF_ARBITER\x10\x03\x12\x12\n" +
 	"\x0eROLE_BROADCAST\x10\x042J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\x83\b\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xd9\b\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -4944,7 +5185,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"IssueToken\x12\x1a.hall.v1.IssueTokenRequest\x1a\x1b.hall.v1.IssueTokenResponse\x12H\n" +
 	"\vRevokeToken\x12\x1b.hall.v1.RevokeTokenRequest\x1a\x1c.hall.v1.RevokeTokenResponse\x12E\n" +
 	"\n" +
-	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse2A\n" +
+	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse\x12T\n" +
+	"\x13DescribeTimeControl\x12#.hall.v1.DescribeTimeControlRequest\x1a\x18.hall.v1.TimeControlInfo2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -4967,74 +5209,76 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
 var file_hall_v1_hall_proto_goTypes = []any{
-	(Side)(0),                       // 0: hall.v1.Side
-	(Supervision)(0),                // 1: hall.v1.Supervision
-	(PeriodChange)(0),               // 2: hall.v1.PeriodChange
-	(ActionKind)(0),                 // 3: hall.v1.ActionKind
-	(QuickplayDecision)(0),          // 4: hall.v1.QuickplayDecision
-	(BoardStatus)(0),                // 5: hall.v1.BoardStatus
-	(ClockSource)(0),                // 6: hall.v1.ClockSource
-	(CommandStatus)(0),              // 7: hall.v1.CommandStatus
-	(Role)(0),                       // 8: hall.v1.Role
-	(*Scoring)(nil),                 // 9: hall.v1.Scoring
-	(*Regulations)(nil),             // 10: hall.v1.Regulations
-	(*ClockConfig)(nil),             // 11: hall.v1.ClockConfig
-	(*ClockAction)(nil),             // 12: hall.v1.ClockAction
-	(*PlayerClock)(nil),             // 13: hall.v1.PlayerClock
-	(*BoardState)(nil),              // 14: hall.v1.BoardState
-	(*DeviceMessage)(nil),           // 15: hall.v1.DeviceMessage
-	(*Hello)(nil),                   // 16: hall.v1.Hello
-	(*DeviceClock)(nil),             // 17: hall.v1.DeviceClock
-	(*DeviceEvent)(nil),             // 18: hall.v1.DeviceEvent
-	(*Heartbeat)(nil),               // 19: hall.v1.Heartbeat
-	(*ServerMessage)(nil),           // 20: hall.v1.ServerMessage
-	(*Welcome)(nil),                 // 21: hall.v1.Welcome
-	(*Player)(nil),                  // 22: hall.v1.Player
-	(*Assignment)(nil),              // 23: hall.v1.Assignment
-	(*Ack)(nil),                     // 24: hall.v1.Ack
-	(*Rejection)(nil),               // 25: hall.v1.Rejection
-	(*Command)(nil),                 // 26: hall.v1.Command
-	(*Tournament)(nil),              // 27: hall.v1.Tournament
-	(*CreateTournamentRequest)(nil), // 28: hall.v1.CreateTournamentRequest
-	(*Round)(nil),                   // 29: hall.v1.Round
-	(*CreateRoundRequest)(nil),      // 30: hall.v1.CreateRoundRequest
-	(*Board)(nil),                   // 31: hall.v1.Board
-	(*PendingCommand)(nil),          // 32: hall.v1.PendingCommand
-	(*AddBoardRequest)(nil),         // 33: hall.v1.AddBoardRequest
-	(*AssignDeviceRequest)(nil),     // 34: hall.v1.AssignDeviceRequest
-	(*SwapDevicesRequest)(nil),      // 35: hall.v1.SwapDevicesRequest
-	(*SwapDevicesResponse)(nil),     // 36: hall.v1.SwapDevicesResponse
-	(*UseVirtualClockRequest)(nil),  // 37: hall.v1.UseVirtualClockRequest
-	(*StartRoundRequest)(nil),       // 38: hall.v1.StartRoundRequest
-	(*Absence)(nil),                 // 39: hall.v1.Absence
-	(*StartRoundResponse)(nil),      // 40: hall.v1.StartRoundResponse
-	(*BoardActionRequest)(nil),      // 41: hall.v1.BoardActionRequest
-	(*BoardActionResponse)(nil),     // 42: hall.v1.BoardActionResponse
-	(*ListBoardsRequest)(nil),       // 43: hall.v1.ListBoardsRequest
-	(*ListBoardsResponse)(nil),      // 44: hall.v1.ListBoardsResponse
-	(*GetBoardRequest)(nil),         // 45: hall.v1.GetBoardRequest
-	(*AuditLogRequest)(nil),         // 46: hall.v1.AuditLogRequest
-	(*AuditEntry)(nil),              // 47: hall.v1.AuditEntry
-	(*AuditLogResponse)(nil),        // 48: hall.v1.AuditLogResponse
-	(*ListDevicesRequest)(nil),      // 49: hall.v1.ListDevicesRequest
-	(*Device)(nil),                  // 50: hall.v1.Device
-	(*ListDevicesResponse)(nil),     // 51: hall.v1.ListDevicesResponse
-	(*IssueTokenRequest)(nil),       // 52: hall.v1.IssueTokenRequest
-	(*IssueTokenResponse)(nil),      // 53: hall.v1.IssueTokenResponse
-	(*RevokeTokenRequest)(nil),      // 54: hall.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),     // 55: hall.v1.RevokeTokenResponse
-	(*ListTokensRequest)(nil),       // 56: hall.v1.ListTokensRequest
-	(*TokenInfo)(nil),               // 57: hall.v1.TokenInfo
-	(*ListTokensResponse)(nil),      // 58: hall.v1.ListTokensResponse
-	(*BackupRequest)(nil),           // 59: hall.v1.BackupRequest
-	(*BackupChunk)(nil),             // 60: hall.v1.BackupChunk
-	(*BackupSummary)(nil),           // 61: hall.v1.BackupSummary
-	(*WatchBoardRequest)(nil),       // 62: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),       // 63: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),        // 64: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),             // 65: hall.v1.WatchUpdate
+	(Side)(0),                          // 0: hall.v1.Side
+	(Supervision)(0),                   // 1: hall.v1.Supervision
+	(PeriodChange)(0),                  // 2: hall.v1.PeriodChange
+	(ActionKind)(0),                    // 3: hall.v1.ActionKind
+	(QuickplayDecision)(0),             // 4: hall.v1.QuickplayDecision
+	(BoardStatus)(0),                   // 5: hall.v1.BoardStatus
+	(ClockSource)(0),                   // 6: hall.v1.ClockSource
+	(CommandStatus)(0),                 // 7: hall.v1.CommandStatus
+	(Role)(0),                          // 8: hall.v1.Role
+	(*Scoring)(nil),                    // 9: hall.v1.Scoring
+	(*Regulations)(nil),                // 10: hall.v1.Regulations
+	(*ClockConfig)(nil),                // 11: hall.v1.ClockConfig
+	(*ClockAction)(nil),                // 12: hall.v1.ClockAction
+	(*PlayerClock)(nil),                // 13: hall.v1.PlayerClock
+	(*BoardState)(nil),                 // 14: hall.v1.BoardState
+	(*DeviceMessage)(nil),              // 15: hall.v1.DeviceMessage
+	(*Hello)(nil),                      // 16: hall.v1.Hello
+	(*DeviceClock)(nil),                // 17: hall.v1.DeviceClock
+	(*DeviceEvent)(nil),                // 18: hall.v1.DeviceEvent
+	(*Heartbeat)(nil),                  // 19: hall.v1.Heartbeat
+	(*ServerMessage)(nil),              // 20: hall.v1.ServerMessage
+	(*Welcome)(nil),                    // 21: hall.v1.Welcome
+	(*Player)(nil),                     // 22: hall.v1.Player
+	(*Assignment)(nil),                 // 23: hall.v1.Assignment
+	(*Ack)(nil),                        // 24: hall.v1.Ack
+	(*Rejection)(nil),                  // 25: hall.v1.Rejection
+	(*Command)(nil),                    // 26: hall.v1.Command
+	(*TimeControlInfo)(nil),            // 27: hall.v1.TimeControlInfo
+	(*DescribeTimeControlRequest)(nil), // 28: hall.v1.DescribeTimeControlRequest
+	(*Tournament)(nil),                 // 29: hall.v1.Tournament
+	(*CreateTournamentRequest)(nil),    // 30: hall.v1.CreateTournamentRequest
+	(*Round)(nil),                      // 31: hall.v1.Round
+	(*CreateRoundRequest)(nil),         // 32: hall.v1.CreateRoundRequest
+	(*Board)(nil),                      // 33: hall.v1.Board
+	(*PendingCommand)(nil),             // 34: hall.v1.PendingCommand
+	(*AddBoardRequest)(nil),            // 35: hall.v1.AddBoardRequest
+	(*AssignDeviceRequest)(nil),        // 36: hall.v1.AssignDeviceRequest
+	(*SwapDevicesRequest)(nil),         // 37: hall.v1.SwapDevicesRequest
+	(*SwapDevicesResponse)(nil),        // 38: hall.v1.SwapDevicesResponse
+	(*UseVirtualClockRequest)(nil),     // 39: hall.v1.UseVirtualClockRequest
+	(*StartRoundRequest)(nil),          // 40: hall.v1.StartRoundRequest
+	(*Absence)(nil),                    // 41: hall.v1.Absence
+	(*StartRoundResponse)(nil),         // 42: hall.v1.StartRoundResponse
+	(*BoardActionRequest)(nil),         // 43: hall.v1.BoardActionRequest
+	(*BoardActionResponse)(nil),        // 44: hall.v1.BoardActionResponse
+	(*ListBoardsRequest)(nil),          // 45: hall.v1.ListBoardsRequest
+	(*ListBoardsResponse)(nil),         // 46: hall.v1.ListBoardsResponse
+	(*GetBoardRequest)(nil),            // 47: hall.v1.GetBoardRequest
+	(*AuditLogRequest)(nil),            // 48: hall.v1.AuditLogRequest
+	(*AuditEntry)(nil),                 // 49: hall.v1.AuditEntry
+	(*AuditLogResponse)(nil),           // 50: hall.v1.AuditLogResponse
+	(*ListDevicesRequest)(nil),         // 51: hall.v1.ListDevicesRequest
+	(*Device)(nil),                     // 52: hall.v1.Device
+	(*ListDevicesResponse)(nil),        // 53: hall.v1.ListDevicesResponse
+	(*IssueTokenRequest)(nil),          // 54: hall.v1.IssueTokenRequest
+	(*IssueTokenResponse)(nil),         // 55: hall.v1.IssueTokenResponse
+	(*RevokeTokenRequest)(nil),         // 56: hall.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),        // 57: hall.v1.RevokeTokenResponse
+	(*ListTokensRequest)(nil),          // 58: hall.v1.ListTokensRequest
+	(*TokenInfo)(nil),                  // 59: hall.v1.TokenInfo
+	(*ListTokensResponse)(nil),         // 60: hall.v1.ListTokensResponse
+	(*BackupRequest)(nil),              // 61: hall.v1.BackupRequest
+	(*BackupChunk)(nil),                // 62: hall.v1.BackupChunk
+	(*BackupSummary)(nil),              // 63: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),          // 64: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),          // 65: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),           // 66: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),                // 67: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,  // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -5051,98 +5295,104 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	13, // 11: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
 	0,  // 12: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
 	6,  // 13: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
-	16, // 14: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	18, // 15: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	19, // 16: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	17, // 17: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	12, // 18: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	21, // 19: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	23, // 20: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	24, // 21: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	26, // 22: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	25, // 23: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	22, // 24: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	22, // 25: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	11, // 26: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	14, // 27: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	12, // 28: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	25, // 29: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	12, // 30: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	11, // 31: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	11, // 32: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	11, // 33: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	11, // 34: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	22, // 35: hall.v1.Board.white:type_name -> hall.v1.Player
-	22, // 36: hall.v1.Board.black:type_name -> hall.v1.Player
-	11, // 37: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	14, // 38: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	32, // 39: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	12, // 40: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	22, // 41: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	22, // 42: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	11, // 43: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	31, // 44: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	31, // 45: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	39, // 46: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,  // 47: hall.v1.Absence.side:type_name -> hall.v1.Side
-	42, // 48: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	12, // 49: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	7,  // 50: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	14, // 51: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	31, // 52: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	12, // 53: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	47, // 54: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	50, // 55: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	8,  // 56: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	8,  // 57: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	57, // 58: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	61, // 59: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	14, // 60: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	15, // 61: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	28, // 62: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	30, // 63: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	33, // 64: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	34, // 65: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	35, // 66: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	37, // 67: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	38, // 68: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	41, // 69: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	43, // 70: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	45, // 71: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	46, // 72: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	49, // 73: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	52, // 74: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	54, // 75: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	56, // 76: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	59, // 77: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	62, // 78: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	63, // 79: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	64, // 80: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	20, // 81: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	27, // 82: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	29, // 83: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	31, // 84: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	31, // 85: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	36, // 86: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	31, // 87: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	40, // 88: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	42, // 89: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	44, // 90: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	31, // 91: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	48, // 92: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	51, // 93: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	53, // 94: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	55, // 95: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	58, // 96: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	60, // 97: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	65, // 98: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	65, // 99: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	65, // 100: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	81, // [81:101] is the sub-list for method output_type
-	61, // [61:81] is the sub-list for method input_type
-	61, // [61:61] is the sub-list for extension type_name
-	61, // [61:61] is the sub-list for extension extendee
-	0,  // [0:61] is the sub-list for field type_name
+	0,  // 14: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
+	16, // 15: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	18, // 16: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	19, // 17: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	17, // 18: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	12, // 19: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	21, // 20: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	23, // 21: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	24, // 22: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	26, // 23: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	25, // 24: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	22, // 25: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	22, // 26: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	11, // 27: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	14, // 28: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	12, // 29: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	25, // 30: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	12, // 31: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	11, // 32: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	27, // 33: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	11, // 34: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	11, // 35: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	27, // 36: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	11, // 37: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	22, // 38: hall.v1.Board.white:type_name -> hall.v1.Player
+	22, // 39: hall.v1.Board.black:type_name -> hall.v1.Player
+	11, // 40: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	14, // 41: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	34, // 42: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	27, // 43: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	12, // 44: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	22, // 45: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	22, // 46: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	11, // 47: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	33, // 48: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	33, // 49: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	41, // 50: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,  // 51: hall.v1.Absence.side:type_name -> hall.v1.Side
+	44, // 52: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	12, // 53: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	7,  // 54: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	14, // 55: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	33, // 56: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	12, // 57: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	49, // 58: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	52, // 59: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	8,  // 60: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	8,  // 61: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	59, // 62: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	63, // 63: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	14, // 64: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	15, // 65: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	30, // 66: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	32, // 67: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	35, // 68: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	36, // 69: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	37, // 70: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	39, // 71: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	40, // 72: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	43, // 73: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	45, // 74: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	47, // 75: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	48, // 76: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	51, // 77: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	54, // 78: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	56, // 79: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	58, // 80: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	28, // 81: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	61, // 82: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	64, // 83: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	65, // 84: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	66, // 85: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	20, // 86: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	29, // 87: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	31, // 88: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	33, // 89: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	33, // 90: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	38, // 91: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	33, // 92: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	42, // 93: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	44, // 94: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	46, // 95: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	33, // 96: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	50, // 97: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	53, // 98: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	55, // 99: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	57, // 100: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	60, // 101: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	27, // 102: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	62, // 103: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	67, // 104: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	67, // 105: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	67, // 106: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	86, // [86:107] is the sub-list for method output_type
+	65, // [65:86] is the sub-list for method input_type
+	65, // [65:65] is the sub-list for extension type_name
+	65, // [65:65] is the sub-list for extension extendee
+	0,  // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -5170,7 +5420,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      9,
-			NumMessages:   57,
+			NumMessages:   59,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -152,21 +152,22 @@ var ClockLink_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	Arbiter_CreateTournament_FullMethodName = "/hall.v1.Arbiter/CreateTournament"
-	Arbiter_CreateRound_FullMethodName      = "/hall.v1.Arbiter/CreateRound"
-	Arbiter_AddBoard_FullMethodName         = "/hall.v1.Arbiter/AddBoard"
-	Arbiter_AssignDevice_FullMethodName     = "/hall.v1.Arbiter/AssignDevice"
-	Arbiter_SwapDevices_FullMethodName      = "/hall.v1.Arbiter/SwapDevices"
-	Arbiter_UseVirtualClock_FullMethodName  = "/hall.v1.Arbiter/UseVirtualClock"
-	Arbiter_StartRound_FullMethodName       = "/hall.v1.Arbiter/StartRound"
-	Arbiter_BoardAction_FullMethodName      = "/hall.v1.Arbiter/BoardAction"
-	Arbiter_ListBoards_FullMethodName       = "/hall.v1.Arbiter/ListBoards"
-	Arbiter_GetBoard_FullMethodName         = "/hall.v1.Arbiter/GetBoard"
-	Arbiter_AuditLog_FullMethodName         = "/hall.v1.Arbiter/AuditLog"
-	Arbiter_ListDevices_FullMethodName      = "/hall.v1.Arbiter/ListDevices"
-	Arbiter_IssueToken_FullMethodName       = "/hall.v1.Arbiter/IssueToken"
-	Arbiter_RevokeToken_FullMethodName      = "/hall.v1.Arbiter/RevokeToken"
-	Arbiter_ListTokens_FullMethodName       = "/hall.v1.Arbiter/ListTokens"
+	Arbiter_CreateTournament_FullMethodName    = "/hall.v1.Arbiter/CreateTournament"
+	Arbiter_CreateRound_FullMethodName         = "/hall.v1.Arbiter/CreateRound"
+	Arbiter_AddBoard_FullMethodName            = "/hall.v1.Arbiter/AddBoard"
+	Arbiter_AssignDevice_FullMethodName        = "/hall.v1.Arbiter/AssignDevice"
+	Arbiter_SwapDevices_FullMethodName         = "/hall.v1.Arbiter/SwapDevices"
+	Arbiter_UseVirtualClock_FullMethodName     = "/hall.v1.Arbiter/UseVirtualClock"
+	Arbiter_StartRound_FullMethodName          = "/hall.v1.Arbiter/StartRound"
+	Arbiter_BoardAction_FullMethodName         = "/hall.v1.Arbiter/BoardAction"
+	Arbiter_ListBoards_FullMethodName          = "/hall.v1.Arbiter/ListBoards"
+	Arbiter_GetBoard_FullMethodName            = "/hall.v1.Arbiter/GetBoard"
+	Arbiter_AuditLog_FullMethodName            = "/hall.v1.Arbiter/AuditLog"
+	Arbiter_ListDevices_FullMethodName         = "/hall.v1.Arbiter/ListDevices"
+	Arbiter_IssueToken_FullMethodName          = "/hall.v1.Arbiter/IssueToken"
+	Arbiter_RevokeToken_FullMethodName         = "/hall.v1.Arbiter/RevokeToken"
+	Arbiter_ListTokens_FullMethodName          = "/hall.v1.Arbiter/ListTokens"
+	Arbiter_DescribeTimeControl_FullMethodName = "/hall.v1.Arbiter/DescribeTimeControl"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -203,6 +204,9 @@ type ArbiterClient interface {
 	IssueToken(ctx context.Context, in *IssueTokenRequest, opts ...grpc.CallOption) (*IssueTokenResponse, error)
 	RevokeToken(ctx context.Context, in *RevokeTokenRequest, opts ...grpc.CallOption) (*RevokeTokenResponse, error)
 	ListTokens(ctx context.Context, in *ListTokensRequest, opts ...grpc.CallOption) (*ListTokensResponse, error)
+	// Reads a time control without creating anything: its canonical form, in
+	// words and its game type, or an error showing what was wrong. Any role but devices.
+	DescribeTimeControl(ctx context.Context, in *DescribeTimeControlRequest, opts ...grpc.CallOption) (*TimeControlInfo, error)
 }
 
 type arbiterClient struct {
@@ -363,6 +367,16 @@ func (c *arbiterClient) ListTokens(ctx context.Context, in *ListTokensRequest, o
 	return out, nil
 }
 
+func (c *arbiterClient) DescribeTimeControl(ctx context.Context, in *DescribeTimeControlRequest, opts ...grpc.CallOption) (*TimeControlInfo, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TimeControlInfo)
+	err := c.cc.Invoke(ctx, Arbiter_DescribeTimeControl_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -397,6 +411,9 @@ type ArbiterServer interface {
 	IssueToken(context.Context, *IssueTokenRequest) (*IssueTokenResponse, error)
 	RevokeToken(context.Context, *RevokeTokenRequest) (*RevokeTokenResponse, error)
 	ListTokens(context.Context, *ListTokensRequest) (*ListTokensResponse, error)
+	// Reads a time control without creating anything: its canonical form, in
+	// words and its game type, or an error showing what was wrong. Any role but devices.
+	DescribeTimeControl(context.Context, *DescribeTimeControlRequest) (*TimeControlInfo, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -451,6 +468,9 @@ func (UnimplementedArbiterServer) RevokeToken(context.Context, *RevokeTokenReque
 }
 func (UnimplementedArbiterServer) ListTokens(context.Context, *ListTokensRequest) (*ListTokensResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListTokens not implemented")
+}
+func (UnimplementedArbiterServer) DescribeTimeControl(context.Context, *DescribeTimeControlRequest) (*TimeControlInfo, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method DescribeTimeControl not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -743,6 +763,24 @@ func _Arbiter_ListTokens_Handler(srv interface{}, ctx context.Context, dec func(
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_DescribeTimeControl_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DescribeTimeControlRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).DescribeTimeControl(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_DescribeTimeControl_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).DescribeTimeControl(ctx, req.(*DescribeTimeControlRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -809,6 +847,10 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListTokens",
 			Handler:    _Arbiter_ListTokens_Handler,
+		},
+		{
+			MethodName: "DescribeTimeControl",
+			Handler:    _Arbiter_DescribeTimeControl_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

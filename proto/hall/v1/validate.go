@@ -138,7 +138,7 @@ func (a *ClockAction) validate(f string) error {
 	}
 	k := a.GetKind()
 	if k == ActionKind_ACTION_KIND_UNSPECIFIED {
-		return bad(f+".kind", "is required (one of START, ARRIVE, PRESS, PAUSE, RESUME, ADJOURN, FLAG_CLAIM, ILLEGAL_MOVE, DRAW_CLAIM_REJECTED, QUICKPLAY_INCREMENT, QUICKPLAY_CLAIM, ADD_TIME, SET_CLOCK, POSITION, RESULT, FLAG)")
+		return bad(f+".kind", "is required (one of %s)", actionKinds())
 	}
 	if _, ok := ActionKind_name[int32(k)]; !ok {
 		return bad(f+".kind", "%d is unknown", k)
@@ -153,7 +153,8 @@ func (a *ClockAction) validate(f string) error {
 	case ActionKind_ACTION_KIND_ARRIVE, ActionKind_ACTION_KIND_PRESS, ActionKind_ACTION_KIND_FLAG_CLAIM,
 		ActionKind_ACTION_KIND_ILLEGAL_MOVE, ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
 		ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, ActionKind_ACTION_KIND_QUICKPLAY_CLAIM,
-		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG:
+		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG,
+		ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, ActionKind_ACTION_KIND_DECLARE_LOST:
 		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
 			return bad(f+".side", "action %s needs side SIDE_WHITE or SIDE_BLACK", k)
 		}
@@ -178,7 +179,14 @@ func (a *ClockAction) validate(f string) error {
 		}
 	case ActionKind_ACTION_KIND_QUICKPLAY_CLAIM:
 		if a.GetDecision() == QuickplayDecision_QUICKPLAY_DECISION_UNSPECIFIED {
-			return bad(f+".decision", "QUICKPLAY_CLAIM needs the arbiter's decision: DRAW, POSTPONE or REJECT")
+			return bad(f+".decision", "QUICKPLAY_CLAIM needs the arbiter's decision: DRAW, POSTPONE or REJECT; or REFER when no arbiter is present")
+		}
+	case ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND:
+		if a.GetMove() < 1 || a.GetMove() > maxMoves {
+			return bad(f+".move", "ILLEGAL_MOVE_FOUND needs move, the offender's move found illegal, counted from 1 (at most %d)", maxMoves)
+		}
+		if err := first(duration(f+".white_ms", a.GetWhiteMs()), duration(f+".black_ms", a.GetBlackMs())); err != nil {
+			return err
 		}
 	case ActionKind_ACTION_KIND_POSITION:
 		if a.GetFen() == "" {
@@ -186,8 +194,11 @@ func (a *ClockAction) validate(f string) error {
 		}
 	case ActionKind_ACTION_KIND_RESULT:
 		if a.GetResult() == "" {
-			return bad(f+".result", "RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0")
+			return bad(f+".result", "RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2")
 		}
+	}
+	if err := nonNegative(f+".session_end_ms", a.GetSessionEndMs()); err != nil {
+		return err
 	}
 	if len(a.GetFen()) > MaxFEN {
 		return bad(f+".fen", "is %d bytes long; a FEN is at most %d", len(a.GetFen()), MaxFEN)
@@ -226,6 +237,19 @@ func (r *Regulations) validate(f string) error {
 			finite(f+".scoring.loss", s.GetLoss(), maxScore))
 	}
 	return nil
+}
+
+// actionKinds lists the action kinds by their short names: START, PRESS, ...
+func actionKinds() string {
+	var names []string
+	for k := int32(1); ; k++ {
+		n, ok := ActionKind_name[k]
+		if !ok {
+			break
+		}
+		names = append(names, strings.TrimPrefix(n, "ACTION_KIND_"))
+	}
+	return strings.Join(names, ", ")
 }
 
 func (c *ClockConfig) validate(f string) error {
@@ -338,6 +362,10 @@ func (r *IssueTokenRequest) Validate() error {
 }
 
 func (r *RevokeTokenRequest) Validate() error { return id("token_id", r.GetTokenId(), true) }
+
+func (r *DescribeTimeControlRequest) Validate() error {
+	return first(text("time_control", r.GetTimeControl(), true), textN("ruleset", r.GetRuleset(), false, 32))
+}
 
 func (r *WatchBoardRequest) Validate() error {
 	return first(id("board_id", r.GetBoardId(), true), seq("from_seq", r.GetFromSeq()))

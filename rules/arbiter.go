@@ -1,0 +1,154 @@
+package rules
+
+import "fmt"
+
+// The arbiter's actions: time changes, clock settings, results, games
+// declared lost, and the clock's own flag reports he relies on.
+
+func (s *State) addTime(e Event) error {
+	// Before the start the clock shows the time control, as for set_clock:
+	// 12.9 and 13.5 change the remaining time of a game being played.
+	if err := s.inPlay(e); err != nil {
+		return err
+	}
+	if e.Ms > maxDurationMs || e.Ms < -maxDurationMs {
+		return s.refuse(e, RefusedInvalid, LawArbiterPenalties, fmt.Sprintf("%d ms is beyond any game; at most %d ms can be given or taken at once", e.Ms, int64(maxDurationMs)))
+	}
+	p := &s.P[e.Side]
+	if p.MainMs+e.Ms < 0 {
+		return s.refuse(e, RefusedNegativeTime, LawArbiterPenalties,
+			fmt.Sprintf("%s has %d ms left; at most %d ms can be taken away", e.Side, p.MainMs, p.MainMs))
+	}
+	p.MainMs += e.Ms
+	return nil
+}
+
+func (s *State) setClock(e Event) error {
+	if err := s.inPlay(e); err != nil {
+		return err
+	}
+	if s.Status != Paused && s.Status != Adjourned {
+		return s.refuse(e, RefusedRunning, LawClockSetting, "stop the clock before installing a setting")
+	}
+	if err := s.validTimes(e, LawClockSetting); err != nil {
+		return err
+	}
+	for _, m := range []*int{e.WhiteMoves, e.BlackMoves} {
+		if m != nil && (*m < 0 || *m > maxMoves) {
+			return s.refuse(e, RefusedInvalid, LawClockSetting, fmt.Sprintf("move counters must be 0 to %d", maxMoves))
+		}
+	}
+	if n := s.profile().Unsupervised.SettingLockMoves; !s.Supervised() && !e.ScheduleOverride &&
+		s.P[White].Moves >= n && s.P[Black].Moves >= n {
+		return s.refuse(e, RefusedSettingLocked, LawSettingLock,
+			fmt.Sprintf("both players have completed %d moves; the clock setting can no longer be changed unless the schedule would suffer", n))
+	}
+	s.P[White].MainMs, s.P[Black].MainMs = e.WhiteMs, e.BlackMs
+	tc := s.Config.TimeControl
+	for side, m := range [2]*int{e.WhiteMoves, e.BlackMoves} {
+		if m == nil {
+			continue
+		}
+		s.P[side].Moves = *m
+		if s.Config.Regulations.PeriodChange == ByMoves {
+			s.enterPeriod(Side(side), tc.PeriodForMoves(*m), false)
+		}
+	}
+	s.clearCorrectedFlags()
+	return nil
+}
+
+func (s *State) result(e Event) error {
+	if s.Status == Finished && !e.ByArbiter {
+		return s.gameOver(e)
+	}
+	if s.Status == Referred && !e.ByArbiter {
+		return s.inPlay(e)
+	}
+	r, err := ParseResult(string(e.Result))
+	if err != nil {
+		return err
+	}
+	if r == NoResult {
+		return s.refuse(e, RefusedInvalid, "", "a result event needs a result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2")
+	}
+	term, err := ParseTermination(string(e.Termination))
+	if err != nil {
+		return err
+	}
+	if term == TermNone {
+		switch {
+		case r == WhiteForfeit || r == BlackForfeit || r == DoubleForfeit:
+			term = TermDefault
+		case s.Status == Referred:
+			term = TermQuickplayClaim // III.6.2, Appendix D2: the arbiter decides the claim
+		default:
+			term = TermNormal
+		}
+	}
+	at := e.T
+	if s.Status == Finished {
+		at = s.EndedAt
+	}
+	s.end(at, r, term)
+	s.QuickplayPostponed = false
+	return nil
+}
+
+// declareLost ends the game as lost by e.Side, on the arbiter's decision
+// (12.9; a sounding phone, 2023 11.3.2.1, 2009/2005 12.2(b)). The
+// opponent's score is e.Result when the arbiter gives it (a result in
+// which the offender scores nothing), else the profile's DeclaredLost.
+func (s *State) declareLost(e Event) error {
+	if err := s.inPlay(e); s.Status != Referred && err != nil {
+		return err
+	}
+	off := e.Side
+	r := Result(e.Result)
+	if r != "" {
+		var err error
+		if r, err = ParseResult(string(r)); err != nil {
+			return err
+		}
+		ok := false
+		for _, l := range lossOf(off) {
+			ok = ok || r == l
+		}
+		if !ok {
+			return s.refuse(e, RefusedInvalid, LawDeclaredLost,
+				fmt.Sprintf("%s is declared lost: the result must score nothing for %s (%s, %s or %s)", off, off, lossOf(off)[0], lossOf(off)[1], lossOf(off)[2]))
+		}
+	} else {
+		switch s.profile().DeclaredLost {
+		case OpponentWins:
+			r = winFor(off.Other())
+		case OpponentWinsIfHeCan:
+			if r = s.lossFor(off); r == Draw {
+				r = halfFor(off.Other())
+			}
+		case OpponentByArbiter:
+			return s.refuse(e, RefusedInvalid, LawDeclaredLost,
+				"the arbiter determines the opponent's score: give the result ("+string(lossOf(off)[0])+", "+string(lossOf(off)[1])+" or "+string(lossOf(off)[2])+")")
+		}
+	}
+	s.end(e.T, r, TermArbiter)
+	s.QuickplayPostponed = false
+	return nil
+}
+
+// flagSeen checks a clock's report that e.Side's flag fell by e.T (or
+// that an absent player's default time passed). The projection
+// to e.T has already made it fall if the rules agree; otherwise the report
+// is refused, so a defective or lying clock cannot end a game.
+func (s *State) flagSeen(e Event) error {
+	if s.P[e.Side].FlagAt != NoFlag && s.P[e.Side].FlagAt <= e.T {
+		return nil
+	}
+	if s.Status == Finished && s.Termination == TermDefault && s.EndedAt <= e.T {
+		return nil // the default time passed: the clock reports the forfeit
+	}
+	if s.Status == Finished {
+		return s.gameOver(e)
+	}
+	return s.refuse(e, RefusedNoFlag, LawFlag, fmt.Sprintf("%s's flag has not fallen by %d ms: %d ms left", e.Side, e.T, s.P[e.Side].MainMs))
+}
