@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+func statusName(st *pb.BoardState) string {
+	return strings.ToLower(strings.TrimPrefix(st.GetStatus().String(), "BOARD_STATUS_"))
+}
+
+func printState(w io.Writer, st *pb.BoardState) {
+	if st == nil {
+		return
+	}
+	run := ""
+	if st.GetRunning() != pb.Side_SIDE_UNSPECIFIED {
+		run = " running " + strings.ToLower(strings.TrimPrefix(st.GetRunning().String(), "SIDE_"))
+	}
+	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
+		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),
+		st.GetBlack().GetMoves(), st.GetResult(), st.GetTermination())
+	for _, a := range st.GetAlerts() {
+		fmt.Fprintf(w, "  ALERT: %s\n", a)
+	}
+}
+
+// clockTime shows milliseconds as a clock does: h:mm:ss, or m:ss.t under ten minutes.
+func clockTime(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	if m >= 10 {
+		return fmt.Sprintf("%d:%02d", m, s)
+	}
+	return fmt.Sprintf("%d:%02d.%d", m, s, (ms%1000)/100)
+}
