@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/chesshall/hallclock/formats/internal/text"
 )
 
 // File is a tournament report file: its player lines, and every other
@@ -32,16 +33,13 @@ func Read(r io.Reader) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trf: %w", err)
 	}
-	text := decode(data)
+	content := text.Decode(data)
 	f := &File{}
 	seen := map[int]int{}
-	sc := bufio.NewScanner(strings.NewReader(text))
+	sc := bufio.NewScanner(strings.NewReader(content))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		s := strings.TrimRight(sc.Text(), "\r")
-		if n == 1 {
-			s = strings.TrimPrefix(s, "\ufeff")
-		}
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
@@ -70,19 +68,6 @@ func Read(r io.Reader) (*File, error) {
 		return nil, errorf(0, 0, "no player lines (001): is this a TRF-16 file?")
 	}
 	return f, nil
-}
-
-// decode returns the file's text: UTF-8 if it is valid UTF-8, else ISO
-// 8859-1.
-func decode(data []byte) string {
-	if utf8.Valid(data) {
-		return string(data)
-	}
-	var b strings.Builder
-	for _, c := range data {
-		b.WriteRune(rune(c))
-	}
-	return b.String()
 }
 
 // Write writes the file: the header lines, then the players by starting
