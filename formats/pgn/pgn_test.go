@@ -53,15 +53,15 @@ var (
 func scholarsMate(t *testing.T) Game {
 	var l log
 	l.add(0, rules.Event{Kind: rules.KindStart}).
-		add(5000, press(rules.White, "e4")).    // 180 - 5 + 2 = 177 s: 0:02:57, took 0:00:05
-		add(12000, press(rules.Black, "e5")).   // 180 - 7 + 2 = 175: 0:02:55, 0:00:07
-		add(15000, press(rules.White, "Qh5")).  // 177 - 3 + 2 = 176: 0:02:56, 0:00:03
-		add(31000, press(rules.Black, "Nc6")).  // 175 - 16 + 2 = 161: 0:02:41, 0:00:16
+		add(5000, press(rules.White, "e4")).   // 180 - 5 + 2 = 177 s: 0:02:57, took 0:00:05
+		add(12000, press(rules.Black, "e5")).  // 180 - 7 + 2 = 175: 0:02:55, 0:00:07
+		add(15000, press(rules.White, "Qh5")). // 177 - 3 + 2 = 176: 0:02:56, 0:00:03
+		add(31000, press(rules.Black, "Nc6")). // 175 - 16 + 2 = 161: 0:02:41, 0:00:16
 		add(40000, rules.Event{Kind: rules.KindPause}, "toilet break").
 		add(100000, rules.Event{Kind: rules.KindResume}).
 		add(103000, press(rules.White, "Bc4")). // 9 s before the pause, 3 after: 176 - 12 + 2 = 166: 0:02:46, 0:00:12
 		add(110000, rules.Event{Kind: rules.KindAddTime, Side: rules.Black, Ms: 60000}, "12.9: White's phone rang").
-		add(120000, press(rules.Black, "Nf6")).  // 161 + 60 - 17 + 2 = 206: 0:03:26, 0:00:17
+		add(120000, press(rules.Black, "Nf6")).   // 161 + 60 - 17 + 2 = 206: 0:03:26, 0:00:17
 		add(121500, press(rules.White, "Qxf7#")). // 166 - 1.5 + 2 = 166.5: 0:02:46, 0:00:01
 		add(121500, rules.Event{Kind: rules.KindResult, Result: rules.WhiteWins, Termination: rules.TermNormal})
 	return Game{Event: "Nordic Autumn Open 2025", Site: "Bergen NOR", Date: day, Round: 5, Board: 1,
