@@ -116,3 +116,9 @@ func (t *Tx) PlanDevice(venue string, table int) (string, error) {
 	}
 	return dev, err
 }
+
+// ClearPlan removes every table of a venue's hall plan.
+func (t *Tx) ClearPlan(venue string) error {
+	_, err := t.exec(`DELETE FROM hall_plan WHERE venue = ?`, venue)
+	return err
+}

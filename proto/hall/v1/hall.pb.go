@@ -427,6 +427,115 @@ func (ClockSource) EnumDescriptor() ([]byte, []int) {
 	return file_hall_v1_hall_proto_rawDescGZIP(), []int{6}
 }
 
+// Where a round stands.
+type RoundStatus int32
+
+const (
+	RoundStatus_ROUND_STATUS_EMPTY    RoundStatus = 0 // no boards yet
+	RoundStatus_ROUND_STATUS_PAIRED   RoundStatus = 1 // boards, none started
+	RoundStatus_ROUND_STATUS_PLAYING  RoundStatus = 2 // some boards started, not every one has a result
+	RoundStatus_ROUND_STATUS_COMPLETE RoundStatus = 3 // every board has a result: the results export is final
+)
+
+// Enum value maps for RoundStatus.
+var (
+	RoundStatus_name = map[int32]string{
+		0: "ROUND_STATUS_EMPTY",
+		1: "ROUND_STATUS_PAIRED",
+		2: "ROUND_STATUS_PLAYING",
+		3: "ROUND_STATUS_COMPLETE",
+	}
+	RoundStatus_value = map[string]int32{
+		"ROUND_STATUS_EMPTY":    0,
+		"ROUND_STATUS_PAIRED":   1,
+		"ROUND_STATUS_PLAYING":  2,
+		"ROUND_STATUS_COMPLETE": 3,
+	}
+)
+
+func (x RoundStatus) Enum() *RoundStatus {
+	p := new(RoundStatus)
+	*p = x
+	return p
+}
+
+func (x RoundStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RoundStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[7].Descriptor()
+}
+
+func (RoundStatus) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[7]
+}
+
+func (x RoundStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RoundStatus.Descriptor instead.
+func (RoundStatus) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{7}
+}
+
+// A player's round without a game.
+type ByeKind int32
+
+const (
+	ByeKind_BYE_KIND_UNSPECIFIED ByeKind = 0
+	ByeKind_BYE_KIND_HALF        ByeKind = 1 // half-point bye (TRF H)
+	ByeKind_BYE_KIND_FULL        ByeKind = 2 // full-point bye (F)
+	ByeKind_BYE_KIND_PAIRING     ByeKind = 3 // pairing-allocated bye (U)
+	ByeKind_BYE_KIND_ZERO        ByeKind = 4 // zero-point bye: a known absence (Z)
+)
+
+// Enum value maps for ByeKind.
+var (
+	ByeKind_name = map[int32]string{
+		0: "BYE_KIND_UNSPECIFIED",
+		1: "BYE_KIND_HALF",
+		2: "BYE_KIND_FULL",
+		3: "BYE_KIND_PAIRING",
+		4: "BYE_KIND_ZERO",
+	}
+	ByeKind_value = map[string]int32{
+		"BYE_KIND_UNSPECIFIED": 0,
+		"BYE_KIND_HALF":        1,
+		"BYE_KIND_FULL":        2,
+		"BYE_KIND_PAIRING":     3,
+		"BYE_KIND_ZERO":        4,
+	}
+)
+
+func (x ByeKind) Enum() *ByeKind {
+	p := new(ByeKind)
+	*p = x
+	return p
+}
+
+func (x ByeKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ByeKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[8].Descriptor()
+}
+
+func (ByeKind) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[8]
+}
+
+func (x ByeKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ByeKind.Descriptor instead.
+func (ByeKind) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{8}
+}
+
 type CommandStatus int32
 
 const (
@@ -460,11 +569,11 @@ func (x CommandStatus) String() string {
 }
 
 func (CommandStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_hall_v1_hall_proto_enumTypes[7].Descriptor()
+	return file_hall_v1_hall_proto_enumTypes[9].Descriptor()
 }
 
 func (CommandStatus) Type() protoreflect.EnumType {
-	return &file_hall_v1_hall_proto_enumTypes[7]
+	return &file_hall_v1_hall_proto_enumTypes[9]
 }
 
 func (x CommandStatus) Number() protoreflect.EnumNumber {
@@ -473,7 +582,7 @@ func (x CommandStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use CommandStatus.Descriptor instead.
 func (CommandStatus) EnumDescriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{7}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{9}
 }
 
 type Role int32
@@ -515,11 +624,11 @@ func (x Role) String() string {
 }
 
 func (Role) Descriptor() protoreflect.EnumDescriptor {
-	return file_hall_v1_hall_proto_enumTypes[8].Descriptor()
+	return file_hall_v1_hall_proto_enumTypes[10].Descriptor()
 }
 
 func (Role) Type() protoreflect.EnumType {
-	return &file_hall_v1_hall_proto_enumTypes[8]
+	return &file_hall_v1_hall_proto_enumTypes[10]
 }
 
 func (x Role) Number() protoreflect.EnumNumber {
@@ -528,7 +637,108 @@ func (x Role) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Role.Descriptor instead.
 func (Role) EnumDescriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{8}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{10}
+}
+
+type ImportFormat int32
+
+const (
+	ImportFormat_IMPORT_FORMAT_UNSPECIFIED ImportFormat = 0 // told from the content: "001" lines are a TRF, else a CSV
+	ImportFormat_IMPORT_FORMAT_TRF         ImportFormat = 1 // FIDE TRF-16: the round's columns, or its players with pairings from JaVaFo/bbpPairings
+	ImportFormat_IMPORT_FORMAT_CSV         ImportFormat = 2 // a CSV of the round's pairings (board, white, black, ratings, FIDE ids, section)
+)
+
+// Enum value maps for ImportFormat.
+var (
+	ImportFormat_name = map[int32]string{
+		0: "IMPORT_FORMAT_UNSPECIFIED",
+		1: "IMPORT_FORMAT_TRF",
+		2: "IMPORT_FORMAT_CSV",
+	}
+	ImportFormat_value = map[string]int32{
+		"IMPORT_FORMAT_UNSPECIFIED": 0,
+		"IMPORT_FORMAT_TRF":         1,
+		"IMPORT_FORMAT_CSV":         2,
+	}
+)
+
+func (x ImportFormat) Enum() *ImportFormat {
+	p := new(ImportFormat)
+	*p = x
+	return p
+}
+
+func (x ImportFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ImportFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[11].Descriptor()
+}
+
+func (ImportFormat) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[11]
+}
+
+func (x ImportFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ImportFormat.Descriptor instead.
+func (ImportFormat) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{11}
+}
+
+type ExportFormat int32
+
+const (
+	ExportFormat_EXPORT_FORMAT_UNSPECIFIED ExportFormat = 0 // TRF
+	ExportFormat_EXPORT_FORMAT_TRF         ExportFormat = 1 // TRF-16 with the round's columns filled, for the pairing program
+	ExportFormat_EXPORT_FORMAT_CSV         ExportFormat = 2 // the round's results as CSV
+	ExportFormat_EXPORT_FORMAT_PGN         ExportFormat = 3 // every game of the round with full tags, moves and clock times when e-boards sent them
+)
+
+// Enum value maps for ExportFormat.
+var (
+	ExportFormat_name = map[int32]string{
+		0: "EXPORT_FORMAT_UNSPECIFIED",
+		1: "EXPORT_FORMAT_TRF",
+		2: "EXPORT_FORMAT_CSV",
+		3: "EXPORT_FORMAT_PGN",
+	}
+	ExportFormat_value = map[string]int32{
+		"EXPORT_FORMAT_UNSPECIFIED": 0,
+		"EXPORT_FORMAT_TRF":         1,
+		"EXPORT_FORMAT_CSV":         2,
+		"EXPORT_FORMAT_PGN":         3,
+	}
+)
+
+func (x ExportFormat) Enum() *ExportFormat {
+	p := new(ExportFormat)
+	*p = x
+	return p
+}
+
+func (x ExportFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ExportFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[12].Descriptor()
+}
+
+func (ExportFormat) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[12]
+}
+
+func (x ExportFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ExportFormat.Descriptor instead.
+func (ExportFormat) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{12}
 }
 
 // Points for a win, a draw and a loss. All zero means 1 / 0.5 / 0.
@@ -1045,6 +1255,7 @@ type BoardState struct {
 	BlackScore         float64                `protobuf:"fixed64,20,opt,name=black_score,json=blackScore,proto3" json:"black_score,omitempty"`
 	QuickplayPostponed bool                   `protobuf:"varint,21,opt,name=quickplay_postponed,json=quickplayPostponed,proto3" json:"quickplay_postponed,omitempty"` // a III.5 / 10.2 claim awaits the arbiter's final decision
 	NextDeadlineMs     int64                  `protobuf:"varint,22,opt,name=next_deadline_ms,json=nextDeadlineMs,proto3" json:"next_deadline_ms,omitempty"`           // board time of the next flag fall or forfeit, 0 if none pending
+	Withdrawn          bool                   `protobuf:"varint,30,opt,name=withdrawn,proto3" json:"withdrawn,omitempty"`                                             // the board is gone (its round was imported again before it started): drop it
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1231,6 +1442,13 @@ func (x *BoardState) GetNextDeadlineMs() int64 {
 		return x.NextDeadlineMs
 	}
 	return 0
+}
+
+func (x *BoardState) GetWithdrawn() bool {
+	if x != nil {
+		return x.Withdrawn
+	}
+	return false
 }
 
 type DeviceMessage struct {
@@ -1824,6 +2042,9 @@ type Player struct {
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	FideId        string                 `protobuf:"bytes,2,opt,name=fide_id,json=fideId,proto3" json:"fide_id,omitempty"`
 	Rating        int32                  `protobuf:"varint,3,opt,name=rating,proto3" json:"rating,omitempty"`
+	StartRank     int32                  `protobuf:"varint,4,opt,name=start_rank,json=startRank,proto3" json:"start_rank,omitempty"` // the pairing number (TRF starting rank), 0 if not known
+	Title         string                 `protobuf:"bytes,5,opt,name=title,proto3" json:"title,omitempty"`                           // GM, IM, WGM, FM, ...
+	Federation    string                 `protobuf:"bytes,6,opt,name=federation,proto3" json:"federation,omitempty"`                 // three letters, e.g. "NOR"
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1877,6 +2098,27 @@ func (x *Player) GetRating() int32 {
 		return x.Rating
 	}
 	return 0
+}
+
+func (x *Player) GetStartRank() int32 {
+	if x != nil {
+		return x.StartRank
+	}
+	return 0
+}
+
+func (x *Player) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Player) GetFederation() string {
+	if x != nil {
+		return x.Federation
+	}
+	return ""
 }
 
 type Assignment struct {
@@ -2175,6 +2417,8 @@ type Tournament struct {
 	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	DefaultConfig *ClockConfig           `protobuf:"bytes,3,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"` // ruleset, regulations and default time control for its rounds
 	CreatedUnixMs int64                  `protobuf:"varint,4,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
+	Venue         string                 `protobuf:"bytes,5,opt,name=venue,proto3" json:"venue,omitempty"`           // where it plays: the hall plan its rounds use ("" is the hall)
+	Rounds        []int32                `protobuf:"varint,6,rep,packed,name=rounds,proto3" json:"rounds,omitempty"` // its rounds' numbers (ListTournaments)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2237,10 +2481,25 @@ func (x *Tournament) GetCreatedUnixMs() int64 {
 	return 0
 }
 
+func (x *Tournament) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *Tournament) GetRounds() []int32 {
+	if x != nil {
+		return x.Rounds
+	}
+	return nil
+}
+
 type CreateTournamentRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	DefaultConfig *ClockConfig           `protobuf:"bytes,2,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"`
+	Venue         string                 `protobuf:"bytes,3,opt,name=venue,proto3" json:"venue,omitempty"` // "" is the hall
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2289,14 +2548,30 @@ func (x *CreateTournamentRequest) GetDefaultConfig() *ClockConfig {
 	return nil
 }
 
+func (x *CreateTournamentRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
 type Round struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	TournamentId  string                 `protobuf:"bytes,2,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
-	Config        *ClockConfig           `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"` // the round's time control (ruleset and regulations from the tournament unless set)
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	RoundId         string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	TournamentId    string                 `protobuf:"bytes,2,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	Number          int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Config          *ClockConfig           `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"` // the round's time control (ruleset and regulations from the tournament unless set)
+	TournamentName  string                 `protobuf:"bytes,5,opt,name=tournament_name,json=tournamentName,proto3" json:"tournament_name,omitempty"`
+	Venue           string                 `protobuf:"bytes,6,opt,name=venue,proto3" json:"venue,omitempty"` // whose hall plan gave its boards their clocks
+	Status          RoundStatus            `protobuf:"varint,7,opt,name=status,proto3,enum=hall.v1.RoundStatus" json:"status,omitempty"`
+	Tally           *RoundTally            `protobuf:"bytes,8,opt,name=tally,proto3" json:"tally,omitempty"`
+	Byes            []*Bye                 `protobuf:"bytes,9,rep,name=byes,proto3" json:"byes,omitempty"`                                                  // results without a board
+	Source          string                 `protobuf:"bytes,10,opt,name=source,proto3" json:"source,omitempty"`                                             // how its pairings came: "trf", "csv", or "" (boards added by hand)
+	ImportedUnixMs  int64                  `protobuf:"varint,11,opt,name=imported_unix_ms,json=importedUnixMs,proto3" json:"imported_unix_ms,omitempty"`    // server wall time of the import, 0 if none
+	CompletedUnixMs int64                  `protobuf:"varint,12,opt,name=completed_unix_ms,json=completedUnixMs,proto3" json:"completed_unix_ms,omitempty"` // server wall time the last board got its result, 0 while not complete
+	Corrections     int32                  `protobuf:"varint,13,opt,name=corrections,proto3" json:"corrections,omitempty"`                                  // results changed by the arbiter after the round was complete (each audited)
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Round) Reset() {
@@ -2357,6 +2632,230 @@ func (x *Round) GetConfig() *ClockConfig {
 	return nil
 }
 
+func (x *Round) GetTournamentName() string {
+	if x != nil {
+		return x.TournamentName
+	}
+	return ""
+}
+
+func (x *Round) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *Round) GetStatus() RoundStatus {
+	if x != nil {
+		return x.Status
+	}
+	return RoundStatus_ROUND_STATUS_EMPTY
+}
+
+func (x *Round) GetTally() *RoundTally {
+	if x != nil {
+		return x.Tally
+	}
+	return nil
+}
+
+func (x *Round) GetByes() []*Bye {
+	if x != nil {
+		return x.Byes
+	}
+	return nil
+}
+
+func (x *Round) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *Round) GetImportedUnixMs() int64 {
+	if x != nil {
+		return x.ImportedUnixMs
+	}
+	return 0
+}
+
+func (x *Round) GetCompletedUnixMs() int64 {
+	if x != nil {
+		return x.CompletedUnixMs
+	}
+	return 0
+}
+
+func (x *Round) GetCorrections() int32 {
+	if x != nil {
+		return x.Corrections
+	}
+	return 0
+}
+
+// A round's boards by where they stand, and the points so far.
+type RoundTally struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Boards        int32                  `protobuf:"varint,1,opt,name=boards,proto3" json:"boards,omitempty"`
+	Finished      int32                  `protobuf:"varint,2,opt,name=finished,proto3" json:"finished,omitempty"`                           // with a result
+	Playing       int32                  `protobuf:"varint,3,opt,name=playing,proto3" json:"playing,omitempty"`                             // running, paused or adjourned
+	Waiting       int32                  `protobuf:"varint,4,opt,name=waiting,proto3" json:"waiting,omitempty"`                             // not started
+	Byes          int32                  `protobuf:"varint,5,opt,name=byes,proto3" json:"byes,omitempty"`                                   // results without a board
+	WhitePoints   float64                `protobuf:"fixed64,6,opt,name=white_points,json=whitePoints,proto3" json:"white_points,omitempty"` // points White scored on the finished boards, under the event's scoring
+	BlackPoints   float64                `protobuf:"fixed64,7,opt,name=black_points,json=blackPoints,proto3" json:"black_points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RoundTally) Reset() {
+	*x = RoundTally{}
+	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoundTally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoundTally) ProtoMessage() {}
+
+func (x *RoundTally) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoundTally.ProtoReflect.Descriptor instead.
+func (*RoundTally) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *RoundTally) GetBoards() int32 {
+	if x != nil {
+		return x.Boards
+	}
+	return 0
+}
+
+func (x *RoundTally) GetFinished() int32 {
+	if x != nil {
+		return x.Finished
+	}
+	return 0
+}
+
+func (x *RoundTally) GetPlaying() int32 {
+	if x != nil {
+		return x.Playing
+	}
+	return 0
+}
+
+func (x *RoundTally) GetWaiting() int32 {
+	if x != nil {
+		return x.Waiting
+	}
+	return 0
+}
+
+func (x *RoundTally) GetByes() int32 {
+	if x != nil {
+		return x.Byes
+	}
+	return 0
+}
+
+func (x *RoundTally) GetWhitePoints() float64 {
+	if x != nil {
+		return x.WhitePoints
+	}
+	return 0
+}
+
+func (x *RoundTally) GetBlackPoints() float64 {
+	if x != nil {
+		return x.BlackPoints
+	}
+	return 0
+}
+
+type Bye struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        *Player                `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Section       string                 `protobuf:"bytes,2,opt,name=section,proto3" json:"section,omitempty"`
+	Kind          ByeKind                `protobuf:"varint,3,opt,name=kind,proto3,enum=hall.v1.ByeKind" json:"kind,omitempty"`
+	Points        float64                `protobuf:"fixed64,4,opt,name=points,proto3" json:"points,omitempty"` // what it scores under the event's scoring
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Bye) Reset() {
+	*x = Bye{}
+	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Bye) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Bye) ProtoMessage() {}
+
+func (x *Bye) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Bye.ProtoReflect.Descriptor instead.
+func (*Bye) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Bye) GetPlayer() *Player {
+	if x != nil {
+		return x.Player
+	}
+	return nil
+}
+
+func (x *Bye) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *Bye) GetKind() ByeKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ByeKind_BYE_KIND_UNSPECIFIED
+}
+
+func (x *Bye) GetPoints() float64 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
 type CreateRoundRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TournamentId  string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
@@ -2368,7 +2867,7 @@ type CreateRoundRequest struct {
 
 func (x *CreateRoundRequest) Reset() {
 	*x = CreateRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2380,7 +2879,7 @@ func (x *CreateRoundRequest) String() string {
 func (*CreateRoundRequest) ProtoMessage() {}
 
 func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2393,7 +2892,7 @@ func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRoundRequest.ProtoReflect.Descriptor instead.
 func (*CreateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{21}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CreateRoundRequest) GetTournamentId() string {
@@ -2418,24 +2917,27 @@ func (x *CreateRoundRequest) GetConfig() *ClockConfig {
 }
 
 type Board struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
-	RoundId       string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
-	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
-	Section       string                 `protobuf:"bytes,4,opt,name=section,proto3" json:"section,omitempty"` // arbiters may be limited to sections
-	White         *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
-	Black         *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
-	DeviceId      string                 `protobuf:"bytes,7,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // "" when no device is assigned
-	Config        *ClockConfig           `protobuf:"bytes,8,opt,name=config,proto3" json:"config,omitempty"`                     // effective configuration
-	State         *BoardState            `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
-	Pending       []*PendingCommand      `protobuf:"bytes,10,rep,name=pending,proto3" json:"pending,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	BoardId        string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
+	RoundId        string                 `protobuf:"bytes,2,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	Number         int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Section        string                 `protobuf:"bytes,4,opt,name=section,proto3" json:"section,omitempty"` // arbiters may be limited to sections
+	White          *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
+	Black          *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
+	DeviceId       string                 `protobuf:"bytes,7,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // "" when no device is assigned
+	Config         *ClockConfig           `protobuf:"bytes,8,opt,name=config,proto3" json:"config,omitempty"`                     // effective configuration
+	State          *BoardState            `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
+	Pending        []*PendingCommand      `protobuf:"bytes,10,rep,name=pending,proto3" json:"pending,omitempty"`
+	RoundNumber    int32                  `protobuf:"varint,11,opt,name=round_number,json=roundNumber,proto3" json:"round_number,omitempty"`
+	TournamentName string                 `protobuf:"bytes,12,opt,name=tournament_name,json=tournamentName,proto3" json:"tournament_name,omitempty"`
+	Table          int32                  `protobuf:"varint,13,opt,name=table,proto3" json:"table,omitempty"` // the table in the round's venue, 0 if none
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Board) Reset() {
 	*x = Board{}
-	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2447,7 +2949,7 @@ func (x *Board) String() string {
 func (*Board) ProtoMessage() {}
 
 func (x *Board) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2460,7 +2962,7 @@ func (x *Board) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Board.ProtoReflect.Descriptor instead.
 func (*Board) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{22}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Board) GetBoardId() string {
@@ -2533,6 +3035,27 @@ func (x *Board) GetPending() []*PendingCommand {
 	return nil
 }
 
+func (x *Board) GetRoundNumber() int32 {
+	if x != nil {
+		return x.RoundNumber
+	}
+	return 0
+}
+
+func (x *Board) GetTournamentName() string {
+	if x != nil {
+		return x.TournamentName
+	}
+	return ""
+}
+
+func (x *Board) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
+}
+
 type PendingCommand struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CommandId     string                 `protobuf:"bytes,1,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`
@@ -2547,7 +3070,7 @@ type PendingCommand struct {
 
 func (x *PendingCommand) Reset() {
 	*x = PendingCommand{}
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2559,7 +3082,7 @@ func (x *PendingCommand) String() string {
 func (*PendingCommand) ProtoMessage() {}
 
 func (x *PendingCommand) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2572,7 +3095,7 @@ func (x *PendingCommand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingCommand.ProtoReflect.Descriptor instead.
 func (*PendingCommand) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PendingCommand) GetCommandId() string {
@@ -2632,7 +3155,7 @@ type AddBoardRequest struct {
 
 func (x *AddBoardRequest) Reset() {
 	*x = AddBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2644,7 +3167,7 @@ func (x *AddBoardRequest) String() string {
 func (*AddBoardRequest) ProtoMessage() {}
 
 func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2657,7 +3180,7 @@ func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddBoardRequest.ProtoReflect.Descriptor instead.
 func (*AddBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *AddBoardRequest) GetRoundId() string {
@@ -2720,7 +3243,7 @@ type AssignDeviceRequest struct {
 
 func (x *AssignDeviceRequest) Reset() {
 	*x = AssignDeviceRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2732,7 +3255,7 @@ func (x *AssignDeviceRequest) String() string {
 func (*AssignDeviceRequest) ProtoMessage() {}
 
 func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2745,7 +3268,7 @@ func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignDeviceRequest.ProtoReflect.Descriptor instead.
 func (*AssignDeviceRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *AssignDeviceRequest) GetBoardId() string {
@@ -2780,7 +3303,7 @@ type SwapDevicesRequest struct {
 
 func (x *SwapDevicesRequest) Reset() {
 	*x = SwapDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2792,7 +3315,7 @@ func (x *SwapDevicesRequest) String() string {
 func (*SwapDevicesRequest) ProtoMessage() {}
 
 func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2805,7 +3328,7 @@ func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesRequest.ProtoReflect.Descriptor instead.
 func (*SwapDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SwapDevicesRequest) GetBoardA() string {
@@ -2839,7 +3362,7 @@ type SwapDevicesResponse struct {
 
 func (x *SwapDevicesResponse) Reset() {
 	*x = SwapDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2851,7 +3374,7 @@ func (x *SwapDevicesResponse) String() string {
 func (*SwapDevicesResponse) ProtoMessage() {}
 
 func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2864,7 +3387,7 @@ func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesResponse.ProtoReflect.Descriptor instead.
 func (*SwapDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SwapDevicesResponse) GetA() *Board {
@@ -2891,7 +3414,7 @@ type UseVirtualClockRequest struct {
 
 func (x *UseVirtualClockRequest) Reset() {
 	*x = UseVirtualClockRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2903,7 +3426,7 @@ func (x *UseVirtualClockRequest) String() string {
 func (*UseVirtualClockRequest) ProtoMessage() {}
 
 func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2916,7 +3439,7 @@ func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UseVirtualClockRequest.ProtoReflect.Descriptor instead.
 func (*UseVirtualClockRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *UseVirtualClockRequest) GetBoardId() string {
@@ -2944,7 +3467,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2956,7 +3479,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2969,7 +3492,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *StartRoundRequest) GetRoundId() string {
@@ -3003,7 +3526,7 @@ type Absence struct {
 
 func (x *Absence) Reset() {
 	*x = Absence{}
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3015,7 +3538,7 @@ func (x *Absence) String() string {
 func (*Absence) ProtoMessage() {}
 
 func (x *Absence) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3028,7 +3551,7 @@ func (x *Absence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Absence.ProtoReflect.Descriptor instead.
 func (*Absence) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Absence) GetBoardId() string {
@@ -3054,7 +3577,7 @@ type StartRoundResponse struct {
 
 func (x *StartRoundResponse) Reset() {
 	*x = StartRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3066,7 +3589,7 @@ func (x *StartRoundResponse) String() string {
 func (*StartRoundResponse) ProtoMessage() {}
 
 func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3079,7 +3602,7 @@ func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundResponse.ProtoReflect.Descriptor instead.
 func (*StartRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *StartRoundResponse) GetBoards() []*BoardActionResponse {
@@ -3101,7 +3624,7 @@ type BoardActionRequest struct {
 
 func (x *BoardActionRequest) Reset() {
 	*x = BoardActionRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3113,7 +3636,7 @@ func (x *BoardActionRequest) String() string {
 func (*BoardActionRequest) ProtoMessage() {}
 
 func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3126,7 +3649,7 @@ func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionRequest.ProtoReflect.Descriptor instead.
 func (*BoardActionRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *BoardActionRequest) GetBoardId() string {
@@ -3170,7 +3693,7 @@ type BoardActionResponse struct {
 
 func (x *BoardActionResponse) Reset() {
 	*x = BoardActionResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3182,7 +3705,7 @@ func (x *BoardActionResponse) String() string {
 func (*BoardActionResponse) ProtoMessage() {}
 
 func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3195,7 +3718,7 @@ func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionResponse.ProtoReflect.Descriptor instead.
 func (*BoardActionResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *BoardActionResponse) GetBoardId() string {
@@ -3235,15 +3758,17 @@ func (x *BoardActionResponse) GetState() *BoardState {
 
 type ListBoardsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // empty: every board
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // empty: every board (or the round given by tournament and number); an unknown round is NOT_FOUND
 	Section       string                 `protobuf:"bytes,2,opt,name=section,proto3" json:"section,omitempty"`                // empty: every section the caller may see
+	Tournament    string                 `protobuf:"bytes,3,opt,name=tournament,proto3" json:"tournament,omitempty"`          // with number: the round by its tournament's id or name
+	Number        int32                  `protobuf:"varint,4,opt,name=number,proto3" json:"number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListBoardsRequest) Reset() {
 	*x = ListBoardsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3255,7 +3780,7 @@ func (x *ListBoardsRequest) String() string {
 func (*ListBoardsRequest) ProtoMessage() {}
 
 func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3268,7 +3793,7 @@ func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsRequest.ProtoReflect.Descriptor instead.
 func (*ListBoardsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListBoardsRequest) GetRoundId() string {
@@ -3285,6 +3810,20 @@ func (x *ListBoardsRequest) GetSection() string {
 	return ""
 }
 
+func (x *ListBoardsRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *ListBoardsRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
 type ListBoardsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Boards        []*Board               `protobuf:"bytes,1,rep,name=boards,proto3" json:"boards,omitempty"`
@@ -3294,7 +3833,7 @@ type ListBoardsResponse struct {
 
 func (x *ListBoardsResponse) Reset() {
 	*x = ListBoardsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3306,7 +3845,7 @@ func (x *ListBoardsResponse) String() string {
 func (*ListBoardsResponse) ProtoMessage() {}
 
 func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3319,7 +3858,7 @@ func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsResponse.ProtoReflect.Descriptor instead.
 func (*ListBoardsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListBoardsResponse) GetBoards() []*Board {
@@ -3338,7 +3877,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3350,7 +3889,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3363,7 +3902,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetBoardRequest) GetBoardId() string {
@@ -3384,7 +3923,7 @@ type AuditLogRequest struct {
 
 func (x *AuditLogRequest) Reset() {
 	*x = AuditLogRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3396,7 +3935,7 @@ func (x *AuditLogRequest) String() string {
 func (*AuditLogRequest) ProtoMessage() {}
 
 func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3409,7 +3948,7 @@ func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogRequest.ProtoReflect.Descriptor instead.
 func (*AuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AuditLogRequest) GetBoardId() string {
@@ -3449,7 +3988,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3461,7 +4000,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3474,7 +4013,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *AuditEntry) GetSeq() uint64 {
@@ -3542,7 +4081,7 @@ type AuditLogResponse struct {
 
 func (x *AuditLogResponse) Reset() {
 	*x = AuditLogResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3554,7 +4093,7 @@ func (x *AuditLogResponse) String() string {
 func (*AuditLogResponse) ProtoMessage() {}
 
 func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3567,7 +4106,7 @@ func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogResponse.ProtoReflect.Descriptor instead.
 func (*AuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AuditLogResponse) GetEntries() []*AuditEntry {
@@ -3585,7 +4124,7 @@ type ListDevicesRequest struct {
 
 func (x *ListDevicesRequest) Reset() {
 	*x = ListDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3597,7 +4136,7 @@ func (x *ListDevicesRequest) String() string {
 func (*ListDevicesRequest) ProtoMessage() {}
 
 func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3610,7 +4149,7 @@ func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesRequest.ProtoReflect.Descriptor instead.
 func (*ListDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
 }
 
 type Device struct {
@@ -3629,7 +4168,7 @@ type Device struct {
 
 func (x *Device) Reset() {
 	*x = Device{}
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3641,7 +4180,7 @@ func (x *Device) String() string {
 func (*Device) ProtoMessage() {}
 
 func (x *Device) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3654,7 +4193,7 @@ func (x *Device) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Device.ProtoReflect.Descriptor instead.
 func (*Device) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Device) GetDeviceId() string {
@@ -3722,7 +4261,7 @@ type ListDevicesResponse struct {
 
 func (x *ListDevicesResponse) Reset() {
 	*x = ListDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3734,7 +4273,7 @@ func (x *ListDevicesResponse) String() string {
 func (*ListDevicesResponse) ProtoMessage() {}
 
 func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3747,7 +4286,7 @@ func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesResponse.ProtoReflect.Descriptor instead.
 func (*ListDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ListDevicesResponse) GetDevices() []*Device {
@@ -3769,7 +4308,7 @@ type IssueTokenRequest struct {
 
 func (x *IssueTokenRequest) Reset() {
 	*x = IssueTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3781,7 +4320,7 @@ func (x *IssueTokenRequest) String() string {
 func (*IssueTokenRequest) ProtoMessage() {}
 
 func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3794,7 +4333,7 @@ func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenRequest.ProtoReflect.Descriptor instead.
 func (*IssueTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *IssueTokenRequest) GetRole() Role {
@@ -3835,7 +4374,7 @@ type IssueTokenResponse struct {
 
 func (x *IssueTokenResponse) Reset() {
 	*x = IssueTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3847,7 +4386,7 @@ func (x *IssueTokenResponse) String() string {
 func (*IssueTokenResponse) ProtoMessage() {}
 
 func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3860,7 +4399,7 @@ func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenResponse.ProtoReflect.Descriptor instead.
 func (*IssueTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *IssueTokenResponse) GetTokenId() string {
@@ -3886,7 +4425,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3898,7 +4437,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3911,7 +4450,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *RevokeTokenRequest) GetTokenId() string {
@@ -3929,7 +4468,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3941,7 +4480,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3954,7 +4493,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
 }
 
 type ListTokensRequest struct {
@@ -3965,7 +4504,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3977,7 +4516,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3990,7 +4529,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
 }
 
 type TokenInfo struct {
@@ -4008,7 +4547,7 @@ type TokenInfo struct {
 
 func (x *TokenInfo) Reset() {
 	*x = TokenInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4020,7 +4559,7 @@ func (x *TokenInfo) String() string {
 func (*TokenInfo) ProtoMessage() {}
 
 func (x *TokenInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4033,7 +4572,7 @@ func (x *TokenInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenInfo.ProtoReflect.Descriptor instead.
 func (*TokenInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *TokenInfo) GetTokenId() string {
@@ -4094,7 +4633,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4106,7 +4645,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4119,7 +4658,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ListTokensResponse) GetTokens() []*TokenInfo {
@@ -4127,6 +4666,794 @@ func (x *ListTokensResponse) GetTokens() []*TokenInfo {
 		return x.Tokens
 	}
 	return nil
+}
+
+type ListTournamentsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTournamentsRequest) Reset() {
+	*x = ListTournamentsRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTournamentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTournamentsRequest) ProtoMessage() {}
+
+func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
+func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+}
+
+type ListTournamentsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournaments   []*Tournament          `protobuf:"bytes,1,rep,name=tournaments,proto3" json:"tournaments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTournamentsResponse) Reset() {
+	*x = ListTournamentsResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTournamentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTournamentsResponse) ProtoMessage() {}
+
+func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
+func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
+	if x != nil {
+		return x.Tournaments
+	}
+	return nil
+}
+
+type ListRoundsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"` // id or name; empty: every tournament's
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRoundsRequest) Reset() {
+	*x = ListRoundsRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRoundsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRoundsRequest) ProtoMessage() {}
+
+func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRoundsRequest.ProtoReflect.Descriptor instead.
+func (*ListRoundsRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *ListRoundsRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+type ListRoundsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Rounds        []*Round               `protobuf:"bytes,1,rep,name=rounds,proto3" json:"rounds,omitempty"` // by tournament, then number
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRoundsResponse) Reset() {
+	*x = ListRoundsResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRoundsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRoundsResponse) ProtoMessage() {}
+
+func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRoundsResponse.ProtoReflect.Descriptor instead.
+func (*ListRoundsResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *ListRoundsResponse) GetRounds() []*Round {
+	if x != nil {
+		return x.Rounds
+	}
+	return nil
+}
+
+type GetRoundRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
+	Tournament    string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`          // id or name
+	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRoundRequest) Reset() {
+	*x = GetRoundRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRoundRequest) ProtoMessage() {}
+
+func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRoundRequest.ProtoReflect.Descriptor instead.
+func (*GetRoundRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *GetRoundRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *GetRoundRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *GetRoundRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+type ImportRoundRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"` // id or name of an existing tournament
+	Number        int32                  `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`        // the round; 0: the file's (a CSV's Round column; a TRF's last round with columns, or the next one with pairings)
+	Format        ImportFormat           `protobuf:"varint,3,opt,name=format,proto3,enum=hall.v1.ImportFormat" json:"format,omitempty"`
+	Content       []byte                 `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`                          // the file as the pairing program wrote it
+	Pairings      []byte                 `protobuf:"bytes,5,opt,name=pairings,proto3" json:"pairings,omitempty"`                        // with a TRF: the pairing program's output (first line the number of pairs, then "white black", 0 a bye)
+	Replace       bool                   `protobuf:"varint,6,opt,name=replace,proto3" json:"replace,omitempty"`                         // replace the round if imported already and none of its boards started
+	Venue         string                 `protobuf:"bytes,7,opt,name=venue,proto3" json:"venue,omitempty"`                              // whose hall plan gives the clocks; default the tournament's
+	FirstTable    int32                  `protobuf:"varint,8,opt,name=first_table,json=firstTable,proto3" json:"first_table,omitempty"` // the table of board 1 (default 1); further sections continue after the last board of the previous one
+	Config        *ClockConfig           `protobuf:"bytes,9,opt,name=config,proto3" json:"config,omitempty"`                            // the round's time control etc. (as CreateRound); empty fields from the tournament
+	Section       string                 `protobuf:"bytes,10,opt,name=section,proto3" json:"section,omitempty"`                         // the section a TRF's boards belong to (a CSV names its own)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRoundRequest) Reset() {
+	*x = ImportRoundRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRoundRequest) ProtoMessage() {}
+
+func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRoundRequest.ProtoReflect.Descriptor instead.
+func (*ImportRoundRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ImportRoundRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *ImportRoundRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ImportRoundRequest) GetFormat() ImportFormat {
+	if x != nil {
+		return x.Format
+	}
+	return ImportFormat_IMPORT_FORMAT_UNSPECIFIED
+}
+
+func (x *ImportRoundRequest) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+func (x *ImportRoundRequest) GetPairings() []byte {
+	if x != nil {
+		return x.Pairings
+	}
+	return nil
+}
+
+func (x *ImportRoundRequest) GetReplace() bool {
+	if x != nil {
+		return x.Replace
+	}
+	return false
+}
+
+func (x *ImportRoundRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *ImportRoundRequest) GetFirstTable() int32 {
+	if x != nil {
+		return x.FirstTable
+	}
+	return 0
+}
+
+func (x *ImportRoundRequest) GetConfig() *ClockConfig {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+func (x *ImportRoundRequest) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+type ImportRoundResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Round         *Round                 `protobuf:"bytes,1,opt,name=round,proto3" json:"round,omitempty"`
+	Boards        []*Board               `protobuf:"bytes,2,rep,name=boards,proto3" json:"boards,omitempty"`     // by section and number
+	Warnings      []string               `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"` // e.g. a table without a clock in the plan
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRoundResponse) Reset() {
+	*x = ImportRoundResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRoundResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRoundResponse) ProtoMessage() {}
+
+func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRoundResponse.ProtoReflect.Descriptor instead.
+func (*ImportRoundResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *ImportRoundResponse) GetRound() *Round {
+	if x != nil {
+		return x.Round
+	}
+	return nil
+}
+
+func (x *ImportRoundResponse) GetBoards() []*Board {
+	if x != nil {
+		return x.Boards
+	}
+	return nil
+}
+
+func (x *ImportRoundResponse) GetWarnings() []string {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
+type ExportRoundRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	RoundId          string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
+	Tournament       string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	Number           int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Format           ExportFormat           `protobuf:"varint,4,opt,name=format,proto3,enum=hall.v1.ExportFormat" json:"format,omitempty"`
+	PgnRoundAndBoard bool                   `protobuf:"varint,5,opt,name=pgn_round_and_board,json=pgnRoundAndBoard,proto3" json:"pgn_round_and_board,omitempty"` // PGN Round tag as "5.12" (lichess broadcasts) instead of "5"
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ExportRoundRequest) Reset() {
+	*x = ExportRoundRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRoundRequest) ProtoMessage() {}
+
+func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRoundRequest.ProtoReflect.Descriptor instead.
+func (*ExportRoundRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *ExportRoundRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *ExportRoundRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *ExportRoundRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ExportRoundRequest) GetFormat() ExportFormat {
+	if x != nil {
+		return x.Format
+	}
+	return ExportFormat_EXPORT_FORMAT_UNSPECIFIED
+}
+
+func (x *ExportRoundRequest) GetPgnRoundAndBoard() bool {
+	if x != nil {
+		return x.PgnRoundAndBoard
+	}
+	return false
+}
+
+type ExportRoundResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Content       []byte                 `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	Filename      string                 `protobuf:"bytes,2,opt,name=filename,proto3" json:"filename,omitempty"`        // a suggested file name, e.g. "nordic-open-r5.trf"
+	Final         bool                   `protobuf:"varint,3,opt,name=final,proto3" json:"final,omitempty"`             // the round is complete: every board has its result
+	Corrections   int32                  `protobuf:"varint,4,opt,name=corrections,proto3" json:"corrections,omitempty"` // results changed after completion (each audited)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRoundResponse) Reset() {
+	*x = ExportRoundResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRoundResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRoundResponse) ProtoMessage() {}
+
+func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRoundResponse.ProtoReflect.Descriptor instead.
+func (*ExportRoundResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *ExportRoundResponse) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+func (x *ExportRoundResponse) GetFilename() string {
+	if x != nil {
+		return x.Filename
+	}
+	return ""
+}
+
+func (x *ExportRoundResponse) GetFinal() bool {
+	if x != nil {
+		return x.Final
+	}
+	return false
+}
+
+func (x *ExportRoundResponse) GetCorrections() int32 {
+	if x != nil {
+		return x.Corrections
+	}
+	return 0
+}
+
+type PlanTable struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Table         int32                  `protobuf:"varint,1,opt,name=table,proto3" json:"table,omitempty"`                                        // from 1
+	DeviceId      string                 `protobuf:"bytes,2,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"`                   // "" in SetPlan: clear the table
+	Online        bool                   `protobuf:"varint,3,opt,name=online,proto3" json:"online,omitempty"`                                      // the device is connected (GetPlan)
+	BoardId       string                 `protobuf:"bytes,4,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // the board the device keeps now, "" if none (GetPlan)
+	UpdatedUnixMs int64                  `protobuf:"varint,5,opt,name=updated_unix_ms,json=updatedUnixMs,proto3" json:"updated_unix_ms,omitempty"` // server wall time of the last change
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlanTable) Reset() {
+	*x = PlanTable{}
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlanTable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlanTable) ProtoMessage() {}
+
+func (x *PlanTable) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlanTable.ProtoReflect.Descriptor instead.
+func (*PlanTable) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *PlanTable) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
+}
+
+func (x *PlanTable) GetDeviceId() string {
+	if x != nil {
+		return x.DeviceId
+	}
+	return ""
+}
+
+func (x *PlanTable) GetOnline() bool {
+	if x != nil {
+		return x.Online
+	}
+	return false
+}
+
+func (x *PlanTable) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *PlanTable) GetUpdatedUnixMs() int64 {
+	if x != nil {
+		return x.UpdatedUnixMs
+	}
+	return 0
+}
+
+type HallPlan struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Venue         string                 `protobuf:"bytes,1,opt,name=venue,proto3" json:"venue,omitempty"`
+	Tables        []*PlanTable           `protobuf:"bytes,2,rep,name=tables,proto3" json:"tables,omitempty"` // by table
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HallPlan) Reset() {
+	*x = HallPlan{}
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HallPlan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HallPlan) ProtoMessage() {}
+
+func (x *HallPlan) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HallPlan.ProtoReflect.Descriptor instead.
+func (*HallPlan) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *HallPlan) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *HallPlan) GetTables() []*PlanTable {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+type GetPlanRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Venue         string                 `protobuf:"bytes,1,opt,name=venue,proto3" json:"venue,omitempty"` // "" is the hall
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPlanRequest) Reset() {
+	*x = GetPlanRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPlanRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPlanRequest) ProtoMessage() {}
+
+func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPlanRequest.ProtoReflect.Descriptor instead.
+func (*GetPlanRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *GetPlanRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+type SetPlanRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Venue         string                 `protobuf:"bytes,1,opt,name=venue,proto3" json:"venue,omitempty"`
+	Tables        []*PlanTable           `protobuf:"bytes,2,rep,name=tables,proto3" json:"tables,omitempty"`                                // tables to set (a device moves from any other table of the venue)
+	FromRoundId   string                 `protobuf:"bytes,3,opt,name=from_round_id,json=fromRoundId,proto3" json:"from_round_id,omitempty"` // also: each board of this round with a table puts its current device there
+	Clear         bool                   `protobuf:"varint,4,opt,name=clear,proto3" json:"clear,omitempty"`                                 // clear the whole plan first
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetPlanRequest) Reset() {
+	*x = SetPlanRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetPlanRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetPlanRequest) ProtoMessage() {}
+
+func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetPlanRequest.ProtoReflect.Descriptor instead.
+func (*SetPlanRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *SetPlanRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *SetPlanRequest) GetTables() []*PlanTable {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+func (x *SetPlanRequest) GetFromRoundId() string {
+	if x != nil {
+		return x.FromRoundId
+	}
+	return ""
+}
+
+func (x *SetPlanRequest) GetClear() bool {
+	if x != nil {
+		return x.Clear
+	}
+	return false
 }
 
 type WatchBoardRequest struct {
@@ -4139,7 +5466,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4151,7 +5478,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4164,7 +5491,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -4191,7 +5518,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4203,7 +5530,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4216,7 +5543,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -4242,7 +5569,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4254,7 +5581,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4267,7 +5594,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -4288,7 +5615,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4300,7 +5627,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4313,7 +5640,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -4394,7 +5721,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\n" +
 	"flag_at_ms\x18\x06 \x01(\x03H\x00R\bflagAtMs\x88\x01\x01\x12\"\n" +
 	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMsB\r\n" +
-	"\v_flag_at_ms\"\x9f\x06\n" +
+	"\v_flag_at_ms\"\xbd\x06\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -4422,7 +5749,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vblack_score\x18\x14 \x01(\x01R\n" +
 	"blackScore\x12/\n" +
 	"\x13quickplay_postponed\x18\x15 \x01(\bR\x12quickplayPostponed\x12(\n" +
-	"\x10next_deadline_ms\x18\x16 \x01(\x03R\x0enextDeadlineMs\"\xa0\x01\n" +
+	"\x10next_deadline_ms\x18\x16 \x01(\x03R\x0enextDeadlineMs\x12\x1c\n" +
+	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\"\xa0\x01\n" +
 	"\rDeviceMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.hall.v1.HelloH\x00R\x05hello\x12,\n" +
 	"\x05event\x18\x02 \x01(\v2\x14.hall.v1.DeviceEventH\x00R\x05event\x122\n" +
@@ -4467,11 +5795,17 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x03msg\"Z\n" +
 	"\aWelcome\x12\x1b\n" +
 	"\tacked_seq\x18\x01 \x01(\x04R\backedSeq\x122\n" +
-	"\x15heartbeat_interval_ms\x18\x02 \x01(\x03R\x13heartbeatIntervalMs\"M\n" +
+	"\x15heartbeat_interval_ms\x18\x02 \x01(\x03R\x13heartbeatIntervalMs\"\xa2\x01\n" +
 	"\x06Player\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\afide_id\x18\x02 \x01(\tR\x06fideId\x12\x16\n" +
-	"\x06rating\x18\x03 \x01(\x05R\x06rating\"\xd7\x02\n" +
+	"\x06rating\x18\x03 \x01(\x05R\x06rating\x12\x1d\n" +
+	"\n" +
+	"start_rank\x18\x04 \x01(\x05R\tstartRank\x12\x14\n" +
+	"\x05title\x18\x05 \x01(\tR\x05title\x12\x1e\n" +
+	"\n" +
+	"federation\x18\x06 \x01(\tR\n" +
+	"federation\"\xd7\x02\n" +
 	"\n" +
 	"Assignment\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1e\n" +
@@ -4497,25 +5831,52 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x1b\n" +
-	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\xaa\x01\n" +
+	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\xd8\x01\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12;\n" +
 	"\x0edefault_config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\x12&\n" +
-	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\"j\n" +
+	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\x12\x14\n" +
+	"\x05venue\x18\x05 \x01(\tR\x05venue\x12\x16\n" +
+	"\x06rounds\x18\x06 \x03(\x05R\x06rounds\"\x80\x01\n" +
 	"\x17CreateTournamentRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
-	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\"\x8d\x01\n" +
+	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\x12\x14\n" +
+	"\x05venue\x18\x03 \x01(\tR\x05venue\"\xd7\x03\n" +
 	"\x05Round\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12#\n" +
 	"\rtournament_id\x18\x02 \x01(\tR\ftournamentId\x12\x16\n" +
 	"\x06number\x18\x03 \x01(\x05R\x06number\x12,\n" +
-	"\x06config\x18\x04 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\x7f\n" +
+	"\x06config\x18\x04 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12'\n" +
+	"\x0ftournament_name\x18\x05 \x01(\tR\x0etournamentName\x12\x14\n" +
+	"\x05venue\x18\x06 \x01(\tR\x05venue\x12,\n" +
+	"\x06status\x18\a \x01(\x0e2\x14.hall.v1.RoundStatusR\x06status\x12)\n" +
+	"\x05tally\x18\b \x01(\v2\x13.hall.v1.RoundTallyR\x05tally\x12 \n" +
+	"\x04byes\x18\t \x03(\v2\f.hall.v1.ByeR\x04byes\x12\x16\n" +
+	"\x06source\x18\n" +
+	" \x01(\tR\x06source\x12(\n" +
+	"\x10imported_unix_ms\x18\v \x01(\x03R\x0eimportedUnixMs\x12*\n" +
+	"\x11completed_unix_ms\x18\f \x01(\x03R\x0fcompletedUnixMs\x12 \n" +
+	"\vcorrections\x18\r \x01(\x05R\vcorrections\"\xce\x01\n" +
+	"\n" +
+	"RoundTally\x12\x16\n" +
+	"\x06boards\x18\x01 \x01(\x05R\x06boards\x12\x1a\n" +
+	"\bfinished\x18\x02 \x01(\x05R\bfinished\x12\x18\n" +
+	"\aplaying\x18\x03 \x01(\x05R\aplaying\x12\x18\n" +
+	"\awaiting\x18\x04 \x01(\x05R\awaiting\x12\x12\n" +
+	"\x04byes\x18\x05 \x01(\x05R\x04byes\x12!\n" +
+	"\fwhite_points\x18\x06 \x01(\x01R\vwhitePoints\x12!\n" +
+	"\fblack_points\x18\a \x01(\x01R\vblackPoints\"\x86\x01\n" +
+	"\x03Bye\x12'\n" +
+	"\x06player\x18\x01 \x01(\v2\x0f.hall.v1.PlayerR\x06player\x12\x18\n" +
+	"\asection\x18\x02 \x01(\tR\asection\x12$\n" +
+	"\x04kind\x18\x03 \x01(\x0e2\x10.hall.v1.ByeKindR\x04kind\x12\x16\n" +
+	"\x06points\x18\x04 \x01(\x01R\x06points\"\x7f\n" +
 	"\x12CreateRoundRequest\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x05R\x06number\x12,\n" +
-	"\x06config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\xe6\x02\n" +
+	"\x06config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\xc8\x03\n" +
 	"\x05Board\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x16\n" +
@@ -4527,7 +5888,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06config\x18\b \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12)\n" +
 	"\x05state\x18\t \x01(\v2\x13.hall.v1.BoardStateR\x05state\x121\n" +
 	"\apending\x18\n" +
-	" \x03(\v2\x17.hall.v1.PendingCommandR\apending\"\xdd\x01\n" +
+	" \x03(\v2\x17.hall.v1.PendingCommandR\apending\x12!\n" +
+	"\fround_number\x18\v \x01(\x05R\vroundNumber\x12'\n" +
+	"\x0ftournament_name\x18\f \x01(\tR\x0etournamentName\x12\x14\n" +
+	"\x05table\x18\r \x01(\x05R\x05table\"\xdd\x01\n" +
 	"\x0ePendingCommand\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
@@ -4578,10 +5942,14 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\x02 \x01(\tR\tcommandId\x12.\n" +
 	"\x06status\x18\x03 \x01(\x0e2\x16.hall.v1.CommandStatusR\x06status\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12)\n" +
-	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\"H\n" +
+	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\"\x80\x01\n" +
 	"\x11ListBoardsRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
-	"\asection\x18\x02 \x01(\tR\asection\"<\n" +
+	"\asection\x18\x02 \x01(\tR\asection\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x03 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x04 \x01(\x05R\x06number\"<\n" +
 	"\x12ListBoardsResponse\x12&\n" +
 	"\x06boards\x18\x01 \x03(\v2\x0e.hall.v1.BoardR\x06boards\",\n" +
 	"\x0fGetBoardRequest\x12\x19\n" +
@@ -4636,7 +6004,70 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fcreated_unix_ms\x18\x06 \x01(\x03R\rcreatedUnixMs\x12\x18\n" +
 	"\arevoked\x18\a \x01(\bR\arevoked\"@\n" +
 	"\x12ListTokensResponse\x12*\n" +
-	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"I\n" +
+	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"\x18\n" +
+	"\x16ListTournamentsRequest\"P\n" +
+	"\x17ListTournamentsResponse\x125\n" +
+	"\vtournaments\x18\x01 \x03(\v2\x13.hall.v1.TournamentR\vtournaments\"3\n" +
+	"\x11ListRoundsRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\"<\n" +
+	"\x12ListRoundsResponse\x12&\n" +
+	"\x06rounds\x18\x01 \x03(\v2\x0e.hall.v1.RoundR\x06rounds\"d\n" +
+	"\x0fGetRoundRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x02 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\"\xca\x02\n" +
+	"\x12ImportRoundRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x02 \x01(\x05R\x06number\x12-\n" +
+	"\x06format\x18\x03 \x01(\x0e2\x15.hall.v1.ImportFormatR\x06format\x12\x18\n" +
+	"\acontent\x18\x04 \x01(\fR\acontent\x12\x1a\n" +
+	"\bpairings\x18\x05 \x01(\fR\bpairings\x12\x18\n" +
+	"\areplace\x18\x06 \x01(\bR\areplace\x12\x14\n" +
+	"\x05venue\x18\a \x01(\tR\x05venue\x12\x1f\n" +
+	"\vfirst_table\x18\b \x01(\x05R\n" +
+	"firstTable\x12,\n" +
+	"\x06config\x18\t \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12\x18\n" +
+	"\asection\x18\n" +
+	" \x01(\tR\asection\"\x7f\n" +
+	"\x13ImportRoundResponse\x12$\n" +
+	"\x05round\x18\x01 \x01(\v2\x0e.hall.v1.RoundR\x05round\x12&\n" +
+	"\x06boards\x18\x02 \x03(\v2\x0e.hall.v1.BoardR\x06boards\x12\x1a\n" +
+	"\bwarnings\x18\x03 \x03(\tR\bwarnings\"\xc5\x01\n" +
+	"\x12ExportRoundRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x02 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\x12-\n" +
+	"\x06format\x18\x04 \x01(\x0e2\x15.hall.v1.ExportFormatR\x06format\x12-\n" +
+	"\x13pgn_round_and_board\x18\x05 \x01(\bR\x10pgnRoundAndBoard\"\x83\x01\n" +
+	"\x13ExportRoundResponse\x12\x18\n" +
+	"\acontent\x18\x01 \x01(\fR\acontent\x12\x1a\n" +
+	"\bfilename\x18\x02 \x01(\tR\bfilename\x12\x14\n" +
+	"\x05final\x18\x03 \x01(\bR\x05final\x12 \n" +
+	"\vcorrections\x18\x04 \x01(\x05R\vcorrections\"\x99\x01\n" +
+	"\tPlanTable\x12\x14\n" +
+	"\x05table\x18\x01 \x01(\x05R\x05table\x12\x1b\n" +
+	"\tdevice_id\x18\x02 \x01(\tR\bdeviceId\x12\x16\n" +
+	"\x06online\x18\x03 \x01(\bR\x06online\x12\x19\n" +
+	"\bboard_id\x18\x04 \x01(\tR\aboardId\x12&\n" +
+	"\x0fupdated_unix_ms\x18\x05 \x01(\x03R\rupdatedUnixMs\"L\n" +
+	"\bHallPlan\x12\x14\n" +
+	"\x05venue\x18\x01 \x01(\tR\x05venue\x12*\n" +
+	"\x06tables\x18\x02 \x03(\v2\x12.hall.v1.PlanTableR\x06tables\"&\n" +
+	"\x0eGetPlanRequest\x12\x14\n" +
+	"\x05venue\x18\x01 \x01(\tR\x05venue\"\x8c\x01\n" +
+	"\x0eSetPlanRequest\x12\x14\n" +
+	"\x05venue\x18\x01 \x01(\tR\x05venue\x12*\n" +
+	"\x06tables\x18\x02 \x03(\v2\x12.hall.v1.PlanTableR\x06tables\x12\"\n" +
+	"\rfrom_round_id\x18\x03 \x01(\tR\vfromRoundId\x12\x14\n" +
+	"\x05clear\x18\x04 \x01(\bR\x05clear\"I\n" +
 	"\x11WatchBoardRequest\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x19\n" +
 	"\bfrom_seq\x18\x02 \x01(\x04R\afromSeq\"I\n" +
@@ -4694,7 +6125,18 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x15BOARD_STATUS_FINISHED\x10\x04*@\n" +
 	"\vClockSource\x12\x17\n" +
 	"\x13CLOCK_SOURCE_DEVICE\x10\x00\x12\x18\n" +
-	"\x14CLOCK_SOURCE_VIRTUAL\x10\x01*c\n" +
+	"\x14CLOCK_SOURCE_VIRTUAL\x10\x01*s\n" +
+	"\vRoundStatus\x12\x16\n" +
+	"\x12ROUND_STATUS_EMPTY\x10\x00\x12\x17\n" +
+	"\x13ROUND_STATUS_PAIRED\x10\x01\x12\x18\n" +
+	"\x14ROUND_STATUS_PLAYING\x10\x02\x12\x19\n" +
+	"\x15ROUND_STATUS_COMPLETE\x10\x03*r\n" +
+	"\aByeKind\x12\x18\n" +
+	"\x14BYE_KIND_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rBYE_KIND_HALF\x10\x01\x12\x11\n" +
+	"\rBYE_KIND_FULL\x10\x02\x12\x14\n" +
+	"\x10BYE_KIND_PAIRING\x10\x03\x12\x11\n" +
+	"\rBYE_KIND_ZERO\x10\x04*c\n" +
 	"\rCommandStatus\x12\x1a\n" +
 	"\x16COMMAND_STATUS_PENDING\x10\x00\x12\x1a\n" +
 	"\x16COMMAND_STATUS_APPLIED\x10\x01\x12\x1a\n" +
@@ -4704,9 +6146,18 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vROLE_DEVICE\x10\x01\x12\x10\n" +
 	"\fROLE_ARBITER\x10\x02\x12\x16\n" +
 	"\x12ROLE_CHIEF_ARBITER\x10\x03\x12\x12\n" +
-	"\x0eROLE_BROADCAST\x10\x042J\n" +
+	"\x0eROLE_BROADCAST\x10\x04*[\n" +
+	"\fImportFormat\x12\x1d\n" +
+	"\x19IMPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11IMPORT_FORMAT_TRF\x10\x01\x12\x15\n" +
+	"\x11IMPORT_FORMAT_CSV\x10\x02*r\n" +
+	"\fExportFormat\x12\x1d\n" +
+	"\x19EXPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11EXPORT_FORMAT_TRF\x10\x01\x12\x15\n" +
+	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
+	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\x83\b\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xd8\v\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -4726,7 +6177,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"IssueToken\x12\x1a.hall.v1.IssueTokenRequest\x1a\x1b.hall.v1.IssueTokenResponse\x12H\n" +
 	"\vRevokeToken\x12\x1b.hall.v1.RevokeTokenRequest\x1a\x1c.hall.v1.RevokeTokenResponse\x12E\n" +
 	"\n" +
-	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse2\xcb\x01\n" +
+	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse\x12T\n" +
+	"\x0fListTournaments\x12\x1f.hall.v1.ListTournamentsRequest\x1a .hall.v1.ListTournamentsResponse\x12E\n" +
+	"\n" +
+	"ListRounds\x12\x1a.hall.v1.ListRoundsRequest\x1a\x1b.hall.v1.ListRoundsResponse\x124\n" +
+	"\bGetRound\x12\x18.hall.v1.GetRoundRequest\x1a\x0e.hall.v1.Round\x12H\n" +
+	"\vImportRound\x12\x1b.hall.v1.ImportRoundRequest\x1a\x1c.hall.v1.ImportRoundResponse\x12H\n" +
+	"\vExportRound\x12\x1b.hall.v1.ExportRoundRequest\x1a\x1c.hall.v1.ExportRoundResponse\x125\n" +
+	"\aGetPlan\x12\x17.hall.v1.GetPlanRequest\x1a\x11.hall.v1.HallPlan\x125\n" +
+	"\aSetPlan\x12\x17.hall.v1.SetPlanRequest\x1a\x11.hall.v1.HallPlan2\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
 	"\n" +
 	"WatchBoard\x12\x1a.hall.v1.WatchBoardRequest\x1a\x14.hall.v1.WatchUpdate0\x01\x12@\n" +
@@ -4746,8 +6205,8 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 	return file_hall_v1_hall_proto_rawDescData
 }
 
-var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
+var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 69)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                       // 0: hall.v1.Side
 	(Supervision)(0),                // 1: hall.v1.Supervision
@@ -4756,166 +6215,213 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(QuickplayDecision)(0),          // 4: hall.v1.QuickplayDecision
 	(BoardStatus)(0),                // 5: hall.v1.BoardStatus
 	(ClockSource)(0),                // 6: hall.v1.ClockSource
-	(CommandStatus)(0),              // 7: hall.v1.CommandStatus
-	(Role)(0),                       // 8: hall.v1.Role
-	(*Scoring)(nil),                 // 9: hall.v1.Scoring
-	(*Regulations)(nil),             // 10: hall.v1.Regulations
-	(*ClockConfig)(nil),             // 11: hall.v1.ClockConfig
-	(*ClockAction)(nil),             // 12: hall.v1.ClockAction
-	(*PlayerClock)(nil),             // 13: hall.v1.PlayerClock
-	(*BoardState)(nil),              // 14: hall.v1.BoardState
-	(*DeviceMessage)(nil),           // 15: hall.v1.DeviceMessage
-	(*Hello)(nil),                   // 16: hall.v1.Hello
-	(*DeviceClock)(nil),             // 17: hall.v1.DeviceClock
-	(*DeviceEvent)(nil),             // 18: hall.v1.DeviceEvent
-	(*Heartbeat)(nil),               // 19: hall.v1.Heartbeat
-	(*ServerMessage)(nil),           // 20: hall.v1.ServerMessage
-	(*Welcome)(nil),                 // 21: hall.v1.Welcome
-	(*Player)(nil),                  // 22: hall.v1.Player
-	(*Assignment)(nil),              // 23: hall.v1.Assignment
-	(*Ack)(nil),                     // 24: hall.v1.Ack
-	(*Rejection)(nil),               // 25: hall.v1.Rejection
-	(*Command)(nil),                 // 26: hall.v1.Command
-	(*Tournament)(nil),              // 27: hall.v1.Tournament
-	(*CreateTournamentRequest)(nil), // 28: hall.v1.CreateTournamentRequest
-	(*Round)(nil),                   // 29: hall.v1.Round
-	(*CreateRoundRequest)(nil),      // 30: hall.v1.CreateRoundRequest
-	(*Board)(nil),                   // 31: hall.v1.Board
-	(*PendingCommand)(nil),          // 32: hall.v1.PendingCommand
-	(*AddBoardRequest)(nil),         // 33: hall.v1.AddBoardRequest
-	(*AssignDeviceRequest)(nil),     // 34: hall.v1.AssignDeviceRequest
-	(*SwapDevicesRequest)(nil),      // 35: hall.v1.SwapDevicesRequest
-	(*SwapDevicesResponse)(nil),     // 36: hall.v1.SwapDevicesResponse
-	(*UseVirtualClockRequest)(nil),  // 37: hall.v1.UseVirtualClockRequest
-	(*StartRoundRequest)(nil),       // 38: hall.v1.StartRoundRequest
-	(*Absence)(nil),                 // 39: hall.v1.Absence
-	(*StartRoundResponse)(nil),      // 40: hall.v1.StartRoundResponse
-	(*BoardActionRequest)(nil),      // 41: hall.v1.BoardActionRequest
-	(*BoardActionResponse)(nil),     // 42: hall.v1.BoardActionResponse
-	(*ListBoardsRequest)(nil),       // 43: hall.v1.ListBoardsRequest
-	(*ListBoardsResponse)(nil),      // 44: hall.v1.ListBoardsResponse
-	(*GetBoardRequest)(nil),         // 45: hall.v1.GetBoardRequest
-	(*AuditLogRequest)(nil),         // 46: hall.v1.AuditLogRequest
-	(*AuditEntry)(nil),              // 47: hall.v1.AuditEntry
-	(*AuditLogResponse)(nil),        // 48: hall.v1.AuditLogResponse
-	(*ListDevicesRequest)(nil),      // 49: hall.v1.ListDevicesRequest
-	(*Device)(nil),                  // 50: hall.v1.Device
-	(*ListDevicesResponse)(nil),     // 51: hall.v1.ListDevicesResponse
-	(*IssueTokenRequest)(nil),       // 52: hall.v1.IssueTokenRequest
-	(*IssueTokenResponse)(nil),      // 53: hall.v1.IssueTokenResponse
-	(*RevokeTokenRequest)(nil),      // 54: hall.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),     // 55: hall.v1.RevokeTokenResponse
-	(*ListTokensRequest)(nil),       // 56: hall.v1.ListTokensRequest
-	(*TokenInfo)(nil),               // 57: hall.v1.TokenInfo
-	(*ListTokensResponse)(nil),      // 58: hall.v1.ListTokensResponse
-	(*WatchBoardRequest)(nil),       // 59: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),       // 60: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),        // 61: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),             // 62: hall.v1.WatchUpdate
+	(RoundStatus)(0),                // 7: hall.v1.RoundStatus
+	(ByeKind)(0),                    // 8: hall.v1.ByeKind
+	(CommandStatus)(0),              // 9: hall.v1.CommandStatus
+	(Role)(0),                       // 10: hall.v1.Role
+	(ImportFormat)(0),               // 11: hall.v1.ImportFormat
+	(ExportFormat)(0),               // 12: hall.v1.ExportFormat
+	(*Scoring)(nil),                 // 13: hall.v1.Scoring
+	(*Regulations)(nil),             // 14: hall.v1.Regulations
+	(*ClockConfig)(nil),             // 15: hall.v1.ClockConfig
+	(*ClockAction)(nil),             // 16: hall.v1.ClockAction
+	(*PlayerClock)(nil),             // 17: hall.v1.PlayerClock
+	(*BoardState)(nil),              // 18: hall.v1.BoardState
+	(*DeviceMessage)(nil),           // 19: hall.v1.DeviceMessage
+	(*Hello)(nil),                   // 20: hall.v1.Hello
+	(*DeviceClock)(nil),             // 21: hall.v1.DeviceClock
+	(*DeviceEvent)(nil),             // 22: hall.v1.DeviceEvent
+	(*Heartbeat)(nil),               // 23: hall.v1.Heartbeat
+	(*ServerMessage)(nil),           // 24: hall.v1.ServerMessage
+	(*Welcome)(nil),                 // 25: hall.v1.Welcome
+	(*Player)(nil),                  // 26: hall.v1.Player
+	(*Assignment)(nil),              // 27: hall.v1.Assignment
+	(*Ack)(nil),                     // 28: hall.v1.Ack
+	(*Rejection)(nil),               // 29: hall.v1.Rejection
+	(*Command)(nil),                 // 30: hall.v1.Command
+	(*Tournament)(nil),              // 31: hall.v1.Tournament
+	(*CreateTournamentRequest)(nil), // 32: hall.v1.CreateTournamentRequest
+	(*Round)(nil),                   // 33: hall.v1.Round
+	(*RoundTally)(nil),              // 34: hall.v1.RoundTally
+	(*Bye)(nil),                     // 35: hall.v1.Bye
+	(*CreateRoundRequest)(nil),      // 36: hall.v1.CreateRoundRequest
+	(*Board)(nil),                   // 37: hall.v1.Board
+	(*PendingCommand)(nil),          // 38: hall.v1.PendingCommand
+	(*AddBoardRequest)(nil),         // 39: hall.v1.AddBoardRequest
+	(*AssignDeviceRequest)(nil),     // 40: hall.v1.AssignDeviceRequest
+	(*SwapDevicesRequest)(nil),      // 41: hall.v1.SwapDevicesRequest
+	(*SwapDevicesResponse)(nil),     // 42: hall.v1.SwapDevicesResponse
+	(*UseVirtualClockRequest)(nil),  // 43: hall.v1.UseVirtualClockRequest
+	(*StartRoundRequest)(nil),       // 44: hall.v1.StartRoundRequest
+	(*Absence)(nil),                 // 45: hall.v1.Absence
+	(*StartRoundResponse)(nil),      // 46: hall.v1.StartRoundResponse
+	(*BoardActionRequest)(nil),      // 47: hall.v1.BoardActionRequest
+	(*BoardActionResponse)(nil),     // 48: hall.v1.BoardActionResponse
+	(*ListBoardsRequest)(nil),       // 49: hall.v1.ListBoardsRequest
+	(*ListBoardsResponse)(nil),      // 50: hall.v1.ListBoardsResponse
+	(*GetBoardRequest)(nil),         // 51: hall.v1.GetBoardRequest
+	(*AuditLogRequest)(nil),         // 52: hall.v1.AuditLogRequest
+	(*AuditEntry)(nil),              // 53: hall.v1.AuditEntry
+	(*AuditLogResponse)(nil),        // 54: hall.v1.AuditLogResponse
+	(*ListDevicesRequest)(nil),      // 55: hall.v1.ListDevicesRequest
+	(*Device)(nil),                  // 56: hall.v1.Device
+	(*ListDevicesResponse)(nil),     // 57: hall.v1.ListDevicesResponse
+	(*IssueTokenRequest)(nil),       // 58: hall.v1.IssueTokenRequest
+	(*IssueTokenResponse)(nil),      // 59: hall.v1.IssueTokenResponse
+	(*RevokeTokenRequest)(nil),      // 60: hall.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),     // 61: hall.v1.RevokeTokenResponse
+	(*ListTokensRequest)(nil),       // 62: hall.v1.ListTokensRequest
+	(*TokenInfo)(nil),               // 63: hall.v1.TokenInfo
+	(*ListTokensResponse)(nil),      // 64: hall.v1.ListTokensResponse
+	(*ListTournamentsRequest)(nil),  // 65: hall.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil), // 66: hall.v1.ListTournamentsResponse
+	(*ListRoundsRequest)(nil),       // 67: hall.v1.ListRoundsRequest
+	(*ListRoundsResponse)(nil),      // 68: hall.v1.ListRoundsResponse
+	(*GetRoundRequest)(nil),         // 69: hall.v1.GetRoundRequest
+	(*ImportRoundRequest)(nil),      // 70: hall.v1.ImportRoundRequest
+	(*ImportRoundResponse)(nil),     // 71: hall.v1.ImportRoundResponse
+	(*ExportRoundRequest)(nil),      // 72: hall.v1.ExportRoundRequest
+	(*ExportRoundResponse)(nil),     // 73: hall.v1.ExportRoundResponse
+	(*PlanTable)(nil),               // 74: hall.v1.PlanTable
+	(*HallPlan)(nil),                // 75: hall.v1.HallPlan
+	(*GetPlanRequest)(nil),          // 76: hall.v1.GetPlanRequest
+	(*SetPlanRequest)(nil),          // 77: hall.v1.SetPlanRequest
+	(*WatchBoardRequest)(nil),       // 78: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),       // 79: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),        // 80: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),             // 81: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,  // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
 	2,  // 1: hall.v1.Regulations.period_change:type_name -> hall.v1.PeriodChange
-	9,  // 2: hall.v1.Regulations.scoring:type_name -> hall.v1.Scoring
-	10, // 3: hall.v1.ClockConfig.regulations:type_name -> hall.v1.Regulations
+	13, // 2: hall.v1.Regulations.scoring:type_name -> hall.v1.Scoring
+	14, // 3: hall.v1.ClockConfig.regulations:type_name -> hall.v1.Regulations
 	3,  // 4: hall.v1.ClockAction.kind:type_name -> hall.v1.ActionKind
 	0,  // 5: hall.v1.ClockAction.side:type_name -> hall.v1.Side
 	4,  // 6: hall.v1.ClockAction.decision:type_name -> hall.v1.QuickplayDecision
 	5,  // 7: hall.v1.BoardState.status:type_name -> hall.v1.BoardStatus
 	0,  // 8: hall.v1.BoardState.to_move:type_name -> hall.v1.Side
 	0,  // 9: hall.v1.BoardState.running:type_name -> hall.v1.Side
-	13, // 10: hall.v1.BoardState.white:type_name -> hall.v1.PlayerClock
-	13, // 11: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
+	17, // 10: hall.v1.BoardState.white:type_name -> hall.v1.PlayerClock
+	17, // 11: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
 	0,  // 12: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
 	6,  // 13: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
-	16, // 14: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	18, // 15: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	19, // 16: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	17, // 17: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	12, // 18: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	21, // 19: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	23, // 20: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	24, // 21: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	26, // 22: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	22, // 23: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	22, // 24: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	11, // 25: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	14, // 26: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	12, // 27: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	25, // 28: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	12, // 29: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	11, // 30: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	11, // 31: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	11, // 32: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	11, // 33: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	22, // 34: hall.v1.Board.white:type_name -> hall.v1.Player
-	22, // 35: hall.v1.Board.black:type_name -> hall.v1.Player
-	11, // 36: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	14, // 37: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	32, // 38: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	12, // 39: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	22, // 40: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	22, // 41: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	11, // 42: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	31, // 43: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	31, // 44: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	39, // 45: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,  // 46: hall.v1.Absence.side:type_name -> hall.v1.Side
-	42, // 47: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	12, // 48: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	7,  // 49: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	14, // 50: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	31, // 51: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	12, // 52: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	47, // 53: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	50, // 54: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	8,  // 55: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	8,  // 56: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	57, // 57: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	14, // 58: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	15, // 59: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	28, // 60: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	30, // 61: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	33, // 62: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	34, // 63: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	35, // 64: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	37, // 65: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	38, // 66: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	41, // 67: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	43, // 68: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	45, // 69: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	46, // 70: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	49, // 71: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	52, // 72: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	54, // 73: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	56, // 74: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	59, // 75: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	60, // 76: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	61, // 77: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	20, // 78: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	27, // 79: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	29, // 80: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	31, // 81: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	31, // 82: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	36, // 83: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	31, // 84: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	40, // 85: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	42, // 86: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	44, // 87: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	31, // 88: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	48, // 89: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	51, // 90: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	53, // 91: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	55, // 92: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	58, // 93: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	62, // 94: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	62, // 95: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	62, // 96: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	78, // [78:97] is the sub-list for method output_type
-	59, // [59:78] is the sub-list for method input_type
-	59, // [59:59] is the sub-list for extension type_name
-	59, // [59:59] is the sub-list for extension extendee
-	0,  // [0:59] is the sub-list for field type_name
+	20, // 14: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	22, // 15: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	23, // 16: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	21, // 17: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	16, // 18: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	25, // 19: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	27, // 20: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	28, // 21: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	30, // 22: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	26, // 23: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	26, // 24: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15, // 25: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	18, // 26: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	16, // 27: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	29, // 28: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	16, // 29: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	15, // 30: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	15, // 31: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15, // 32: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,  // 33: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	34, // 34: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	35, // 35: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	26, // 36: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,  // 37: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15, // 38: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	26, // 39: hall.v1.Board.white:type_name -> hall.v1.Player
+	26, // 40: hall.v1.Board.black:type_name -> hall.v1.Player
+	15, // 41: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	18, // 42: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	38, // 43: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	16, // 44: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	26, // 45: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	26, // 46: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15, // 47: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	37, // 48: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	37, // 49: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	45, // 50: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,  // 51: hall.v1.Absence.side:type_name -> hall.v1.Side
+	48, // 52: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	16, // 53: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,  // 54: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	18, // 55: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	37, // 56: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	16, // 57: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	53, // 58: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	56, // 59: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10, // 60: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	10, // 61: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	63, // 62: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	31, // 63: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	33, // 64: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11, // 65: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15, // 66: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	33, // 67: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	37, // 68: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	12, // 69: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	74, // 70: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	74, // 71: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	18, // 72: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	19, // 73: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	32, // 74: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	36, // 75: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	39, // 76: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	40, // 77: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	41, // 78: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	43, // 79: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	44, // 80: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	47, // 81: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	49, // 82: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	51, // 83: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	52, // 84: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	55, // 85: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	58, // 86: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	60, // 87: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	62, // 88: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	65, // 89: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	67, // 90: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	69, // 91: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	70, // 92: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	72, // 93: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	76, // 94: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	77, // 95: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	78, // 96: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	79, // 97: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	80, // 98: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	24, // 99: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	31, // 100: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	33, // 101: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	37, // 102: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	37, // 103: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	42, // 104: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	37, // 105: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	46, // 106: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	48, // 107: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	50, // 108: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	37, // 109: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	54, // 110: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	57, // 111: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	59, // 112: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	61, // 113: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	64, // 114: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	66, // 115: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	68, // 116: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	33, // 117: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	71, // 118: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	73, // 119: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	75, // 120: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	75, // 121: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	81, // 122: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	81, // 123: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	81, // 124: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	99, // [99:125] is the sub-list for method output_type
+	73, // [73:99] is the sub-list for method input_type
+	73, // [73:73] is the sub-list for extension type_name
+	73, // [73:73] is the sub-list for extension extendee
+	0,  // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -4942,8 +6448,8 @@ func file_hall_v1_hall_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
-			NumEnums:      9,
-			NumMessages:   54,
+			NumEnums:      13,
+			NumMessages:   69,
 			NumExtensions: 0,
 			NumServices:   3,
 		},
