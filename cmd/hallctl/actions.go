@@ -22,7 +22,11 @@ var (
 )
 
 // act sends a clock action to a board and prints what came of it.
-func (c *cli) act(board string, a *pb.ClockAction, f actionFlags) error {
+func (c *cli) act(ref string, a *pb.ClockAction, f actionFlags) error {
+	board, err := c.boardID(ref)
+	if err != nil {
+		return err
+	}
 	r, err := c.arb.BoardAction(c.ctx, &pb.BoardActionRequest{BoardId: board, Action: a, Reason: f.reason, WaitMs: f.wait.Milliseconds()})
 	if err != nil {
 		return err
@@ -96,7 +100,11 @@ func (c *cli) startRound(args []string) error {
 	if err := need(args, 1, "start-round ROUND"); err != nil {
 		return err
 	}
-	r, err := c.arb.StartRound(c.ctx, &pb.StartRoundRequest{RoundId: args[0]})
+	round, err := c.round(args[0])
+	if err != nil {
+		return err
+	}
+	r, err := c.arb.StartRound(c.ctx, &pb.StartRoundRequest{RoundId: round.GetRoundId()})
 	if err != nil {
 		return err
 	}
@@ -200,7 +208,11 @@ func (c *cli) virtual(args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := c.arb.UseVirtualClock(c.ctx, &pb.UseVirtualClockRequest{BoardId: pos[0], Reason: f.reason})
+	id, err := c.boardID(pos[0])
+	if err != nil {
+		return err
+	}
+	b, err := c.arb.UseVirtualClock(c.ctx, &pb.UseVirtualClockRequest{BoardId: id, Reason: f.reason})
 	if err != nil {
 		return err
 	}
@@ -213,7 +225,11 @@ func (c *cli) assign(args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := c.arb.AssignDevice(c.ctx, &pb.AssignDeviceRequest{BoardId: pos[0], DeviceId: pos[1], Reason: f.reason})
+	id, err := c.boardID(pos[0])
+	if err != nil {
+		return err
+	}
+	b, err := c.arb.AssignDevice(c.ctx, &pb.AssignDeviceRequest{BoardId: id, DeviceId: pos[1], Reason: f.reason})
 	if err != nil {
 		return err
 	}
@@ -226,6 +242,18 @@ func (c *cli) swap(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.arb.SwapDevices(c.ctx, &pb.SwapDevicesRequest{BoardA: pos[0], BoardB: pos[1], Reason: f.reason})
-	return err
+	a, err := c.boardID(pos[0])
+	if err != nil {
+		return err
+	}
+	b, err := c.boardID(pos[1])
+	if err != nil {
+		return err
+	}
+	r, err := c.arb.SwapDevices(c.ctx, &pb.SwapDevicesRequest{BoardA: a, BoardB: b, Reason: f.reason})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "board %d now has %s, board %d has %s\n", r.GetA().GetNumber(), r.GetA().GetDeviceId(), r.GetB().GetNumber(), r.GetB().GetDeviceId())
+	return nil
 }

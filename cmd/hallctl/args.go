@@ -17,11 +17,17 @@ func parse(args []string, setup func(fs *flag.FlagSet)) ([]string, error) {
 	setup(fs)
 	var pos []string
 	for len(args) > 0 {
+		if negative(args[0]) {
+			// "-2m", "-30s": a value (time taken away), not a flag.
+			pos = append(pos, args[0])
+			args = args[1:]
+			continue
+		}
 		if err := fs.Parse(args); err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 		args = fs.Args()
-		if len(args) > 0 {
+		if len(args) > 0 && !negative(args[0]) {
 			pos = append(pos, args[0])
 			args = args[1:]
 		}
@@ -55,4 +61,10 @@ type actionFlags struct {
 func (a *actionFlags) set(fs *flag.FlagSet) {
 	fs.StringVar(&a.reason, "reason", "", "why (kept in the audit log)")
 	fs.DurationVar(&a.wait, "wait", 3*time.Second, "how long to wait for the clock to apply it")
+}
+
+// negative reports whether an argument is a negative number or duration
+// ("-2m", "-30s", "-1"), which the flag package would take for a flag.
+func negative(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9'
 }

@@ -17,12 +17,24 @@ func (c *cli) boards(args []string) error {
 	}); err != nil {
 		return err
 	}
-	r, err := c.arb.ListBoards(c.ctx, &pb.ListBoardsRequest{RoundId: round, Section: section})
+	req := &pb.ListBoardsRequest{Section: section}
+	if round != "" {
+		r, err := c.round(round)
+		if err != nil {
+			return err
+		}
+		req.RoundId = r.GetRoundId()
+	}
+	r, err := c.arb.ListBoards(c.ctx, req)
 	if err != nil {
 		return err
 	}
+	if len(r.GetBoards()) == 0 {
+		fmt.Fprintln(c.out, "no boards")
+		return nil
+	}
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "BOARD\tNO\tSECTION\tWHITE\tBLACK\tCLOCK\tSTATUS\tWHITE TIME\tBLACK TIME\tMOVES\tRESULT")
+	fmt.Fprintln(tw, "ROUND\tNO\tSECTION\tWHITE\tBLACK\tCLOCK\tSTATUS\tWHITE TIME\tBLACK TIME\tMOVES\tRESULT\tBOARD")
 	for _, b := range r.GetBoards() {
 		st := b.GetState()
 		clock := b.GetDeviceId()
@@ -31,9 +43,9 @@ func (c *cli) boards(args []string) error {
 		} else if !st.GetDeviceOnline() {
 			clock += " (offline)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", b.GetBoardId(), b.GetNumber(), b.GetSection(),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", roundName(b), b.GetNumber(), b.GetSection(),
 			b.GetWhite().GetName(), b.GetBlack().GetName(), clock, statusName(st), clockTime(st.GetWhite().GetRemainingMs()),
-			clockTime(st.GetBlack().GetRemainingMs()), st.GetWhite().GetMoves(), st.GetResult())
+			clockTime(st.GetBlack().GetRemainingMs()), st.GetWhite().GetMoves(), st.GetResult(), b.GetBoardId())
 	}
 	return tw.Flush()
 }
@@ -42,12 +54,21 @@ func (c *cli) board(args []string) error {
 	if err := need(args, 1, "board BOARD"); err != nil {
 		return err
 	}
-	b, err := c.arb.GetBoard(c.ctx, &pb.GetBoardRequest{BoardId: args[0]})
+	id, err := c.boardID(args[0])
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "%s  board %d %s  %s – %s  clock %s  %s %s\n", b.GetBoardId(), b.GetNumber(), b.GetSection(),
-		b.GetWhite().GetName(), b.GetBlack().GetName(), or(b.GetDeviceId(), "-"), b.GetConfig().GetRuleset(), b.GetConfig().GetTimeControl())
+	b, err := c.arb.GetBoard(c.ctx, &pb.GetBoardRequest{BoardId: id})
+	if err != nil {
+		return err
+	}
+	table := ""
+	if b.GetTable() > 0 {
+		table = fmt.Sprintf(", table %d", b.GetTable())
+	}
+	fmt.Fprintf(c.out, "%s round %d, board %s%d%s (%s)\n  %s – %s  clock %s  %s %s\n", b.GetTournamentName(), b.GetRoundNumber(),
+		b.GetSection(), b.GetNumber(), table, b.GetBoardId(), playerName(b.GetWhite()), playerName(b.GetBlack()),
+		or(b.GetDeviceId(), "-"), b.GetConfig().GetRuleset(), b.GetConfig().GetTimeControl())
 	printState(c.out, b.GetState())
 	for _, p := range b.GetPending() {
 		where := "sent"
@@ -57,22 +78,6 @@ func (c *cli) board(args []string) error {
 		fmt.Fprintf(c.out, "  pending %s: %s (%s, by %s)\n", p.GetCommandId(), p.GetAction().GetKind(), where, p.GetIssuedBy())
 	}
 	return nil
-}
-
-func (c *cli) audit(args []string) error {
-	if err := need(args, 1, "audit BOARD"); err != nil {
-		return err
-	}
-	r, err := c.arb.AuditLog(c.ctx, &pb.AuditLogRequest{BoardId: args[0]})
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tWHO\tWHAT\tOUTCOME\tREASON")
-	for _, e := range r.GetEntries() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", time.UnixMilli(e.GetUnixMs()).Format("15:04:05.000"), e.GetActor(), e.GetWhat(), e.GetOutcome(), e.GetReason())
-	}
-	return tw.Flush()
 }
 
 func (c *cli) devices(args []string) error {
@@ -93,6 +98,20 @@ func (c *cli) watch(args []string) error {
 	var round, board string
 	if _, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&round, "round", "", ""); fs.StringVar(&board, "board", "", "") }); err != nil {
 		return err
+	}
+	if board != "" {
+		id, err := c.boardID(board)
+		if err != nil {
+			return err
+		}
+		board = id
+	}
+	if round != "" {
+		r, err := c.round(round)
+		if err != nil {
+			return err
+		}
+		round = r.GetRoundId()
 	}
 	w := pb.NewWatchClient(c.conn)
 	var stream interface {
@@ -120,4 +139,24 @@ func (c *cli) watch(args []string) error {
 			printState(c.out, b)
 		}
 	}
+}
+
+// roundName is a board's round as an arbiter names it: "Open 5".
+func roundName(b *pb.Board) string {
+	if b.GetTournamentName() == "" {
+		return "-"
+	}
+	return fmt.Sprintf("%s %d", b.GetTournamentName(), b.GetRoundNumber())
+}
+
+// playerName is a player with title and rating: "GM Berzins, Arturs (2587)".
+func playerName(p *pb.Player) string {
+	s := p.GetName()
+	if p.GetTitle() != "" {
+		s = p.GetTitle() + " " + s
+	}
+	if p.GetRating() > 0 {
+		s += fmt.Sprintf(" (%d)", p.GetRating())
+	}
+	return s
 }

@@ -53,10 +53,28 @@ var errUsage = errors.New("usage")
 
 const usage = `hallctl [-addr host:port] [-token T] [-tls] COMMAND ...
 
+Rounds and boards are named as an arbiter sees them: ROUND as 5 (the only
+tournament with a round 5), "Open:5", or its id (or its first characters);
+BOARD as 5.12 (board 12 of round 5), "Open:5.12", "Open:5.A3" (section A),
+or its id (or its first characters).
+
+Tournaments and rounds
+  tournaments                         events with their rounds
+  rounds [TOURNAMENT]                 rounds: status, boards finished/playing/waiting, byes, score
+  import-round TOURNAMENT FILE [PAIRINGS] [-round N] [-replace] [-first-table N] [-venue V] [-section S] [-tc TC]
+                                      set a round up from the pairing program: a TRF-16 with
+                                      JaVaFo/bbpPairings output, a TRF with the round's columns,
+                                      or a CSV; clocks from the hall plan; one transaction
+  export-round ROUND [-format trf|csv|pgn] [-o FILE|-] [-lichess]
+                                      results for the pairing program (TRF), as CSV, or the games as PGN
+  plan [-venue V]                     the hall plan: which clock sits at which table
+  plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
+
 Boards
   boards [-round R] [-section S]      list boards with their clocks
   board BOARD                         one board, with pending commands
-  audit BOARD                         who did what, when, why
+  audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width 100]
+                                      who did what, when, why
   devices                             clock devices, online or not
   watch [-round R] [-board B]         live updates until interrupted
 
@@ -64,7 +82,7 @@ Actions on a board's clock (they travel through the clock device)
   start BOARD [-absent white|black]   start one board's clock
   start-round ROUND                   start every clock of a round at once
   pause BOARD | resume BOARD | adjourn BOARD
-  add BOARD SIDE DURATION             e.g. add b-12 black 1m (negative takes away)
+  add BOARD SIDE DURATION             e.g. add 5.12 black 1m, add 5.12 white -2m (takes away)
   set BOARD WHITE BLACK [-moves W,B]  install times, e.g. set b-12 1h25m 1h31m (clock paused)
   illegal BOARD SIDE                  a completed illegal move by SIDE (7.5)
   draw-claim-rejected BOARD SIDE      an incorrect draw claim by SIDE (9.5.3)
@@ -126,25 +144,30 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 
 // commands are hallctl's commands by name; clock actions are in actions.go.
 var commands = map[string]func(c *cli, args []string) error{
-	"boards":      (*cli).boards,
-	"board":       (*cli).board,
-	"audit":       (*cli).audit,
-	"devices":     (*cli).devices,
-	"watch":       (*cli).watch,
-	"start":       (*cli).start,
-	"start-round": (*cli).startRound,
-	"add":         (*cli).addTime,
-	"set":         (*cli).setClock,
-	"quickplay":   (*cli).quickplay,
-	"position":    (*cli).position,
-	"result":      (*cli).result,
-	"virtual":     (*cli).virtual,
-	"assign":      (*cli).assign,
-	"swap":        (*cli).swap,
-	"tournament":  (*cli).tournament,
-	"round":       (*cli).round,
-	"add-board":   (*cli).addBoard,
-	"token":       (*cli).token,
+	"boards":       (*cli).boards,
+	"board":        (*cli).board,
+	"audit":        (*cli).audit,
+	"devices":      (*cli).devices,
+	"watch":        (*cli).watch,
+	"start":        (*cli).start,
+	"start-round":  (*cli).startRound,
+	"add":          (*cli).addTime,
+	"set":          (*cli).setClock,
+	"quickplay":    (*cli).quickplay,
+	"position":     (*cli).position,
+	"result":       (*cli).result,
+	"virtual":      (*cli).virtual,
+	"assign":       (*cli).assign,
+	"swap":         (*cli).swap,
+	"tournament":   (*cli).tournament,
+	"round":        (*cli).createRound,
+	"add-board":    (*cli).addBoard,
+	"token":        (*cli).token,
+	"tournaments":  (*cli).tournaments,
+	"rounds":       (*cli).rounds,
+	"import-round": (*cli).importRound,
+	"export-round": (*cli).exportRound,
+	"plan":         (*cli).plan,
 }
 
 func (c *cli) dispatch(cmd string, args []string) error {

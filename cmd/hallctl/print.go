@@ -19,7 +19,7 @@ func printState(w io.Writer, st *pb.BoardState) {
 	}
 	run := ""
 	if st.GetRunning() != pb.Side_SIDE_UNSPECIFIED {
-		run = " running " + strings.ToLower(strings.TrimPrefix(st.GetRunning().String(), "SIDE_"))
+		run = ", " + strings.ToLower(strings.TrimPrefix(st.GetRunning().String(), "SIDE_")) + "'s clock"
 	}
 	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
 		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),

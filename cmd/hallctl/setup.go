@@ -24,7 +24,7 @@ func (c *cli) tournament(args []string) error {
 	return nil
 }
 
-func (c *cli) round(args []string) error {
+func (c *cli) createRound(args []string) error {
 	var tc string
 	pos, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&tc, "tc", "", "") })
 	if err != nil {

@@ -30,8 +30,11 @@ func (c *cli) token(args []string) error {
 		if err := need(args[1:], 1, "token revoke TOKEN_ID"); err != nil {
 			return err
 		}
-		_, err := c.arb.RevokeToken(c.ctx, &pb.RevokeTokenRequest{TokenId: args[1]})
-		return err
+		if _, err := c.arb.RevokeToken(c.ctx, &pb.RevokeTokenRequest{TokenId: args[1]}); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.out, "revoked %s: it no longer opens the hall, and its open streams are closed\n", args[1])
+		return nil
 	case "issue":
 		var dev, sections string
 		pos, err := parse(args[1:], func(fs *flag.FlagSet) {
