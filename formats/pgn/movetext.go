@@ -62,6 +62,7 @@ func (m *movetext) move(side rules.Side, san string, clk, emt int64, clocks bool
 		}
 		san = chess.AlgebraicNotation{}.Encode(m.pos, mv)
 		m.pos = m.pos.Update(mv)
+		san = fixCheck(san, mv, m.pos)
 	}
 	m.items = append(m.items, item{san: san, white: m.white, number: m.number})
 	m.moves++

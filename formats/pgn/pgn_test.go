@@ -249,3 +249,28 @@ func TestArchive(t *testing.T) {
 		t.Errorf("pgn-extract read %d games: %+v", len(gs), gs)
 	}
 }
+
+// An under-promotion's check mark comes from the position: the chess
+// library marks it as if the pawn had become a queen.
+func TestUnderPromotionCheck(t *testing.T) {
+	// With b8, c8 and d8 empty, a queen on a8 would check the king on e8;
+	// the knight does not.
+	var l log
+	l.add(0, rules.Event{Kind: rules.KindStart})
+	moves := []string{"e4", "d5", "exd5", "c6", "dxc6", "Qc7", "cxb7", "Bf5", "Nf3", "Nd7", "bxa8=N"}
+	for i, san := range moves {
+		side := rules.White
+		if i%2 == 1 {
+			side = rules.Black
+		}
+		l.add(int64(1000*(i+1)), press(side, san))
+	}
+	out := write(t, Options{NoClocks: true}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: config(t, "180+2"), Log: l})
+	if !strings.Contains(string(out), "bxa8=N *") {
+		t.Errorf("wrote\n%s\nwant bxa8=N without a check mark", out)
+	}
+	gs := pgncheck.Read(t, out)
+	if len(gs) != 1 || len(gs[0].Moves) != len(moves) || gs[0].Moves[10] != "bxa8=N" {
+		t.Errorf("pgn-extract read %+v", gs)
+	}
+}

@@ -6,10 +6,10 @@ package pgncheck
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,8 +41,11 @@ func Read(t testing.TB, pgn []byte) []Game {
 	if err := os.WriteFile(file, pgn, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// pgn-extract writes the games again, without comments, NAGs or
+	// variations, each game's moves on one line; its JSON output is not
+	// used: it breaks long games (v19).
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(prog, "--quiet", "--json", file)
+	cmd := exec.Command(prog, "--quiet", "-C", "-N", "-V", "-w100000", "-Wsan", file)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("pgn-extract: %v\n%s", err, stderr.String())
@@ -50,32 +53,39 @@ func Read(t testing.TB, pgn []byte) []Game {
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		t.Fatalf("pgn-extract complains:\n%s\nof\n%s", s, pgn)
 	}
-	var raw []map[string]json.RawMessage
-	if err := json.Unmarshal(stdout.Bytes(), &raw); err != nil {
-		t.Fatalf("pgn-extract's JSON: %v\n%s", err, stdout.String())
-	}
 	var out []Game
-	for _, r := range raw {
-		g := Game{Tags: map[string]string{}}
-		for k, v := range r {
-			if k == "Moves" {
-				var ms []struct {
-					Move string `json:"move"`
-				}
-				if err := json.Unmarshal(v, &ms); err != nil {
-					t.Fatalf("pgn-extract's moves: %v", err)
-				}
-				for _, m := range ms {
-					g.Moves = append(g.Moves, m.Move)
-				}
-				continue
+	var g *Game
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "["):
+			if g == nil {
+				out = append(out, Game{Tags: map[string]string{}})
+				g = &out[len(out)-1]
 			}
-			var s string
-			if err := json.Unmarshal(v, &s); err == nil {
-				g.Tags[k] = s
+			name, value, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(line, "["), "]"), " ")
+			if !ok {
+				t.Fatalf("pgn-extract wrote the tag %q", line)
 			}
+			v, err := strconv.Unquote(value)
+			if err != nil {
+				t.Fatalf("pgn-extract wrote the tag %q: %v", line, err)
+			}
+			g.Tags[name] = v
+		default:
+			if g == nil {
+				t.Fatalf("pgn-extract wrote moves without tags: %q", line)
+			}
+			for _, w := range strings.Fields(line) {
+				switch {
+				case w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*" || strings.HasSuffix(w, "."):
+				default:
+					g.Moves = append(g.Moves, w)
+				}
+			}
+			g = nil
 		}
-		out = append(out, g)
 	}
 	return out
 }
