@@ -35,10 +35,10 @@ func TestTRFRoundTrip(t *testing.T) {
 	}
 	speed := 60.0
 	if raceDetector {
-		speed = 20
+		speed = 30
 	}
 	h := startHall(t, speed)
-	h.run(t, h.config(sim.RoundSpec{Tournament: "Nordic Autumn Open 2025", TimeControl: "180+2", Boards: 9, EBoard: true,
+	h.run(t, h.config(sim.RoundSpec{Tournament: "Nordic Autumn Open 2025", TimeControl: "60+1", Boards: 9, EBoard: true,
 		TRF: players, Pairings: pairings}), 2*time.Minute)
 	arb, ctx := h.Arbiter(t)
 	export := func(f pb.ExportFormat) []byte {
@@ -91,7 +91,7 @@ func TestTRFRoundTrip(t *testing.T) {
 	}
 
 	archive := export(pb.ExportFormat_EXPORT_FORMAT_PGN)
-	if bytes.Count(archive, []byte("[%clk ")) < 100 || bytes.Count(archive, []byte("[%emt ")) < 100 {
+	if bytes.Count(archive, []byte("[%clk ")) < 50 || bytes.Count(archive, []byte("[%emt ")) < 50 {
 		t.Errorf("the PGN has %d [%%clk] comments: want the clock after every move", bytes.Count(archive, []byte("[%clk ")))
 	}
 	games := pgncheck.Read(t, archive)
@@ -137,9 +137,9 @@ func TestTRFRoundTrip(t *testing.T) {
 // imports them: nobody plays twice in a round or against himself, and
 // nobody meets the same opponent twice.
 func TestFleetPairsRealRounds(t *testing.T) {
-	speed := 80.0
+	speed := 120.0
 	if raceDetector {
-		speed = 30
+		speed = 60
 	}
 	h := startHall(t, speed)
 	spec := sim.RoundSpec{Tournament: "Blitz Night", TimeControl: "60+1", Boards: 6}
