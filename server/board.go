@@ -23,6 +23,7 @@ type board struct {
 	srv     *Server
 	rec     storage.BoardRecord
 	mailbox chan func()
+	quit    chan struct{} // closed when the board is withdrawn
 
 	// owned by the actor goroutine
 	state   rules.State
@@ -55,7 +56,7 @@ type commandResult struct {
 const maxAlerts = 8
 
 func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64, history []rules.Event) *board {
-	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), state: st, seq: seq, history: history}
+	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq, history: history}
 	b.refT, b.refAt = st.At, srv.clock.Now()
 	return b
 }
@@ -68,6 +69,11 @@ func (b *board) run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			if b.timer != nil {
+				b.timer.Stop()
+			}
+			return
+		case <-b.quit:
 			if b.timer != nil {
 				b.timer.Stop()
 			}
@@ -87,6 +93,8 @@ func (b *board) do(ctx context.Context, f func()) error {
 		return ctx.Err()
 	case <-b.srv.ctx.Done():
 		return ErrShuttingDown
+	case <-b.quit:
+		return fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID)
 	}
 	select {
 	case <-done:
@@ -95,6 +103,8 @@ func (b *board) do(ctx context.Context, f func()) error {
 		return ctx.Err()
 	case <-b.srv.ctx.Done():
 		return ErrShuttingDown
+	case <-b.quit:
+		return fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID)
 	}
 }
 
@@ -117,6 +127,7 @@ func (b *board) post(f func()) {
 			select {
 			case b.mailbox <- f:
 			case <-b.srv.ctx.Done():
+			case <-b.quit:
 			}
 		}()
 	}

@@ -25,6 +25,7 @@ var (
 	ErrDeviceSilent    = errors.New("device silent")       // no message for three heartbeat intervals
 	ErrSlowDevice      = errors.New("device not reading")  // its message queue is full
 	ErrReplaced        = errors.New("connection replaced") // a newer stream of the same device
+	ErrRoundStarted    = errors.New("round started")       // a round replaced after a clock started
 )
 
 // badRequest returns an error that maps to InvalidArgument.
@@ -60,7 +61,7 @@ func toStatus(err error) error {
 		code = codes.AlreadyExists
 	case errors.Is(err, storage.ErrGap):
 		code = codes.OutOfRange
-	case errors.Is(err, ErrNoDevice):
+	case errors.Is(err, ErrNoDevice), errors.Is(err, ErrRoundStarted):
 		code = codes.FailedPrecondition
 	case errors.Is(err, ErrSequenceGap):
 		code = codes.OutOfRange

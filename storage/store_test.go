@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,8 +22,12 @@ func TestOpenPragmasAndMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open() = %v", err)
 	}
-	if s.migrated != 1 {
-		t.Errorf("first Open applied %d migrations, want 1", s.migrated)
+	files, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("embedded migrations: %v, %v", files, err)
+	}
+	if s.migrated != len(files) {
+		t.Errorf("first Open applied %d migrations, want every one embedded (%d)", s.migrated, len(files))
 	}
 	for _, c := range []struct {
 		pragma string
