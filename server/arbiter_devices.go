@@ -46,7 +46,8 @@ func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceR
 // assign makes dev keep b's clock (a new or replacement device, 6.10.1):
 // the previous device is told it has no board, the new one gets the board
 // with its history and continues its time line. A device busy on another
-// board is taken only with replace (claimDevice).
+// board is taken only with replace (claimDevice). A board at a table puts
+// the device there in its venue's hall plan.
 func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason string, replace bool) error {
 	s := a.s
 	id := IdentityFrom(ctx)
@@ -56,6 +57,7 @@ func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason strin
 	}
 	var prev string
 	var werr error
+	venue := s.roundVenue(b.rec.RoundID)
 	err = b.do(ctx, func() {
 		prev = b.rec.DeviceID
 		werr = s.store.Write(ctx, func(tx *storage.Tx) error {
@@ -64,6 +66,12 @@ func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason strin
 			}
 			if err := tx.SetBoardSource(b.rec.ID, storage.SourceDevice); err != nil {
 				return err
+			}
+			if b.rec.Table > 0 {
+				// The replacement stays at the table: the hall plan follows.
+				if err := tx.SetPlanTable(venue, b.rec.Table, dev); err != nil {
+					return err
+				}
 			}
 			if err := move.audit(tx, id.Actor(), b.rec.ID, reason); err != nil {
 				return err

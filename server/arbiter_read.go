@@ -15,6 +15,7 @@ import (
 // boardWire returns a board with its live state, read on its actor.
 func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, error) {
 	var out *pb.Board
+	number, tournament := a.s.roundInfo(b.rec.RoundID)
 	err := b.do(ctx, func() {
 		out = &pb.Board{
 			BoardId: b.rec.ID, RoundId: b.rec.RoundID, Number: int32(b.rec.Number), Section: b.rec.Section,
@@ -22,6 +23,7 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 			Config:          wireConfigOf(b.rec.Config),
 			State:           b.wireState(b.state.Project(b.now()), b.seq),
 			TimeControlInfo: configInfo(b.rec.Config),
+			RoundNumber:     number, TournamentName: tournament, Table: int32(b.rec.Table),
 		}
 		for _, c := range b.pending {
 			out.Pending = append(out.Pending, &pb.PendingCommand{CommandId: c.rec.ID, Action: c.action, Reason: c.rec.Reason,
@@ -49,10 +51,18 @@ func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*board, 
 func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {
 	s := a.s
 	id := IdentityFrom(ctx)
+	round := req.GetRoundId()
+	if round != "" || req.GetTournament() != "" {
+		r, err := s.roundRef(round, req.GetTournament(), req.GetNumber())
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		round = r.ID
+	}
 	s.mu.Lock()
 	var bs []*board
 	for _, b := range s.boards {
-		if req.GetRoundId() != "" && b.rec.RoundID != req.GetRoundId() {
+		if round != "" && b.rec.RoundID != round {
 			continue
 		}
 		bs = append(bs, b)

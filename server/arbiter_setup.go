@@ -19,7 +19,7 @@ func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTou
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	rec := storage.TournamentRecord{ID: s.newID("t"), Name: req.GetName(), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl()}
+	rec := storage.TournamentRecord{ID: s.newID("t"), Name: req.GetName(), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl(), Venue: req.GetVenue()}
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.CreateTournament(&rec); err != nil {
 			return err
@@ -37,7 +37,7 @@ func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTou
 
 func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
 	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: wireConfigOf(r.Config), CreatedUnixMs: r.Created.UnixMilli(),
-		TimeControlInfo: configInfo(r.Config)}
+		TimeControlInfo: configInfo(r.Config), Venue: r.Venue}
 }
 
 // roundConfig returns a round's effective wire configuration.
@@ -45,11 +45,7 @@ func (s *Server) roundConfig(r storage.RoundRecord) *pb.ClockConfig {
 	s.mu.Lock()
 	t := s.tournaments[r.TournamentID]
 	s.mu.Unlock()
-	base := wireConfigOf(t.Config)
-	if r.Config == nil {
-		return base
-	}
-	return mergeConfig(base, wireConfigOf(*r.Config))
+	return s.roundConfigWith(r, t)
 }
 
 func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {
@@ -68,7 +64,7 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	rec := storage.RoundRecord{ID: s.newID("r"), TournamentID: t.ID, Number: int(req.GetNumber())}
+	rec := storage.RoundRecord{ID: s.newID("r"), TournamentID: t.ID, Number: int(req.GetNumber()), Venue: t.Venue}
 	if req.GetConfig() != nil {
 		rec.Config, rec.TimeControl = &cfg, eff.GetTimeControl()
 	}
@@ -84,7 +80,7 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 	s.mu.Lock()
 	s.rounds[rec.ID] = rec
 	s.mu.Unlock()
-	out := &pb.Round{RoundId: rec.ID, TournamentId: t.ID, Number: int32(rec.Number), Config: s.roundConfig(rec)}
+	out := &pb.Round{RoundId: rec.ID, TournamentId: t.ID, Number: int32(rec.Number), Config: s.roundConfig(rec), TournamentName: t.Name, Venue: rec.Venue, Tally: &pb.RoundTally{}}
 	if out.GetConfig().GetTimeControl() != "" {
 		out.TimeControlInfo = configInfo(cfg)
 	}
@@ -156,9 +152,10 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 }
 
 func playerRecord(p *pb.Player) storage.PlayerRecord {
-	return storage.PlayerRecord{Name: p.GetName(), FideID: p.GetFideId(), Rating: int(p.GetRating())}
+	return storage.PlayerRecord{Name: p.GetName(), FideID: p.GetFideId(), Rating: int(p.GetRating()),
+		StartRank: int(p.GetStartRank()), Title: p.GetTitle(), Federation: p.GetFederation()}
 }
 
 func playerWire(p storage.PlayerRecord) *pb.Player {
-	return &pb.Player{Name: p.Name, FideId: p.FideID, Rating: int32(p.Rating)}
+	return &pb.Player{Name: p.Name, FideId: p.FideID, Rating: int32(p.Rating), StartRank: int32(p.StartRank), Title: p.Title, Federation: p.Federation}
 }

@@ -24,6 +24,7 @@ type board struct {
 	srv     *Server
 	rec     storage.BoardRecord
 	mailbox chan func()
+	quit    chan struct{} // closed when the board is withdrawn
 
 	// owned by the actor goroutine
 	state   rules.State
@@ -56,7 +57,7 @@ type commandResult struct {
 const maxAlerts = 8
 
 func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64, history []rules.Event) *board {
-	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), state: st, seq: seq, history: history}
+	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq, history: history}
 	b.refT, b.refAt = st.At, srv.clock.Now()
 	return b
 }
@@ -69,6 +70,11 @@ func (b *board) run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			if b.timer != nil {
+				b.timer.Stop()
+			}
+			return
+		case <-b.quit:
 			if b.timer != nil {
 				b.timer.Stop()
 			}
@@ -107,6 +113,8 @@ func (b *board) do(ctx context.Context, f func()) error {
 		return ctx.Err()
 	case <-b.srv.ctx.Done():
 		return ErrShuttingDown
+	case <-b.quit:
+		return fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID)
 	}
 	select {
 	case <-done:
@@ -116,6 +124,8 @@ func (b *board) do(ctx context.Context, f func()) error {
 	case <-b.srv.ctx.Done():
 		// The actor stops at shutdown, so f may never be taken.
 		return giveUp(ErrShuttingDown)
+	case <-b.quit:
+		return giveUp(fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID))
 	}
 }
 
@@ -138,6 +148,7 @@ func (b *board) post(f func()) {
 			select {
 			case b.mailbox <- f:
 			case <-b.srv.ctx.Done():
+			case <-b.quit:
 			}
 		}()
 	}

@@ -16,8 +16,10 @@ import (
 // leaves as on the board it joins, in the same transaction.
 //
 // claimDevice is the one place that decides; every way of handing out a
-// device (AssignDevice, AddBoard with a device, a hall plan) calls it
-// before writing, and calls deviceMove.audit in the write.
+// device (AssignDevice, AddBoard with a device, ImportRound's clocks from
+// the hall plan through busyBoard) calls it before writing, and calls
+// deviceMove.audit in the write. (ImportRound never replaces: a busy clock
+// is left out with a warning.)
 
 // deviceMove is what giving a device a board does to the board it leaves.
 type deviceMove struct {
@@ -27,7 +29,8 @@ type deviceMove struct {
 }
 
 // claimDevice applies the busy-device rule for giving dev the board
-// toBoard (which may not exist yet: AddBoard) on behalf of id.
+// toBoard (which may not exist yet: AddBoard, ImportRound) on behalf of id
+// (needed only to replace).
 func (s *Server) claimDevice(ctx context.Context, id *Identity, dev, toBoard string, replace bool) (deviceMove, error) {
 	m := deviceMove{dev: dev}
 	s.mu.Lock()

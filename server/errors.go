@@ -34,6 +34,7 @@ var (
 	ErrNotReady        = errors.New("the hall cannot store events now") // readiness fails: a device is asked to come back later
 	ErrNoHello         = errors.New("no hello")                         // a device stream silent from the start
 	ErrTooManyStreams  = errors.New("too many streams")                 // a token's streams at their limit
+	ErrRoundStarted    = errors.New("round started")                    // a round replaced after a clock started
 )
 
 // FaultRetryDelay is the retry delay (google.rpc.RetryInfo) the server
@@ -77,7 +78,7 @@ func toStatus(err error) error {
 		code = codes.AlreadyExists
 	case errors.Is(err, storage.ErrGap):
 		code = codes.OutOfRange
-	case errors.Is(err, ErrNoDevice), errors.Is(err, ErrDeviceBusy):
+	case errors.Is(err, ErrNoDevice), errors.Is(err, ErrDeviceBusy), errors.Is(err, ErrRoundStarted):
 		code = codes.FailedPrecondition
 	case errors.Is(err, ErrSequenceGap), errors.Is(err, ErrBeyondHead):
 		code = codes.OutOfRange

@@ -253,6 +253,9 @@ func (s *Sub) Next(ctx context.Context) (*pb.WatchUpdate, error) {
 func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) *pb.WatchUpdate {
 	u := &pb.WatchUpdate{Seq: h.lastSeq, Snapshot: snapshot}
 	for id, b := range h.boards {
+		if snapshot && b.state.GetWithdrawn() {
+			continue // a snapshot shows only the boards there are
+		}
 		if sc.has(id, b) && (snapshot || b.seq > fromSeq || b.live > fromSeq) {
 			u.Boards = append(u.Boards, b.state)
 		}

@@ -66,7 +66,7 @@ func scanErr(what string, err error) error {
 	return fmt.Errorf("storage: reading %s: %w", what, err)
 }
 
-const tournamentCols = `id, name, config_json, created_ms`
+const tournamentCols = `id, name, config_json, created_ms, venue`
 
 func scanTournament(sc scanner) (TournamentRecord, error) {
 	var (
@@ -74,7 +74,7 @@ func scanTournament(sc scanner) (TournamentRecord, error) {
 		cfg string
 		ms  int64
 	)
-	if err := sc.Scan(&t.ID, &t.Name, &cfg, &ms); err != nil {
+	if err := sc.Scan(&t.ID, &t.Name, &cfg, &ms, &t.Venue); err != nil {
 		return t, scanErr("tournament", err)
 	}
 	var cj configJSON
@@ -106,7 +106,7 @@ func (s *Store) Tournaments(ctx context.Context) ([]TournamentRecord, error) {
 	return queryAll(ctx, db, scanTournament, `SELECT `+tournamentCols+` FROM tournaments ORDER BY created_ms, id`)
 }
 
-const roundCols = `id, tournament_id, number, config_json, created_ms`
+const roundCols = `id, tournament_id, number, config_json, created_ms, venue`
 
 func scanRound(sc scanner) (RoundRecord, error) {
 	var (
@@ -114,7 +114,7 @@ func scanRound(sc scanner) (RoundRecord, error) {
 		cfg string
 		ms  int64
 	)
-	if err := sc.Scan(&r.ID, &r.TournamentID, &r.Number, &cfg, &ms); err != nil {
+	if err := sc.Scan(&r.ID, &r.TournamentID, &r.Number, &cfg, &ms, &r.Venue); err != nil {
 		return r, scanErr("round", err)
 	}
 	var cj configJSON
@@ -147,7 +147,7 @@ func (s *Store) Rounds(ctx context.Context, tournamentID string) ([]RoundRecord,
 		WHERE ?1 = '' OR tournament_id = ?1 ORDER BY tournament_id, number`, tournamentID)
 }
 
-const boardCols = `id, round_id, number, section, white_json, black_json, config_json, device_id, source, created_ms`
+const boardCols = `id, round_id, number, section, white_json, black_json, config_json, device_id, source, created_ms, table_no`
 
 func scanBoard(sc scanner) (BoardRecord, error) {
 	var (
@@ -155,8 +155,9 @@ func scanBoard(sc scanner) (BoardRecord, error) {
 		white, black, cfg string
 		device            sql.NullString
 		ms                int64
+		table             sql.NullInt64
 	)
-	if err := sc.Scan(&b.ID, &b.RoundID, &b.Number, &b.Section, &white, &black, &cfg, &device, &b.Source, &ms); err != nil {
+	if err := sc.Scan(&b.ID, &b.RoundID, &b.Number, &b.Section, &white, &black, &cfg, &device, &b.Source, &ms, &table); err != nil {
 		return b, scanErr("board", err)
 	}
 	cj := configJSON{Config: &b.Config}
@@ -170,6 +171,7 @@ func scanBoard(sc scanner) (BoardRecord, error) {
 	}
 	b.TimeControl = cj.TimeControl
 	b.DeviceID = device.String
+	b.Table = int(table.Int64)
 	b.Created = fromMs(ms)
 	return b, nil
 }

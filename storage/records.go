@@ -20,6 +20,7 @@ type TournamentRecord struct {
 	Name        string
 	Config      rules.Config // the event's rules, the default of its rounds and boards
 	TimeControl string       // the time control as the organiser wrote it, e.g. "90m+30s"
+	Venue       string       // where it plays: the hall plan its rounds use ("" the hall)
 	Created     time.Time
 }
 
@@ -30,6 +31,7 @@ type RoundRecord struct {
 	Number       int           // 1, 2, 3...; unique within the tournament
 	Config       *rules.Config // nil: the tournament's
 	TimeControl  string        // as written, if Config is set
+	Venue        string        // whose hall plan gives its boards their clocks
 	Created      time.Time
 }
 
@@ -51,9 +53,12 @@ func (s Source) String() string {
 
 // PlayerRecord is a player as the pairing shows them.
 type PlayerRecord struct {
-	Name   string `json:"name"`
-	FideID string `json:"fide_id,omitempty"`
-	Rating int    `json:"rating,omitempty"`
+	Name       string `json:"name"`
+	FideID     string `json:"fide_id,omitempty"`
+	Rating     int    `json:"rating,omitempty"`
+	StartRank  int    `json:"start_rank,omitempty"` // the pairing number, when the pairings gave one
+	Title      string `json:"title,omitempty"`
+	Federation string `json:"federation,omitempty"`
 }
 
 // BoardRecord is one game of a round, at one table.
@@ -67,6 +72,7 @@ type BoardRecord struct {
 	TimeControl  string       // as written, e.g. "90m+30s"
 	DeviceID     string       // the clock device assigned, "" if none
 	Source       Source
+	Table        int // the table in the round's venue (hall plan), 0 if none
 	Created      time.Time
 }
 
@@ -158,4 +164,37 @@ type DeviceRecord struct {
 	LastSeen   time.Time
 	BatteryPct int     // -1 if unknown
 	DriftPPM   float64 // the oscillator's measured drift against the server
+}
+
+// RoundFile is the file a round was imported from, as received.
+type RoundFile struct {
+	RoundID  string
+	Format   string // "trf" or "csv"
+	Content  string
+	Pairings string // the pairing program's output, with a TRF
+	Imported time.Time
+}
+
+// Bye kinds: the TRF's letters.
+const (
+	ByeHalf    = "H" // half-point bye
+	ByeFull    = "F" // full-point bye
+	ByePairing = "U" // pairing-allocated bye
+	ByeZero    = "Z" // zero-point bye (a known absence)
+)
+
+// ByeRecord is a player's round without a game: a result without a board.
+type ByeRecord struct {
+	RoundID string
+	Section string
+	Player  PlayerRecord
+	Kind    string // ByeHalf, ByeFull, ByePairing or ByeZero
+}
+
+// PlanEntry is one table of a venue's hall plan.
+type PlanEntry struct {
+	Venue    string
+	Table    int
+	DeviceID string
+	Updated  time.Time
 }

@@ -23,11 +23,11 @@ func TestOpenPragmasAndMigrations(t *testing.T) {
 		t.Fatalf("Open() = %v", err)
 	}
 	files, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("embedded migrations: %v, %v", files, err)
 	}
 	if s.migrated != len(files) {
-		t.Errorf("first Open applied %d migrations, want every one of the %d embedded", s.migrated, len(files))
+		t.Errorf("first Open applied %d migrations, want every one embedded (%d)", s.migrated, len(files))
 	}
 	for _, c := range []struct {
 		pragma string

@@ -355,8 +355,8 @@ func (t *Tx) CreateTournament(tr *TournamentRecord) error {
 		return fmt.Errorf("storage: tournament %s: %w", tr.ID, err)
 	}
 	created := t.s.wallMs(tr.Created)
-	_, err = t.exec(`INSERT INTO tournaments (id, name, config_json, created_ms) VALUES (?, ?, ?, ?)`,
-		tr.ID, tr.Name, string(js), created)
+	_, err = t.exec(`INSERT INTO tournaments (id, name, config_json, created_ms, venue) VALUES (?, ?, ?, ?, ?)`,
+		tr.ID, tr.Name, string(js), created, tr.Venue)
 	if constraint(err) == "unique" {
 		return errorf(ErrDuplicate, "tournament %s: already exists", tr.ID)
 	}
@@ -378,8 +378,8 @@ func (t *Tx) CreateRound(r *RoundRecord) error {
 		return fmt.Errorf("storage: round %s: %w", r.ID, err)
 	}
 	created := t.s.wallMs(r.Created)
-	_, err = t.exec(`INSERT INTO rounds (id, tournament_id, number, config_json, created_ms) VALUES (?, ?, ?, ?, ?)`,
-		r.ID, r.TournamentID, r.Number, string(js), created)
+	_, err = t.exec(`INSERT INTO rounds (id, tournament_id, number, config_json, created_ms, venue) VALUES (?, ?, ?, ?, ?, ?)`,
+		r.ID, r.TournamentID, r.Number, string(js), created, r.Venue)
 	switch constraint(err) {
 	case "unique":
 		return errorf(ErrDuplicate, "round %s: the id, or round %d of tournament %s, already exists", r.ID, r.Number, r.TournamentID)
@@ -413,9 +413,13 @@ func (t *Tx) CreateBoard(b *BoardRecord) error {
 	white, _ := json.Marshal(b.White)
 	black, _ := json.Marshal(b.Black)
 	created := t.s.wallMs(b.Created)
-	_, err = t.exec(`INSERT INTO boards (id, round_id, number, section, white_json, black_json, config_json, device_id, source, created_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-		b.ID, b.RoundID, b.Number, b.Section, string(white), string(black), string(cfg), b.Source, created)
+	var table any
+	if b.Table > 0 {
+		table = b.Table
+	}
+	_, err = t.exec(`INSERT INTO boards (id, round_id, number, section, white_json, black_json, config_json, device_id, source, created_ms, table_no)
+		VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
+		b.ID, b.RoundID, b.Number, b.Section, string(white), string(black), string(cfg), b.Source, created, table)
 	switch constraint(err) {
 	case "unique":
 		return errorf(ErrDuplicate, "board %s: the id, or board %d of section %q of round %s, already exists", b.ID, b.Number, b.Section, b.RoundID)

@@ -134,6 +134,12 @@ type RoundSpec struct {
 	// less than two minutes in a quickplay finish (announced, no
 	// increment) claims; default 0.15; negative: never.
 	QuickplayClaims float64
+	// TRF and Pairings, if set, are the round's pairings as a pairing
+	// program wrote them (a TRF-16, with a JaVaFo/bbpPairings output if
+	// its columns do not pair the round), imported instead of the fleet's
+	// own pairing; the round's number is the file's. The round must not
+	// have more boards than Boards.
+	TRF, Pairings []byte
 }
 
 // Chaos lists the faults the fleet injects. Every mode is off at its zero

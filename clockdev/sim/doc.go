@@ -9,8 +9,16 @@
 // for the time control, flags, claims, illegal moves, resignations,
 // agreed draws, and on electronic boards legal moves, checkmates and dead
 // positions. The fleet plays the chief arbiter: it creates the
-// tournaments, rounds, boards and device tokens, starts every clock of a
-// round at once (Arbiter.StartRound), and rules what needs a ruling.
+// tournaments and device tokens, puts its clocks in the hall plan of its
+// venue (named by DevicePrefix), sets each round up as a chief arbiter
+// with a pairing program does — the tournament's players (drawn once,
+// no name twice) or the hall's TRF-16 export of the round before, paired
+// as a Swiss (top half against bottom half, nobody met twice while that
+// can be avoided, colours alternated), imported with Arbiter.ImportRound
+// as a TRF with the pairing output, the plan giving each board its clock
+// — starts every clock of a round at once (Arbiter.StartRound), and
+// rules what needs a ruling. RoundSpec.TRF imports a pairing program's
+// own files instead.
 //
 // # Usage
 //

@@ -1,13 +1,13 @@
 package sim
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 
 	"github.com/corentings/chess/v2"
 
+	"github.com/chesshall/hallclock/formats/pgn"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )
@@ -19,33 +19,16 @@ import (
 // chess library's FEN parser (chess.FEN, chess.NewGame, StartingPosition)
 // keeps its ranks in a package-level buffer and is not safe for concurrent
 // use (corentings/chess v2.3.2, fen.go), while thousands of boards play at
-// once. A board starts from the initial position in the library's binary
-// encoding, and a board picked up after a restart replays its moves.
+// once. A board starts from pgn.StartPosition (the library's binary
+// encoding), and a board picked up after a restart replays its moves.
 type eboard struct {
 	pos  *chess.Position
 	seen map[string]int // positions (FEN without the clocks) → times reached
 }
 
-// startBinary is the initial position in the chess library's binary
-// encoding: twelve bitboards (white king, queen, rook, bishop, knight,
-// pawn, then black's), the half-move clock, the move number, the en
-// passant square and the castling and side-to-move flags.
-var startBinary = func() []byte {
-	b := binary.BigEndian.AppendUint64(nil, 0x0800000000000000)
-	for _, bb := range []uint64{0x1000000000000000, 0x8100000000000000, 0x2400000000000000, 0x4200000000000000, 0x00ff000000000000,
-		0x08, 0x10, 0x81, 0x24, 0x42, 0xff00} {
-		b = binary.BigEndian.AppendUint64(b, bb)
-	}
-	return append(b, 0x00, 0x00, 0x01, 0xff, 0x0f)
-}()
-
 // newEBoard sets up the initial position.
 func newEBoard() *eboard {
-	pos := &chess.Position{}
-	if err := pos.UnmarshalBinary(startBinary); err != nil {
-		panic("sim: the initial position does not decode: " + err.Error())
-	}
-	b := &eboard{pos: pos, seen: map[string]int{}}
+	b := &eboard{pos: pgn.StartPosition(), seen: map[string]int{}}
 	b.seen[b.key()]++
 	return b
 }
@@ -58,7 +41,9 @@ func replayEBoard(history []*hallv1.ClockAction) (*eboard, error) {
 	for i, a := range history {
 		switch {
 		case a.GetKind() == hallv1.ActionKind_ACTION_KIND_PRESS && a.GetSan() != "":
+			unlock := rules.LockChess() // SAN decoding is not safe for concurrent use
 			m, err := chess.AlgebraicNotation{}.Decode(b.pos, a.GetSan())
+			unlock()
 			if err != nil {
 				return nil, fmt.Errorf("sim: e-board history action %d: %w", i, err)
 			}

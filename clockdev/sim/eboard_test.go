@@ -47,7 +47,7 @@ func TestEBoardGamesAreLegal(t *testing.T) {
 // by checkmate.
 func replayEBoard(t *testing.T, b storage.BoardRecord, evs []storage.EventRecord) (moves, illegal int, mate bool) {
 	t.Helper()
-	unlock := rules.LockChessFEN() // NewGame decodes the initial FEN
+	unlock := rules.LockChess() // NewGame decodes the initial FEN
 	g := chess.NewGame()
 	unlock()
 	var unruled *storage.EventRecord // a press without a move, waiting for its ruling
@@ -63,7 +63,10 @@ func replayEBoard(t *testing.T, b storage.BoardRecord, evs []storage.EventRecord
 				unruled = e
 				continue
 			}
-			if err := g.PushNotationMove(e.Event.SAN, chess.AlgebraicNotation{}, nil); err != nil {
+			unlock := rules.LockChess() // SAN decoding is not safe for concurrent use
+			err := g.PushNotationMove(e.Event.SAN, chess.AlgebraicNotation{}, nil)
+			unlock()
+			if err != nil {
 				t.Errorf("board %d event %d: %s is not legal in %s: %v", b.Number, e.BoardSeq, e.Event.SAN, g.FEN(), err)
 				return
 			}

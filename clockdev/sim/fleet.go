@@ -56,8 +56,11 @@ type tournament struct {
 	name   string
 	id     string
 	specs  []*checked
-	tables []*table
+	tables []*table // table i sits at table firstTable+i of the hall plan
 	saved  *savedTournament
+	// firstTable is the hall-plan table of its board 1: the tournaments
+	// of a fleet sit one after the other in its venue.
+	firstTable int
 }
 
 // roundRun is a round being played.
@@ -231,7 +234,7 @@ func (f *Fleet) setup(ctx context.Context) error {
 		st.read(func(s *savedFleet) { saved = s.tournament(t.name) })
 		if saved == nil {
 			tr, err := call(ctx, f, func(ctx context.Context) (*hallv1.Tournament, error) {
-				return f.arb.CreateTournament(ctx, &hallv1.CreateTournamentRequest{Name: t.name, DefaultConfig: t.specs[0].wire})
+				return f.arb.CreateTournament(ctx, &hallv1.CreateTournamentRequest{Name: t.name, DefaultConfig: t.specs[0].wire, Venue: f.venue()})
 			})
 			if err != nil {
 				return fmt.Errorf("sim: create tournament %q: %w", t.name, err)
@@ -269,6 +272,9 @@ func (f *Fleet) setup(ctx context.Context) error {
 	}
 	tokens, err := f.issueTokens(ctx, need)
 	if err != nil {
+		return err
+	}
+	if err := f.setPlan(ctx); err != nil {
 		return err
 	}
 	if len(tokens) > 0 {
@@ -374,65 +380,43 @@ func (f *Fleet) runTournament(ctx context.Context, t *tournament) error {
 	return ctx.Err()
 }
 
-// prepareRound creates round number (or finds it) with its boards, each
-// with its table's device.
+// prepareRound imports round number (or finds it) and marks its boards
+// for their tables; each board's clock comes from the hall plan.
 func (f *Fleet) prepareRound(ctx context.Context, t *tournament, spec *checked, number int, saved *savedRound) (*roundRun, error) {
 	rr := &roundRun{f: f, tour: t, spec: spec, number: number, done: map[string]bool{}, signal: make(chan struct{}, 1)}
 	if saved == nil {
-		r, err := call(ctx, f, func(ctx context.Context) (*hallv1.Round, error) {
-			return f.arb.CreateRound(ctx, &hallv1.CreateRoundRequest{TournamentId: t.id, Number: int32(number), Config: spec.wire})
-		})
+		id, err := f.importRound(ctx, t, spec, number)
 		if err != nil {
-			if status.Code(err) == codes.NotFound && f.cfg.StateDir != "" {
-				return nil, fmt.Errorf("sim: create round %d of %q: %w (the state in %s belongs to another hall? remove it to start afresh)", number, t.name, err, f.cfg.StateDir)
-			}
-			return nil, fmt.Errorf("sim: create round %d of %q: %w", number, t.name, err)
+			return nil, err
 		}
-		saved = &savedRound{ID: r.GetRoundId(), Number: number}
+		saved = &savedRound{ID: id, Number: number}
 		if err := f.store.update(func(*savedFleet) { t.saved.Rounds = append(t.saved.Rounds, saved) }); err != nil {
 			return nil, err
 		}
 	}
 	rr.id = saved.ID
-	// What the hall has: a run stopped while adding boards may have added
-	// some it did not save.
 	have, err := f.listBoards(ctx, rr.id)
 	if err != nil {
 		return nil, err
 	}
-	byNumber := map[int]*hallv1.Board{}
-	for _, b := range have {
-		byNumber[int(b.GetNumber())] = b
+	if len(have) == 0 || len(have) > len(t.tables) {
+		return nil, fmt.Errorf("sim: round %d of %q has %d boards for %d clocks", number, t.name, len(have), len(t.tables))
 	}
-	rr.boards = make([]string, spec.Boards)
-	err = parallel(ctx, spec.Boards, func(ctx context.Context, i int) error {
-		n := i + 1
-		tb := t.tables[i]
-		virtual := false
-		if b, ok := byNumber[n]; ok {
-			rr.boards[i] = b.GetBoardId()
-			virtual = b.GetState().GetSource() == hallv1.ClockSource_CLOCK_SOURCE_VIRTUAL && b.GetState().GetStatus() != hallv1.BoardStatus_BOARD_STATUS_FINISHED
-		} else {
-			white, black := players(f.cfg.Seed, t.name, number, n)
-			b, err := call(ctx, f, func(ctx context.Context) (*hallv1.Board, error) {
-				return f.arb.AddBoard(ctx, &hallv1.AddBoardRequest{RoundId: rr.id, Number: int32(n), White: white, Black: black, DeviceId: tb.id})
-			})
-			if err != nil {
-				return fmt.Errorf("sim: add board %d to round %d of %q: %w", n, number, t.name, err)
-			}
-			rr.boards[i] = b.GetBoardId()
+	rr.boards = make([]string, len(have))
+	for _, b := range have {
+		n := int(b.GetNumber())
+		if n < 1 || n > len(have) {
+			return nil, fmt.Errorf("sim: round %d of %q: board number %d of %d", number, t.name, n, len(have))
 		}
+		rr.boards[n-1] = b.GetBoardId()
+		tb := t.tables[n-1]
 		f.mu.Lock()
-		f.boards[rr.boards[i]] = &boardInfo{round: rr, number: n, spec: spec}
+		f.boards[b.GetBoardId()] = &boardInfo{round: rr, number: n, spec: spec}
 		f.mu.Unlock()
-		if virtual {
-			tb.playVirtual(rr.boards[i]) // its clock died before the restart
+		if b.GetState().GetSource() == hallv1.ClockSource_CLOCK_SOURCE_VIRTUAL && b.GetState().GetStatus() != hallv1.BoardStatus_BOARD_STATUS_FINISHED {
+			tb.playVirtual(b.GetBoardId()) // its clock died before the restart
 		}
 		tb.poke()
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	if err := f.store.update(func(*savedFleet) { saved.Boards = rr.boards }); err != nil {
 		return nil, err

@@ -23,9 +23,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -54,10 +51,28 @@ var errUsage = errors.New("usage")
 
 const usage = `hallctl [-addr host:port] [-token T] [-tls | -tls-ca CA.pem [-tls-server-name N]] COMMAND ...
 
+Rounds and boards are named as an arbiter sees them: ROUND as 5 (the only
+tournament with a round 5), "Open:5", or its id (or its first characters);
+BOARD as 5.12 (board 12 of round 5), "Open:5.12", "Open:5.A3" (section A),
+or its id (or its first characters).
+
+Tournaments and rounds
+  tournaments                         events with their rounds
+  rounds [TOURNAMENT]                 rounds: status, boards finished/playing/waiting, byes, score
+  import-round TOURNAMENT FILE [PAIRINGS] [-round N] [-replace] [-first-table N] [-venue V] [-section S] [-tc TC]
+                                      set a round up from the pairing program: a TRF-16 with
+                                      JaVaFo/bbpPairings output, a TRF with the round's columns,
+                                      or a CSV; clocks from the hall plan; one transaction
+  export-round ROUND [-format trf|csv|pgn] [-o FILE|-] [-lichess]
+                                      results for the pairing program (TRF), as CSV, or the games as PGN
+  plan [-venue V]                     the hall plan: which clock sits at which table
+  plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
+
 Boards
   boards [-round R] [-section S]      list boards with their clocks
   board BOARD                         one board, with pending commands
-  audit BOARD                         who did what, when, why
+  audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width 100]
+                                      who did what, when, why
   devices                             clock devices, online or not
   watch [-round R] [-board B]         live updates until interrupted
 
@@ -65,7 +80,7 @@ Actions on a board's clock (they travel through the clock device)
   start BOARD [-absent white|black]   start one board's clock
   start-round ROUND                   start every clock of a round at once
   pause BOARD | resume BOARD | adjourn BOARD
-  add BOARD SIDE DURATION             e.g. add b-12 black 1m (negative takes away)
+  add BOARD SIDE DURATION             e.g. add 5.12 black 1m, add 5.12 white -2m (takes away)
   set BOARD WHITE BLACK [-moves W,B]  install times, e.g. set b-12 1h25m 1h31m (clock paused)
   illegal BOARD SIDE                  a completed illegal move by SIDE (7.5)
   draw-claim-rejected BOARD SIDE      an incorrect draw claim by SIDE (9.5.3)
@@ -98,6 +113,7 @@ Creating answers with the control as read, in words.
 
 Actions take -reason "..." (kept in the audit log) and -wait 3s.`
 
+// cli is one hallctl invocation: a connection to the hall and where to print.
 type cli struct {
 	ctx  context.Context
 	arb  pb.ArbiterClient
@@ -134,580 +150,54 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 
+// commands are hallctl's commands by name; clock actions are in actions.go.
+var commands = map[string]func(c *cli, args []string) error{
+	"boards":        (*cli).boards,
+	"board":         (*cli).board,
+	"audit":         (*cli).audit,
+	"devices":       (*cli).devices,
+	"watch":         (*cli).watch,
+	"start":         (*cli).start,
+	"start-round":   (*cli).startRound,
+	"add":           (*cli).addTime,
+	"set":           (*cli).setClock,
+	"quickplay":     (*cli).quickplay,
+	"declare-lost":  (*cli).declareLost,
+	"illegal-found": (*cli).illegalFound,
+	"timecontrol":   (*cli).describeTimeControl,
+	"position":      (*cli).position,
+	"result":        (*cli).result,
+	"virtual":       (*cli).virtual,
+	"assign":        (*cli).assign,
+	"swap":          (*cli).swap,
+	"tournament":    (*cli).tournament,
+	"round":         (*cli).createRound,
+	"add-board":     (*cli).addBoard,
+	"token":         (*cli).token,
+	"tournaments":   (*cli).tournaments,
+	"rounds":        (*cli).rounds,
+	"import-round":  (*cli).importRound,
+	"export-round":  (*cli).exportRound,
+	"plan":          (*cli).plan,
+	"backup":        (*cli).backup,
+}
+
+func (c *cli) dispatch(cmd string, args []string) error {
+	if k, ok := simpleActions[cmd]; ok {
+		return c.simpleAction(cmd, k, args)
+	}
+	if k, ok := sidedActions[cmd]; ok {
+		return c.sidedAction(cmd, k, args)
+	}
+	if f, ok := commands[cmd]; ok {
+		return f(c, args)
+	}
+	return fmt.Errorf("%w: unknown command %q (hallctl help)", errUsage, cmd)
+}
+
 func or(a, b string) string {
 	if a != "" {
 		return a
 	}
 	return b
-}
-
-// parse splits positional arguments from flags, which may come anywhere.
-func parse(args []string, setup func(fs *flag.FlagSet)) ([]string, error) {
-	fs := flag.NewFlagSet("", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	setup(fs)
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			pos = append(pos, args[0])
-			args = args[1:]
-		}
-	}
-	return pos, nil
-}
-
-func need(pos []string, n int, what string) error {
-	if len(pos) != n {
-		return fmt.Errorf("%w: want %s", errUsage, what)
-	}
-	return nil
-}
-
-func side(s string) (pb.Side, error) {
-	switch strings.ToLower(s) {
-	case "white", "w":
-		return pb.Side_SIDE_WHITE, nil
-	case "black", "b":
-		return pb.Side_SIDE_BLACK, nil
-	}
-	return 0, fmt.Errorf("%w: side %q: want white or black", errUsage, s)
-}
-
-func (c *cli) dispatch(cmd string, args []string) error {
-	var reason string
-	var wait time.Duration
-	actFlags := func(fs *flag.FlagSet) {
-		fs.StringVar(&reason, "reason", "", "why (kept in the audit log)")
-		fs.DurationVar(&wait, "wait", 3*time.Second, "how long to wait for the clock to apply it")
-	}
-	action := func(board string, a *pb.ClockAction) error {
-		r, err := c.arb.BoardAction(c.ctx, &pb.BoardActionRequest{BoardId: board, Action: a, Reason: reason, WaitMs: wait.Milliseconds()})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(c.out, "%s: %s", board, strings.TrimPrefix(r.GetStatus().String(), "COMMAND_STATUS_"))
-		if r.GetMessage() != "" {
-			fmt.Fprintf(c.out, " — %s", r.GetMessage())
-		}
-		fmt.Fprintln(c.out)
-		printState(c.out, r.GetState())
-		if r.GetStatus() == pb.CommandStatus_COMMAND_STATUS_REFUSED {
-			return errors.New("refused")
-		}
-		return nil
-	}
-	simple := map[string]pb.ActionKind{"pause": pb.ActionKind_ACTION_KIND_PAUSE, "resume": pb.ActionKind_ACTION_KIND_RESUME, "adjourn": pb.ActionKind_ACTION_KIND_ADJOURN,
-		"flags-unordered": pb.ActionKind_ACTION_KIND_FLAGS_UNORDERED}
-	sided := map[string]pb.ActionKind{"illegal": pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE, "draw-claim-rejected": pb.ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
-		"flag-claim": pb.ActionKind_ACTION_KIND_FLAG_CLAIM, "arrive": pb.ActionKind_ACTION_KIND_ARRIVE}
-	if k, ok := simple[cmd]; ok {
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 1, cmd+" BOARD"); err != nil {
-			return err
-		}
-		return action(pos[0], &pb.ClockAction{Kind: k})
-	}
-	if k, ok := sided[cmd]; ok {
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 2, cmd+" BOARD SIDE"); err != nil {
-			return err
-		}
-		s, err := side(pos[1])
-		if err != nil {
-			return err
-		}
-		return action(pos[0], &pb.ClockAction{Kind: k, Side: s})
-	}
-	switch cmd {
-	case "boards":
-		var round, section string
-		if _, err := parse(args, func(fs *flag.FlagSet) {
-			fs.StringVar(&round, "round", "", "")
-			fs.StringVar(&section, "section", "", "")
-		}); err != nil {
-			return err
-		}
-		r, err := c.arb.ListBoards(c.ctx, &pb.ListBoardsRequest{RoundId: round, Section: section})
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "BOARD\tNO\tSECTION\tWHITE\tBLACK\tCLOCK\tSTATUS\tWHITE TIME\tBLACK TIME\tMOVES\tRESULT")
-		for _, b := range r.GetBoards() {
-			st := b.GetState()
-			clock := b.GetDeviceId()
-			if st.GetSource() == pb.ClockSource_CLOCK_SOURCE_VIRTUAL {
-				clock = "virtual"
-			} else if !st.GetDeviceOnline() {
-				clock += " (offline)"
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", b.GetBoardId(), b.GetNumber(), b.GetSection(),
-				b.GetWhite().GetName(), b.GetBlack().GetName(), clock, statusName(st), clockTime(st.GetWhite().GetRemainingMs()),
-				clockTime(st.GetBlack().GetRemainingMs()), st.GetWhite().GetMoves(), st.GetResult())
-		}
-		return tw.Flush()
-	case "board":
-		if err := need(args, 1, "board BOARD"); err != nil {
-			return err
-		}
-		b, err := c.arb.GetBoard(c.ctx, &pb.GetBoardRequest{BoardId: args[0]})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(c.out, "%s  board %d %s  %s – %s  clock %s  %s %s\n", b.GetBoardId(), b.GetNumber(), b.GetSection(),
-			b.GetWhite().GetName(), b.GetBlack().GetName(), or(b.GetDeviceId(), "-"), b.GetConfig().GetRuleset(), b.GetConfig().GetTimeControl())
-		printTimeControl(c.out, b.GetTimeControlInfo())
-		printState(c.out, b.GetState())
-		for _, p := range b.GetPending() {
-			where := "sent"
-			if !p.GetDeviceOnline() {
-				where = "waiting for the device"
-			}
-			fmt.Fprintf(c.out, "  pending %s: %s (%s, by %s)\n", p.GetCommandId(), p.GetAction().GetKind(), where, p.GetIssuedBy())
-		}
-		return nil
-	case "audit":
-		if err := need(args, 1, "audit BOARD"); err != nil {
-			return err
-		}
-		r, err := c.arb.AuditLog(c.ctx, &pb.AuditLogRequest{BoardId: args[0]})
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "TIME\tWHO\tWHAT\tOUTCOME\tREASON")
-		for _, e := range r.GetEntries() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", time.UnixMilli(e.GetUnixMs()).Format("15:04:05.000"), e.GetActor(), e.GetWhat(), e.GetOutcome(), e.GetReason())
-		}
-		return tw.Flush()
-	case "devices":
-		r, err := c.arb.ListDevices(c.ctx, &pb.ListDevicesRequest{})
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "DEVICE\tONLINE\tBOARD\tBATTERY\tDRIFT PPM\tLAST SEEN\tFIRMWARE")
-		for _, d := range r.GetDevices() {
-			fmt.Fprintf(tw, "%s\t%v\t%s\t%d%%\t%.1f\t%s\t%s\n", d.GetDeviceId(), d.GetOnline(), d.GetBoardId(), d.GetBatteryPct(),
-				d.GetDriftPpm(), time.UnixMilli(d.GetLastSeenUnixMs()).Format("15:04:05"), d.GetFirmware())
-		}
-		return tw.Flush()
-	case "watch":
-		return c.watch(args)
-	case "start":
-		var absent string
-		pos, err := parse(args, func(fs *flag.FlagSet) { actFlags(fs); fs.StringVar(&absent, "absent", "", "white, black or both") })
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 1, "start BOARD"); err != nil {
-			return err
-		}
-		a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_START}
-		a.AbsentWhite = strings.Contains(absent, "white") || absent == "both"
-		a.AbsentBlack = strings.Contains(absent, "black") || absent == "both"
-		return action(pos[0], a)
-	case "start-round":
-		if err := need(args, 1, "start-round ROUND"); err != nil {
-			return err
-		}
-		r, err := c.arb.StartRound(c.ctx, &pb.StartRoundRequest{RoundId: args[0]})
-		if err != nil {
-			return err
-		}
-		for _, b := range r.GetBoards() {
-			fmt.Fprintf(c.out, "%s: %s %s\n", b.GetBoardId(), strings.TrimPrefix(b.GetStatus().String(), "COMMAND_STATUS_"), b.GetMessage())
-		}
-		return nil
-	case "add":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 3, "add BOARD SIDE DURATION (e.g. add b-1 black 1m)"); err != nil {
-			return err
-		}
-		s, err := side(pos[1])
-		if err != nil {
-			return err
-		}
-		d, err := time.ParseDuration(pos[2])
-		if err != nil {
-			return fmt.Errorf("%w: duration %q: e.g. 1m, 30s, -2m", errUsage, pos[2])
-		}
-		return action(pos[0], &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_ADD_TIME, Side: s, Ms: d.Milliseconds()})
-	case "set":
-		var moves string
-		pos, err := parse(args, func(fs *flag.FlagSet) { actFlags(fs); fs.StringVar(&moves, "moves", "", "W,B move counters") })
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 3, "set BOARD WHITE_TIME BLACK_TIME"); err != nil {
-			return err
-		}
-		w, err1 := time.ParseDuration(pos[1])
-		b, err2 := time.ParseDuration(pos[2])
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("%w: times like 1h25m or 90s", errUsage)
-		}
-		a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_SET_CLOCK, WhiteMs: w.Milliseconds(), BlackMs: b.Milliseconds()}
-		if moves != "" {
-			var wm, bm int32
-			if _, err := fmt.Sscanf(moves, "%d,%d", &wm, &bm); err != nil {
-				return fmt.Errorf("%w: -moves W,B e.g. 39,39", errUsage)
-			}
-			a.WhiteMoves, a.BlackMoves = &wm, &bm
-		}
-		return action(pos[0], a)
-	case "quickplay":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 3, "quickplay BOARD SIDE draw|postpone|reject|increment"); err != nil {
-			return err
-		}
-		s, err := side(pos[1])
-		if err != nil {
-			return err
-		}
-		a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_QUICKPLAY_CLAIM, Side: s}
-		switch pos[2] {
-		case "draw":
-			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_DRAW
-		case "postpone":
-			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_POSTPONE
-		case "reject":
-			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_REJECT
-		case "refer":
-			a.Decision = pb.QuickplayDecision_QUICKPLAY_DECISION_REFER
-		case "increment":
-			a = &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, Side: s}
-		default:
-			return fmt.Errorf("%w: decision %q: draw, postpone, reject, refer or increment", errUsage, pos[2])
-		}
-		return action(pos[0], a)
-	case "declare-lost":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if len(pos) < 2 || len(pos) > 3 {
-			return fmt.Errorf("%w: declare-lost BOARD SIDE [RESULT]", errUsage)
-		}
-		s, err := side(pos[1])
-		if err != nil {
-			return err
-		}
-		a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_DECLARE_LOST, Side: s}
-		if len(pos) == 3 {
-			a.Result = pos[2]
-		}
-		return action(pos[0], a)
-	case "illegal-found":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 5, "illegal-found BOARD SIDE MOVE WHITE BLACK"); err != nil {
-			return err
-		}
-		s, err := side(pos[1])
-		if err != nil {
-			return err
-		}
-		var move int32
-		if _, err := fmt.Sscanf(pos[2], "%d", &move); err != nil {
-			return fmt.Errorf("%w: move %q: the offender's move number", errUsage, pos[2])
-		}
-		w, err := time.ParseDuration(pos[3])
-		if err != nil {
-			return fmt.Errorf("%w: white time %q: %v", errUsage, pos[3], err)
-		}
-		b, err := time.ParseDuration(pos[4])
-		if err != nil {
-			return fmt.Errorf("%w: black time %q: %v", errUsage, pos[4], err)
-		}
-		return action(pos[0], &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, Side: s, Move: move,
-			WhiteMs: w.Milliseconds(), BlackMs: b.Milliseconds()})
-	case "timecontrol":
-		return c.describeTimeControl(args)
-	case "position":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if len(pos) < 2 {
-			return fmt.Errorf("%w: position BOARD FEN", errUsage)
-		}
-		return action(pos[0], &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_POSITION, Fen: strings.Join(pos[1:], " ")})
-	case "result":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if len(pos) < 2 || len(pos) > 3 {
-			return fmt.Errorf("%w: result BOARD RESULT [TERMINATION]", errUsage)
-		}
-		a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: pos[1]}
-		if len(pos) == 3 {
-			a.Termination = pos[2]
-		}
-		return action(pos[0], a)
-	case "virtual":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 1, "virtual BOARD"); err != nil {
-			return err
-		}
-		b, err := c.arb.UseVirtualClock(c.ctx, &pb.UseVirtualClockRequest{BoardId: pos[0], Reason: reason})
-		if err != nil {
-			return err
-		}
-		printState(c.out, b.GetState())
-		return nil
-	case "backup":
-		return c.backup(args)
-	case "assign":
-		var replace bool
-		pos, err := parse(args, func(fs *flag.FlagSet) {
-			actFlags(fs)
-			fs.BoolVar(&replace, "replace", false, "take the device from a board whose game is not over")
-		})
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 2, "assign BOARD DEVICE"); err != nil {
-			return err
-		}
-		b, err := c.arb.AssignDevice(c.ctx, &pb.AssignDeviceRequest{BoardId: pos[0], DeviceId: pos[1], Reason: reason, Replace: replace})
-		if err != nil {
-			return err
-		}
-		printState(c.out, b.GetState())
-		return nil
-	case "swap":
-		pos, err := parse(args, actFlags)
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 2, "swap BOARD_A BOARD_B"); err != nil {
-			return err
-		}
-		_, err = c.arb.SwapDevices(c.ctx, &pb.SwapDevicesRequest{BoardA: pos[0], BoardB: pos[1], Reason: reason})
-		return err
-	case "tournament":
-		var tc, ruleset string
-		pos, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&tc, "tc", "", ""); fs.StringVar(&ruleset, "ruleset", "", "") })
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 1, "tournament NAME"); err != nil {
-			return err
-		}
-		t, err := c.arb.CreateTournament(c.ctx, &pb.CreateTournamentRequest{Name: pos[0], DefaultConfig: &pb.ClockConfig{Ruleset: ruleset, TimeControl: tc}})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(c.out, t.GetTournamentId())
-		printTimeControl(c.out, t.GetTimeControlInfo())
-		return nil
-	case "round":
-		var tc string
-		pos, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&tc, "tc", "", "") })
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 2, "round TOURNAMENT NUMBER"); err != nil {
-			return err
-		}
-		var n int32
-		if _, err := fmt.Sscanf(pos[1], "%d", &n); err != nil {
-			return fmt.Errorf("%w: round number %q", errUsage, pos[1])
-		}
-		req := &pb.CreateRoundRequest{TournamentId: pos[0], Number: n}
-		if tc != "" {
-			req.Config = &pb.ClockConfig{TimeControl: tc}
-		}
-		r, err := c.arb.CreateRound(c.ctx, req)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(c.out, r.GetRoundId())
-		printTimeControl(c.out, r.GetTimeControlInfo())
-		return nil
-	case "add-board":
-		var dev, section, tc string
-		pos, err := parse(args, func(fs *flag.FlagSet) {
-			fs.StringVar(&dev, "device", "", "")
-			fs.StringVar(&section, "section", "", "")
-			fs.StringVar(&tc, "tc", "", "")
-		})
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 4, "add-board ROUND NUMBER WHITE BLACK"); err != nil {
-			return err
-		}
-		var n int32
-		if _, err := fmt.Sscanf(pos[1], "%d", &n); err != nil {
-			return fmt.Errorf("%w: board number %q", errUsage, pos[1])
-		}
-		req := &pb.AddBoardRequest{RoundId: pos[0], Number: n, Section: section, DeviceId: dev,
-			White: &pb.Player{Name: pos[2]}, Black: &pb.Player{Name: pos[3]}}
-		if tc != "" {
-			req.Config = &pb.ClockConfig{TimeControl: tc}
-		}
-		b, err := c.arb.AddBoard(c.ctx, req)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(c.out, b.GetBoardId())
-		printTimeControl(c.out, b.GetTimeControlInfo())
-		return nil
-	case "token":
-		return c.token(args)
-	}
-	return fmt.Errorf("%w: unknown command %q (hallctl help)", errUsage, cmd)
-}
-
-func (c *cli) token(args []string) error {
-	if len(args) == 0 {
-		return fmt.Errorf("%w: token issue|revoke|list", errUsage)
-	}
-	switch args[0] {
-	case "list":
-		r, err := c.arb.ListTokens(c.ctx, &pb.ListTokensRequest{})
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tROLE\tLABEL\tDEVICE\tSECTIONS\tREVOKED")
-		for _, t := range r.GetTokens() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", t.GetTokenId(), strings.TrimPrefix(t.GetRole().String(), "ROLE_"), t.GetLabel(),
-				t.GetDeviceId(), strings.Join(t.GetSections(), ","), t.GetRevoked())
-		}
-		return tw.Flush()
-	case "revoke":
-		if err := need(args[1:], 1, "token revoke TOKEN_ID"); err != nil {
-			return err
-		}
-		_, err := c.arb.RevokeToken(c.ctx, &pb.RevokeTokenRequest{TokenId: args[1]})
-		return err
-	case "issue":
-		var dev, sections string
-		pos, err := parse(args[1:], func(fs *flag.FlagSet) {
-			fs.StringVar(&dev, "device", "", "")
-			fs.StringVar(&sections, "sections", "", "")
-		})
-		if err != nil {
-			return err
-		}
-		if err := need(pos, 2, "token issue ROLE LABEL"); err != nil {
-			return err
-		}
-		roles := map[string]pb.Role{"device": pb.Role_ROLE_DEVICE, "arbiter": pb.Role_ROLE_ARBITER, "chief": pb.Role_ROLE_CHIEF_ARBITER, "broadcast": pb.Role_ROLE_BROADCAST}
-		role, ok := roles[pos[0]]
-		if !ok {
-			return fmt.Errorf("%w: role %q: device, arbiter, chief or broadcast", errUsage, pos[0])
-		}
-		req := &pb.IssueTokenRequest{Role: role, Label: pos[1], DeviceId: dev}
-		if sections != "" {
-			req.Sections = strings.Split(sections, ",")
-		}
-		r, err := c.arb.IssueToken(c.ctx, req)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(c.out, "%s %s\n", r.GetTokenId(), r.GetToken())
-		return nil
-	}
-	return fmt.Errorf("%w: token issue|revoke|list", errUsage)
-}
-
-func (c *cli) watch(args []string) error {
-	var round, board string
-	if _, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&round, "round", "", ""); fs.StringVar(&board, "board", "", "") }); err != nil {
-		return err
-	}
-	w := pb.NewWatchClient(c.conn)
-	var stream interface {
-		Recv() (*pb.WatchUpdate, error)
-	}
-	var err error
-	switch {
-	case board != "":
-		stream, err = w.WatchBoard(c.ctx, &pb.WatchBoardRequest{BoardId: board})
-	case round != "":
-		stream, err = w.WatchRound(c.ctx, &pb.WatchRoundRequest{RoundId: round})
-	default:
-		stream, err = w.WatchHall(c.ctx, &pb.WatchHallRequest{})
-	}
-	if err != nil {
-		return err
-	}
-	for {
-		u, err := stream.Recv()
-		if err != nil {
-			return err
-		}
-		for _, b := range u.GetBoards() {
-			fmt.Fprintf(c.out, "#%d %s ", u.GetSeq(), b.GetBoardId())
-			printState(c.out, b)
-		}
-	}
-}
-
-func statusName(st *pb.BoardState) string {
-	return strings.ToLower(strings.TrimPrefix(st.GetStatus().String(), "BOARD_STATUS_"))
-}
-
-func printState(w io.Writer, st *pb.BoardState) {
-	if st == nil {
-		return
-	}
-	run := ""
-	if st.GetRunning() != pb.Side_SIDE_UNSPECIFIED {
-		run = " running " + strings.ToLower(strings.TrimPrefix(st.GetRunning().String(), "SIDE_"))
-	}
-	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
-		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),
-		st.GetBlack().GetMoves(), st.GetResult(), st.GetTermination())
-	if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_REFERRED {
-		fmt.Fprintf(w, "  claim by %s referred to the arbiter: record his decision with result\n",
-			strings.ToLower(strings.TrimPrefix(st.GetClaimReferredBy().String(), "SIDE_")))
-	}
-	for side, p := range map[string]*pb.PlayerClock{"white": st.GetWhite(), "black": st.GetBlack()} {
-		if p.GetTimeTrouble() && st.GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED {
-			fmt.Fprintf(w, "  %s in time trouble (8.4)\n", side)
-		}
-	}
-	for _, a := range st.GetAlerts() {
-		fmt.Fprintf(w, "  ALERT: %s\n", a)
-	}
-}
-
-// clockTime shows milliseconds as a clock does: h:mm:ss, or m:ss.t under ten minutes.
-func clockTime(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
-	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
-	}
-	if m >= 10 {
-		return fmt.Sprintf("%d:%02d", m, s)
-	}
-	return fmt.Sprintf("%d:%02d.%d", m, s, (ms%1000)/100)
 }

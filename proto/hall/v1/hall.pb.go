@@ -449,6 +449,115 @@ func (ClockSource) EnumDescriptor() ([]byte, []int) {
 	return file_hall_v1_hall_proto_rawDescGZIP(), []int{6}
 }
 
+// Where a round stands.
+type RoundStatus int32
+
+const (
+	RoundStatus_ROUND_STATUS_EMPTY    RoundStatus = 0 // no boards yet
+	RoundStatus_ROUND_STATUS_PAIRED   RoundStatus = 1 // boards, none started
+	RoundStatus_ROUND_STATUS_PLAYING  RoundStatus = 2 // some boards started, not every one has a result
+	RoundStatus_ROUND_STATUS_COMPLETE RoundStatus = 3 // every board has a result: the results export is final
+)
+
+// Enum value maps for RoundStatus.
+var (
+	RoundStatus_name = map[int32]string{
+		0: "ROUND_STATUS_EMPTY",
+		1: "ROUND_STATUS_PAIRED",
+		2: "ROUND_STATUS_PLAYING",
+		3: "ROUND_STATUS_COMPLETE",
+	}
+	RoundStatus_value = map[string]int32{
+		"ROUND_STATUS_EMPTY":    0,
+		"ROUND_STATUS_PAIRED":   1,
+		"ROUND_STATUS_PLAYING":  2,
+		"ROUND_STATUS_COMPLETE": 3,
+	}
+)
+
+func (x RoundStatus) Enum() *RoundStatus {
+	p := new(RoundStatus)
+	*p = x
+	return p
+}
+
+func (x RoundStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RoundStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[7].Descriptor()
+}
+
+func (RoundStatus) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[7]
+}
+
+func (x RoundStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RoundStatus.Descriptor instead.
+func (RoundStatus) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{7}
+}
+
+// A player's round without a game.
+type ByeKind int32
+
+const (
+	ByeKind_BYE_KIND_UNSPECIFIED ByeKind = 0
+	ByeKind_BYE_KIND_HALF        ByeKind = 1 // half-point bye (TRF H)
+	ByeKind_BYE_KIND_FULL        ByeKind = 2 // full-point bye (F)
+	ByeKind_BYE_KIND_PAIRING     ByeKind = 3 // pairing-allocated bye (U)
+	ByeKind_BYE_KIND_ZERO        ByeKind = 4 // zero-point bye: a known absence (Z)
+)
+
+// Enum value maps for ByeKind.
+var (
+	ByeKind_name = map[int32]string{
+		0: "BYE_KIND_UNSPECIFIED",
+		1: "BYE_KIND_HALF",
+		2: "BYE_KIND_FULL",
+		3: "BYE_KIND_PAIRING",
+		4: "BYE_KIND_ZERO",
+	}
+	ByeKind_value = map[string]int32{
+		"BYE_KIND_UNSPECIFIED": 0,
+		"BYE_KIND_HALF":        1,
+		"BYE_KIND_FULL":        2,
+		"BYE_KIND_PAIRING":     3,
+		"BYE_KIND_ZERO":        4,
+	}
+)
+
+func (x ByeKind) Enum() *ByeKind {
+	p := new(ByeKind)
+	*p = x
+	return p
+}
+
+func (x ByeKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ByeKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[8].Descriptor()
+}
+
+func (ByeKind) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[8]
+}
+
+func (x ByeKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ByeKind.Descriptor instead.
+func (ByeKind) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{8}
+}
+
 type CommandStatus int32
 
 const (
@@ -482,11 +591,11 @@ func (x CommandStatus) String() string {
 }
 
 func (CommandStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_hall_v1_hall_proto_enumTypes[7].Descriptor()
+	return file_hall_v1_hall_proto_enumTypes[9].Descriptor()
 }
 
 func (CommandStatus) Type() protoreflect.EnumType {
-	return &file_hall_v1_hall_proto_enumTypes[7]
+	return &file_hall_v1_hall_proto_enumTypes[9]
 }
 
 func (x CommandStatus) Number() protoreflect.EnumNumber {
@@ -495,7 +604,7 @@ func (x CommandStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use CommandStatus.Descriptor instead.
 func (CommandStatus) EnumDescriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{7}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{9}
 }
 
 type Role int32
@@ -537,11 +646,11 @@ func (x Role) String() string {
 }
 
 func (Role) Descriptor() protoreflect.EnumDescriptor {
-	return file_hall_v1_hall_proto_enumTypes[8].Descriptor()
+	return file_hall_v1_hall_proto_enumTypes[10].Descriptor()
 }
 
 func (Role) Type() protoreflect.EnumType {
-	return &file_hall_v1_hall_proto_enumTypes[8]
+	return &file_hall_v1_hall_proto_enumTypes[10]
 }
 
 func (x Role) Number() protoreflect.EnumNumber {
@@ -550,7 +659,108 @@ func (x Role) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Role.Descriptor instead.
 func (Role) EnumDescriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{8}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{10}
+}
+
+type ImportFormat int32
+
+const (
+	ImportFormat_IMPORT_FORMAT_UNSPECIFIED ImportFormat = 0 // told from the content: "001" lines are a TRF, else a CSV
+	ImportFormat_IMPORT_FORMAT_TRF         ImportFormat = 1 // FIDE TRF-16: the round's columns, or its players with pairings from JaVaFo/bbpPairings
+	ImportFormat_IMPORT_FORMAT_CSV         ImportFormat = 2 // a CSV of the round's pairings (board, white, black, ratings, FIDE ids, section)
+)
+
+// Enum value maps for ImportFormat.
+var (
+	ImportFormat_name = map[int32]string{
+		0: "IMPORT_FORMAT_UNSPECIFIED",
+		1: "IMPORT_FORMAT_TRF",
+		2: "IMPORT_FORMAT_CSV",
+	}
+	ImportFormat_value = map[string]int32{
+		"IMPORT_FORMAT_UNSPECIFIED": 0,
+		"IMPORT_FORMAT_TRF":         1,
+		"IMPORT_FORMAT_CSV":         2,
+	}
+)
+
+func (x ImportFormat) Enum() *ImportFormat {
+	p := new(ImportFormat)
+	*p = x
+	return p
+}
+
+func (x ImportFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ImportFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[11].Descriptor()
+}
+
+func (ImportFormat) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[11]
+}
+
+func (x ImportFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ImportFormat.Descriptor instead.
+func (ImportFormat) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{11}
+}
+
+type ExportFormat int32
+
+const (
+	ExportFormat_EXPORT_FORMAT_UNSPECIFIED ExportFormat = 0 // TRF
+	ExportFormat_EXPORT_FORMAT_TRF         ExportFormat = 1 // TRF-16 with the round's columns filled, for the pairing program
+	ExportFormat_EXPORT_FORMAT_CSV         ExportFormat = 2 // the round's results as CSV
+	ExportFormat_EXPORT_FORMAT_PGN         ExportFormat = 3 // every game of the round with full tags, moves and clock times when e-boards sent them
+)
+
+// Enum value maps for ExportFormat.
+var (
+	ExportFormat_name = map[int32]string{
+		0: "EXPORT_FORMAT_UNSPECIFIED",
+		1: "EXPORT_FORMAT_TRF",
+		2: "EXPORT_FORMAT_CSV",
+		3: "EXPORT_FORMAT_PGN",
+	}
+	ExportFormat_value = map[string]int32{
+		"EXPORT_FORMAT_UNSPECIFIED": 0,
+		"EXPORT_FORMAT_TRF":         1,
+		"EXPORT_FORMAT_CSV":         2,
+		"EXPORT_FORMAT_PGN":         3,
+	}
+)
+
+func (x ExportFormat) Enum() *ExportFormat {
+	p := new(ExportFormat)
+	*p = x
+	return p
+}
+
+func (x ExportFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ExportFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_hall_v1_hall_proto_enumTypes[12].Descriptor()
+}
+
+func (ExportFormat) Type() protoreflect.EnumType {
+	return &file_hall_v1_hall_proto_enumTypes[12]
+}
+
+func (x ExportFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ExportFormat.Descriptor instead.
+func (ExportFormat) EnumDescriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{12}
 }
 
 // Points for a win, a draw and a loss. All zero means 1 / 0.5 / 0.
@@ -1100,6 +1310,7 @@ type BoardState struct {
 	QuickplayPostponed bool                   `protobuf:"varint,21,opt,name=quickplay_postponed,json=quickplayPostponed,proto3" json:"quickplay_postponed,omitempty"`            // a III.5 / 10.2 claim awaits the arbiter's final decision
 	NextDeadlineMs     int64                  `protobuf:"varint,22,opt,name=next_deadline_ms,json=nextDeadlineMs,proto3" json:"next_deadline_ms,omitempty"`                      // board time of the next flag fall or forfeit, 0 if none pending
 	ClaimReferredBy    Side                   `protobuf:"varint,23,opt,name=claim_referred_by,json=claimReferredBy,proto3,enum=hall.v1.Side" json:"claim_referred_by,omitempty"` // status REFERRED: the claimant; UNSPECIFIED otherwise
+	Withdrawn          bool                   `protobuf:"varint,30,opt,name=withdrawn,proto3" json:"withdrawn,omitempty"`                                                        // the board is gone (its round was imported again before it started): drop it
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1293,6 +1504,13 @@ func (x *BoardState) GetClaimReferredBy() Side {
 		return x.ClaimReferredBy
 	}
 	return Side_SIDE_UNSPECIFIED
+}
+
+func (x *BoardState) GetWithdrawn() bool {
+	if x != nil {
+		return x.Withdrawn
+	}
+	return false
 }
 
 type DeviceMessage struct {
@@ -1894,6 +2112,9 @@ type Player struct {
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	FideId        string                 `protobuf:"bytes,2,opt,name=fide_id,json=fideId,proto3" json:"fide_id,omitempty"`
 	Rating        int32                  `protobuf:"varint,3,opt,name=rating,proto3" json:"rating,omitempty"`
+	StartRank     int32                  `protobuf:"varint,4,opt,name=start_rank,json=startRank,proto3" json:"start_rank,omitempty"` // the pairing number (TRF starting rank), 0 if not known
+	Title         string                 `protobuf:"bytes,5,opt,name=title,proto3" json:"title,omitempty"`                           // GM, IM, WGM, FM, ...
+	Federation    string                 `protobuf:"bytes,6,opt,name=federation,proto3" json:"federation,omitempty"`                 // three letters, e.g. "NOR"
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1947,6 +2168,27 @@ func (x *Player) GetRating() int32 {
 		return x.Rating
 	}
 	return 0
+}
+
+func (x *Player) GetStartRank() int32 {
+	if x != nil {
+		return x.StartRank
+	}
+	return 0
+}
+
+func (x *Player) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Player) GetFederation() string {
+	if x != nil {
+		return x.Federation
+	}
+	return ""
 }
 
 type Assignment struct {
@@ -2382,7 +2624,9 @@ type Tournament struct {
 	Name            string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	DefaultConfig   *ClockConfig           `protobuf:"bytes,3,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"` // ruleset, regulations and default time control for its rounds
 	CreatedUnixMs   int64                  `protobuf:"varint,4,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
-	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,5,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the default time control as read, if there is one
+	Venue           string                 `protobuf:"bytes,5,opt,name=venue,proto3" json:"venue,omitempty"`                                              // where it plays: the hall plan its rounds use ("" is the hall)
+	Rounds          []int32                `protobuf:"varint,6,rep,packed,name=rounds,proto3" json:"rounds,omitempty"`                                    // its rounds' numbers (ListTournaments)
+	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,7,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the default time control as read, if there is one
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -2445,6 +2689,20 @@ func (x *Tournament) GetCreatedUnixMs() int64 {
 	return 0
 }
 
+func (x *Tournament) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *Tournament) GetRounds() []int32 {
+	if x != nil {
+		return x.Rounds
+	}
+	return nil
+}
+
 func (x *Tournament) GetTimeControlInfo() *TimeControlInfo {
 	if x != nil {
 		return x.TimeControlInfo
@@ -2456,6 +2714,7 @@ type CreateTournamentRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	DefaultConfig *ClockConfig           `protobuf:"bytes,2,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"`
+	Venue         string                 `protobuf:"bytes,3,opt,name=venue,proto3" json:"venue,omitempty"` // "" is the hall
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2504,13 +2763,29 @@ func (x *CreateTournamentRequest) GetDefaultConfig() *ClockConfig {
 	return nil
 }
 
+func (x *CreateTournamentRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
 type Round struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	RoundId         string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
 	TournamentId    string                 `protobuf:"bytes,2,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
 	Number          int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
-	Config          *ClockConfig           `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"`                                            // the round's time control (ruleset and regulations from the tournament unless set)
-	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,5,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the round's time control as read, if there is one
+	Config          *ClockConfig           `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"` // the round's time control (ruleset and regulations from the tournament unless set)
+	TournamentName  string                 `protobuf:"bytes,5,opt,name=tournament_name,json=tournamentName,proto3" json:"tournament_name,omitempty"`
+	Venue           string                 `protobuf:"bytes,6,opt,name=venue,proto3" json:"venue,omitempty"` // whose hall plan gave its boards their clocks
+	Status          RoundStatus            `protobuf:"varint,7,opt,name=status,proto3,enum=hall.v1.RoundStatus" json:"status,omitempty"`
+	Tally           *RoundTally            `protobuf:"bytes,8,opt,name=tally,proto3" json:"tally,omitempty"`
+	Byes            []*Bye                 `protobuf:"bytes,9,rep,name=byes,proto3" json:"byes,omitempty"`                                                  // results without a board
+	Source          string                 `protobuf:"bytes,10,opt,name=source,proto3" json:"source,omitempty"`                                             // how its pairings came: "trf", "csv", or "" (boards added by hand)
+	ImportedUnixMs  int64                  `protobuf:"varint,11,opt,name=imported_unix_ms,json=importedUnixMs,proto3" json:"imported_unix_ms,omitempty"`    // server wall time of the import, 0 if none
+	CompletedUnixMs int64                  `protobuf:"varint,12,opt,name=completed_unix_ms,json=completedUnixMs,proto3" json:"completed_unix_ms,omitempty"` // server wall time the last board got its result, 0 while not complete
+	Corrections     int32                  `protobuf:"varint,13,opt,name=corrections,proto3" json:"corrections,omitempty"`                                  // results changed by the arbiter after the round was complete (each audited)
+	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,14,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"`  // the round's time control as read, if there is one
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -2573,11 +2848,235 @@ func (x *Round) GetConfig() *ClockConfig {
 	return nil
 }
 
+func (x *Round) GetTournamentName() string {
+	if x != nil {
+		return x.TournamentName
+	}
+	return ""
+}
+
+func (x *Round) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *Round) GetStatus() RoundStatus {
+	if x != nil {
+		return x.Status
+	}
+	return RoundStatus_ROUND_STATUS_EMPTY
+}
+
+func (x *Round) GetTally() *RoundTally {
+	if x != nil {
+		return x.Tally
+	}
+	return nil
+}
+
+func (x *Round) GetByes() []*Bye {
+	if x != nil {
+		return x.Byes
+	}
+	return nil
+}
+
+func (x *Round) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *Round) GetImportedUnixMs() int64 {
+	if x != nil {
+		return x.ImportedUnixMs
+	}
+	return 0
+}
+
+func (x *Round) GetCompletedUnixMs() int64 {
+	if x != nil {
+		return x.CompletedUnixMs
+	}
+	return 0
+}
+
+func (x *Round) GetCorrections() int32 {
+	if x != nil {
+		return x.Corrections
+	}
+	return 0
+}
+
 func (x *Round) GetTimeControlInfo() *TimeControlInfo {
 	if x != nil {
 		return x.TimeControlInfo
 	}
 	return nil
+}
+
+// A round's boards by where they stand, and the points so far.
+type RoundTally struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Boards        int32                  `protobuf:"varint,1,opt,name=boards,proto3" json:"boards,omitempty"`
+	Finished      int32                  `protobuf:"varint,2,opt,name=finished,proto3" json:"finished,omitempty"`                           // with a result
+	Playing       int32                  `protobuf:"varint,3,opt,name=playing,proto3" json:"playing,omitempty"`                             // running, paused or adjourned
+	Waiting       int32                  `protobuf:"varint,4,opt,name=waiting,proto3" json:"waiting,omitempty"`                             // not started
+	Byes          int32                  `protobuf:"varint,5,opt,name=byes,proto3" json:"byes,omitempty"`                                   // results without a board
+	WhitePoints   float64                `protobuf:"fixed64,6,opt,name=white_points,json=whitePoints,proto3" json:"white_points,omitempty"` // points White scored on the finished boards, under the event's scoring
+	BlackPoints   float64                `protobuf:"fixed64,7,opt,name=black_points,json=blackPoints,proto3" json:"black_points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RoundTally) Reset() {
+	*x = RoundTally{}
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoundTally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoundTally) ProtoMessage() {}
+
+func (x *RoundTally) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoundTally.ProtoReflect.Descriptor instead.
+func (*RoundTally) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *RoundTally) GetBoards() int32 {
+	if x != nil {
+		return x.Boards
+	}
+	return 0
+}
+
+func (x *RoundTally) GetFinished() int32 {
+	if x != nil {
+		return x.Finished
+	}
+	return 0
+}
+
+func (x *RoundTally) GetPlaying() int32 {
+	if x != nil {
+		return x.Playing
+	}
+	return 0
+}
+
+func (x *RoundTally) GetWaiting() int32 {
+	if x != nil {
+		return x.Waiting
+	}
+	return 0
+}
+
+func (x *RoundTally) GetByes() int32 {
+	if x != nil {
+		return x.Byes
+	}
+	return 0
+}
+
+func (x *RoundTally) GetWhitePoints() float64 {
+	if x != nil {
+		return x.WhitePoints
+	}
+	return 0
+}
+
+func (x *RoundTally) GetBlackPoints() float64 {
+	if x != nil {
+		return x.BlackPoints
+	}
+	return 0
+}
+
+type Bye struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Player        *Player                `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Section       string                 `protobuf:"bytes,2,opt,name=section,proto3" json:"section,omitempty"`
+	Kind          ByeKind                `protobuf:"varint,3,opt,name=kind,proto3,enum=hall.v1.ByeKind" json:"kind,omitempty"`
+	Points        float64                `protobuf:"fixed64,4,opt,name=points,proto3" json:"points,omitempty"` // what it scores under the event's scoring
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Bye) Reset() {
+	*x = Bye{}
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Bye) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Bye) ProtoMessage() {}
+
+func (x *Bye) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Bye.ProtoReflect.Descriptor instead.
+func (*Bye) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *Bye) GetPlayer() *Player {
+	if x != nil {
+		return x.Player
+	}
+	return nil
+}
+
+func (x *Bye) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *Bye) GetKind() ByeKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ByeKind_BYE_KIND_UNSPECIFIED
+}
+
+func (x *Bye) GetPoints() float64 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
 }
 
 type CreateRoundRequest struct {
@@ -2591,7 +3090,7 @@ type CreateRoundRequest struct {
 
 func (x *CreateRoundRequest) Reset() {
 	*x = CreateRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2603,7 +3102,7 @@ func (x *CreateRoundRequest) String() string {
 func (*CreateRoundRequest) ProtoMessage() {}
 
 func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2616,7 +3115,7 @@ func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRoundRequest.ProtoReflect.Descriptor instead.
 func (*CreateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CreateRoundRequest) GetTournamentId() string {
@@ -2652,14 +3151,17 @@ type Board struct {
 	Config          *ClockConfig           `protobuf:"bytes,8,opt,name=config,proto3" json:"config,omitempty"`                     // effective configuration
 	State           *BoardState            `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
 	Pending         []*PendingCommand      `protobuf:"bytes,10,rep,name=pending,proto3" json:"pending,omitempty"`
-	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,11,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the board's time control as read
+	RoundNumber     int32                  `protobuf:"varint,11,opt,name=round_number,json=roundNumber,proto3" json:"round_number,omitempty"`
+	TournamentName  string                 `protobuf:"bytes,12,opt,name=tournament_name,json=tournamentName,proto3" json:"tournament_name,omitempty"`
+	Table           int32                  `protobuf:"varint,13,opt,name=table,proto3" json:"table,omitempty"`                                             // the table in the round's venue, 0 if none
+	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,14,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the board's time control as read
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Board) Reset() {
 	*x = Board{}
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2671,7 +3173,7 @@ func (x *Board) String() string {
 func (*Board) ProtoMessage() {}
 
 func (x *Board) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2684,7 +3186,7 @@ func (x *Board) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Board.ProtoReflect.Descriptor instead.
 func (*Board) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Board) GetBoardId() string {
@@ -2757,6 +3259,27 @@ func (x *Board) GetPending() []*PendingCommand {
 	return nil
 }
 
+func (x *Board) GetRoundNumber() int32 {
+	if x != nil {
+		return x.RoundNumber
+	}
+	return 0
+}
+
+func (x *Board) GetTournamentName() string {
+	if x != nil {
+		return x.TournamentName
+	}
+	return ""
+}
+
+func (x *Board) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
+}
+
 func (x *Board) GetTimeControlInfo() *TimeControlInfo {
 	if x != nil {
 		return x.TimeControlInfo
@@ -2778,7 +3301,7 @@ type PendingCommand struct {
 
 func (x *PendingCommand) Reset() {
 	*x = PendingCommand{}
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2790,7 +3313,7 @@ func (x *PendingCommand) String() string {
 func (*PendingCommand) ProtoMessage() {}
 
 func (x *PendingCommand) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2803,7 +3326,7 @@ func (x *PendingCommand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingCommand.ProtoReflect.Descriptor instead.
 func (*PendingCommand) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *PendingCommand) GetCommandId() string {
@@ -2864,7 +3387,7 @@ type AddBoardRequest struct {
 
 func (x *AddBoardRequest) Reset() {
 	*x = AddBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2876,7 +3399,7 @@ func (x *AddBoardRequest) String() string {
 func (*AddBoardRequest) ProtoMessage() {}
 
 func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2889,7 +3412,7 @@ func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddBoardRequest.ProtoReflect.Descriptor instead.
 func (*AddBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *AddBoardRequest) GetRoundId() string {
@@ -2960,7 +3483,7 @@ type AssignDeviceRequest struct {
 
 func (x *AssignDeviceRequest) Reset() {
 	*x = AssignDeviceRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2972,7 +3495,7 @@ func (x *AssignDeviceRequest) String() string {
 func (*AssignDeviceRequest) ProtoMessage() {}
 
 func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2985,7 +3508,7 @@ func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignDeviceRequest.ProtoReflect.Descriptor instead.
 func (*AssignDeviceRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *AssignDeviceRequest) GetBoardId() string {
@@ -3027,7 +3550,7 @@ type SwapDevicesRequest struct {
 
 func (x *SwapDevicesRequest) Reset() {
 	*x = SwapDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3039,7 +3562,7 @@ func (x *SwapDevicesRequest) String() string {
 func (*SwapDevicesRequest) ProtoMessage() {}
 
 func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3052,7 +3575,7 @@ func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesRequest.ProtoReflect.Descriptor instead.
 func (*SwapDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *SwapDevicesRequest) GetBoardA() string {
@@ -3086,7 +3609,7 @@ type SwapDevicesResponse struct {
 
 func (x *SwapDevicesResponse) Reset() {
 	*x = SwapDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3098,7 +3621,7 @@ func (x *SwapDevicesResponse) String() string {
 func (*SwapDevicesResponse) ProtoMessage() {}
 
 func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3111,7 +3634,7 @@ func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesResponse.ProtoReflect.Descriptor instead.
 func (*SwapDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SwapDevicesResponse) GetA() *Board {
@@ -3138,7 +3661,7 @@ type UseVirtualClockRequest struct {
 
 func (x *UseVirtualClockRequest) Reset() {
 	*x = UseVirtualClockRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3150,7 +3673,7 @@ func (x *UseVirtualClockRequest) String() string {
 func (*UseVirtualClockRequest) ProtoMessage() {}
 
 func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3163,7 +3686,7 @@ func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UseVirtualClockRequest.ProtoReflect.Descriptor instead.
 func (*UseVirtualClockRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *UseVirtualClockRequest) GetBoardId() string {
@@ -3191,7 +3714,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3203,7 +3726,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3216,7 +3739,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *StartRoundRequest) GetRoundId() string {
@@ -3250,7 +3773,7 @@ type Absence struct {
 
 func (x *Absence) Reset() {
 	*x = Absence{}
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3262,7 +3785,7 @@ func (x *Absence) String() string {
 func (*Absence) ProtoMessage() {}
 
 func (x *Absence) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3275,7 +3798,7 @@ func (x *Absence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Absence.ProtoReflect.Descriptor instead.
 func (*Absence) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Absence) GetBoardId() string {
@@ -3301,7 +3824,7 @@ type StartRoundResponse struct {
 
 func (x *StartRoundResponse) Reset() {
 	*x = StartRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3313,7 +3836,7 @@ func (x *StartRoundResponse) String() string {
 func (*StartRoundResponse) ProtoMessage() {}
 
 func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3326,7 +3849,7 @@ func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundResponse.ProtoReflect.Descriptor instead.
 func (*StartRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *StartRoundResponse) GetBoards() []*BoardActionResponse {
@@ -3348,7 +3871,7 @@ type BoardActionRequest struct {
 
 func (x *BoardActionRequest) Reset() {
 	*x = BoardActionRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3360,7 +3883,7 @@ func (x *BoardActionRequest) String() string {
 func (*BoardActionRequest) ProtoMessage() {}
 
 func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3373,7 +3896,7 @@ func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionRequest.ProtoReflect.Descriptor instead.
 func (*BoardActionRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *BoardActionRequest) GetBoardId() string {
@@ -3417,7 +3940,7 @@ type BoardActionResponse struct {
 
 func (x *BoardActionResponse) Reset() {
 	*x = BoardActionResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3429,7 +3952,7 @@ func (x *BoardActionResponse) String() string {
 func (*BoardActionResponse) ProtoMessage() {}
 
 func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3442,7 +3965,7 @@ func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionResponse.ProtoReflect.Descriptor instead.
 func (*BoardActionResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *BoardActionResponse) GetBoardId() string {
@@ -3482,15 +4005,17 @@ func (x *BoardActionResponse) GetState() *BoardState {
 
 type ListBoardsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // empty: every board
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // empty: every board (or the round given by tournament and number); an unknown round is NOT_FOUND
 	Section       string                 `protobuf:"bytes,2,opt,name=section,proto3" json:"section,omitempty"`                // empty: every section the caller may see
+	Tournament    string                 `protobuf:"bytes,3,opt,name=tournament,proto3" json:"tournament,omitempty"`          // with number: the round by its tournament's id or name
+	Number        int32                  `protobuf:"varint,4,opt,name=number,proto3" json:"number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListBoardsRequest) Reset() {
 	*x = ListBoardsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3502,7 +4027,7 @@ func (x *ListBoardsRequest) String() string {
 func (*ListBoardsRequest) ProtoMessage() {}
 
 func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3515,7 +4040,7 @@ func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsRequest.ProtoReflect.Descriptor instead.
 func (*ListBoardsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListBoardsRequest) GetRoundId() string {
@@ -3532,6 +4057,20 @@ func (x *ListBoardsRequest) GetSection() string {
 	return ""
 }
 
+func (x *ListBoardsRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *ListBoardsRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
 type ListBoardsResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Boards        []*Board               `protobuf:"bytes,1,rep,name=boards,proto3" json:"boards,omitempty"`
@@ -3541,7 +4080,7 @@ type ListBoardsResponse struct {
 
 func (x *ListBoardsResponse) Reset() {
 	*x = ListBoardsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3553,7 +4092,7 @@ func (x *ListBoardsResponse) String() string {
 func (*ListBoardsResponse) ProtoMessage() {}
 
 func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3566,7 +4105,7 @@ func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsResponse.ProtoReflect.Descriptor instead.
 func (*ListBoardsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListBoardsResponse) GetBoards() []*Board {
@@ -3585,7 +4124,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3597,7 +4136,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3610,7 +4149,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetBoardRequest) GetBoardId() string {
@@ -3631,7 +4170,7 @@ type AuditLogRequest struct {
 
 func (x *AuditLogRequest) Reset() {
 	*x = AuditLogRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3643,7 +4182,7 @@ func (x *AuditLogRequest) String() string {
 func (*AuditLogRequest) ProtoMessage() {}
 
 func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3656,7 +4195,7 @@ func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogRequest.ProtoReflect.Descriptor instead.
 func (*AuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AuditLogRequest) GetBoardId() string {
@@ -3696,7 +4235,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3708,7 +4247,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3721,7 +4260,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *AuditEntry) GetSeq() uint64 {
@@ -3789,7 +4328,7 @@ type AuditLogResponse struct {
 
 func (x *AuditLogResponse) Reset() {
 	*x = AuditLogResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3801,7 +4340,7 @@ func (x *AuditLogResponse) String() string {
 func (*AuditLogResponse) ProtoMessage() {}
 
 func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3814,7 +4353,7 @@ func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogResponse.ProtoReflect.Descriptor instead.
 func (*AuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *AuditLogResponse) GetEntries() []*AuditEntry {
@@ -3832,7 +4371,7 @@ type ListDevicesRequest struct {
 
 func (x *ListDevicesRequest) Reset() {
 	*x = ListDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3844,7 +4383,7 @@ func (x *ListDevicesRequest) String() string {
 func (*ListDevicesRequest) ProtoMessage() {}
 
 func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3857,7 +4396,7 @@ func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesRequest.ProtoReflect.Descriptor instead.
 func (*ListDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
 }
 
 type Device struct {
@@ -3876,7 +4415,7 @@ type Device struct {
 
 func (x *Device) Reset() {
 	*x = Device{}
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3888,7 +4427,7 @@ func (x *Device) String() string {
 func (*Device) ProtoMessage() {}
 
 func (x *Device) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3901,7 +4440,7 @@ func (x *Device) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Device.ProtoReflect.Descriptor instead.
 func (*Device) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Device) GetDeviceId() string {
@@ -3969,7 +4508,7 @@ type ListDevicesResponse struct {
 
 func (x *ListDevicesResponse) Reset() {
 	*x = ListDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3981,7 +4520,7 @@ func (x *ListDevicesResponse) String() string {
 func (*ListDevicesResponse) ProtoMessage() {}
 
 func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3994,7 +4533,7 @@ func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesResponse.ProtoReflect.Descriptor instead.
 func (*ListDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ListDevicesResponse) GetDevices() []*Device {
@@ -4016,7 +4555,7 @@ type IssueTokenRequest struct {
 
 func (x *IssueTokenRequest) Reset() {
 	*x = IssueTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4028,7 +4567,7 @@ func (x *IssueTokenRequest) String() string {
 func (*IssueTokenRequest) ProtoMessage() {}
 
 func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4041,7 +4580,7 @@ func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenRequest.ProtoReflect.Descriptor instead.
 func (*IssueTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *IssueTokenRequest) GetRole() Role {
@@ -4082,7 +4621,7 @@ type IssueTokenResponse struct {
 
 func (x *IssueTokenResponse) Reset() {
 	*x = IssueTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4094,7 +4633,7 @@ func (x *IssueTokenResponse) String() string {
 func (*IssueTokenResponse) ProtoMessage() {}
 
 func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4107,7 +4646,7 @@ func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenResponse.ProtoReflect.Descriptor instead.
 func (*IssueTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *IssueTokenResponse) GetTokenId() string {
@@ -4133,7 +4672,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4145,7 +4684,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4158,7 +4697,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *RevokeTokenRequest) GetTokenId() string {
@@ -4176,7 +4715,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4188,7 +4727,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4201,7 +4740,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
 }
 
 type ListTokensRequest struct {
@@ -4212,7 +4751,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4224,7 +4763,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4237,7 +4776,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
 }
 
 type TokenInfo struct {
@@ -4255,7 +4794,7 @@ type TokenInfo struct {
 
 func (x *TokenInfo) Reset() {
 	*x = TokenInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4267,7 +4806,7 @@ func (x *TokenInfo) String() string {
 func (*TokenInfo) ProtoMessage() {}
 
 func (x *TokenInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4280,7 +4819,7 @@ func (x *TokenInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenInfo.ProtoReflect.Descriptor instead.
 func (*TokenInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *TokenInfo) GetTokenId() string {
@@ -4341,7 +4880,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4353,7 +4892,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4366,7 +4905,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ListTokensResponse) GetTokens() []*TokenInfo {
@@ -4374,6 +4913,794 @@ func (x *ListTokensResponse) GetTokens() []*TokenInfo {
 		return x.Tokens
 	}
 	return nil
+}
+
+type ListTournamentsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTournamentsRequest) Reset() {
+	*x = ListTournamentsRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTournamentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTournamentsRequest) ProtoMessage() {}
+
+func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
+func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
+}
+
+type ListTournamentsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournaments   []*Tournament          `protobuf:"bytes,1,rep,name=tournaments,proto3" json:"tournaments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTournamentsResponse) Reset() {
+	*x = ListTournamentsResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTournamentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTournamentsResponse) ProtoMessage() {}
+
+func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
+func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
+	if x != nil {
+		return x.Tournaments
+	}
+	return nil
+}
+
+type ListRoundsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"` // id or name; empty: every tournament's
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRoundsRequest) Reset() {
+	*x = ListRoundsRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRoundsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRoundsRequest) ProtoMessage() {}
+
+func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRoundsRequest.ProtoReflect.Descriptor instead.
+func (*ListRoundsRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *ListRoundsRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+type ListRoundsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Rounds        []*Round               `protobuf:"bytes,1,rep,name=rounds,proto3" json:"rounds,omitempty"` // by tournament, then number
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRoundsResponse) Reset() {
+	*x = ListRoundsResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRoundsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRoundsResponse) ProtoMessage() {}
+
+func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRoundsResponse.ProtoReflect.Descriptor instead.
+func (*ListRoundsResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ListRoundsResponse) GetRounds() []*Round {
+	if x != nil {
+		return x.Rounds
+	}
+	return nil
+}
+
+type GetRoundRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
+	Tournament    string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`          // id or name
+	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRoundRequest) Reset() {
+	*x = GetRoundRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRoundRequest) ProtoMessage() {}
+
+func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRoundRequest.ProtoReflect.Descriptor instead.
+func (*GetRoundRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *GetRoundRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *GetRoundRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *GetRoundRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+type ImportRoundRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"` // id or name of an existing tournament
+	Number        int32                  `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`        // the round; 0: the file's (a CSV's Round column; a TRF's last round with columns, or the next one with pairings)
+	Format        ImportFormat           `protobuf:"varint,3,opt,name=format,proto3,enum=hall.v1.ImportFormat" json:"format,omitempty"`
+	Content       []byte                 `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`                          // the file as the pairing program wrote it
+	Pairings      []byte                 `protobuf:"bytes,5,opt,name=pairings,proto3" json:"pairings,omitempty"`                        // with a TRF: the pairing program's output (first line the number of pairs, then "white black", 0 a bye)
+	Replace       bool                   `protobuf:"varint,6,opt,name=replace,proto3" json:"replace,omitempty"`                         // replace the round if imported already and none of its boards started
+	Venue         string                 `protobuf:"bytes,7,opt,name=venue,proto3" json:"venue,omitempty"`                              // whose hall plan gives the clocks; default the tournament's
+	FirstTable    int32                  `protobuf:"varint,8,opt,name=first_table,json=firstTable,proto3" json:"first_table,omitempty"` // the table of board 1 (default 1); further sections continue after the last board of the previous one
+	Config        *ClockConfig           `protobuf:"bytes,9,opt,name=config,proto3" json:"config,omitempty"`                            // the round's time control etc. (as CreateRound); empty fields from the tournament
+	Section       string                 `protobuf:"bytes,10,opt,name=section,proto3" json:"section,omitempty"`                         // the section a TRF's boards belong to (a CSV names its own)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRoundRequest) Reset() {
+	*x = ImportRoundRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRoundRequest) ProtoMessage() {}
+
+func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRoundRequest.ProtoReflect.Descriptor instead.
+func (*ImportRoundRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *ImportRoundRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *ImportRoundRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ImportRoundRequest) GetFormat() ImportFormat {
+	if x != nil {
+		return x.Format
+	}
+	return ImportFormat_IMPORT_FORMAT_UNSPECIFIED
+}
+
+func (x *ImportRoundRequest) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+func (x *ImportRoundRequest) GetPairings() []byte {
+	if x != nil {
+		return x.Pairings
+	}
+	return nil
+}
+
+func (x *ImportRoundRequest) GetReplace() bool {
+	if x != nil {
+		return x.Replace
+	}
+	return false
+}
+
+func (x *ImportRoundRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *ImportRoundRequest) GetFirstTable() int32 {
+	if x != nil {
+		return x.FirstTable
+	}
+	return 0
+}
+
+func (x *ImportRoundRequest) GetConfig() *ClockConfig {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+func (x *ImportRoundRequest) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+type ImportRoundResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Round         *Round                 `protobuf:"bytes,1,opt,name=round,proto3" json:"round,omitempty"`
+	Boards        []*Board               `protobuf:"bytes,2,rep,name=boards,proto3" json:"boards,omitempty"`     // by section and number
+	Warnings      []string               `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"` // e.g. a table without a clock in the plan
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRoundResponse) Reset() {
+	*x = ImportRoundResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRoundResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRoundResponse) ProtoMessage() {}
+
+func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRoundResponse.ProtoReflect.Descriptor instead.
+func (*ImportRoundResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *ImportRoundResponse) GetRound() *Round {
+	if x != nil {
+		return x.Round
+	}
+	return nil
+}
+
+func (x *ImportRoundResponse) GetBoards() []*Board {
+	if x != nil {
+		return x.Boards
+	}
+	return nil
+}
+
+func (x *ImportRoundResponse) GetWarnings() []string {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
+type ExportRoundRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	RoundId          string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
+	Tournament       string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	Number           int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Format           ExportFormat           `protobuf:"varint,4,opt,name=format,proto3,enum=hall.v1.ExportFormat" json:"format,omitempty"`
+	PgnRoundAndBoard bool                   `protobuf:"varint,5,opt,name=pgn_round_and_board,json=pgnRoundAndBoard,proto3" json:"pgn_round_and_board,omitempty"` // PGN Round tag as "5.12" (lichess broadcasts) instead of "5"
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ExportRoundRequest) Reset() {
+	*x = ExportRoundRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRoundRequest) ProtoMessage() {}
+
+func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRoundRequest.ProtoReflect.Descriptor instead.
+func (*ExportRoundRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *ExportRoundRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *ExportRoundRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *ExportRoundRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ExportRoundRequest) GetFormat() ExportFormat {
+	if x != nil {
+		return x.Format
+	}
+	return ExportFormat_EXPORT_FORMAT_UNSPECIFIED
+}
+
+func (x *ExportRoundRequest) GetPgnRoundAndBoard() bool {
+	if x != nil {
+		return x.PgnRoundAndBoard
+	}
+	return false
+}
+
+type ExportRoundResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Content       []byte                 `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	Filename      string                 `protobuf:"bytes,2,opt,name=filename,proto3" json:"filename,omitempty"`        // a suggested file name, e.g. "nordic-open-r5.trf"
+	Final         bool                   `protobuf:"varint,3,opt,name=final,proto3" json:"final,omitempty"`             // the round is complete: every board has its result
+	Corrections   int32                  `protobuf:"varint,4,opt,name=corrections,proto3" json:"corrections,omitempty"` // results changed after completion (each audited)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportRoundResponse) Reset() {
+	*x = ExportRoundResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportRoundResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportRoundResponse) ProtoMessage() {}
+
+func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportRoundResponse.ProtoReflect.Descriptor instead.
+func (*ExportRoundResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *ExportRoundResponse) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+func (x *ExportRoundResponse) GetFilename() string {
+	if x != nil {
+		return x.Filename
+	}
+	return ""
+}
+
+func (x *ExportRoundResponse) GetFinal() bool {
+	if x != nil {
+		return x.Final
+	}
+	return false
+}
+
+func (x *ExportRoundResponse) GetCorrections() int32 {
+	if x != nil {
+		return x.Corrections
+	}
+	return 0
+}
+
+type PlanTable struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Table         int32                  `protobuf:"varint,1,opt,name=table,proto3" json:"table,omitempty"`                                        // from 1
+	DeviceId      string                 `protobuf:"bytes,2,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"`                   // "" in SetPlan: clear the table
+	Online        bool                   `protobuf:"varint,3,opt,name=online,proto3" json:"online,omitempty"`                                      // the device is connected (GetPlan)
+	BoardId       string                 `protobuf:"bytes,4,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // the board the device keeps now, "" if none (GetPlan)
+	UpdatedUnixMs int64                  `protobuf:"varint,5,opt,name=updated_unix_ms,json=updatedUnixMs,proto3" json:"updated_unix_ms,omitempty"` // server wall time of the last change
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlanTable) Reset() {
+	*x = PlanTable{}
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlanTable) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlanTable) ProtoMessage() {}
+
+func (x *PlanTable) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlanTable.ProtoReflect.Descriptor instead.
+func (*PlanTable) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *PlanTable) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
+}
+
+func (x *PlanTable) GetDeviceId() string {
+	if x != nil {
+		return x.DeviceId
+	}
+	return ""
+}
+
+func (x *PlanTable) GetOnline() bool {
+	if x != nil {
+		return x.Online
+	}
+	return false
+}
+
+func (x *PlanTable) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *PlanTable) GetUpdatedUnixMs() int64 {
+	if x != nil {
+		return x.UpdatedUnixMs
+	}
+	return 0
+}
+
+type HallPlan struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Venue         string                 `protobuf:"bytes,1,opt,name=venue,proto3" json:"venue,omitempty"`
+	Tables        []*PlanTable           `protobuf:"bytes,2,rep,name=tables,proto3" json:"tables,omitempty"` // by table
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HallPlan) Reset() {
+	*x = HallPlan{}
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HallPlan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HallPlan) ProtoMessage() {}
+
+func (x *HallPlan) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HallPlan.ProtoReflect.Descriptor instead.
+func (*HallPlan) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *HallPlan) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *HallPlan) GetTables() []*PlanTable {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+type GetPlanRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Venue         string                 `protobuf:"bytes,1,opt,name=venue,proto3" json:"venue,omitempty"` // "" is the hall
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPlanRequest) Reset() {
+	*x = GetPlanRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPlanRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPlanRequest) ProtoMessage() {}
+
+func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPlanRequest.ProtoReflect.Descriptor instead.
+func (*GetPlanRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
+}
+
+func (x *GetPlanRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+type SetPlanRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Venue         string                 `protobuf:"bytes,1,opt,name=venue,proto3" json:"venue,omitempty"`
+	Tables        []*PlanTable           `protobuf:"bytes,2,rep,name=tables,proto3" json:"tables,omitempty"`                                // tables to set (a device moves from any other table of the venue)
+	FromRoundId   string                 `protobuf:"bytes,3,opt,name=from_round_id,json=fromRoundId,proto3" json:"from_round_id,omitempty"` // also: each board of this round with a table puts its current device there
+	Clear         bool                   `protobuf:"varint,4,opt,name=clear,proto3" json:"clear,omitempty"`                                 // clear the whole plan first
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetPlanRequest) Reset() {
+	*x = SetPlanRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetPlanRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetPlanRequest) ProtoMessage() {}
+
+func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetPlanRequest.ProtoReflect.Descriptor instead.
+func (*SetPlanRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
+}
+
+func (x *SetPlanRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *SetPlanRequest) GetTables() []*PlanTable {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+func (x *SetPlanRequest) GetFromRoundId() string {
+	if x != nil {
+		return x.FromRoundId
+	}
+	return ""
+}
+
+func (x *SetPlanRequest) GetClear() bool {
+	if x != nil {
+		return x.Clear
+	}
+	return false
 }
 
 type BackupRequest struct {
@@ -4384,7 +5711,7 @@ type BackupRequest struct {
 
 func (x *BackupRequest) Reset() {
 	*x = BackupRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4396,7 +5723,7 @@ func (x *BackupRequest) String() string {
 func (*BackupRequest) ProtoMessage() {}
 
 func (x *BackupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4409,7 +5736,7 @@ func (x *BackupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
 func (*BackupRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
 }
 
 type BackupChunk struct {
@@ -4424,7 +5751,7 @@ type BackupChunk struct {
 
 func (x *BackupChunk) Reset() {
 	*x = BackupChunk{}
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4436,7 +5763,7 @@ func (x *BackupChunk) String() string {
 func (*BackupChunk) ProtoMessage() {}
 
 func (x *BackupChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4449,7 +5776,7 @@ func (x *BackupChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
 func (*BackupChunk) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *BackupChunk) GetData() []byte {
@@ -4492,7 +5819,7 @@ type BackupSummary struct {
 
 func (x *BackupSummary) Reset() {
 	*x = BackupSummary{}
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4504,7 +5831,7 @@ func (x *BackupSummary) String() string {
 func (*BackupSummary) ProtoMessage() {}
 
 func (x *BackupSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4517,7 +5844,7 @@ func (x *BackupSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
 func (*BackupSummary) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *BackupSummary) GetBoards() int32 {
@@ -4558,7 +5885,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4570,7 +5897,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4583,7 +5910,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -4610,7 +5937,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4622,7 +5949,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4635,7 +5962,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -4661,7 +5988,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4673,7 +6000,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4686,7 +6013,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -4707,7 +6034,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4719,7 +6046,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4732,7 +6059,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -4818,7 +6145,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"flag_at_ms\x18\x06 \x01(\x03H\x00R\bflagAtMs\x88\x01\x01\x12\"\n" +
 	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMs\x12!\n" +
 	"\ftime_trouble\x18\b \x01(\bR\vtimeTroubleB\r\n" +
-	"\v_flag_at_ms\"\xda\x06\n" +
+	"\v_flag_at_ms\"\xf8\x06\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -4847,7 +6174,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"blackScore\x12/\n" +
 	"\x13quickplay_postponed\x18\x15 \x01(\bR\x12quickplayPostponed\x12(\n" +
 	"\x10next_deadline_ms\x18\x16 \x01(\x03R\x0enextDeadlineMs\x129\n" +
-	"\x11claim_referred_by\x18\x17 \x01(\x0e2\r.hall.v1.SideR\x0fclaimReferredBy\"\xa0\x01\n" +
+	"\x11claim_referred_by\x18\x17 \x01(\x0e2\r.hall.v1.SideR\x0fclaimReferredBy\x12\x1c\n" +
+	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\"\xa0\x01\n" +
 	"\rDeviceMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.hall.v1.HelloH\x00R\x05hello\x12,\n" +
 	"\x05event\x18\x02 \x01(\v2\x14.hall.v1.DeviceEventH\x00R\x05event\x122\n" +
@@ -4893,11 +6221,17 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aWelcome\x12\x1b\n" +
 	"\tacked_seq\x18\x01 \x01(\x04R\backedSeq\x122\n" +
 	"\x15heartbeat_interval_ms\x18\x02 \x01(\x03R\x13heartbeatIntervalMs\x12.\n" +
-	"\brejected\x18\x03 \x03(\v2\x12.hall.v1.RejectionR\brejected\"M\n" +
+	"\brejected\x18\x03 \x03(\v2\x12.hall.v1.RejectionR\brejected\"\xa2\x01\n" +
 	"\x06Player\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x17\n" +
 	"\afide_id\x18\x02 \x01(\tR\x06fideId\x12\x16\n" +
-	"\x06rating\x18\x03 \x01(\x05R\x06rating\"\xd7\x02\n" +
+	"\x06rating\x18\x03 \x01(\x05R\x06rating\x12\x1d\n" +
+	"\n" +
+	"start_rank\x18\x04 \x01(\x05R\tstartRank\x12\x14\n" +
+	"\x05title\x18\x05 \x01(\tR\x05title\x12\x1e\n" +
+	"\n" +
+	"federation\x18\x06 \x01(\tR\n" +
+	"federation\"\xd7\x02\n" +
 	"\n" +
 	"Assignment\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1e\n" +
@@ -4934,27 +6268,54 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aruleset\x18\x06 \x01(\tR\aruleset\"Y\n" +
 	"\x1aDescribeTimeControlRequest\x12!\n" +
 	"\ftime_control\x18\x01 \x01(\tR\vtimeControl\x12\x18\n" +
-	"\aruleset\x18\x02 \x01(\tR\aruleset\"\xf0\x01\n" +
+	"\aruleset\x18\x02 \x01(\tR\aruleset\"\x9e\x02\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12;\n" +
 	"\x0edefault_config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\x12&\n" +
-	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\x12D\n" +
-	"\x11time_control_info\x18\x05 \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"j\n" +
+	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\x12\x14\n" +
+	"\x05venue\x18\x05 \x01(\tR\x05venue\x12\x16\n" +
+	"\x06rounds\x18\x06 \x03(\x05R\x06rounds\x12D\n" +
+	"\x11time_control_info\x18\a \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\x80\x01\n" +
 	"\x17CreateTournamentRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
-	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\"\xd3\x01\n" +
+	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\x12\x14\n" +
+	"\x05venue\x18\x03 \x01(\tR\x05venue\"\x9d\x04\n" +
 	"\x05Round\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12#\n" +
 	"\rtournament_id\x18\x02 \x01(\tR\ftournamentId\x12\x16\n" +
 	"\x06number\x18\x03 \x01(\x05R\x06number\x12,\n" +
-	"\x06config\x18\x04 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12D\n" +
-	"\x11time_control_info\x18\x05 \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\x7f\n" +
+	"\x06config\x18\x04 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12'\n" +
+	"\x0ftournament_name\x18\x05 \x01(\tR\x0etournamentName\x12\x14\n" +
+	"\x05venue\x18\x06 \x01(\tR\x05venue\x12,\n" +
+	"\x06status\x18\a \x01(\x0e2\x14.hall.v1.RoundStatusR\x06status\x12)\n" +
+	"\x05tally\x18\b \x01(\v2\x13.hall.v1.RoundTallyR\x05tally\x12 \n" +
+	"\x04byes\x18\t \x03(\v2\f.hall.v1.ByeR\x04byes\x12\x16\n" +
+	"\x06source\x18\n" +
+	" \x01(\tR\x06source\x12(\n" +
+	"\x10imported_unix_ms\x18\v \x01(\x03R\x0eimportedUnixMs\x12*\n" +
+	"\x11completed_unix_ms\x18\f \x01(\x03R\x0fcompletedUnixMs\x12 \n" +
+	"\vcorrections\x18\r \x01(\x05R\vcorrections\x12D\n" +
+	"\x11time_control_info\x18\x0e \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\xce\x01\n" +
+	"\n" +
+	"RoundTally\x12\x16\n" +
+	"\x06boards\x18\x01 \x01(\x05R\x06boards\x12\x1a\n" +
+	"\bfinished\x18\x02 \x01(\x05R\bfinished\x12\x18\n" +
+	"\aplaying\x18\x03 \x01(\x05R\aplaying\x12\x18\n" +
+	"\awaiting\x18\x04 \x01(\x05R\awaiting\x12\x12\n" +
+	"\x04byes\x18\x05 \x01(\x05R\x04byes\x12!\n" +
+	"\fwhite_points\x18\x06 \x01(\x01R\vwhitePoints\x12!\n" +
+	"\fblack_points\x18\a \x01(\x01R\vblackPoints\"\x86\x01\n" +
+	"\x03Bye\x12'\n" +
+	"\x06player\x18\x01 \x01(\v2\x0f.hall.v1.PlayerR\x06player\x12\x18\n" +
+	"\asection\x18\x02 \x01(\tR\asection\x12$\n" +
+	"\x04kind\x18\x03 \x01(\x0e2\x10.hall.v1.ByeKindR\x04kind\x12\x16\n" +
+	"\x06points\x18\x04 \x01(\x01R\x06points\"\x7f\n" +
 	"\x12CreateRoundRequest\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x05R\x06number\x12,\n" +
-	"\x06config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\xac\x03\n" +
+	"\x06config\x18\x03 \x01(\v2\x14.hall.v1.ClockConfigR\x06config\"\x8e\x04\n" +
 	"\x05Board\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x19\n" +
 	"\bround_id\x18\x02 \x01(\tR\aroundId\x12\x16\n" +
@@ -4966,8 +6327,11 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06config\x18\b \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12)\n" +
 	"\x05state\x18\t \x01(\v2\x13.hall.v1.BoardStateR\x05state\x121\n" +
 	"\apending\x18\n" +
-	" \x03(\v2\x17.hall.v1.PendingCommandR\apending\x12D\n" +
-	"\x11time_control_info\x18\v \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\xdd\x01\n" +
+	" \x03(\v2\x17.hall.v1.PendingCommandR\apending\x12!\n" +
+	"\fround_number\x18\v \x01(\x05R\vroundNumber\x12'\n" +
+	"\x0ftournament_name\x18\f \x01(\tR\x0etournamentName\x12\x14\n" +
+	"\x05table\x18\r \x01(\x05R\x05table\x12D\n" +
+	"\x11time_control_info\x18\x0e \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\xdd\x01\n" +
 	"\x0ePendingCommand\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
@@ -5020,10 +6384,14 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\x02 \x01(\tR\tcommandId\x12.\n" +
 	"\x06status\x18\x03 \x01(\x0e2\x16.hall.v1.CommandStatusR\x06status\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12)\n" +
-	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\"H\n" +
+	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\"\x80\x01\n" +
 	"\x11ListBoardsRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
-	"\asection\x18\x02 \x01(\tR\asection\"<\n" +
+	"\asection\x18\x02 \x01(\tR\asection\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x03 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x04 \x01(\x05R\x06number\"<\n" +
 	"\x12ListBoardsResponse\x12&\n" +
 	"\x06boards\x18\x01 \x03(\v2\x0e.hall.v1.BoardR\x06boards\",\n" +
 	"\x0fGetBoardRequest\x12\x19\n" +
@@ -5078,7 +6446,70 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fcreated_unix_ms\x18\x06 \x01(\x03R\rcreatedUnixMs\x12\x18\n" +
 	"\arevoked\x18\a \x01(\bR\arevoked\"@\n" +
 	"\x12ListTokensResponse\x12*\n" +
-	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"\x0f\n" +
+	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"\x18\n" +
+	"\x16ListTournamentsRequest\"P\n" +
+	"\x17ListTournamentsResponse\x125\n" +
+	"\vtournaments\x18\x01 \x03(\v2\x13.hall.v1.TournamentR\vtournaments\"3\n" +
+	"\x11ListRoundsRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\"<\n" +
+	"\x12ListRoundsResponse\x12&\n" +
+	"\x06rounds\x18\x01 \x03(\v2\x0e.hall.v1.RoundR\x06rounds\"d\n" +
+	"\x0fGetRoundRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x02 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\"\xca\x02\n" +
+	"\x12ImportRoundRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x02 \x01(\x05R\x06number\x12-\n" +
+	"\x06format\x18\x03 \x01(\x0e2\x15.hall.v1.ImportFormatR\x06format\x12\x18\n" +
+	"\acontent\x18\x04 \x01(\fR\acontent\x12\x1a\n" +
+	"\bpairings\x18\x05 \x01(\fR\bpairings\x12\x18\n" +
+	"\areplace\x18\x06 \x01(\bR\areplace\x12\x14\n" +
+	"\x05venue\x18\a \x01(\tR\x05venue\x12\x1f\n" +
+	"\vfirst_table\x18\b \x01(\x05R\n" +
+	"firstTable\x12,\n" +
+	"\x06config\x18\t \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12\x18\n" +
+	"\asection\x18\n" +
+	" \x01(\tR\asection\"\x7f\n" +
+	"\x13ImportRoundResponse\x12$\n" +
+	"\x05round\x18\x01 \x01(\v2\x0e.hall.v1.RoundR\x05round\x12&\n" +
+	"\x06boards\x18\x02 \x03(\v2\x0e.hall.v1.BoardR\x06boards\x12\x1a\n" +
+	"\bwarnings\x18\x03 \x03(\tR\bwarnings\"\xc5\x01\n" +
+	"\x12ExportRoundRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x02 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\x12-\n" +
+	"\x06format\x18\x04 \x01(\x0e2\x15.hall.v1.ExportFormatR\x06format\x12-\n" +
+	"\x13pgn_round_and_board\x18\x05 \x01(\bR\x10pgnRoundAndBoard\"\x83\x01\n" +
+	"\x13ExportRoundResponse\x12\x18\n" +
+	"\acontent\x18\x01 \x01(\fR\acontent\x12\x1a\n" +
+	"\bfilename\x18\x02 \x01(\tR\bfilename\x12\x14\n" +
+	"\x05final\x18\x03 \x01(\bR\x05final\x12 \n" +
+	"\vcorrections\x18\x04 \x01(\x05R\vcorrections\"\x99\x01\n" +
+	"\tPlanTable\x12\x14\n" +
+	"\x05table\x18\x01 \x01(\x05R\x05table\x12\x1b\n" +
+	"\tdevice_id\x18\x02 \x01(\tR\bdeviceId\x12\x16\n" +
+	"\x06online\x18\x03 \x01(\bR\x06online\x12\x19\n" +
+	"\bboard_id\x18\x04 \x01(\tR\aboardId\x12&\n" +
+	"\x0fupdated_unix_ms\x18\x05 \x01(\x03R\rupdatedUnixMs\"L\n" +
+	"\bHallPlan\x12\x14\n" +
+	"\x05venue\x18\x01 \x01(\tR\x05venue\x12*\n" +
+	"\x06tables\x18\x02 \x03(\v2\x12.hall.v1.PlanTableR\x06tables\"&\n" +
+	"\x0eGetPlanRequest\x12\x14\n" +
+	"\x05venue\x18\x01 \x01(\tR\x05venue\"\x8c\x01\n" +
+	"\x0eSetPlanRequest\x12\x14\n" +
+	"\x05venue\x18\x01 \x01(\tR\x05venue\x12*\n" +
+	"\x06tables\x18\x02 \x03(\v2\x12.hall.v1.PlanTableR\x06tables\x12\"\n" +
+	"\rfrom_round_id\x18\x03 \x01(\tR\vfromRoundId\x12\x14\n" +
+	"\x05clear\x18\x04 \x01(\bR\x05clear\"\x0f\n" +
 	"\rBackupRequest\"\x8c\x01\n" +
 	"\vBackupChunk\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12\x1f\n" +
@@ -5153,7 +6584,18 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x15BOARD_STATUS_REFERRED\x10\x05*@\n" +
 	"\vClockSource\x12\x17\n" +
 	"\x13CLOCK_SOURCE_DEVICE\x10\x00\x12\x18\n" +
-	"\x14CLOCK_SOURCE_VIRTUAL\x10\x01*c\n" +
+	"\x14CLOCK_SOURCE_VIRTUAL\x10\x01*s\n" +
+	"\vRoundStatus\x12\x16\n" +
+	"\x12ROUND_STATUS_EMPTY\x10\x00\x12\x17\n" +
+	"\x13ROUND_STATUS_PAIRED\x10\x01\x12\x18\n" +
+	"\x14ROUND_STATUS_PLAYING\x10\x02\x12\x19\n" +
+	"\x15ROUND_STATUS_COMPLETE\x10\x03*r\n" +
+	"\aByeKind\x12\x18\n" +
+	"\x14BYE_KIND_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rBYE_KIND_HALF\x10\x01\x12\x11\n" +
+	"\rBYE_KIND_FULL\x10\x02\x12\x14\n" +
+	"\x10BYE_KIND_PAIRING\x10\x03\x12\x11\n" +
+	"\rBYE_KIND_ZERO\x10\x04*c\n" +
 	"\rCommandStatus\x12\x1a\n" +
 	"\x16COMMAND_STATUS_PENDING\x10\x00\x12\x1a\n" +
 	"\x16COMMAND_STATUS_APPLIED\x10\x01\x12\x1a\n" +
@@ -5163,9 +6605,18 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vROLE_DEVICE\x10\x01\x12\x10\n" +
 	"\fROLE_ARBITER\x10\x02\x12\x16\n" +
 	"\x12ROLE_CHIEF_ARBITER\x10\x03\x12\x12\n" +
-	"\x0eROLE_BROADCAST\x10\x042J\n" +
+	"\x0eROLE_BROADCAST\x10\x04*[\n" +
+	"\fImportFormat\x12\x1d\n" +
+	"\x19IMPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11IMPORT_FORMAT_TRF\x10\x01\x12\x15\n" +
+	"\x11IMPORT_FORMAT_CSV\x10\x02*r\n" +
+	"\fExportFormat\x12\x1d\n" +
+	"\x19EXPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11EXPORT_FORMAT_TRF\x10\x01\x12\x15\n" +
+	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
+	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xd9\b\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xae\f\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -5186,7 +6637,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vRevokeToken\x12\x1b.hall.v1.RevokeTokenRequest\x1a\x1c.hall.v1.RevokeTokenResponse\x12E\n" +
 	"\n" +
 	"ListTokens\x12\x1a.hall.v1.ListTokensRequest\x1a\x1b.hall.v1.ListTokensResponse\x12T\n" +
-	"\x13DescribeTimeControl\x12#.hall.v1.DescribeTimeControlRequest\x1a\x18.hall.v1.TimeControlInfo2A\n" +
+	"\x13DescribeTimeControl\x12#.hall.v1.DescribeTimeControlRequest\x1a\x18.hall.v1.TimeControlInfo\x12T\n" +
+	"\x0fListTournaments\x12\x1f.hall.v1.ListTournamentsRequest\x1a .hall.v1.ListTournamentsResponse\x12E\n" +
+	"\n" +
+	"ListRounds\x12\x1a.hall.v1.ListRoundsRequest\x1a\x1b.hall.v1.ListRoundsResponse\x124\n" +
+	"\bGetRound\x12\x18.hall.v1.GetRoundRequest\x1a\x0e.hall.v1.Round\x12H\n" +
+	"\vImportRound\x12\x1b.hall.v1.ImportRoundRequest\x1a\x1c.hall.v1.ImportRoundResponse\x12H\n" +
+	"\vExportRound\x12\x1b.hall.v1.ExportRoundRequest\x1a\x1c.hall.v1.ExportRoundResponse\x125\n" +
+	"\aGetPlan\x12\x17.hall.v1.GetPlanRequest\x1a\x11.hall.v1.HallPlan\x125\n" +
+	"\aSetPlan\x12\x17.hall.v1.SetPlanRequest\x1a\x11.hall.v1.HallPlan2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -5208,8 +6667,8 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 	return file_hall_v1_hall_proto_rawDescData
 }
 
-var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
+var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 74)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -5218,181 +6677,228 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(QuickplayDecision)(0),             // 4: hall.v1.QuickplayDecision
 	(BoardStatus)(0),                   // 5: hall.v1.BoardStatus
 	(ClockSource)(0),                   // 6: hall.v1.ClockSource
-	(CommandStatus)(0),                 // 7: hall.v1.CommandStatus
-	(Role)(0),                          // 8: hall.v1.Role
-	(*Scoring)(nil),                    // 9: hall.v1.Scoring
-	(*Regulations)(nil),                // 10: hall.v1.Regulations
-	(*ClockConfig)(nil),                // 11: hall.v1.ClockConfig
-	(*ClockAction)(nil),                // 12: hall.v1.ClockAction
-	(*PlayerClock)(nil),                // 13: hall.v1.PlayerClock
-	(*BoardState)(nil),                 // 14: hall.v1.BoardState
-	(*DeviceMessage)(nil),              // 15: hall.v1.DeviceMessage
-	(*Hello)(nil),                      // 16: hall.v1.Hello
-	(*DeviceClock)(nil),                // 17: hall.v1.DeviceClock
-	(*DeviceEvent)(nil),                // 18: hall.v1.DeviceEvent
-	(*Heartbeat)(nil),                  // 19: hall.v1.Heartbeat
-	(*ServerMessage)(nil),              // 20: hall.v1.ServerMessage
-	(*Welcome)(nil),                    // 21: hall.v1.Welcome
-	(*Player)(nil),                     // 22: hall.v1.Player
-	(*Assignment)(nil),                 // 23: hall.v1.Assignment
-	(*Ack)(nil),                        // 24: hall.v1.Ack
-	(*Rejection)(nil),                  // 25: hall.v1.Rejection
-	(*Command)(nil),                    // 26: hall.v1.Command
-	(*TimeControlInfo)(nil),            // 27: hall.v1.TimeControlInfo
-	(*DescribeTimeControlRequest)(nil), // 28: hall.v1.DescribeTimeControlRequest
-	(*Tournament)(nil),                 // 29: hall.v1.Tournament
-	(*CreateTournamentRequest)(nil),    // 30: hall.v1.CreateTournamentRequest
-	(*Round)(nil),                      // 31: hall.v1.Round
-	(*CreateRoundRequest)(nil),         // 32: hall.v1.CreateRoundRequest
-	(*Board)(nil),                      // 33: hall.v1.Board
-	(*PendingCommand)(nil),             // 34: hall.v1.PendingCommand
-	(*AddBoardRequest)(nil),            // 35: hall.v1.AddBoardRequest
-	(*AssignDeviceRequest)(nil),        // 36: hall.v1.AssignDeviceRequest
-	(*SwapDevicesRequest)(nil),         // 37: hall.v1.SwapDevicesRequest
-	(*SwapDevicesResponse)(nil),        // 38: hall.v1.SwapDevicesResponse
-	(*UseVirtualClockRequest)(nil),     // 39: hall.v1.UseVirtualClockRequest
-	(*StartRoundRequest)(nil),          // 40: hall.v1.StartRoundRequest
-	(*Absence)(nil),                    // 41: hall.v1.Absence
-	(*StartRoundResponse)(nil),         // 42: hall.v1.StartRoundResponse
-	(*BoardActionRequest)(nil),         // 43: hall.v1.BoardActionRequest
-	(*BoardActionResponse)(nil),        // 44: hall.v1.BoardActionResponse
-	(*ListBoardsRequest)(nil),          // 45: hall.v1.ListBoardsRequest
-	(*ListBoardsResponse)(nil),         // 46: hall.v1.ListBoardsResponse
-	(*GetBoardRequest)(nil),            // 47: hall.v1.GetBoardRequest
-	(*AuditLogRequest)(nil),            // 48: hall.v1.AuditLogRequest
-	(*AuditEntry)(nil),                 // 49: hall.v1.AuditEntry
-	(*AuditLogResponse)(nil),           // 50: hall.v1.AuditLogResponse
-	(*ListDevicesRequest)(nil),         // 51: hall.v1.ListDevicesRequest
-	(*Device)(nil),                     // 52: hall.v1.Device
-	(*ListDevicesResponse)(nil),        // 53: hall.v1.ListDevicesResponse
-	(*IssueTokenRequest)(nil),          // 54: hall.v1.IssueTokenRequest
-	(*IssueTokenResponse)(nil),         // 55: hall.v1.IssueTokenResponse
-	(*RevokeTokenRequest)(nil),         // 56: hall.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),        // 57: hall.v1.RevokeTokenResponse
-	(*ListTokensRequest)(nil),          // 58: hall.v1.ListTokensRequest
-	(*TokenInfo)(nil),                  // 59: hall.v1.TokenInfo
-	(*ListTokensResponse)(nil),         // 60: hall.v1.ListTokensResponse
-	(*BackupRequest)(nil),              // 61: hall.v1.BackupRequest
-	(*BackupChunk)(nil),                // 62: hall.v1.BackupChunk
-	(*BackupSummary)(nil),              // 63: hall.v1.BackupSummary
-	(*WatchBoardRequest)(nil),          // 64: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),          // 65: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),           // 66: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),                // 67: hall.v1.WatchUpdate
+	(RoundStatus)(0),                   // 7: hall.v1.RoundStatus
+	(ByeKind)(0),                       // 8: hall.v1.ByeKind
+	(CommandStatus)(0),                 // 9: hall.v1.CommandStatus
+	(Role)(0),                          // 10: hall.v1.Role
+	(ImportFormat)(0),                  // 11: hall.v1.ImportFormat
+	(ExportFormat)(0),                  // 12: hall.v1.ExportFormat
+	(*Scoring)(nil),                    // 13: hall.v1.Scoring
+	(*Regulations)(nil),                // 14: hall.v1.Regulations
+	(*ClockConfig)(nil),                // 15: hall.v1.ClockConfig
+	(*ClockAction)(nil),                // 16: hall.v1.ClockAction
+	(*PlayerClock)(nil),                // 17: hall.v1.PlayerClock
+	(*BoardState)(nil),                 // 18: hall.v1.BoardState
+	(*DeviceMessage)(nil),              // 19: hall.v1.DeviceMessage
+	(*Hello)(nil),                      // 20: hall.v1.Hello
+	(*DeviceClock)(nil),                // 21: hall.v1.DeviceClock
+	(*DeviceEvent)(nil),                // 22: hall.v1.DeviceEvent
+	(*Heartbeat)(nil),                  // 23: hall.v1.Heartbeat
+	(*ServerMessage)(nil),              // 24: hall.v1.ServerMessage
+	(*Welcome)(nil),                    // 25: hall.v1.Welcome
+	(*Player)(nil),                     // 26: hall.v1.Player
+	(*Assignment)(nil),                 // 27: hall.v1.Assignment
+	(*Ack)(nil),                        // 28: hall.v1.Ack
+	(*Rejection)(nil),                  // 29: hall.v1.Rejection
+	(*Command)(nil),                    // 30: hall.v1.Command
+	(*TimeControlInfo)(nil),            // 31: hall.v1.TimeControlInfo
+	(*DescribeTimeControlRequest)(nil), // 32: hall.v1.DescribeTimeControlRequest
+	(*Tournament)(nil),                 // 33: hall.v1.Tournament
+	(*CreateTournamentRequest)(nil),    // 34: hall.v1.CreateTournamentRequest
+	(*Round)(nil),                      // 35: hall.v1.Round
+	(*RoundTally)(nil),                 // 36: hall.v1.RoundTally
+	(*Bye)(nil),                        // 37: hall.v1.Bye
+	(*CreateRoundRequest)(nil),         // 38: hall.v1.CreateRoundRequest
+	(*Board)(nil),                      // 39: hall.v1.Board
+	(*PendingCommand)(nil),             // 40: hall.v1.PendingCommand
+	(*AddBoardRequest)(nil),            // 41: hall.v1.AddBoardRequest
+	(*AssignDeviceRequest)(nil),        // 42: hall.v1.AssignDeviceRequest
+	(*SwapDevicesRequest)(nil),         // 43: hall.v1.SwapDevicesRequest
+	(*SwapDevicesResponse)(nil),        // 44: hall.v1.SwapDevicesResponse
+	(*UseVirtualClockRequest)(nil),     // 45: hall.v1.UseVirtualClockRequest
+	(*StartRoundRequest)(nil),          // 46: hall.v1.StartRoundRequest
+	(*Absence)(nil),                    // 47: hall.v1.Absence
+	(*StartRoundResponse)(nil),         // 48: hall.v1.StartRoundResponse
+	(*BoardActionRequest)(nil),         // 49: hall.v1.BoardActionRequest
+	(*BoardActionResponse)(nil),        // 50: hall.v1.BoardActionResponse
+	(*ListBoardsRequest)(nil),          // 51: hall.v1.ListBoardsRequest
+	(*ListBoardsResponse)(nil),         // 52: hall.v1.ListBoardsResponse
+	(*GetBoardRequest)(nil),            // 53: hall.v1.GetBoardRequest
+	(*AuditLogRequest)(nil),            // 54: hall.v1.AuditLogRequest
+	(*AuditEntry)(nil),                 // 55: hall.v1.AuditEntry
+	(*AuditLogResponse)(nil),           // 56: hall.v1.AuditLogResponse
+	(*ListDevicesRequest)(nil),         // 57: hall.v1.ListDevicesRequest
+	(*Device)(nil),                     // 58: hall.v1.Device
+	(*ListDevicesResponse)(nil),        // 59: hall.v1.ListDevicesResponse
+	(*IssueTokenRequest)(nil),          // 60: hall.v1.IssueTokenRequest
+	(*IssueTokenResponse)(nil),         // 61: hall.v1.IssueTokenResponse
+	(*RevokeTokenRequest)(nil),         // 62: hall.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),        // 63: hall.v1.RevokeTokenResponse
+	(*ListTokensRequest)(nil),          // 64: hall.v1.ListTokensRequest
+	(*TokenInfo)(nil),                  // 65: hall.v1.TokenInfo
+	(*ListTokensResponse)(nil),         // 66: hall.v1.ListTokensResponse
+	(*ListTournamentsRequest)(nil),     // 67: hall.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),    // 68: hall.v1.ListTournamentsResponse
+	(*ListRoundsRequest)(nil),          // 69: hall.v1.ListRoundsRequest
+	(*ListRoundsResponse)(nil),         // 70: hall.v1.ListRoundsResponse
+	(*GetRoundRequest)(nil),            // 71: hall.v1.GetRoundRequest
+	(*ImportRoundRequest)(nil),         // 72: hall.v1.ImportRoundRequest
+	(*ImportRoundResponse)(nil),        // 73: hall.v1.ImportRoundResponse
+	(*ExportRoundRequest)(nil),         // 74: hall.v1.ExportRoundRequest
+	(*ExportRoundResponse)(nil),        // 75: hall.v1.ExportRoundResponse
+	(*PlanTable)(nil),                  // 76: hall.v1.PlanTable
+	(*HallPlan)(nil),                   // 77: hall.v1.HallPlan
+	(*GetPlanRequest)(nil),             // 78: hall.v1.GetPlanRequest
+	(*SetPlanRequest)(nil),             // 79: hall.v1.SetPlanRequest
+	(*BackupRequest)(nil),              // 80: hall.v1.BackupRequest
+	(*BackupChunk)(nil),                // 81: hall.v1.BackupChunk
+	(*BackupSummary)(nil),              // 82: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),          // 83: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),          // 84: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),           // 85: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),                // 86: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
-	1,  // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
-	2,  // 1: hall.v1.Regulations.period_change:type_name -> hall.v1.PeriodChange
-	9,  // 2: hall.v1.Regulations.scoring:type_name -> hall.v1.Scoring
-	10, // 3: hall.v1.ClockConfig.regulations:type_name -> hall.v1.Regulations
-	3,  // 4: hall.v1.ClockAction.kind:type_name -> hall.v1.ActionKind
-	0,  // 5: hall.v1.ClockAction.side:type_name -> hall.v1.Side
-	4,  // 6: hall.v1.ClockAction.decision:type_name -> hall.v1.QuickplayDecision
-	5,  // 7: hall.v1.BoardState.status:type_name -> hall.v1.BoardStatus
-	0,  // 8: hall.v1.BoardState.to_move:type_name -> hall.v1.Side
-	0,  // 9: hall.v1.BoardState.running:type_name -> hall.v1.Side
-	13, // 10: hall.v1.BoardState.white:type_name -> hall.v1.PlayerClock
-	13, // 11: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
-	0,  // 12: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
-	6,  // 13: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
-	0,  // 14: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
-	16, // 15: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	18, // 16: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	19, // 17: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	17, // 18: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	12, // 19: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	21, // 20: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	23, // 21: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	24, // 22: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	26, // 23: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	25, // 24: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	22, // 25: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	22, // 26: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	11, // 27: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	14, // 28: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	12, // 29: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	25, // 30: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	12, // 31: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	11, // 32: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	27, // 33: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	11, // 34: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	11, // 35: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	27, // 36: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	11, // 37: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	22, // 38: hall.v1.Board.white:type_name -> hall.v1.Player
-	22, // 39: hall.v1.Board.black:type_name -> hall.v1.Player
-	11, // 40: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	14, // 41: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	34, // 42: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	27, // 43: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	12, // 44: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	22, // 45: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	22, // 46: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	11, // 47: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	33, // 48: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	33, // 49: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	41, // 50: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,  // 51: hall.v1.Absence.side:type_name -> hall.v1.Side
-	44, // 52: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	12, // 53: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	7,  // 54: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	14, // 55: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	33, // 56: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	12, // 57: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	49, // 58: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	52, // 59: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	8,  // 60: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	8,  // 61: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	59, // 62: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	63, // 63: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	14, // 64: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	15, // 65: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	30, // 66: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	32, // 67: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	35, // 68: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	36, // 69: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	37, // 70: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	39, // 71: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	40, // 72: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	43, // 73: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	45, // 74: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	47, // 75: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	48, // 76: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	51, // 77: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	54, // 78: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	56, // 79: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	58, // 80: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	28, // 81: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	61, // 82: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	64, // 83: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	65, // 84: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	66, // 85: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	20, // 86: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	29, // 87: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	31, // 88: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	33, // 89: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	33, // 90: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	38, // 91: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	33, // 92: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	42, // 93: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	44, // 94: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	46, // 95: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	33, // 96: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	50, // 97: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	53, // 98: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	55, // 99: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	57, // 100: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	60, // 101: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	27, // 102: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	62, // 103: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	67, // 104: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	67, // 105: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	67, // 106: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	86, // [86:107] is the sub-list for method output_type
-	65, // [65:86] is the sub-list for method input_type
-	65, // [65:65] is the sub-list for extension type_name
-	65, // [65:65] is the sub-list for extension extendee
-	0,  // [0:65] is the sub-list for field type_name
+	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
+	2,   // 1: hall.v1.Regulations.period_change:type_name -> hall.v1.PeriodChange
+	13,  // 2: hall.v1.Regulations.scoring:type_name -> hall.v1.Scoring
+	14,  // 3: hall.v1.ClockConfig.regulations:type_name -> hall.v1.Regulations
+	3,   // 4: hall.v1.ClockAction.kind:type_name -> hall.v1.ActionKind
+	0,   // 5: hall.v1.ClockAction.side:type_name -> hall.v1.Side
+	4,   // 6: hall.v1.ClockAction.decision:type_name -> hall.v1.QuickplayDecision
+	5,   // 7: hall.v1.BoardState.status:type_name -> hall.v1.BoardStatus
+	0,   // 8: hall.v1.BoardState.to_move:type_name -> hall.v1.Side
+	0,   // 9: hall.v1.BoardState.running:type_name -> hall.v1.Side
+	17,  // 10: hall.v1.BoardState.white:type_name -> hall.v1.PlayerClock
+	17,  // 11: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
+	0,   // 12: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
+	6,   // 13: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
+	0,   // 14: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
+	20,  // 15: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	22,  // 16: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	23,  // 17: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	21,  // 18: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	16,  // 19: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	25,  // 20: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	27,  // 21: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	28,  // 22: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	30,  // 23: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	29,  // 24: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	26,  // 25: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	26,  // 26: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15,  // 27: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	18,  // 28: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	16,  // 29: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	29,  // 30: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	16,  // 31: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	15,  // 32: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	31,  // 33: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 34: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 35: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 36: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	36,  // 37: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	37,  // 38: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	31,  // 39: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	26,  // 40: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 41: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 42: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	26,  // 43: hall.v1.Board.white:type_name -> hall.v1.Player
+	26,  // 44: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 45: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	18,  // 46: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	40,  // 47: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	31,  // 48: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	16,  // 49: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	26,  // 50: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	26,  // 51: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 52: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	39,  // 53: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	39,  // 54: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	47,  // 55: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 56: hall.v1.Absence.side:type_name -> hall.v1.Side
+	50,  // 57: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	16,  // 58: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 59: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	18,  // 60: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	39,  // 61: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	16,  // 62: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	55,  // 63: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	58,  // 64: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 65: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	10,  // 66: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	65,  // 67: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	33,  // 68: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	35,  // 69: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 70: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 71: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	35,  // 72: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	39,  // 73: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	12,  // 74: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	76,  // 75: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	76,  // 76: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	82,  // 77: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	18,  // 78: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	19,  // 79: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	34,  // 80: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	38,  // 81: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	41,  // 82: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	42,  // 83: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	43,  // 84: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	45,  // 85: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	46,  // 86: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	49,  // 87: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	51,  // 88: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	53,  // 89: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	54,  // 90: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	57,  // 91: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	60,  // 92: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	62,  // 93: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	64,  // 94: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	32,  // 95: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	67,  // 96: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	69,  // 97: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	71,  // 98: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	72,  // 99: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	74,  // 100: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	78,  // 101: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	79,  // 102: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	80,  // 103: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	83,  // 104: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	84,  // 105: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	85,  // 106: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	24,  // 107: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	33,  // 108: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	35,  // 109: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	39,  // 110: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	39,  // 111: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	44,  // 112: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	39,  // 113: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	48,  // 114: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	50,  // 115: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	52,  // 116: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	39,  // 117: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	56,  // 118: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	59,  // 119: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	61,  // 120: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	63,  // 121: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	66,  // 122: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	31,  // 123: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	68,  // 124: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	70,  // 125: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	35,  // 126: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	73,  // 127: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	75,  // 128: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	77,  // 129: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	77,  // 130: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	81,  // 131: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	86,  // 132: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	86,  // 133: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	86,  // 134: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	107, // [107:135] is the sub-list for method output_type
+	79,  // [79:107] is the sub-list for method input_type
+	79,  // [79:79] is the sub-list for extension type_name
+	79,  // [79:79] is the sub-list for extension extendee
+	0,   // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -5419,8 +6925,8 @@ func file_hall_v1_hall_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
-			NumEnums:      9,
-			NumMessages:   59,
+			NumEnums:      13,
+			NumMessages:   74,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

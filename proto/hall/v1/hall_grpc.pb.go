@@ -168,6 +168,13 @@ const (
 	Arbiter_RevokeToken_FullMethodName         = "/hall.v1.Arbiter/RevokeToken"
 	Arbiter_ListTokens_FullMethodName          = "/hall.v1.Arbiter/ListTokens"
 	Arbiter_DescribeTimeControl_FullMethodName = "/hall.v1.Arbiter/DescribeTimeControl"
+	Arbiter_ListTournaments_FullMethodName     = "/hall.v1.Arbiter/ListTournaments"
+	Arbiter_ListRounds_FullMethodName          = "/hall.v1.Arbiter/ListRounds"
+	Arbiter_GetRound_FullMethodName            = "/hall.v1.Arbiter/GetRound"
+	Arbiter_ImportRound_FullMethodName         = "/hall.v1.Arbiter/ImportRound"
+	Arbiter_ExportRound_FullMethodName         = "/hall.v1.Arbiter/ExportRound"
+	Arbiter_GetPlan_FullMethodName             = "/hall.v1.Arbiter/GetPlan"
+	Arbiter_SetPlan_FullMethodName             = "/hall.v1.Arbiter/SetPlan"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -207,6 +214,25 @@ type ArbiterClient interface {
 	// Reads a time control without creating anything: its canonical form, in
 	// words and its game type, or an error showing what was wrong. Any role but devices.
 	DescribeTimeControl(ctx context.Context, in *DescribeTimeControlRequest, opts ...grpc.CallOption) (*TimeControlInfo, error)
+	// Tournaments, oldest first, with their rounds' numbers.
+	ListTournaments(ctx context.Context, in *ListTournamentsRequest, opts ...grpc.CallOption) (*ListTournamentsResponse, error)
+	// A tournament's rounds (or every round), with their tallies.
+	ListRounds(ctx context.Context, in *ListRoundsRequest, opts ...grpc.CallOption) (*ListRoundsResponse, error)
+	// One round, with its tallies and byes.
+	GetRound(ctx context.Context, in *GetRoundRequest, opts ...grpc.CallOption) (*Round, error)
+	// Imports a round's pairings from a pairing program's file, as one
+	// transaction: a file with an error imports nothing and the error names
+	// the line and the column. Boards get their clocks from the venue's hall
+	// plan by table. A round imported already is refused, unless replace is
+	// set and none of its boards has started. Chief arbiter.
+	ImportRound(ctx context.Context, in *ImportRoundRequest, opts ...grpc.CallOption) (*ImportRoundResponse, error)
+	// A round's results: TRF-16 (for the pairing program), CSV, or a PGN
+	// archive of its games. Final once the round is complete.
+	ExportRound(ctx context.Context, in *ExportRoundRequest, opts ...grpc.CallOption) (*ExportRoundResponse, error)
+	// A venue's hall plan: the clock device at each table.
+	GetPlan(ctx context.Context, in *GetPlanRequest, opts ...grpc.CallOption) (*HallPlan, error)
+	// Sets tables of a venue's hall plan. Chief arbiter.
+	SetPlan(ctx context.Context, in *SetPlanRequest, opts ...grpc.CallOption) (*HallPlan, error)
 }
 
 type arbiterClient struct {
@@ -377,6 +403,76 @@ func (c *arbiterClient) DescribeTimeControl(ctx context.Context, in *DescribeTim
 	return out, nil
 }
 
+func (c *arbiterClient) ListTournaments(ctx context.Context, in *ListTournamentsRequest, opts ...grpc.CallOption) (*ListTournamentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTournamentsResponse)
+	err := c.cc.Invoke(ctx, Arbiter_ListTournaments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) ListRounds(ctx context.Context, in *ListRoundsRequest, opts ...grpc.CallOption) (*ListRoundsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRoundsResponse)
+	err := c.cc.Invoke(ctx, Arbiter_ListRounds_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) GetRound(ctx context.Context, in *GetRoundRequest, opts ...grpc.CallOption) (*Round, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Round)
+	err := c.cc.Invoke(ctx, Arbiter_GetRound_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) ImportRound(ctx context.Context, in *ImportRoundRequest, opts ...grpc.CallOption) (*ImportRoundResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ImportRoundResponse)
+	err := c.cc.Invoke(ctx, Arbiter_ImportRound_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) ExportRound(ctx context.Context, in *ExportRoundRequest, opts ...grpc.CallOption) (*ExportRoundResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ExportRoundResponse)
+	err := c.cc.Invoke(ctx, Arbiter_ExportRound_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) GetPlan(ctx context.Context, in *GetPlanRequest, opts ...grpc.CallOption) (*HallPlan, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(HallPlan)
+	err := c.cc.Invoke(ctx, Arbiter_GetPlan_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) SetPlan(ctx context.Context, in *SetPlanRequest, opts ...grpc.CallOption) (*HallPlan, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(HallPlan)
+	err := c.cc.Invoke(ctx, Arbiter_SetPlan_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -414,6 +510,25 @@ type ArbiterServer interface {
 	// Reads a time control without creating anything: its canonical form, in
 	// words and its game type, or an error showing what was wrong. Any role but devices.
 	DescribeTimeControl(context.Context, *DescribeTimeControlRequest) (*TimeControlInfo, error)
+	// Tournaments, oldest first, with their rounds' numbers.
+	ListTournaments(context.Context, *ListTournamentsRequest) (*ListTournamentsResponse, error)
+	// A tournament's rounds (or every round), with their tallies.
+	ListRounds(context.Context, *ListRoundsRequest) (*ListRoundsResponse, error)
+	// One round, with its tallies and byes.
+	GetRound(context.Context, *GetRoundRequest) (*Round, error)
+	// Imports a round's pairings from a pairing program's file, as one
+	// transaction: a file with an error imports nothing and the error names
+	// the line and the column. Boards get their clocks from the venue's hall
+	// plan by table. A round imported already is refused, unless replace is
+	// set and none of its boards has started. Chief arbiter.
+	ImportRound(context.Context, *ImportRoundRequest) (*ImportRoundResponse, error)
+	// A round's results: TRF-16 (for the pairing program), CSV, or a PGN
+	// archive of its games. Final once the round is complete.
+	ExportRound(context.Context, *ExportRoundRequest) (*ExportRoundResponse, error)
+	// A venue's hall plan: the clock device at each table.
+	GetPlan(context.Context, *GetPlanRequest) (*HallPlan, error)
+	// Sets tables of a venue's hall plan. Chief arbiter.
+	SetPlan(context.Context, *SetPlanRequest) (*HallPlan, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -471,6 +586,27 @@ func (UnimplementedArbiterServer) ListTokens(context.Context, *ListTokensRequest
 }
 func (UnimplementedArbiterServer) DescribeTimeControl(context.Context, *DescribeTimeControlRequest) (*TimeControlInfo, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method DescribeTimeControl not implemented")
+}
+func (UnimplementedArbiterServer) ListTournaments(context.Context, *ListTournamentsRequest) (*ListTournamentsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListTournaments not implemented")
+}
+func (UnimplementedArbiterServer) ListRounds(context.Context, *ListRoundsRequest) (*ListRoundsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListRounds not implemented")
+}
+func (UnimplementedArbiterServer) GetRound(context.Context, *GetRoundRequest) (*Round, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetRound not implemented")
+}
+func (UnimplementedArbiterServer) ImportRound(context.Context, *ImportRoundRequest) (*ImportRoundResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ImportRound not implemented")
+}
+func (UnimplementedArbiterServer) ExportRound(context.Context, *ExportRoundRequest) (*ExportRoundResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ExportRound not implemented")
+}
+func (UnimplementedArbiterServer) GetPlan(context.Context, *GetPlanRequest) (*HallPlan, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetPlan not implemented")
+}
+func (UnimplementedArbiterServer) SetPlan(context.Context, *SetPlanRequest) (*HallPlan, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetPlan not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -781,6 +917,132 @@ func _Arbiter_DescribeTimeControl_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_ListTournaments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListTournamentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).ListTournaments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_ListTournaments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).ListTournaments(ctx, req.(*ListTournamentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_ListRounds_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRoundsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).ListRounds(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_ListRounds_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).ListRounds(ctx, req.(*ListRoundsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_GetRound_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetRoundRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).GetRound(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_GetRound_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).GetRound(ctx, req.(*GetRoundRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_ImportRound_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ImportRoundRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).ImportRound(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_ImportRound_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).ImportRound(ctx, req.(*ImportRoundRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_ExportRound_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportRoundRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).ExportRound(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_ExportRound_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).ExportRound(ctx, req.(*ExportRoundRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_GetPlan_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPlanRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).GetPlan(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_GetPlan_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).GetPlan(ctx, req.(*GetPlanRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_SetPlan_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetPlanRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).SetPlan(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_SetPlan_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).SetPlan(ctx, req.(*SetPlanRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -851,6 +1113,34 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DescribeTimeControl",
 			Handler:    _Arbiter_DescribeTimeControl_Handler,
+		},
+		{
+			MethodName: "ListTournaments",
+			Handler:    _Arbiter_ListTournaments_Handler,
+		},
+		{
+			MethodName: "ListRounds",
+			Handler:    _Arbiter_ListRounds_Handler,
+		},
+		{
+			MethodName: "GetRound",
+			Handler:    _Arbiter_GetRound_Handler,
+		},
+		{
+			MethodName: "ImportRound",
+			Handler:    _Arbiter_ImportRound_Handler,
+		},
+		{
+			MethodName: "ExportRound",
+			Handler:    _Arbiter_ExportRound_Handler,
+		},
+		{
+			MethodName: "GetPlan",
+			Handler:    _Arbiter_GetPlan_Handler,
+		},
+		{
+			MethodName: "SetPlan",
+			Handler:    _Arbiter_SetPlan_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+// parse splits positional arguments from flags, which may come anywhere.
+func parse(args []string, setup func(fs *flag.FlagSet)) ([]string, error) {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	setup(fs)
+	var pos []string
+	for len(args) > 0 {
+		if negative(args[0]) {
+			// "-2m", "-30s": a value (time taken away), not a flag.
+			pos = append(pos, args[0])
+			args = args[1:]
+			continue
+		}
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) > 0 && !negative(args[0]) {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	return pos, nil
+}
+
+func need(pos []string, n int, what string) error {
+	if len(pos) != n {
+		return fmt.Errorf("%w: want %s", errUsage, what)
+	}
+	return nil
+}
+
+func side(s string) (pb.Side, error) {
+	switch strings.ToLower(s) {
+	case "white", "w":
+		return pb.Side_SIDE_WHITE, nil
+	case "black", "b":
+		return pb.Side_SIDE_BLACK, nil
+	}
+	return 0, fmt.Errorf("%w: side %q: want white or black", errUsage, s)
+}
+
+// actionFlags are the flags every clock action takes.
+type actionFlags struct {
+	reason string
+	wait   time.Duration
+}
+
+func (a *actionFlags) set(fs *flag.FlagSet) {
+	fs.StringVar(&a.reason, "reason", "", "why (kept in the audit log)")
+	fs.DurationVar(&a.wait, "wait", 3*time.Second, "how long to wait for the clock to apply it")
+}
+
+// negative reports whether an argument is a negative number or duration
+// ("-2m", "-30s", "-1"), which the flag package would take for a flag.
+func negative(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9'
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+func statusName(st *pb.BoardState) string {
+	return strings.ToLower(strings.TrimPrefix(st.GetStatus().String(), "BOARD_STATUS_"))
+}
+
+func printState(w io.Writer, st *pb.BoardState) {
+	if st == nil {
+		return
+	}
+	run := ""
+	if st.GetRunning() != pb.Side_SIDE_UNSPECIFIED {
+		run = ", " + strings.ToLower(strings.TrimPrefix(st.GetRunning().String(), "SIDE_")) + "'s clock"
+	}
+	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
+		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),
+		st.GetBlack().GetMoves(), st.GetResult(), st.GetTermination())
+	if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_REFERRED {
+		fmt.Fprintf(w, "  claim by %s referred to the arbiter: record his decision with result\n",
+			strings.ToLower(strings.TrimPrefix(st.GetClaimReferredBy().String(), "SIDE_")))
+	}
+	for _, p := range []struct {
+		side  string
+		clock *pb.PlayerClock
+	}{{"white", st.GetWhite()}, {"black", st.GetBlack()}} {
+		if p.clock.GetTimeTrouble() && st.GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED {
+			fmt.Fprintf(w, "  %s in time trouble (8.4)\n", p.side)
+		}
+	}
+	for _, a := range st.GetAlerts() {
+		fmt.Fprintf(w, "  ALERT: %s\n", a)
+	}
+}
+
+// clockTime shows milliseconds as a clock does: h:mm:ss, or m:ss.t under ten minutes.
+func clockTime(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	if m >= 10 {
+		return fmt.Sprintf("%d:%02d", m, s)
+	}
+	return fmt.Sprintf("%d:%02d.%d", m, s, (ms%1000)/100)
+}

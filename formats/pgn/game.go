@@ -1,0 +1,59 @@
+package pgn
+
+import (
+	"time"
+
+	"github.com/chesshall/hallclock/rules"
+)
+
+// Player is a player as the tags show them.
+type Player struct {
+	Name   string // "Lastname, Firstname"
+	Elo    int    // 0: unrated (no tag)
+	FideID string
+	Title  string // "GM", "WIM", ...
+}
+
+// Entry is one event of a board's log, with who caused it and why (for
+// the arbiter's rulings).
+type Entry struct {
+	Event  rules.Event
+	Actor  string
+	Reason string
+}
+
+// Game is what Write needs to write one game: a plain value that the
+// server (and a broadcast feed) builds from a board's record and its log.
+type Game struct {
+	Event string
+	Site  string
+	Date  time.Time // the day the game was played; zero: unknown
+	Round int       // 0: unknown
+	Board int       // 0: unknown
+	White Player
+	Black Player
+	// Config is the board's clock configuration: the time control and the
+	// rules the log is folded with.
+	Config rules.Config
+	// Log is the board's events in order, as far as they are to be
+	// written (a delayed feed cuts it).
+	Log []Entry
+}
+
+// RoundForm is how the Round tag is written.
+type RoundForm int
+
+const (
+	// RoundNumber writes the round's number: "5".
+	RoundNumber RoundForm = iota
+	// RoundAndBoard writes round and board: "5.12", as lichess broadcasts
+	// identify a game.
+	RoundAndBoard
+)
+
+// Options change how games are written. The zero value writes an archive.
+type Options struct {
+	Round RoundForm
+	// NoClocks leaves out the [%clk] and [%emt] comments.
+	NoClocks bool
+}

@@ -1,0 +1,86 @@
+package roundcsv
+
+import (
+	"fmt"
+
+	"github.com/chesshall/hallclock/rules"
+)
+
+// Player is a player as the CSV gives them.
+type Player struct {
+	Name       string
+	Number     int    // the pairing (starting) number, 0 if not given
+	Title      string // "GM", "WIM", ...
+	Federation string
+	Rating     int // 0 if none
+	FideID     string
+}
+
+// Game is one board of the round.
+type Game struct {
+	Section      string
+	Board        int
+	White, Black Player
+	// Result is the game's result: "*" when the file gives none.
+	Result      rules.Result
+	Termination string
+	// Points each side scored (results files only; 0 otherwise).
+	WhitePoints, BlackPoints float64
+	Line                     int // where it was read
+}
+
+// ByeKind is which round without a game a player has: the letters of the
+// TRF.
+type ByeKind byte
+
+// Byes.
+const (
+	HalfPointBye ByeKind = 'H'
+	FullPointBye ByeKind = 'F'
+	PairingBye   ByeKind = 'U' // pairing-allocated
+	ZeroPointBye ByeKind = 'Z'
+)
+
+func (k ByeKind) String() string { return string(rune(k)) }
+
+// Bye is a player's round without a game.
+type Bye struct {
+	Section string
+	Player  Player
+	Kind    ByeKind
+	Points  float64 // results files only
+	Line    int
+}
+
+// Round is a round's games and byes.
+type Round struct {
+	Number int // from a Round column, 0 if none
+	Games  []Game
+	Byes   []Bye
+}
+
+// Error is what is wrong with a file, and where: the line (from 1) and
+// the column (the field, from 1; 0 when the whole line is meant).
+type Error struct {
+	Line, Column int
+	Header       string // the column's header, if known
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	s := ""
+	if e.Line > 0 {
+		s = fmt.Sprintf("line %d", e.Line)
+		if e.Column > 0 {
+			s += fmt.Sprintf(", column %d", e.Column)
+			if e.Header != "" {
+				s += fmt.Sprintf(" (%s)", e.Header)
+			}
+		}
+		s += ": "
+	}
+	return s + e.Msg
+}
+
+// Is makes errors.Is(err, rules.ErrInvalid) true: a bad file is invalid input.
+func (e *Error) Is(target error) bool { return target == rules.ErrInvalid }

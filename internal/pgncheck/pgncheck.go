@@ -1,0 +1,91 @@
+// Package pgncheck reads PGN the hall wrote with an independent reader,
+// pgn-extract (Debian package pgn-extract), for tests: a file it reads
+// without a complaint, game by game, with the tags and the moves it made
+// of them. Tests skip, saying how to install it, when it is missing.
+package pgncheck
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Game is a game as pgn-extract read it.
+type Game struct {
+	Tags  map[string]string
+	Moves []string // SAN, as pgn-extract writes it
+}
+
+// Program returns pgn-extract's path, or skips the test.
+func Program(t testing.TB) string {
+	t.Helper()
+	for _, p := range []string{"/usr/games/pgn-extract", "pgn-extract"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	t.Skip("pgn-extract is not installed (apt-get install pgn-extract): the PGN is not checked by an independent reader")
+	return ""
+}
+
+// Read has pgn-extract read the PGN and fails the test if it reports
+// anything (an illegal move, a malformed tag, a missing result).
+func Read(t testing.TB, pgn []byte) []Game {
+	t.Helper()
+	prog := Program(t)
+	file := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(file, pgn, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// pgn-extract writes the games again, without comments, NAGs or
+	// variations, each game's moves on one line; its JSON output is not
+	// used: it breaks long games (v19).
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(prog, "--quiet", "-C", "-N", "-V", "-w100000", "-Wsan", file)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pgn-extract: %v\n%s", err, stderr.String())
+	}
+	if s := strings.TrimSpace(stderr.String()); s != "" {
+		t.Fatalf("pgn-extract complains:\n%s\nof\n%s", s, pgn)
+	}
+	var out []Game
+	var g *Game
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "["):
+			if g == nil {
+				out = append(out, Game{Tags: map[string]string{}})
+				g = &out[len(out)-1]
+			}
+			name, value, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(line, "["), "]"), " ")
+			if !ok {
+				t.Fatalf("pgn-extract wrote the tag %q", line)
+			}
+			v, err := strconv.Unquote(value)
+			if err != nil {
+				t.Fatalf("pgn-extract wrote the tag %q: %v", line, err)
+			}
+			g.Tags[name] = v
+		default:
+			if g == nil {
+				t.Fatalf("pgn-extract wrote moves without tags: %q", line)
+			}
+			for _, w := range strings.Fields(line) {
+				switch {
+				case w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*" || strings.HasSuffix(w, "."):
+				default:
+					g.Moves = append(g.Moves, w)
+				}
+			}
+			g = nil
+		}
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package hallv1
+
+import "fmt"
+
+// maxImport is the largest file ImportRound takes: a TRF of 9999 players
+// over 30 rounds is under 4 MB.
+const maxImport = 4 << 20
+
+func (r *ListRoundsRequest) Validate() error { return text("tournament", r.GetTournament(), false) }
+
+func roundRef(id, tournament string, number int32) error {
+	if id == "" && (tournament == "" || number <= 0) {
+		return fmt.Errorf("round_id, or tournament and number (from 1), are required")
+	}
+	return first(text("round_id", id, false), text("tournament", tournament, false))
+}
+
+func (r *GetRoundRequest) Validate() error {
+	return roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber())
+}
+
+func (r *ExportRoundRequest) Validate() error {
+	if _, ok := ExportFormat_name[int32(r.GetFormat())]; !ok {
+		return fmt.Errorf("format %d is unknown (TRF, CSV or PGN)", r.GetFormat())
+	}
+	return roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber())
+}
+
+func (r *ImportRoundRequest) Validate() error {
+	switch {
+	case len(r.GetContent()) == 0:
+		return fmt.Errorf("content is required: the file the pairing program wrote")
+	case len(r.GetContent())+len(r.GetPairings()) > maxImport:
+		return fmt.Errorf("the files are %d bytes; at most %d are taken", len(r.GetContent())+len(r.GetPairings()), maxImport)
+	case r.GetNumber() < 0:
+		return fmt.Errorf("number is %d; rounds are numbered from 1 (0: the file's)", r.GetNumber())
+	case r.GetFirstTable() < 0:
+		return fmt.Errorf("first_table is %d; tables are numbered from 1", r.GetFirstTable())
+	}
+	if _, ok := ImportFormat_name[int32(r.GetFormat())]; !ok {
+		return fmt.Errorf("format %d is unknown (TRF or CSV)", r.GetFormat())
+	}
+	return first(text("tournament", r.GetTournament(), true), text("venue", r.GetVenue(), false),
+		text("section", r.GetSection(), false), r.GetConfig().validate("config"))
+}
+
+func (r *SetPlanRequest) Validate() error {
+	for i, t := range r.GetTables() {
+		if t.GetTable() <= 0 {
+			return fmt.Errorf("tables[%d].table is %d; tables are numbered from 1", i, t.GetTable())
+		}
+		if err := text(fmt.Sprintf("tables[%d].device_id", i), t.GetDeviceId(), false); err != nil {
+			return err
+		}
+	}
+	return first(text("venue", r.GetVenue(), false), text("from_round_id", r.GetFromRoundId(), false))
+}
+
+func (r *GetPlanRequest) Validate() error { return text("venue", r.GetVenue(), false) }

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/storage"
+)
+
+func (a *arbiterService) GetPlan(ctx context.Context, req *pb.GetPlanRequest) (*pb.HallPlan, error) {
+	p, err := a.s.planWire(ctx, req.GetVenue())
+	return p, toStatus(err)
+}
+
+func (s *Server) planWire(ctx context.Context, venue string) (*pb.HallPlan, error) {
+	entries, err := s.store.Plan(ctx, venue)
+	if err != nil {
+		return nil, err
+	}
+	out := &pb.HallPlan{Venue: venue}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range entries {
+		out.Tables = append(out.Tables, &pb.PlanTable{Table: int32(e.Table), DeviceId: e.DeviceID, Online: s.links[e.DeviceID] != nil,
+			BoardId: s.byDevice[e.DeviceID], UpdatedUnixMs: e.Updated.UnixMilli()})
+	}
+	return out, nil
+}
+
+func (a *arbiterService) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*pb.HallPlan, error) {
+	s := a.s
+	venue := req.GetVenue()
+	type set struct {
+		table int
+		dev   string
+	}
+	var sets []set
+	if id := req.GetFromRoundId(); id != "" {
+		r, err := s.roundRef(id, "", 0)
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		if r.Venue != venue {
+			return nil, toStatus(badRequest("round %d plays in %s, not in %s", r.Number, venueName(r.Venue), venueName(venue)))
+		}
+		for _, b := range s.roundBoards(r.ID) {
+			var rec storage.BoardRecord
+			if err := b.do(ctx, func() { rec = b.rec }); err != nil {
+				return nil, toStatus(err)
+			}
+			if rec.Table > 0 && rec.DeviceID != "" {
+				sets = append(sets, set{rec.Table, rec.DeviceID})
+			}
+		}
+	}
+	for _, t := range req.GetTables() {
+		sets = append(sets, set{int(t.GetTable()), t.GetDeviceId()})
+	}
+	var what []string
+	if req.GetClear() {
+		what = append(what, "cleared")
+	}
+	for _, st := range sets {
+		what = append(what, fmt.Sprintf("table %d %s", st.table, or(st.dev, "-")))
+	}
+	err := s.store.Write(ctx, func(tx *storage.Tx) error {
+		if req.GetClear() {
+			if err := tx.ClearPlan(venue); err != nil {
+				return err
+			}
+		}
+		for _, st := range sets {
+			if err := tx.SetPlanTable(venue, st.table, st.dev); err != nil {
+				return err
+			}
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: fmt.Sprintf("set_plan of %s: %s", venueName(venue), strings.Join(what, ", ")),
+			Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	p, err := s.planWire(ctx, venue)
+	return p, toStatus(err)
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

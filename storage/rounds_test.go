@@ -1,0 +1,102 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/chesshall/hallclock/rules"
+)
+
+// A board that never had an event can be deleted (a round imported again
+// before it started); one with events never: the log is the truth.
+func TestDeleteBoard(t *testing.T) {
+	s := MustOpen(t)
+	ids := mustBoards(t, s, 2)
+	mustWrite(t, s, func(tx *Tx) error {
+		return tx.AppendEvent(&EventRecord{BoardID: ids[0], BoardSeq: 1, Event: rules.Event{Kind: rules.KindStart}})
+	})
+	err := s.Write(context.Background(), func(tx *Tx) error { return tx.DeleteBoard(ids[0]) })
+	if !errors.Is(err, ErrConflict) {
+		t.Errorf("DeleteBoard of a started board = %v, want ErrConflict", err)
+	}
+	mustWrite(t, s, func(tx *Tx) error { return tx.DeleteBoard(ids[1]) })
+	if _, err := s.Board(context.Background(), ids[1]); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Board after DeleteBoard = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Board(context.Background(), ids[0]); err != nil {
+		t.Errorf("the started board is gone: %v", err)
+	}
+}
+
+// The hall plan keeps one device per table and one table per device.
+func TestHallPlan(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	mustWrite(t, s, func(tx *Tx) error {
+		for i, d := range []string{"CLK-1", "CLK-2", "CLK-3"} {
+			if err := tx.SetPlanTable("Main hall", i+1, d); err != nil {
+				return err
+			}
+		}
+		if err := tx.SetPlanTable("Annex", 1, "CLK-1"); err != nil { // another venue: its own plan
+			return err
+		}
+		return tx.SetPlanTable("Main hall", 2, "CLK-3") // CLK-3 replaces CLK-2 and leaves table 3
+	})
+	plan, err := s.Plan(ctx, "Main hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range plan {
+		got = append(got, e.DeviceID)
+	}
+	if len(plan) != 2 || plan[0].Table != 1 || got[0] != "CLK-1" || plan[1].Table != 2 || got[1] != "CLK-3" {
+		t.Errorf("plan = %+v, want table 1 CLK-1, table 2 CLK-3", plan)
+	}
+	mustWrite(t, s, func(tx *Tx) error { return tx.SetPlanTable("Main hall", 1, "") })
+	if plan, _ := s.Plan(ctx, "Main hall"); len(plan) != 1 {
+		t.Errorf("after clearing table 1: %+v", plan)
+	}
+	if annex, _ := s.Plan(ctx, "Annex"); len(annex) != 1 || annex[0].DeviceID != "CLK-1" {
+		t.Errorf("annex plan = %+v", annex)
+	}
+}
+
+// A round's file, byes, and its boards' tables and players are kept.
+func TestRoundFileByesAndTables(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	mustBoards(t, s, 0)
+	cfg := mustConfig(t, "90+30")
+	white := PlayerRecord{Name: "Berzins, Arturs", FideID: "11604514", Rating: 2587, StartRank: 1, Title: "GM", Federation: "LAT"}
+	mustWrite(t, s, func(tx *Tx) error {
+		if err := tx.CreateBoard(&BoardRecord{ID: "b1", RoundID: "r1", Number: 1, Table: 12, Config: cfg, White: white, Black: PlayerRecord{Name: "B"}}); err != nil {
+			return err
+		}
+		if err := tx.PutRoundFile(&RoundFile{RoundID: "r1", Format: "trf", Content: "012 Open", Pairings: "1\n1 2\n"}); err != nil {
+			return err
+		}
+		return tx.SetByes("r1", []ByeRecord{{RoundID: "r1", Player: PlayerRecord{Name: "C", StartRank: 3}, Kind: ByeHalf}})
+	})
+	b, err := s.Board(ctx, "b1")
+	if err != nil || b.Table != 12 || b.White != white {
+		t.Errorf("board = %+v, %v", b, err)
+	}
+	f, err := s.RoundFile(ctx, "r1")
+	if err != nil || f.Format != "trf" || f.Pairings != "1\n1 2\n" || f.Imported.IsZero() {
+		t.Errorf("round file = %+v, %v", f, err)
+	}
+	byes, err := s.Byes(ctx, "r1")
+	if err != nil || len(byes) != 1 || byes[0].Kind != ByeHalf || byes[0].Player.StartRank != 3 {
+		t.Errorf("byes = %+v, %v", byes, err)
+	}
+	err = s.Write(ctx, func(tx *Tx) error { return tx.SetByes("r1", []ByeRecord{{Player: PlayerRecord{Name: "D"}, Kind: "X"}}) })
+	if err == nil {
+		t.Error("a bye of kind X was stored")
+	}
+	if _, err := s.RoundFile(ctx, "r2"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("RoundFile of a round without a file = %v, want ErrNotFound", err)
+	}
+}
