@@ -16,6 +16,12 @@ import (
 // Each chaos mode has a test that shows the fault happened and the hall
 // survived it: every test fails if its mode is switched off.
 
+// chaosSpeed is the chaos rounds' clock factor: at 40x a blitz game
+// lasts a few seconds, and acknowledgement latency of a loaded machine
+// (the whole suite under -race, and others') stays small against the
+// players' think times, so clocks are not starved into flag falls.
+const chaosSpeed = 40
+
 // chaosRound plays a small blitz round with chaos c and checks the hall.
 func chaosRound(t *testing.T, c sim.Chaos, boards int, tc string, speed float64) (*hall, sim.Summary, hallReport) {
 	t.Helper()
@@ -35,7 +41,7 @@ func chaosRound(t *testing.T, c sim.Chaos, boards int, tc string, speed float64)
 func TestChaosCut(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 12
-	h, sum, _ := chaosRound(t, sim.Chaos{Cut: 0.05}, boards, "60+1", 80)
+	h, sum, _ := chaosRound(t, sim.Chaos{Cut: 0.05}, boards, "60+1", chaosSpeed)
 	st := h.Server.Stats()
 	if st.Connects < boards+10 || sum.Cuts < 10 {
 		t.Errorf("the hall welcomed %d device streams for %d devices after %d cuts; want at least %d streams and 10 cuts",
@@ -47,7 +53,7 @@ func TestChaosCut(t *testing.T) {
 func TestChaosLatency(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const latency = 40 * time.Millisecond
-	h, sum, rep := chaosRound(t, sim.Chaos{Latency: latency, Jitter: 20 * time.Millisecond}, 8, "60+1", 80)
+	h, sum, rep := chaosRound(t, sim.Chaos{Latency: latency, Jitter: 20 * time.Millisecond}, 8, "60+1", chaosSpeed)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	least, n := time.Duration(math.MaxInt64), 0
@@ -71,7 +77,7 @@ func TestChaosLatency(t *testing.T) {
 // Duplicate: events sent twice are dropped by the hall and acknowledged again.
 func TestChaosDuplicate(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
-	h, sum, _ := chaosRound(t, sim.Chaos{Duplicate: 0.05}, 8, "60+1", 80)
+	h, sum, _ := chaosRound(t, sim.Chaos{Duplicate: 0.05}, 8, "60+1", chaosSpeed)
 	if st := h.Server.Stats(); st.Duplicates == 0 || sum.Duplicated == 0 {
 		t.Errorf("the fleet sent %d events twice, the hall dropped %d duplicates; want both above 0", sum.Duplicated, st.Duplicates)
 	}
@@ -81,7 +87,7 @@ func TestChaosDuplicate(t *testing.T) {
 // refuses it with OUT_OF_RANGE and the device resends in order.
 func TestChaosReorder(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
-	h, sum, _ := chaosRound(t, sim.Chaos{Reorder: 0.03}, 8, "60+1", 80)
+	h, sum, _ := chaosRound(t, sim.Chaos{Reorder: 0.03}, 8, "60+1", chaosSpeed)
 	if st := h.Server.Stats(); st.Gaps == 0 || sum.Reordered == 0 {
 		t.Errorf("the fleet swapped %d pairs of events, the hall saw %d sequence gaps; want both above 0", sum.Reordered, st.Gaps)
 	}
@@ -91,7 +97,7 @@ func TestChaosReorder(t *testing.T) {
 // from its file outbox and delivers the press.
 func TestChaosReboot(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
-	h, sum, _ := chaosRound(t, sim.Chaos{Reboot: 0.03}, 8, "60+1", 80)
+	h, sum, _ := chaosRound(t, sim.Chaos{Reboot: 0.03}, 8, "60+1", chaosSpeed)
 	if sum.Reboots == 0 || sum.Recovered == 0 || sum.RecoveredDelivered != sum.Recovered {
 		t.Errorf("%d reboots recovered %d unsent events and delivered %d; want reboots, and every recovered event delivered",
 			sum.Reboots, sum.Recovered, sum.RecoveredDelivered)
@@ -213,7 +219,7 @@ func flagsOnTimeLine(t *testing.T, b storage.BoardRecord, evs []storage.EventRec
 // clock and the game is finished through the arbiter's console.
 func TestChaosDie(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
-	h, sum, rep := chaosRound(t, sim.Chaos{Die: 0.5}, 8, "60+1", 80)
+	h, sum, rep := chaosRound(t, sim.Chaos{Die: 0.5}, 8, "60+1", chaosSpeed)
 	virtual := 0
 	ctx := context.Background()
 	for _, b := range rep.boards {

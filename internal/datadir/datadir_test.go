@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -51,11 +52,12 @@ func TestLockOfADeadProcessIsFree(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("flock", "-o", filepath.Join(dir, FileName), "sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // sleep goes with it
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Wait()
-	defer cmd.Process.Kill()
+	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }
+	defer kill()
 	for i := 0; ; i++ {
 		l, err := Lock(dir, "x")
 		if errors.Is(err, ErrHeld) {
@@ -67,9 +69,17 @@ func TestLockOfADeadProcessIsFree(t *testing.T) {
 		l.Release() // flock(1) had not started; it waits for us
 		time.Sleep(10 * time.Millisecond)
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	l, err := Lock(dir, "x")
+	kill()
+	// The kernel releases it as the process's files close: at once, but
+	// not necessarily before Wait returns on a loaded machine.
+	var l *DirLock
+	var err error
+	for i := 0; i < 200; i++ {
+		if l, err = Lock(dir, "x"); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err != nil {
 		t.Fatalf("Lock after the holder died = %v", err)
 	}
