@@ -207,14 +207,14 @@ func (m *Main) Run(ctx context.Context) error {
 		hl.Close()
 		return err
 	}
-	errs := make(chan error, 3)
-	go func() { errs <- srv.ServeGRPC(gl) }()
-	go func() { errs <- srv.ServeHTTP(hl) }()
-
+	// Said before serving: whoever sees the hall answer has the token.
 	fmt.Fprintf(m.Stdout, "hall server: data %s\n  gRPC   %s\n  HTTP   %s/healthz\n", st.Path(), gl.Addr(), m.webBase(hl.Addr()))
 	if chief != "" {
 		fmt.Fprintf(m.Stdout, "  chief-arbiter token (shown once, keep it; lost: hallserver reset-chief -data-dir %s): %s\n", m.DataDir, chief)
 	}
+	errs := make(chan error, 3)
+	go func() { errs <- srv.ServeGRPC(gl) }()
+	go func() { errs <- srv.ServeHTTP(hl) }()
 	if m.Ready != nil {
 		m.Ready(gl.Addr(), hl.Addr())
 	}
