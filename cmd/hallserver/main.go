@@ -207,11 +207,13 @@ func (m *Main) Run(ctx context.Context) error {
 		hl.Close()
 		return err
 	}
-	// Said before serving: whoever sees the hall answer has the token.
-	fmt.Fprintf(m.Stdout, "hall server: data %s\n  gRPC   %s\n  HTTP   %s/healthz\n", st.Path(), gl.Addr(), m.webBase(hl.Addr()))
+	// Said before serving, in one write: whoever sees the hall answer, or
+	// reads its first line, has the token too.
+	banner := fmt.Sprintf("hall server: data %s\n  gRPC   %s\n  HTTP   %s/healthz\n", st.Path(), gl.Addr(), m.webBase(hl.Addr()))
 	if chief != "" {
-		fmt.Fprintf(m.Stdout, "  chief-arbiter token (shown once, keep it; lost: hallserver reset-chief -data-dir %s): %s\n", m.DataDir, chief)
+		banner += fmt.Sprintf("  chief-arbiter token (shown once, keep it; lost: hallserver reset-chief -data-dir %s): %s\n", m.DataDir, chief)
 	}
+	io.WriteString(m.Stdout, banner)
 	errs := make(chan error, 3)
 	go func() { errs <- srv.ServeGRPC(gl) }()
 	go func() { errs <- srv.ServeHTTP(hl) }()

@@ -121,9 +121,11 @@ func (h *hall) start() *proc {
 			h.t.Fatalf("hallserver exited before serving: %v\n%s", p.err, p.out)
 		default:
 		}
+		// The banner (with the chief token on a first start) is written
+		// in one piece before serving; its copy from the pipe may lag.
 		if resp, err := http.Get("http://" + h.http + "/healthz"); err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == 200 {
+			if resp.StatusCode == 200 && strings.Contains(p.out.String(), "hall server:") {
 				break
 			}
 		}
