@@ -25,7 +25,7 @@ func (bs broadcastSource) Round(ctx context.Context, roundID string) (broadcast.
 	s.mu.Lock()
 	r, ok := s.rounds[roundID]
 	t := s.tournaments[r.TournamentID]
-	public := s.broadcasts[roundID].Public
+	public := s.roundPublicLocked(roundID)
 	s.mu.Unlock()
 	if !ok {
 		return broadcast.Round{}, fmt.Errorf("%w: round %q", broadcast.ErrNotFound, roundID)
@@ -35,6 +35,12 @@ func (bs broadcastSource) Round(ctx context.Context, roundID string) (broadcast.
 		out.Boards = append(out.Boards, broadcastBoard(&b.rec, s.changes.Seq(b.rec.ID)))
 	}
 	return out, nil
+}
+
+// roundPublicLocked reports whether a round's feeds need no token. s.mu
+// is held.
+func (s *Server) roundPublicLocked(roundID string) bool {
+	return s.opts.PublicRounds || s.broadcasts[roundID].Public
 }
 
 // broadcastBoard reads the fields of a board's record that never change

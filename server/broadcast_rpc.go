@@ -95,8 +95,8 @@ func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadca
 		s.mu.Unlock()
 	} else {
 		s.mu.Lock()
-		for id, b := range s.broadcasts {
-			if r, ok := s.rounds[id]; ok && (b.Public || b.RelayURL != "") {
+		for id, r := range s.rounds {
+			if s.roundPublicLocked(id) || s.broadcasts[id].RelayURL != "" {
 				rounds = append(rounds, r)
 			}
 		}
@@ -124,10 +124,10 @@ func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadca
 // broadcastWire is a round's broadcast settings and its relay's status.
 func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
 	s.mu.Lock()
-	b := s.broadcasts[r.ID]
+	public := s.roundPublicLocked(r.ID)
 	name := s.tournaments[r.TournamentID].Name
 	s.mu.Unlock()
-	out := &pb.RoundBroadcast{RoundId: r.ID, TournamentName: name, Number: int32(r.Number), Public: b.Public,
+	out := &pb.RoundBroadcast{RoundId: r.ID, TournamentName: name, Number: int32(r.Number), Public: public,
 		PgnPath: "/api/pgn/round/" + url.PathEscape(r.ID), DisplayPath: "/display/round/" + url.PathEscape(r.ID),
 		DelayMs: s.opts.BroadcastDelay.Milliseconds()}
 	if st, ok := s.feeds.RelayStatus(r.ID); ok {

@@ -79,6 +79,9 @@ type Options struct {
 	BroadcastDelay time.Duration
 	// Relay tunes the pushes of rounds' PGN to relays (package broadcast).
 	Relay broadcast.RelayOptions
+	// PublicRounds makes every round public, whatever SetBroadcast says
+	// (the demo: its display pages and PGN need no token).
+	PublicRounds bool
 	// TLS, if set, serves gRPC over TLS.
 	TLS *tls.Config
 	// Keepalive of gRPC connections (defaults tuned for venue Wi-Fi: a ping
