@@ -50,20 +50,6 @@ func (r *relayInTest) pushes() []string {
 	return append([]string(nil), r.got...)
 }
 
-// plies is how far each game of a PGN document is: its moves, and one
-// more once it has a result.
-func plies(doc string) []int {
-	var out []int
-	for _, g := range strings.Split(doc, "[Event ")[1:] {
-		n := 2 * strings.Count(g, "[%clk")
-		if !strings.Contains(g, `[Result "*"]`) {
-			n++
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 func behind(now, before []int) string {
 	for i := range now {
 		if i < len(before) && now[i] < before[i] {
@@ -144,7 +130,7 @@ func TestBroadcastOfASimulatedRound(t *testing.T) {
 			notModified++
 		case http.StatusOK:
 			fresh++
-			if d := behind(plies(b), plies(doc)); d != "" {
+			if d := behind(pgncheck.Plies(b), pgncheck.Plies(doc)); d != "" {
 				t.Fatalf("the polled PGN went backwards: %s", d)
 			}
 			etag, doc = tag, b
@@ -167,7 +153,7 @@ func TestBroadcastOfASimulatedRound(t *testing.T) {
 	})
 	pushes := relay.pushes()
 	for i := 1; i < len(pushes); i++ {
-		if d := behind(plies(pushes[i]), plies(pushes[i-1])); d != "" {
+		if d := behind(pgncheck.Plies(pushes[i]), pgncheck.Plies(pushes[i-1])); d != "" {
 			t.Errorf("push %d: %s", i+1, d)
 		}
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -31,31 +29,8 @@ func TestBroadcastCommands(t *testing.T) {
 	defer relay.Close()
 	h := halltest.Start(t, halltest.OnLoopback())
 	h.Round(t, "3m+2s", 2)
-	env := func(k string) string {
-		switch k {
-		case "HALL_ADDR":
-			return h.Addr()
-		case "HALL_TOKEN":
-			return h.Chief
-		}
-		return ""
-	}
-	do := func(args ...string) string {
-		t.Helper()
-		var out bytes.Buffer
-		if err := run(context.Background(), args, &out, env); err != nil {
-			t.Fatalf("hallctl %s: %v\n%s", strings.Join(args, " "), err, out.String())
-		}
-		return out.String()
-	}
-	expect := func(out string, want ...string) {
-		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(out, w) {
-				t.Errorf("output\n%s\nwant it to contain %q", out, w)
-			}
-		}
-	}
+	env := chiefEnv(h)
+	do, expect := runner(t, env)
 	tokenFile := filepath.Join(t.TempDir(), "lichess.token")
 	if err := os.WriteFile(tokenFile, []byte("lip_secret\n"), 0o600); err != nil {
 		t.Fatal(err)

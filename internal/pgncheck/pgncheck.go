@@ -136,3 +136,19 @@ func movetext(line string) []string {
 	}
 	return out
 }
+
+// Plies says how far each game of a PGN document the hall wrote is, in
+// document order, without a reader: its moves (counted by their [%clk]
+// comments), and one more once it has a result. A broadcast that only
+// moves forward never shows a game with fewer.
+func Plies(doc string) []int {
+	var out []int
+	for _, g := range strings.Split(doc, "[Event ")[1:] {
+		n := 2 * strings.Count(g, "[%clk")
+		if !strings.Contains(g, `[Result "*"]`) {
+			n++
+		}
+		out = append(out, n)
+	}
+	return out
+}

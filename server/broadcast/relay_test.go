@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/pgncheck"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
 )
@@ -71,20 +72,6 @@ func (r *fakeRelay) pushes() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.got...)
-}
-
-// progress is how far each game of a pushed document is: its moves and
-// whether it has a result.
-func progress(doc string) []int {
-	var out []int
-	for _, g := range strings.Split(doc, "[Event ")[1:] {
-		n := 2 * strings.Count(g, "[%clk")
-		if !strings.Contains(g, `[Result "*"]`) {
-			n++
-		}
-		out = append(out, n)
-	}
-	return out
 }
 
 // A relay pushed to during a round gets pushes one at a time, never an
@@ -147,7 +134,7 @@ func TestRelayGetsTheLatestThroughAnOutage(t *testing.T) {
 	}
 	got := relay.pushes()
 	for i := 1; i < len(got); i++ {
-		before, after := progress(got[i-1]), progress(got[i])
+		before, after := pgncheck.Plies(got[i-1]), pgncheck.Plies(got[i])
 		for g := range after {
 			if g < len(before) && after[g] < before[g] {
 				t.Errorf("push %d takes game %d back from %d to %d plies", i, g+1, before[g], after[g])
