@@ -45,6 +45,8 @@ demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess.
 Stop with Ctrl-C; starting again continues this hall from %s.
 
 `, web, toks.Arbiter, web, toks.Broadcast, hostPort(grpcAddr), toks.Broadcast, hostPort(grpcAddr), toks.Arbiter, toks.Chief, m.DataDir)
+	fmt.Fprintf(m.Stdout, "demo rounds are public: their display pages (for the hall's screens) at %s/display/round/<round id>,\n"+
+		"their PGN with clocks at %s/api/pgn/round/<round id>; the ids: hallctl broadcasts\n\n", web, web)
 
 	st := func() sim.HallStats {
 		s := srv.Stats()

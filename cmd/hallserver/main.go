@@ -87,7 +87,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
 	delay := env("HALL_BROADCAST_DELAY", "0s")
-	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
+	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
 	grace := env("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	if err := fs.Parse(args); err != nil {
@@ -135,6 +135,7 @@ func (m *Main) Run(ctx context.Context) error {
 	defer st.Close()
 
 	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
+	opts.PublicRounds = m.Demo // the demo's display pages and PGN need no token
 	if m.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
 		if err != nil {
