@@ -120,6 +120,8 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Arbiter/ExportRound":         {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/GetPlan":             {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/SetPlan":             {RoleChief},
+	"/hall.v1.Arbiter/SetBroadcast":        {RoleChief},
+	"/hall.v1.Arbiter/ListBroadcasts":      {RoleChief, RoleArbiter},
 	"/hall.v1.Watch/WatchBoard":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchRound":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchHall":             {RoleChief, RoleArbiter, RoleBroadcast},

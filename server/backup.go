@@ -82,13 +82,6 @@ func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer)
 	}
 }
 
-func unixMs(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
 // serveBackup: GET /api/backup, the chief arbiter's download of a copy.
 func (s *Server) serveBackup(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.WebIdentity(r, RoleChief); err != nil {

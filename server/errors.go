@@ -13,6 +13,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -72,7 +73,7 @@ func toStatus(err error) error {
 		if r := rules.RefusalOf(err); r != nil && r.Code == rules.RefusedTimeBackwards {
 			code = codes.OutOfRange
 		}
-	case errors.Is(err, ErrUnknownBoard), errors.Is(err, storage.ErrNotFound):
+	case errors.Is(err, ErrUnknownBoard), errors.Is(err, storage.ErrNotFound), errors.Is(err, broadcast.ErrNotFound):
 		code = codes.NotFound
 	case errors.Is(err, storage.ErrDuplicate), errors.Is(err, storage.ErrConflict):
 		code = codes.AlreadyExists
@@ -92,7 +93,7 @@ func toStatus(err error) error {
 		code = codes.Aborted
 	case errors.Is(err, ErrPermission):
 		code = codes.PermissionDenied
-	case errors.Is(err, ErrUnauthenticated):
+	case errors.Is(err, ErrUnauthenticated), errors.Is(err, broadcast.ErrNotPublic):
 		code = codes.Unauthenticated
 	case errors.Is(err, ErrShuttingDown), errors.Is(err, ErrHubClosed):
 		code = codes.Unavailable

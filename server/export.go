@@ -14,6 +14,7 @@ import (
 	"github.com/chesshall/hallclock/formats/trf"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -179,36 +180,18 @@ func csvOf(p storage.PlayerRecord) roundcsv.Player {
 	return roundcsv.Player{Name: p.Name, Number: p.StartRank, Title: p.Title, Federation: p.Federation, Rating: p.Rating, FideID: p.FideID}
 }
 
-// exportPGN writes every game of the round.
+// exportPGN writes every game of the round, as the broadcast feeds do.
 func (s *Server) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
+	round := broadcast.Round{ID: r.ID, Tournament: name, Number: r.Number, Venue: r.Venue}
 	var out []pgn.Game
 	for _, g := range games {
 		evs, err := s.store.Events(ctx, g.rec.ID, 0)
 		if err != nil {
 			return err
 		}
-		pg := pgnGame(g.rec, name, r, evs)
-		out = append(out, pg)
+		out = append(out, broadcast.Game(round, broadcastBoard(&g.rec, 0), broadcastEvents(evs)))
 	}
 	return pgn.Write(w, out, opts)
-}
-
-// pgnGame builds the PGN writer's value from a board's record and log (a
-// broadcast feed builds the same from a log cut at its delay).
-func pgnGame(rec storage.BoardRecord, tournament string, r storage.RoundRecord, evs []storage.EventRecord) pgn.Game {
-	event := tournament
-	if rec.Section != "" {
-		event += " (" + rec.Section + ")"
-	}
-	g := pgn.Game{Event: event, Site: r.Venue, Date: rec.Created, Round: r.Number, Board: rec.Number,
-		White: pgnPlayer(rec.White), Black: pgnPlayer(rec.Black), Config: rec.Config}
-	for i, e := range evs {
-		if i == 0 {
-			g.Date = e.Wall
-		}
-		g.Log = append(g.Log, pgn.Entry{Event: e.Event, Actor: e.Actor, Reason: e.Reason})
-	}
-	return g
 }
 
 func pgnPlayer(p storage.PlayerRecord) pgn.Player {

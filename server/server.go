@@ -62,6 +62,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -81,10 +82,17 @@ type Options struct {
 	// WatchInterval is the least time between two updates to one watcher
 	// (default 100 ms): what happens meanwhile is coalesced.
 	WatchInterval time.Duration
-	// BroadcastDelay delays what broadcast tokens see (watch streams and
-	// the HTTP feed) by this much, against cheating; arbiters see the hall
-	// live. Default 0: no delay.
+	// BroadcastDelay delays what broadcast tokens and public rounds show
+	// (watch streams, the PGN feeds and relays, the display page) by this
+	// much, against cheating; arbiters see the hall live. Default 0: no
+	// delay. The PGN is cut at the events' commit times, which the store
+	// takes from its own clock: Clock must tell the same time.
 	BroadcastDelay time.Duration
+	// Relay tunes the pushes of rounds' PGN to relays (package broadcast).
+	Relay broadcast.RelayOptions
+	// PublicRounds makes every round public, whatever SetBroadcast says
+	// (the demo: its display pages and PGN need no token).
+	PublicRounds bool
 	// TLS, if set, serves gRPC over TLS, and HTTP over TLS (HTTPS) with
 	// the same certificate.
 	TLS *tls.Config
@@ -168,6 +176,10 @@ type Server struct {
 	streams     map[string]map[*context.CancelFunc]bool // token id → open watch streams
 	rounds      map[string]storage.RoundRecord
 	tournaments map[string]storage.TournamentRecord
+	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
+
+	changes *broadcast.Changes // each round's change counter, for the feeds
+	feeds   *broadcast.Feeds   // PGN, relays, display page
 
 	grpc   *grpc.Server
 	health *health.Server
@@ -182,7 +194,8 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: NewHub(0),
 		boards: map[string]*board{}, byDevice: map[string]string{}, links: map[string]*link{},
 		devices: map[string]*deviceInfo{}, streams: map[string]map[*context.CancelFunc]bool{}, rounds: map[string]storage.RoundRecord{},
-		tournaments: map[string]storage.TournamentRecord{},
+		tournaments: map[string]storage.TournamentRecord{}, broadcasts: map[string]storage.RoundBroadcast{},
+		changes: broadcast.NewChanges(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if opts.BroadcastDelay > 0 {
@@ -197,6 +210,11 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		return nil, err
 	}
 	s.metrics = s.newMetrics()
+	s.feeds = s.newFeeds()
+	if err := s.loadBroadcasts(ctx); err != nil {
+		s.feeds.Close()
+		return nil, err
+	}
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
@@ -274,6 +292,7 @@ func (s *Server) addBoard(b *board) {
 		s.byDevice[b.rec.DeviceID] = b.rec.ID
 	}
 	s.mu.Unlock()
+	s.changes.Touch(b.rec.RoundID) // the feeds see the board from now
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -329,6 +348,7 @@ func (s *Server) Hub() *Hub { return s.hub }
 // one at once, the public one after the broadcast delay.
 func (s *Server) publish(roundID string, st *pb.BoardState, seq uint64) {
 	s.hub.Publish(roundID, st, seq)
+	s.feedsChanged(roundID, st)
 	if s.public != nil {
 		s.public.push(roundID, st, seq, false)
 	}
@@ -336,6 +356,7 @@ func (s *Server) publish(roundID string, st *pb.BoardState, seq uint64) {
 
 func (s *Server) seed(roundID string, st *pb.BoardState, seq uint64) {
 	s.hub.Seed(roundID, st, seq)
+	s.feedsChanged(roundID, st)
 	if s.public != nil {
 		s.public.push(roundID, st, seq, true)
 	}
@@ -346,6 +367,17 @@ func (s *Server) place(boardID, section string) {
 	if s.public != nil {
 		s.public.out.Place(boardID, section)
 	}
+}
+
+// feedsChanged tells the broadcast feeds' change counter of a board's
+// state: O(1), and nothing unless it has events the feeds have not seen
+// (a device going offline changes nothing there).
+func (s *Server) feedsChanged(roundID string, st *pb.BoardState) {
+	if st.GetWithdrawn() {
+		s.changes.Drop(st.GetBoardId())
+		return
+	}
+	s.changes.Board(roundID, st.GetBoardId(), st.GetBoardSeq())
 }
 
 // hubFor returns the hub an identity watches: broadcast feeds watch the
@@ -417,6 +449,7 @@ func (s *Server) ServeHTTP(l net.Listener) error {
 func (s *Server) Shutdown(grace time.Duration) {
 	s.health.Shutdown()
 	s.cancel()
+	s.feeds.Close()
 	s.hub.Close()
 	if s.public != nil {
 		s.public.close()

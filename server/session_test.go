@@ -227,3 +227,23 @@ func TestHTTPSWithTheSameCertificate(t *testing.T) {
 		}
 	}
 }
+
+// The broadcast feeds (PGN, display) of a round that is not public read a
+// signed-in browser's session as its token; a token in their URL is
+// refused like anywhere else; without either, the round is not shown.
+func TestFeedsTakeTheSession(t *testing.T) {
+	h := halltest.Start(t)
+	b := h.Round(t, "180+2", 1)[0]
+	w := newWeb(t, h)
+	pgn := "/api/pgn/round/" + b.GetRoundId()
+	if resp, _ := w.do("GET", pgn, nil, nil); resp.StatusCode == 200 {
+		t.Errorf("GET %s without credentials = 200, want it refused (the round is not public)", pgn)
+	}
+	if resp, _ := w.do("GET", pgn+"?token="+h.Chief, nil, nil); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("GET %s?token= = %d, want 400", pgn, resp.StatusCode)
+	}
+	w.do("POST", "/signin", url.Values{"token": {h.Token(t, pb.Role_ROLE_BROADCAST, "screen", "")}}, nil)
+	if resp, body := w.do("GET", pgn, nil, nil); resp.StatusCode != 200 || !strings.Contains(body, "[White ") {
+		t.Errorf("GET %s signed in = %d %.80q, want the round's PGN", pgn, resp.StatusCode, body)
+	}
+}

@@ -100,3 +100,25 @@ func TestRoundFileByesAndTables(t *testing.T) {
 		t.Errorf("RoundFile of a round without a file = %v, want ErrNotFound", err)
 	}
 }
+
+// A round's broadcast settings are kept, replaced, and refused for a
+// round that does not exist.
+func TestRoundBroadcast(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	mustBoards(t, s, 0)
+	mustWrite(t, s, func(tx *Tx) error {
+		return tx.PutRoundBroadcast(&RoundBroadcast{RoundID: "r1", Public: true, RelayURL: "https://relay.example/push", RelayToken: "lip_x"})
+	})
+	mustWrite(t, s, func(tx *Tx) error {
+		return tx.PutRoundBroadcast(&RoundBroadcast{RoundID: "r1", Public: false, RelayURL: "https://relay.example/push2", RelayToken: "lip_y"})
+	})
+	got, err := s.RoundBroadcasts(ctx)
+	if err != nil || len(got) != 1 || got[0].Public || got[0].RelayURL != "https://relay.example/push2" || got[0].RelayToken != "lip_y" || got[0].Updated.IsZero() {
+		t.Errorf("RoundBroadcasts = %+v, %v", got, err)
+	}
+	err = s.Write(ctx, func(tx *Tx) error { return tx.PutRoundBroadcast(&RoundBroadcast{RoundID: "nope", Public: true}) })
+	if !errors.Is(err, ErrNotFound) {
+		t.Errorf("PutRoundBroadcast of an unknown round = %v, want ErrNotFound", err)
+	}
+}

@@ -10,6 +10,7 @@
 //	hallctl audit  BOARD
 //	hallctl token issue arbiter "Anna" [-sections A,B]
 //	hallctl watch [-round ROUND]
+//	hallctl broadcast ROUND -public -relay URL -relay-token @lichess.token
 //
 // Run "hallctl help" for every command. The server address comes from
 // -addr or HALL_ADDR (default localhost:7070); the token from -token or
@@ -67,6 +68,14 @@ Tournaments and rounds
                                       results for the pairing program (TRF), as CSV, or the games as PGN
   plan [-venue V]                     the hall plan: which clock sits at which table
   plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
+
+Broadcast (PGN feeds, relays, the display page)
+  broadcasts [TOURNAMENT]             rounds that are public or pushed to a relay, with the relays' status
+  broadcast ROUND                     how the round is broadcast: its PGN and display URLs, its relay
+  broadcast ROUND -public|-private    its feeds need no token (with the broadcast delay), or a token
+  broadcast ROUND -relay URL [-relay-token T|@FILE]
+                                      push its PGN to a relay when it changes, e.g. lichess:
+                                      https://lichess.org/api/broadcast/round/<id>/push; -relay "" stops
 
 Boards
   boards [-round R] [-section S]      list boards with their clocks
@@ -180,6 +189,8 @@ var commands = map[string]func(c *cli, args []string) error{
 	"export-round":  (*cli).exportRound,
 	"plan":          (*cli).plan,
 	"backup":        (*cli).backup,
+	"broadcast":     (*cli).broadcast,
+	"broadcasts":    (*cli).broadcasts,
 }
 
 func (c *cli) dispatch(cmd string, args []string) error {

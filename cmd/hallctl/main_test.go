@@ -16,15 +16,7 @@ func TestCommands(t *testing.T) {
 	boards := h.Round(t, "90m+30s", 1)
 	id := boards[0].GetBoardId()
 	h.Device(t, boards[0].GetDeviceId())
-	env := func(k string) string {
-		switch k {
-		case "HALL_ADDR":
-			return h.Addr()
-		case "HALL_TOKEN":
-			return h.Chief
-		}
-		return ""
-	}
+	env := chiefEnv(h)
 	do := func(args ...string) (string, error) {
 		var out bytes.Buffer
 		err := run(context.Background(), args, &out, env)

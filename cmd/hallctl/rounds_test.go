@@ -17,31 +17,8 @@ import (
 // columns, results exported for the pairing program.
 func TestRoundCommands(t *testing.T) {
 	h := halltest.Start(t, halltest.OnLoopback())
-	env := func(k string) string {
-		switch k {
-		case "HALL_ADDR":
-			return h.Addr()
-		case "HALL_TOKEN":
-			return h.Chief
-		}
-		return ""
-	}
-	do := func(args ...string) string {
-		t.Helper()
-		var out bytes.Buffer
-		if err := run(context.Background(), args, &out, env); err != nil {
-			t.Fatalf("hallctl %s: %v\n%s", strings.Join(args, " "), err, out.String())
-		}
-		return out.String()
-	}
-	expect := func(out string, want ...string) {
-		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(out, w) {
-				t.Errorf("output\n%s\nwant it to contain %q", out, w)
-			}
-		}
-	}
+	env := chiefEnv(h)
+	do, expect := runner(t, env)
 	do("tournament", "Nordic Open", "-tc", "5400+30")
 	expect(do("plan", "set", "1", "CLK-001", "2", "CLK-002"), "hall plan of the hall", "CLK-002")
 	dir := "../../formats/trf/testdata/"

@@ -59,6 +59,8 @@ Stop with Ctrl-C; starting again continues this hall from %s.
 
 `, web, code, server.CodeTTL, web, web, hostPort(grpcAddr), hostPort(grpcAddr), filepath.Join(dir, "tokens.json"),
 		toks.Arbiter, toks.Broadcast, toks.Chief, m.DataDir)
+	fmt.Fprintf(m.Stdout, "demo rounds are public: their display pages (for the hall's screens) at %s/display/round/<round id>,\n"+
+		"their PGN with clocks at %s/api/pgn/round/<round id>; the ids: hallctl broadcasts\n\n", web, web)
 
 	st := func() sim.HallStats {
 		s := srv.Stats()

@@ -121,7 +121,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
 	delay := env("HALL_BROADCAST_DELAY", "0s")
-	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
+	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
 	grace := env("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	if err := fs.Parse(args); err != nil {
@@ -244,6 +244,7 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (*server.Server, *sto
 		return nil, nil, err
 	}
 	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
+	opts.PublicRounds = m.Demo // the demo's display pages and PGN need no token
 	if m.Speed > 0 && m.Speed != 1 {
 		// As halltest.WithSpeed: heartbeats and command waits keep their
 		// real-time lengths.

@@ -53,6 +53,7 @@ type Hall struct {
 	conns   []*grpc.ClientConn
 	tls     *tls.Config    // WithTLS: the server's TLS
 	roots   *x509.CertPool // WithTLS: what clients trust
+	wall    bool           // WallClock: the store's times from the server's clock
 }
 
 // Option changes how Start runs the hall.
@@ -76,6 +77,12 @@ func WithTLS(cfg *tls.Config, roots *x509.CertPool) Option {
 func InDir(dir string) Option {
 	return func(h *Hall) { h.DBPath = filepath.Join(dir, "hall.db") }
 }
+
+// WallClock makes the store take its wall-clock times (when an event was
+// committed, a board created...) from the server's clock, so that a fake
+// clock moves them too: the broadcast delay cuts the PGN by them. Give it
+// after WithOptions.
+func WallClock() Option { return func(h *Hall) { h.wall = true } }
 
 // Start starts a hall on a fresh database in t.TempDir().
 func Start(t testing.TB, opts ...Option) *Hall {
@@ -103,7 +110,11 @@ func Start(t testing.TB, opts ...Option) *Hall {
 func (h *Hall) boot(t testing.TB) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := storage.Open(ctx, h.DBPath, storage.Options{})
+	so := storage.Options{}
+	if h.wall && h.Opts.Clock != nil {
+		so.Now = h.Opts.Clock.Now
+	}
+	st, err := storage.Open(ctx, h.DBPath, so)
 	if err != nil {
 		t.Fatal(err)
 	}

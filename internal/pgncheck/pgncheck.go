@@ -18,6 +18,9 @@ import (
 type Game struct {
 	Tags  map[string]string
 	Moves []string // SAN, as pgn-extract writes it
+	// Comments holds, for each move, the comments pgn-extract wrote after
+	// it (joined by a space; "" if none). ReadWithComments only.
+	Comments []string
 }
 
 // Program returns pgn-extract's path, or skips the test.
@@ -36,6 +39,19 @@ func Program(t testing.TB) string {
 // anything (an illegal move, a malformed tag, a missing result).
 func Read(t testing.TB, pgn []byte) []Game {
 	t.Helper()
+	return read(t, pgn, false)
+}
+
+// ReadWithComments is Read keeping the comments after each move (clock
+// comments such as [%clk 0:01:58] among them), as pgn-extract wrote them
+// back.
+func ReadWithComments(t testing.TB, pgn []byte) []Game {
+	t.Helper()
+	return read(t, pgn, true)
+}
+
+func read(t testing.TB, pgn []byte, comments bool) []Game {
+	t.Helper()
 	prog := Program(t)
 	file := filepath.Join(t.TempDir(), "games.pgn")
 	if err := os.WriteFile(file, pgn, 0o600); err != nil {
@@ -45,7 +61,11 @@ func Read(t testing.TB, pgn []byte) []Game {
 	// variations, each game's moves on one line; its JSON output is not
 	// used: it breaks long games (v19).
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(prog, "--quiet", "-C", "-N", "-V", "-w100000", "-Wsan", file)
+	args := []string{"--quiet", "-C", "-N", "-V", "-w100000", "-Wsan", file}
+	if comments {
+		args = append(args[:1], args[2:]...)
+	}
+	cmd := exec.Command(prog, args...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("pgn-extract: %v\n%s", err, stderr.String())
@@ -77,15 +97,58 @@ func Read(t testing.TB, pgn []byte) []Game {
 			if g == nil {
 				t.Fatalf("pgn-extract wrote moves without tags: %q", line)
 			}
-			for _, w := range strings.Fields(line) {
+			for _, w := range movetext(line) {
 				switch {
+				case strings.HasPrefix(w, "{"):
+					if len(g.Moves) > 0 {
+						c := &g.Comments[len(g.Moves)-1]
+						*c = strings.TrimSpace(*c + " " + strings.TrimSpace(strings.Trim(w, "{}")))
+					}
 				case w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*" || strings.HasSuffix(w, "."):
 				default:
 					g.Moves = append(g.Moves, w)
+					g.Comments = append(g.Comments, "")
 				}
 			}
 			g = nil
 		}
+	}
+	return out
+}
+
+// movetext splits a line of movetext into words and whole comments.
+func movetext(line string) []string {
+	var out []string
+	for line != "" {
+		line = strings.TrimLeft(line, " \t")
+		if line == "" {
+			break
+		}
+		end := strings.IndexAny(line, " \t")
+		if line[0] == '{' {
+			end = strings.IndexByte(line, '}') + 1
+		}
+		if end <= 0 {
+			end = len(line)
+		}
+		out = append(out, line[:end])
+		line = line[end:]
+	}
+	return out
+}
+
+// Plies says how far each game of a PGN document the hall wrote is, in
+// document order, without a reader: its moves (counted by their [%clk]
+// comments), and one more once it has a result. A broadcast that only
+// moves forward never shows a game with fewer.
+func Plies(doc string) []int {
+	var out []int
+	for _, g := range strings.Split(doc, "[Event ")[1:] {
+		n := 2 * strings.Count(g, "[%clk")
+		if !strings.Contains(g, `[Result "*"]`) {
+			n++
+		}
+		out = append(out, n)
 	}
 	return out
 }

@@ -5703,6 +5703,435 @@ func (x *SetPlanRequest) GetClear() bool {
 	return false
 }
 
+type SetBroadcastRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RoundId       string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
+	Tournament    string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`          // id or name
+	Number        int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Public        *bool                  `protobuf:"varint,4,opt,name=public,proto3,oneof" json:"public,omitempty"`                          // true: the round's feeds need no token (with the broadcast delay); unset: unchanged
+	RelayUrl      *string                `protobuf:"bytes,5,opt,name=relay_url,json=relayUrl,proto3,oneof" json:"relay_url,omitempty"`       // where to POST the round's PGN, e.g. https://lichess.org/api/broadcast/round/<id>/push; "": push nowhere; unset: unchanged
+	RelayToken    *string                `protobuf:"bytes,6,opt,name=relay_token,json=relayToken,proto3,oneof" json:"relay_token,omitempty"` // sent as 'Authorization: Bearer <token>' (lichess: a token with study:write); unset: unchanged
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetBroadcastRequest) Reset() {
+	*x = SetBroadcastRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetBroadcastRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetBroadcastRequest) ProtoMessage() {}
+
+func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetBroadcastRequest.ProtoReflect.Descriptor instead.
+func (*SetBroadcastRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
+}
+
+func (x *SetBroadcastRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *SetBroadcastRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *SetBroadcastRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *SetBroadcastRequest) GetPublic() bool {
+	if x != nil && x.Public != nil {
+		return *x.Public
+	}
+	return false
+}
+
+func (x *SetBroadcastRequest) GetRelayUrl() string {
+	if x != nil && x.RelayUrl != nil {
+		return *x.RelayUrl
+	}
+	return ""
+}
+
+func (x *SetBroadcastRequest) GetRelayToken() string {
+	if x != nil && x.RelayToken != nil {
+		return *x.RelayToken
+	}
+	return ""
+}
+
+type RoundBroadcast struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	RoundId        string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`
+	TournamentName string                 `protobuf:"bytes,2,opt,name=tournament_name,json=tournamentName,proto3" json:"tournament_name,omitempty"`
+	Number         int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Public         bool                   `protobuf:"varint,4,opt,name=public,proto3" json:"public,omitempty"`                             // the feeds need no token
+	PgnPath        string                 `protobuf:"bytes,5,opt,name=pgn_path,json=pgnPath,proto3" json:"pgn_path,omitempty"`             // the round's PGN on the HTTP port: "/api/pgn/round/<id>"
+	DisplayPath    string                 `protobuf:"bytes,6,opt,name=display_path,json=displayPath,proto3" json:"display_path,omitempty"` // its display page: "/display/round/<id>"
+	DelayMs        int64                  `protobuf:"varint,7,opt,name=delay_ms,json=delayMs,proto3" json:"delay_ms,omitempty"`            // the broadcast delay of public feeds and relays, ms (0: none)
+	Relay          *RelayStatus           `protobuf:"bytes,8,opt,name=relay,proto3" json:"relay,omitempty"`                                // unset: no relay
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RoundBroadcast) Reset() {
+	*x = RoundBroadcast{}
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoundBroadcast) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoundBroadcast) ProtoMessage() {}
+
+func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoundBroadcast.ProtoReflect.Descriptor instead.
+func (*RoundBroadcast) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
+}
+
+func (x *RoundBroadcast) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *RoundBroadcast) GetTournamentName() string {
+	if x != nil {
+		return x.TournamentName
+	}
+	return ""
+}
+
+func (x *RoundBroadcast) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *RoundBroadcast) GetPublic() bool {
+	if x != nil {
+		return x.Public
+	}
+	return false
+}
+
+func (x *RoundBroadcast) GetPgnPath() string {
+	if x != nil {
+		return x.PgnPath
+	}
+	return ""
+}
+
+func (x *RoundBroadcast) GetDisplayPath() string {
+	if x != nil {
+		return x.DisplayPath
+	}
+	return ""
+}
+
+func (x *RoundBroadcast) GetDelayMs() int64 {
+	if x != nil {
+		return x.DelayMs
+	}
+	return 0
+}
+
+func (x *RoundBroadcast) GetRelay() *RelayStatus {
+	if x != nil {
+		return x.Relay
+	}
+	return nil
+}
+
+// How pushing a round's PGN to its relay goes.
+type RelayStatus struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	Url                 string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	TokenSet            bool                   `protobuf:"varint,2,opt,name=token_set,json=tokenSet,proto3" json:"token_set,omitempty"` // a token is set (it is never shown)
+	State               string                 `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`                        // up_to_date, pending (waiting for the least interval), pushing, retrying
+	Behind              bool                   `protobuf:"varint,4,opt,name=behind,proto3" json:"behind,omitempty"`                     // the relay has not got the round's current PGN
+	Pushes              uint64                 `protobuf:"varint,5,opt,name=pushes,proto3" json:"pushes,omitempty"`                     // pushes the relay accepted
+	Failures            uint64                 `protobuf:"varint,6,opt,name=failures,proto3" json:"failures,omitempty"`                 // pushes that failed (no answer, or not 2xx)
+	ConsecutiveFailures int32                  `protobuf:"varint,7,opt,name=consecutive_failures,json=consecutiveFailures,proto3" json:"consecutive_failures,omitempty"`
+	LastAttemptUnixMs   int64                  `protobuf:"varint,8,opt,name=last_attempt_unix_ms,json=lastAttemptUnixMs,proto3" json:"last_attempt_unix_ms,omitempty"`  // server wall time, 0: never
+	LastSuccessUnixMs   int64                  `protobuf:"varint,9,opt,name=last_success_unix_ms,json=lastSuccessUnixMs,proto3" json:"last_success_unix_ms,omitempty"`  // server wall time, 0: never
+	LastError           string                 `protobuf:"bytes,10,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"`                              // of the last failed push, "" after a success
+	LastHttpStatus      int32                  `protobuf:"varint,11,opt,name=last_http_status,json=lastHttpStatus,proto3" json:"last_http_status,omitempty"`            // the relay's answer to the last push, 0 if none came
+	PushedGames         int32                  `protobuf:"varint,12,opt,name=pushed_games,json=pushedGames,proto3" json:"pushed_games,omitempty"`                       // games in the last accepted push
+	PushedBytes         int64                  `protobuf:"varint,13,opt,name=pushed_bytes,json=pushedBytes,proto3" json:"pushed_bytes,omitempty"`                       // bytes of PGN in the last accepted push
+	GameErrors          []string               `protobuf:"bytes,14,rep,name=game_errors,json=gameErrors,proto3" json:"game_errors,omitempty"`                           // what the relay said of games it did not take (lichess answers per game)
+	NextAttemptUnixMs   int64                  `protobuf:"varint,15,opt,name=next_attempt_unix_ms,json=nextAttemptUnixMs,proto3" json:"next_attempt_unix_ms,omitempty"` // state retrying: server wall time of the next try
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *RelayStatus) Reset() {
+	*x = RelayStatus{}
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RelayStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RelayStatus) ProtoMessage() {}
+
+func (x *RelayStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RelayStatus.ProtoReflect.Descriptor instead.
+func (*RelayStatus) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
+}
+
+func (x *RelayStatus) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *RelayStatus) GetTokenSet() bool {
+	if x != nil {
+		return x.TokenSet
+	}
+	return false
+}
+
+func (x *RelayStatus) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *RelayStatus) GetBehind() bool {
+	if x != nil {
+		return x.Behind
+	}
+	return false
+}
+
+func (x *RelayStatus) GetPushes() uint64 {
+	if x != nil {
+		return x.Pushes
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetFailures() uint64 {
+	if x != nil {
+		return x.Failures
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetConsecutiveFailures() int32 {
+	if x != nil {
+		return x.ConsecutiveFailures
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetLastAttemptUnixMs() int64 {
+	if x != nil {
+		return x.LastAttemptUnixMs
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetLastSuccessUnixMs() int64 {
+	if x != nil {
+		return x.LastSuccessUnixMs
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetLastError() string {
+	if x != nil {
+		return x.LastError
+	}
+	return ""
+}
+
+func (x *RelayStatus) GetLastHttpStatus() int32 {
+	if x != nil {
+		return x.LastHttpStatus
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetPushedGames() int32 {
+	if x != nil {
+		return x.PushedGames
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetPushedBytes() int64 {
+	if x != nil {
+		return x.PushedBytes
+	}
+	return 0
+}
+
+func (x *RelayStatus) GetGameErrors() []string {
+	if x != nil {
+		return x.GameErrors
+	}
+	return nil
+}
+
+func (x *RelayStatus) GetNextAttemptUnixMs() int64 {
+	if x != nil {
+		return x.NextAttemptUnixMs
+	}
+	return 0
+}
+
+type ListBroadcastsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"` // id or name: every round of it; empty: every round that is public or has a relay
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListBroadcastsRequest) Reset() {
+	*x = ListBroadcastsRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListBroadcastsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListBroadcastsRequest) ProtoMessage() {}
+
+func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListBroadcastsRequest.ProtoReflect.Descriptor instead.
+func (*ListBroadcastsRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
+}
+
+func (x *ListBroadcastsRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+type ListBroadcastsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Broadcasts    []*RoundBroadcast      `protobuf:"bytes,1,rep,name=broadcasts,proto3" json:"broadcasts,omitempty"` // by tournament, then number
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListBroadcastsResponse) Reset() {
+	*x = ListBroadcastsResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListBroadcastsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListBroadcastsResponse) ProtoMessage() {}
+
+func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListBroadcastsResponse.ProtoReflect.Descriptor instead.
+func (*ListBroadcastsResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *ListBroadcastsResponse) GetBroadcasts() []*RoundBroadcast {
+	if x != nil {
+		return x.Broadcasts
+	}
+	return nil
+}
+
 type BackupRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -5711,7 +6140,7 @@ type BackupRequest struct {
 
 func (x *BackupRequest) Reset() {
 	*x = BackupRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5723,7 +6152,7 @@ func (x *BackupRequest) String() string {
 func (*BackupRequest) ProtoMessage() {}
 
 func (x *BackupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5736,7 +6165,7 @@ func (x *BackupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
 func (*BackupRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
 }
 
 type BackupChunk struct {
@@ -5751,7 +6180,7 @@ type BackupChunk struct {
 
 func (x *BackupChunk) Reset() {
 	*x = BackupChunk{}
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5763,7 +6192,7 @@ func (x *BackupChunk) String() string {
 func (*BackupChunk) ProtoMessage() {}
 
 func (x *BackupChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5776,7 +6205,7 @@ func (x *BackupChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
 func (*BackupChunk) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *BackupChunk) GetData() []byte {
@@ -5819,7 +6248,7 @@ type BackupSummary struct {
 
 func (x *BackupSummary) Reset() {
 	*x = BackupSummary{}
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5831,7 +6260,7 @@ func (x *BackupSummary) String() string {
 func (*BackupSummary) ProtoMessage() {}
 
 func (x *BackupSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5844,7 +6273,7 @@ func (x *BackupSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
 func (*BackupSummary) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *BackupSummary) GetBoards() int32 {
@@ -5885,7 +6314,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5897,7 +6326,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5910,7 +6339,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -5937,7 +6366,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5949,7 +6378,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5962,7 +6391,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -5988,7 +6417,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6000,7 +6429,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6013,7 +6442,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -6034,7 +6463,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6046,7 +6475,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6059,7 +6488,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -6509,7 +6938,57 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05venue\x18\x01 \x01(\tR\x05venue\x12*\n" +
 	"\x06tables\x18\x02 \x03(\v2\x12.hall.v1.PlanTableR\x06tables\x12\"\n" +
 	"\rfrom_round_id\x18\x03 \x01(\tR\vfromRoundId\x12\x14\n" +
-	"\x05clear\x18\x04 \x01(\bR\x05clear\"\x0f\n" +
+	"\x05clear\x18\x04 \x01(\bR\x05clear\"\xf6\x01\n" +
+	"\x13SetBroadcastRequest\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x02 \x01(\tR\n" +
+	"tournament\x12\x16\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\x12\x1b\n" +
+	"\x06public\x18\x04 \x01(\bH\x00R\x06public\x88\x01\x01\x12 \n" +
+	"\trelay_url\x18\x05 \x01(\tH\x01R\brelayUrl\x88\x01\x01\x12$\n" +
+	"\vrelay_token\x18\x06 \x01(\tH\x02R\n" +
+	"relayToken\x88\x01\x01B\t\n" +
+	"\a_publicB\f\n" +
+	"\n" +
+	"_relay_urlB\x0e\n" +
+	"\f_relay_token\"\x89\x02\n" +
+	"\x0eRoundBroadcast\x12\x19\n" +
+	"\bround_id\x18\x01 \x01(\tR\aroundId\x12'\n" +
+	"\x0ftournament_name\x18\x02 \x01(\tR\x0etournamentName\x12\x16\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\x12\x16\n" +
+	"\x06public\x18\x04 \x01(\bR\x06public\x12\x19\n" +
+	"\bpgn_path\x18\x05 \x01(\tR\apgnPath\x12!\n" +
+	"\fdisplay_path\x18\x06 \x01(\tR\vdisplayPath\x12\x19\n" +
+	"\bdelay_ms\x18\a \x01(\x03R\adelayMs\x12*\n" +
+	"\x05relay\x18\b \x01(\v2\x14.hall.v1.RelayStatusR\x05relay\"\x94\x04\n" +
+	"\vRelayStatus\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\x12\x1b\n" +
+	"\ttoken_set\x18\x02 \x01(\bR\btokenSet\x12\x14\n" +
+	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
+	"\x06behind\x18\x04 \x01(\bR\x06behind\x12\x16\n" +
+	"\x06pushes\x18\x05 \x01(\x04R\x06pushes\x12\x1a\n" +
+	"\bfailures\x18\x06 \x01(\x04R\bfailures\x121\n" +
+	"\x14consecutive_failures\x18\a \x01(\x05R\x13consecutiveFailures\x12/\n" +
+	"\x14last_attempt_unix_ms\x18\b \x01(\x03R\x11lastAttemptUnixMs\x12/\n" +
+	"\x14last_success_unix_ms\x18\t \x01(\x03R\x11lastSuccessUnixMs\x12\x1d\n" +
+	"\n" +
+	"last_error\x18\n" +
+	" \x01(\tR\tlastError\x12(\n" +
+	"\x10last_http_status\x18\v \x01(\x05R\x0elastHttpStatus\x12!\n" +
+	"\fpushed_games\x18\f \x01(\x05R\vpushedGames\x12!\n" +
+	"\fpushed_bytes\x18\r \x01(\x03R\vpushedBytes\x12\x1f\n" +
+	"\vgame_errors\x18\x0e \x03(\tR\n" +
+	"gameErrors\x12/\n" +
+	"\x14next_attempt_unix_ms\x18\x0f \x01(\x03R\x11nextAttemptUnixMs\"7\n" +
+	"\x15ListBroadcastsRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\"Q\n" +
+	"\x16ListBroadcastsResponse\x127\n" +
+	"\n" +
+	"broadcasts\x18\x01 \x03(\v2\x17.hall.v1.RoundBroadcastR\n" +
+	"broadcasts\"\x0f\n" +
 	"\rBackupRequest\"\x8c\x01\n" +
 	"\vBackupChunk\x12\x12\n" +
 	"\x04data\x18\x01 \x01(\fR\x04data\x12\x1f\n" +
@@ -6616,7 +7095,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
 	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xae\f\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xc8\r\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -6645,7 +7124,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vImportRound\x12\x1b.hall.v1.ImportRoundRequest\x1a\x1c.hall.v1.ImportRoundResponse\x12H\n" +
 	"\vExportRound\x12\x1b.hall.v1.ExportRoundRequest\x1a\x1c.hall.v1.ExportRoundResponse\x125\n" +
 	"\aGetPlan\x12\x17.hall.v1.GetPlanRequest\x1a\x11.hall.v1.HallPlan\x125\n" +
-	"\aSetPlan\x12\x17.hall.v1.SetPlanRequest\x1a\x11.hall.v1.HallPlan2A\n" +
+	"\aSetPlan\x12\x17.hall.v1.SetPlanRequest\x1a\x11.hall.v1.HallPlan\x12E\n" +
+	"\fSetBroadcast\x12\x1c.hall.v1.SetBroadcastRequest\x1a\x17.hall.v1.RoundBroadcast\x12Q\n" +
+	"\x0eListBroadcasts\x12\x1e.hall.v1.ListBroadcastsRequest\x1a\x1f.hall.v1.ListBroadcastsResponse2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -6668,7 +7149,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 74)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 79)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -6750,13 +7231,18 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*HallPlan)(nil),                   // 77: hall.v1.HallPlan
 	(*GetPlanRequest)(nil),             // 78: hall.v1.GetPlanRequest
 	(*SetPlanRequest)(nil),             // 79: hall.v1.SetPlanRequest
-	(*BackupRequest)(nil),              // 80: hall.v1.BackupRequest
-	(*BackupChunk)(nil),                // 81: hall.v1.BackupChunk
-	(*BackupSummary)(nil),              // 82: hall.v1.BackupSummary
-	(*WatchBoardRequest)(nil),          // 83: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),          // 84: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),           // 85: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),                // 86: hall.v1.WatchUpdate
+	(*SetBroadcastRequest)(nil),        // 80: hall.v1.SetBroadcastRequest
+	(*RoundBroadcast)(nil),             // 81: hall.v1.RoundBroadcast
+	(*RelayStatus)(nil),                // 82: hall.v1.RelayStatus
+	(*ListBroadcastsRequest)(nil),      // 83: hall.v1.ListBroadcastsRequest
+	(*ListBroadcastsResponse)(nil),     // 84: hall.v1.ListBroadcastsResponse
+	(*BackupRequest)(nil),              // 85: hall.v1.BackupRequest
+	(*BackupChunk)(nil),                // 86: hall.v1.BackupChunk
+	(*BackupSummary)(nil),              // 87: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),          // 88: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),          // 89: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),           // 90: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),                // 91: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -6836,69 +7322,75 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	12,  // 74: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
 	76,  // 75: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
 	76,  // 76: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	82,  // 77: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	18,  // 78: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	19,  // 79: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	34,  // 80: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	38,  // 81: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	41,  // 82: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	42,  // 83: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	43,  // 84: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	45,  // 85: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	46,  // 86: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	49,  // 87: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	51,  // 88: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	53,  // 89: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	54,  // 90: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	57,  // 91: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	60,  // 92: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	62,  // 93: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	64,  // 94: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	32,  // 95: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	67,  // 96: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	69,  // 97: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	71,  // 98: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	72,  // 99: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	74,  // 100: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	78,  // 101: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	79,  // 102: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	80,  // 103: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	83,  // 104: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	84,  // 105: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	85,  // 106: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	24,  // 107: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	33,  // 108: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	35,  // 109: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	39,  // 110: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	39,  // 111: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	44,  // 112: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	39,  // 113: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	48,  // 114: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	50,  // 115: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	52,  // 116: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	39,  // 117: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	56,  // 118: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	59,  // 119: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	61,  // 120: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	63,  // 121: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	66,  // 122: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	31,  // 123: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	68,  // 124: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	70,  // 125: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	35,  // 126: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	73,  // 127: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	75,  // 128: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	77,  // 129: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	77,  // 130: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	81,  // 131: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	86,  // 132: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	86,  // 133: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	86,  // 134: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	107, // [107:135] is the sub-list for method output_type
-	79,  // [79:107] is the sub-list for method input_type
-	79,  // [79:79] is the sub-list for extension type_name
-	79,  // [79:79] is the sub-list for extension extendee
-	0,   // [0:79] is the sub-list for field type_name
+	82,  // 77: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	81,  // 78: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	87,  // 79: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	18,  // 80: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	19,  // 81: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	34,  // 82: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	38,  // 83: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	41,  // 84: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	42,  // 85: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	43,  // 86: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	45,  // 87: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	46,  // 88: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	49,  // 89: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	51,  // 90: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	53,  // 91: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	54,  // 92: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	57,  // 93: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	60,  // 94: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	62,  // 95: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	64,  // 96: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	32,  // 97: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	67,  // 98: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	69,  // 99: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	71,  // 100: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	72,  // 101: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	74,  // 102: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	78,  // 103: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	79,  // 104: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	80,  // 105: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	83,  // 106: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	85,  // 107: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	88,  // 108: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	89,  // 109: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	90,  // 110: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	24,  // 111: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	33,  // 112: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	35,  // 113: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	39,  // 114: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	39,  // 115: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	44,  // 116: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	39,  // 117: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	48,  // 118: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	50,  // 119: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	52,  // 120: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	39,  // 121: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	56,  // 122: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	59,  // 123: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	61,  // 124: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	63,  // 125: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	66,  // 126: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	31,  // 127: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	68,  // 128: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	70,  // 129: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	35,  // 130: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	73,  // 131: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	75,  // 132: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	77,  // 133: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	77,  // 134: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	81,  // 135: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	84,  // 136: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	86,  // 137: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	91,  // 138: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	91,  // 139: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	91,  // 140: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	111, // [111:141] is the sub-list for method output_type
+	81,  // [81:111] is the sub-list for method input_type
+	81,  // [81:81] is the sub-list for extension type_name
+	81,  // [81:81] is the sub-list for extension extendee
+	0,   // [0:81] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -6920,13 +7412,14 @@ func file_hall_v1_hall_proto_init() {
 		(*ServerMessage_Ack)(nil),
 		(*ServerMessage_Command)(nil),
 	}
+	file_hall_v1_hall_proto_msgTypes[67].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   74,
+			NumMessages:   79,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -175,6 +175,8 @@ const (
 	Arbiter_ExportRound_FullMethodName         = "/hall.v1.Arbiter/ExportRound"
 	Arbiter_GetPlan_FullMethodName             = "/hall.v1.Arbiter/GetPlan"
 	Arbiter_SetPlan_FullMethodName             = "/hall.v1.Arbiter/SetPlan"
+	Arbiter_SetBroadcast_FullMethodName        = "/hall.v1.Arbiter/SetBroadcast"
+	Arbiter_ListBroadcasts_FullMethodName      = "/hall.v1.Arbiter/ListBroadcasts"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -233,6 +235,13 @@ type ArbiterClient interface {
 	GetPlan(ctx context.Context, in *GetPlanRequest, opts ...grpc.CallOption) (*HallPlan, error)
 	// Sets tables of a venue's hall plan. Chief arbiter.
 	SetPlan(ctx context.Context, in *SetPlanRequest, opts ...grpc.CallOption) (*HallPlan, error)
+	// A round's broadcast: whether its feeds (the PGN at
+	// /api/pgn/round/<id>, the display page at /display/round/<id>) need
+	// a token, and the relay its PGN is pushed to (the lichess broadcast
+	// push API or any relay taking a POST of PGN). Chief arbiter.
+	SetBroadcast(ctx context.Context, in *SetBroadcastRequest, opts ...grpc.CallOption) (*RoundBroadcast, error)
+	// The rounds' broadcast settings and how pushing to their relays goes.
+	ListBroadcasts(ctx context.Context, in *ListBroadcastsRequest, opts ...grpc.CallOption) (*ListBroadcastsResponse, error)
 }
 
 type arbiterClient struct {
@@ -473,6 +482,26 @@ func (c *arbiterClient) SetPlan(ctx context.Context, in *SetPlanRequest, opts ..
 	return out, nil
 }
 
+func (c *arbiterClient) SetBroadcast(ctx context.Context, in *SetBroadcastRequest, opts ...grpc.CallOption) (*RoundBroadcast, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RoundBroadcast)
+	err := c.cc.Invoke(ctx, Arbiter_SetBroadcast_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) ListBroadcasts(ctx context.Context, in *ListBroadcastsRequest, opts ...grpc.CallOption) (*ListBroadcastsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListBroadcastsResponse)
+	err := c.cc.Invoke(ctx, Arbiter_ListBroadcasts_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -529,6 +558,13 @@ type ArbiterServer interface {
 	GetPlan(context.Context, *GetPlanRequest) (*HallPlan, error)
 	// Sets tables of a venue's hall plan. Chief arbiter.
 	SetPlan(context.Context, *SetPlanRequest) (*HallPlan, error)
+	// A round's broadcast: whether its feeds (the PGN at
+	// /api/pgn/round/<id>, the display page at /display/round/<id>) need
+	// a token, and the relay its PGN is pushed to (the lichess broadcast
+	// push API or any relay taking a POST of PGN). Chief arbiter.
+	SetBroadcast(context.Context, *SetBroadcastRequest) (*RoundBroadcast, error)
+	// The rounds' broadcast settings and how pushing to their relays goes.
+	ListBroadcasts(context.Context, *ListBroadcastsRequest) (*ListBroadcastsResponse, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -607,6 +643,12 @@ func (UnimplementedArbiterServer) GetPlan(context.Context, *GetPlanRequest) (*Ha
 }
 func (UnimplementedArbiterServer) SetPlan(context.Context, *SetPlanRequest) (*HallPlan, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method SetPlan not implemented")
+}
+func (UnimplementedArbiterServer) SetBroadcast(context.Context, *SetBroadcastRequest) (*RoundBroadcast, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetBroadcast not implemented")
+}
+func (UnimplementedArbiterServer) ListBroadcasts(context.Context, *ListBroadcastsRequest) (*ListBroadcastsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListBroadcasts not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1043,6 +1085,42 @@ func _Arbiter_SetPlan_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_SetBroadcast_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetBroadcastRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).SetBroadcast(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_SetBroadcast_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).SetBroadcast(ctx, req.(*SetBroadcastRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_ListBroadcasts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListBroadcastsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).ListBroadcasts(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_ListBroadcasts_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).ListBroadcasts(ctx, req.(*ListBroadcastsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1141,6 +1219,14 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SetPlan",
 			Handler:    _Arbiter_SetPlan_Handler,
+		},
+		{
+			MethodName: "SetBroadcast",
+			Handler:    _Arbiter_SetBroadcast_Handler,
+		},
+		{
+			MethodName: "ListBroadcasts",
+			Handler:    _Arbiter_ListBroadcasts_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

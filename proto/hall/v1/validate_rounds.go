@@ -57,3 +57,13 @@ func (r *SetPlanRequest) Validate() error {
 }
 
 func (r *GetPlanRequest) Validate() error { return text("venue", r.GetVenue(), false) }
+
+func (r *SetBroadcastRequest) Validate() error {
+	if r.Public == nil && r.RelayUrl == nil && r.RelayToken == nil {
+		return fmt.Errorf("nothing to set: give public, relay_url or relay_token")
+	}
+	return first(roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber()), text("relay_url", r.GetRelayUrl(), false),
+		text("relay_token", r.GetRelayToken(), false))
+}
+
+func (r *ListBroadcastsRequest) Validate() error { return text("tournament", r.GetTournament(), false) }

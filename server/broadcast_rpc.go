@@ -1,0 +1,173 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sort"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// SetBroadcast makes a round public or private and sets the relay its PGN
+// is pushed to. It takes effect at once: the feeds' access, and the relay
+// (restarted with the new settings).
+func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastRequest) (*pb.RoundBroadcast, error) {
+	s := a.s
+	r, err := s.roundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	if req.RelayUrl != nil && req.GetRelayUrl() != "" {
+		u, err := url.Parse(req.GetRelayUrl())
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return nil, toStatus(badRequest("relay_url %q: want an http(s) URL such as https://lichess.org/api/broadcast/round/<round id>/push", req.GetRelayUrl()))
+		}
+	}
+	s.mu.Lock()
+	b, ok := s.broadcasts[r.ID]
+	s.mu.Unlock()
+	if !ok {
+		b = storage.RoundBroadcast{RoundID: r.ID}
+	}
+	relayWas := b.RelayURL + "\x00" + b.RelayToken
+	if req.Public != nil {
+		b.Public = req.GetPublic()
+	}
+	if req.RelayUrl != nil {
+		b.RelayURL = req.GetRelayUrl()
+		if b.RelayURL == "" {
+			b.RelayToken = ""
+		}
+	}
+	if req.RelayToken != nil {
+		b.RelayToken = req.GetRelayToken()
+	}
+	b.Updated = s.clock.Now()
+	what := "set_broadcast public=" + map[bool]string{true: "yes", false: "no"}[b.Public]
+	if b.RelayURL != "" {
+		what += " relay=" + b.RelayURL
+	}
+	err = s.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.PutRoundBroadcast(&b); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied})
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	s.mu.Lock()
+	s.broadcasts[r.ID] = b
+	s.mu.Unlock()
+	s.changes.Touch(r.ID)
+	if b.RelayURL+"\x00"+b.RelayToken != relayWas {
+		if b.RelayURL == "" {
+			s.feeds.SetRelay(r.ID, nil)
+		} else {
+			s.feeds.SetRelay(r.ID, &broadcast.Relay{URL: b.RelayURL, Token: b.RelayToken})
+		}
+	}
+	return s.broadcastWire(r), nil
+}
+
+// ListBroadcasts lists every round of a tournament, or every round that
+// is public or has a relay, with its relay's status.
+func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadcastsRequest) (*pb.ListBroadcastsResponse, error) {
+	s := a.s
+	var rounds []storage.RoundRecord
+	if req.GetTournament() != "" {
+		t, err := s.tournamentRef(req.GetTournament())
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		s.mu.Lock()
+		for _, r := range s.rounds {
+			if r.TournamentID == t.ID {
+				rounds = append(rounds, r)
+			}
+		}
+		s.mu.Unlock()
+	} else {
+		s.mu.Lock()
+		for id, r := range s.rounds {
+			if s.roundPublicLocked(id) || s.broadcasts[id].RelayURL != "" {
+				rounds = append(rounds, r)
+			}
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	names := map[string]string{}
+	for _, r := range rounds {
+		names[r.ID] = s.tournaments[r.TournamentID].Name
+	}
+	s.mu.Unlock()
+	sort.Slice(rounds, func(i, j int) bool {
+		if names[rounds[i].ID] != names[rounds[j].ID] {
+			return names[rounds[i].ID] < names[rounds[j].ID]
+		}
+		return rounds[i].Number < rounds[j].Number
+	})
+	out := &pb.ListBroadcastsResponse{}
+	for _, r := range rounds {
+		out.Broadcasts = append(out.Broadcasts, s.broadcastWire(r))
+	}
+	return out, nil
+}
+
+// broadcastWire is a round's broadcast settings and its relay's status.
+func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
+	s.mu.Lock()
+	public := s.roundPublicLocked(r.ID)
+	name := s.tournaments[r.TournamentID].Name
+	s.mu.Unlock()
+	out := &pb.RoundBroadcast{RoundId: r.ID, TournamentName: name, Number: int32(r.Number), Public: public,
+		PgnPath: "/api/pgn/round/" + url.PathEscape(r.ID), DisplayPath: "/display/round/" + url.PathEscape(r.ID),
+		DelayMs: s.opts.BroadcastDelay.Milliseconds()}
+	if st, ok := s.feeds.RelayStatus(r.ID); ok {
+		out.Relay = &pb.RelayStatus{Url: st.URL, TokenSet: st.TokenSet, State: st.State, Behind: st.Behind,
+			Pushes: st.Pushes, Failures: st.Failures, ConsecutiveFailures: int32(st.ConsecutiveFailures),
+			LastAttemptUnixMs: unixMs(st.LastAttempt), LastSuccessUnixMs: unixMs(st.LastSuccess), LastError: st.LastError,
+			LastHttpStatus: int32(st.LastHTTPStatus), PushedGames: int32(st.PushedGames), PushedBytes: int64(st.PushedBytes),
+			GameErrors: st.GameErrors, NextAttemptUnixMs: unixMs(st.NextAttempt)}
+	}
+	return out
+}
+
+// serveBroadcasts answers GET /api/broadcasts[?tournament=]: the
+// ListBroadcasts response in protojson, for the arbiters' dashboard.
+func (s *Server) serveBroadcasts(w http.ResponseWriter, r *http.Request) {
+	id, err := s.WebIdentity(r, RoleChief, RoleArbiter)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	resp, err := (&arbiterService{s: s}).ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b)
+}
+
+// unixMs is t in Unix milliseconds, 0 for the zero time.
+func unixMs(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
