@@ -96,6 +96,9 @@ type Main struct {
 	Stdout     io.Writer
 	Stderr     io.Writer
 
+	// DebugAddr, if set, serves Go's profiler there (debug.go).
+	DebugAddr string
+
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
 }
@@ -113,6 +116,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.DataDir, "data-dir", env("HALL_DATA_DIR", "hall-data"), "directory of the hall's database, created on first run (HALL_DATA_DIR)")
 	fs.StringVar(&m.GRPCAddr, "grpc-addr", env("HALL_GRPC_ADDR", ":7070"), "gRPC listen address for devices, arbiters and feeds (HALL_GRPC_ADDR)")
 	fs.StringVar(&m.HTTPAddr, "http-addr", env("HALL_HTTP_ADDR", ":7080"), "HTTP listen address for /healthz, the dashboard and feeds (HALL_HTTP_ADDR)")
+	fs.StringVar(&m.DebugAddr, "debug-addr", env("HALL_DEBUG_ADDR", ""), "if set, serve Go's profiler (net/http/pprof: CPU, heap, goroutines, blocking, mutexes) on this address, e.g. localhost:6060; off by default, never expose it (HALL_DEBUG_ADDR)")
 	fs.StringVar(&m.TLSCert, "tls-cert", env("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
 	fs.StringVar(&m.TLSKey, "tls-key", env("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
 	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
@@ -191,6 +195,15 @@ func (m *Main) Run(ctx context.Context) error {
 		gl.Close()
 		return fmt.Errorf("HTTP listener: %w", err)
 	}
+	var dl net.Listener
+	if m.DebugAddr != "" {
+		if dl, err = serveDebug(m.DebugAddr, log); err != nil {
+			gl.Close()
+			hl.Close()
+			return fmt.Errorf("debug listener: %w", err)
+		}
+		defer dl.Close()
+	}
 	srv, st, err := m.open(ctx, log)
 	if err != nil {
 		gl.Close()
@@ -210,6 +223,9 @@ func (m *Main) Run(ctx context.Context) error {
 	// Said before serving, in one write: whoever sees the hall answer, or
 	// reads its first line, has the token too.
 	banner := fmt.Sprintf("hall server: data %s\n  gRPC   %s\n  HTTP   %s/healthz\n", st.Path(), gl.Addr(), m.webBase(hl.Addr()))
+	if dl != nil {
+		banner += fmt.Sprintf("  debug  http://%s/debug/pprof/\n", hostPort(dl.Addr()))
+	}
 	if chief != "" {
 		banner += fmt.Sprintf("  chief-arbiter token (shown once, keep it; lost: hallserver reset-chief -data-dir %s): %s\n", m.DataDir, chief)
 	}
