@@ -1,392 +1,203 @@
-// Command bench measures acknowledged presses per second and the
-// acknowledgement latency of the hall server under a fleet of clock devices
-// on this machine, and reports them as ratios against baselines measured in
-// the same run (absolute numbers vary 2-3x between runs on a shared disk;
-// see ../shared/notes/machine-limits.md):
+// Command bench measures the hall server under load on this machine and
+// prints one table: each figure of the hall, its baseline measured in the
+// same run, their ratio, the target (issue 12) and whether it holds.
+// Absolute figures vary 2-3x between runs on a shared machine (see
+// ../shared/notes/machine-limits.md); the ratios are what to compare.
 //
-//   - echo: a ClockLink server that acknowledges at once, without rules or
-//     disk — the ceiling of the network path with the same devices.
+//	go run ./tools/bench                 # full scale: 10,000 clocks (several minutes)
+//	go run ./tools/bench -quick          # CI: reduced scale, under a minute
+//	go run ./tools/bench -parts ingest,memory -clocks 2000 -rate 1000
+//	go run ./tools/bench -profile /tmp/prof   # also CPU, block and mutex profiles of hallserver
 //
-//   - hall: the real server: rules, SQLite with synchronous=FULL, group commit.
+// The parts (-parts, all by default):
 //
-//   - hall, one commit per event: the same with group commit turned off
-//     (storage.Options.MaxBatch = 1) — what group commit buys.
+//   - ingest: -clocks clocks, each one gRPC connection and ClockLink
+//     stream, offering -rate presses per second in all (and heartbeats
+//     every second, as devices do). Acknowledged presses per second and
+//     acknowledgement latency (from the press's scheduled time) of the real
+//     hallserver against the echo server (no rules, no disk), the same
+//     clocks and connections, one after the other.
+//   - saturation: the offered rate raised step by step (-sat-rates) until
+//     throughput stops rising or p99 passes 100 ms, hall and echo.
+//   - watchers: -watchers WatchHall (gRPC) watchers, then as many SSE
+//     watchers (/api/watch), on the live hall at -rate: p99 from a press's
+//     acknowledgement to the watcher's update showing it, and ingest with
+//     them against ingest without them (the window before). Then one gRPC
+//     and one SSE watcher that stop reading for -stall: ingest p99 against
+//     without, and whether the slow watcher resumes with a fresh snapshot.
+//   - memory: resident memory per idle clock stream, hall and echo (RSS
+//     with the clocks connected and idle, less before they connected).
+//   - restart: a hall of -restart-boards boards holding -restart-events
+//     events, written straight into SQLite (no network); the time from
+//     starting hallserver to serving, against the same boards with no
+//     events.
+//   - rules: rules.Apply of a press (testing.Benchmark; also
+//     go test -bench ApplyPress ./rules).
 //
-//     go run ./tools/bench -devices 200 -rate 5 -duration 5s
-//
-// Every device is a clockdev.Device on its own connection, pressing at
-// -rate presses per second (both players together).
+// The hall is the real cmd/hallserver (built, or -hallserver), and the echo
+// server is this program run again (-serve-echo): each is a process of its
+// own, measured from /proc and its profiler (hallserver -debug-addr). The
+// clocks are not clockdev.Devices but raw streams driven by a few pacer
+// goroutines (clocks.go), so that the generator stays light.
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"os"
-	"path/filepath"
-	"sort"
-	"sync"
-	"sync/atomic"
-	"text/tabwriter"
+	"runtime"
+	"strings"
 	"time"
-
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/metadata"
-
-	"github.com/chesshall/hallclock/clockdev"
-	"github.com/chesshall/hallclock/internal/wire"
-	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/server"
-	"github.com/chesshall/hallclock/storage"
 )
 
+type config struct {
+	quick                        bool
+	parts                        map[string]bool
+	clocks                       int
+	rate                         float64
+	duration, warmup             time.Duration
+	satRates                     []float64
+	satDuration                  time.Duration
+	watchers, sample             int
+	stall                        time.Duration
+	restartBoards, restartEvents int
+	restartDir                   string
+	hallserver                   string
+	profile                      string
+	markdown                     bool
+}
+
 func main() {
-	devices := flag.Int("devices", 200, "clock devices, each on its own connection and board")
-	rate := flag.Float64("rate", 5, "presses per second per device")
-	duration := flag.Duration("duration", 5*time.Second, "how long each phase presses")
-	phases := flag.String("phases", "echo,hall,single", "phases to run: echo, hall, single (hall with one commit per event)")
+	var (
+		c        config
+		parts    string
+		satRates string
+		echoMode bool
+	)
+	flag.BoolVar(&echoMode, "serve-echo", false, "run as the echo server (the baseline; started by bench itself)")
+	flag.BoolVar(&c.quick, "quick", false, "reduced scale for CI: under a minute, asserts nothing about time")
+	flag.StringVar(&parts, "parts", "ingest,saturation,watchers,memory,restart,rules", "parts to run")
+	flag.IntVar(&c.clocks, "clocks", 10000, "clock devices, each its own connection, stream and board")
+	flag.Float64Var(&c.rate, "rate", 5000, "offered presses per second, all clocks together")
+	flag.DurationVar(&c.duration, "duration", 20*time.Second, "length of each measured window")
+	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "pressing before each window, not measured")
+	flag.StringVar(&satRates, "sat-rates", "5000,7500,10000,15000,20000,30000,40000", "saturation: offered rates, in order")
+	flag.DurationVar(&c.satDuration, "sat-duration", 8*time.Second, "saturation: length of each step")
+	flag.IntVar(&c.watchers, "watchers", 1000, "watchers of each kind (gRPC, then SSE)")
+	flag.IntVar(&c.sample, "watch-sample", 10, "watchers of each kind that decode every update to time it")
+	flag.DurationVar(&c.stall, "stall", 10*time.Second, "how long the slow watchers stop reading")
+	flag.IntVar(&c.restartBoards, "restart-boards", 10000, "restart: boards")
+	flag.IntVar(&c.restartEvents, "restart-events", 10_000_000, "restart: events in all")
+	flag.StringVar(&c.restartDir, "restart-dir", "", "restart: keep the generated halls here and reuse them on the next run (default: a temporary directory)")
+	flag.StringVar(&c.hallserver, "hallserver", "", "hallserver binary (default: go build ./cmd/hallserver)")
+	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles of hallserver under the ingest load to this directory")
+	flag.BoolVar(&c.markdown, "markdown", false, "also print the table as Markdown")
 	flag.Parse()
-	if err := run(*devices, *rate, *duration, *phases, os.Stdout); err != nil {
+	if echoMode {
+		if err := serveEcho(); err != nil {
+			fmt.Fprintln(os.Stderr, "echo:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if c.quick {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		quick := map[string]func(){
+			"clocks": func() { c.clocks = 200 }, "rate": func() { c.rate = 400 },
+			"duration": func() { c.duration = 3 * time.Second }, "warmup": func() { c.warmup = time.Second },
+			"sat-rates": func() { satRates = "400,1600" }, "sat-duration": func() { c.satDuration = 2 * time.Second },
+			"watchers": func() { c.watchers = 20 }, "watch-sample": func() { c.sample = 4 },
+			"stall": func() { c.stall = 2 * time.Second },
+			"restart-boards": func() { c.restartBoards = 200 }, "restart-events": func() { c.restartEvents = 100_000 },
+		}
+		for name, f := range quick {
+			if !set[name] {
+				f()
+			}
+		}
+	}
+	c.parts = map[string]bool{}
+	for _, p := range strings.Split(parts, ",") {
+		switch p = strings.TrimSpace(p); p {
+		case "ingest", "saturation", "watchers", "memory", "restart", "rules":
+			c.parts[p] = true
+		case "":
+		default:
+			fmt.Fprintf(os.Stderr, "bench: unknown part %q (ingest, saturation, watchers, memory, restart, rules)\n", p)
+			os.Exit(2)
+		}
+	}
+	for _, s := range strings.Split(satRates, ",") {
+		var r float64
+		if _, err := fmt.Sscan(strings.TrimSpace(s), &r); err != nil || r <= 0 {
+			fmt.Fprintf(os.Stderr, "bench: -sat-rates: %q is not a rate\n", s)
+			os.Exit(2)
+		}
+		c.satRates = append(c.satRates, r)
+	}
+	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-// result is one phase's measurement.
-type result struct {
-	name      string
-	acked     int
-	perSecond float64
-	p50, p99  time.Duration
+// loadavg is the machine's load average line.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
-func run(devices int, rate float64, d time.Duration, phases string, out io.Writer) error {
-	var results []result
-	for _, ph := range splitComma(phases) {
-		var r result
-		var err error
-		switch ph {
-		case "echo":
-			r, err = phase("echo (no rules, no disk)", devices, rate, d, startEcho)
-		case "hall":
-			r, err = phase("hall (group commit)", devices, rate, d, func(dir string) (*hall, error) { return startHall(dir, 0) })
-		case "single":
-			r, err = phase("hall (one commit per event)", devices, rate, d, func(dir string) (*hall, error) { return startHall(dir, 1) })
-		default:
-			return fmt.Errorf("unknown phase %q (echo, hall, single)", ph)
+func run(c config) error {
+	t0 := time.Now()
+	fmt.Printf("bench: %d clocks × %.0f presses/s offered; %s windows; %d CPUs; load average %s\n",
+		c.clocks, c.rate, c.duration, runtime.NumCPU(), loadavg())
+	tmp, err := os.MkdirTemp("", "hallbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	needServer := c.parts["ingest"] || c.parts["saturation"] || c.parts["watchers"] || c.parts["memory"] || c.parts["restart"]
+	if needServer && c.hallserver == "" {
+		if c.hallserver, err = buildHallserver(tmp); err != nil {
+			return err
 		}
+	}
+	var rows []row
+	if c.parts["ingest"] || c.parts["saturation"] || c.parts["watchers"] || c.parts["memory"] {
+		echo, err := runServer(c, tmp, "echo")
 		if err != nil {
-			return fmt.Errorf("%s: %w", ph, err)
+			return fmt.Errorf("echo: %w", err)
 		}
-		results = append(results, r)
+		hall, err := runServer(c, tmp, "hall")
+		if err != nil {
+			return fmt.Errorf("hall: %w", err)
+		}
+		rows = append(rows, liveRows(c, hall, echo)...)
 	}
-	fmt.Fprintf(out, "%d devices × %.1f presses/s for %s each (offered %.0f presses/s)\n\n", devices, rate, d, float64(devices)*rate)
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "phase\tacked\tacked/s\tack p50\tack p99\t")
-	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t\n", r.name, r.acked, r.perSecond, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond))
+	if c.parts["restart"] {
+		r, err := runRestart(c, tmp)
+		if err != nil {
+			return fmt.Errorf("restart: %w", err)
+		}
+		rows = append(rows, r...)
 	}
-	tw.Flush()
-	echo, hasEcho := find(results, "echo")
-	hall, hasHall := find(results, "hall (group")
-	single, hasSingle := find(results, "hall (one")
-	fmt.Fprintln(out)
-	if hasEcho && hasHall {
-		fmt.Fprintf(out, "hall / echo throughput: %.2f   (1.00 = durable ingest costs nothing over the network path)\n", hall.perSecond/echo.perSecond)
-		fmt.Fprintf(out, "hall / echo p99 latency: %.1fx\n", float64(hall.p99)/float64(max(echo.p99, 1)))
+	if c.parts["rules"] {
+		rows = append(rows, rulesRows()...)
 	}
-	if hasHall && hasSingle {
-		fmt.Fprintf(out, "group commit / one commit per event throughput: %.2f\n", hall.perSecond/single.perSecond)
+	fmt.Printf("\nall parts took %s; load average now %s (the machine is shared: compare ratios, not absolute figures)\n\n",
+		time.Since(t0).Round(time.Second), loadavg())
+	printTable(os.Stdout, rows)
+	if c.markdown {
+		fmt.Println()
+		printMarkdown(os.Stdout, rows)
 	}
 	return nil
-}
-
-func find(rs []result, prefix string) (result, bool) {
-	for _, r := range rs {
-		if len(r.name) >= len(prefix) && r.name[:len(prefix)] == prefix {
-			return r, true
-		}
-	}
-	return result{}, false
-}
-
-func splitComma(s string) []string {
-	var out []string
-	cur := ""
-	for _, c := range s {
-		if c == ',' {
-			if cur != "" {
-				out = append(out, cur)
-			}
-			cur = ""
-			continue
-		}
-		cur += string(c)
-	}
-	if cur != "" {
-		out = append(out, cur)
-	}
-	return out
-}
-
-// hall is a server under test.
-type hall struct {
-	addr  string
-	stop  func()
-	setup func(ctx context.Context) (devs, tokens []string, err error) // boards with devices, and their tokens
-	start func(ctx context.Context) error                              // start every clock (devices connected)
-}
-
-// starter starts a server on a database in dir.
-type starter func(dir string) (*hall, error)
-
-var benchDevices int
-
-func phase(name string, devices int, rate float64, d time.Duration, start starter) (result, error) {
-	dir, err := os.MkdirTemp("", "hallbench")
-	if err != nil {
-		return result{}, err
-	}
-	defer os.RemoveAll(dir)
-	benchDevices = devices
-	h, err := start(dir)
-	if err != nil {
-		return result{}, err
-	}
-	defer h.stop()
-	addr := h.addr
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	devs, tokens, err := h.setup(ctx)
-	if err != nil {
-		return result{}, err
-	}
-	var mu sync.Mutex
-	var lat []time.Duration
-	var measuring atomic.Bool
-	var fleet []*clockdev.Device
-	var wg sync.WaitGroup
-	for i, id := range devs {
-		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithInitialWindowSize(1<<20), grpc.WithInitialConnWindowSize(1<<20))
-		if err != nil {
-			return result{}, err
-		}
-		defer conn.Close()
-		dev, err := clockdev.New(clockdev.Config{DeviceID: id, Token: tokens[i], Conn: conn, Firmware: "bench",
-			Logger: slog.New(slog.DiscardHandler),
-			OnAck: func(a clockdev.Acked) {
-				if measuring.Load() && a.Latency >= 0 && a.Event.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_PRESS {
-					mu.Lock()
-					lat = append(lat, a.Latency)
-					mu.Unlock()
-				}
-			}})
-		if err != nil {
-			return result{}, err
-		}
-		fleet = append(fleet, dev)
-		wg.Add(1)
-		go func() { defer wg.Done(); dev.Run(ctx) }()
-	}
-	defer func() {
-		cancel()
-		wg.Wait()
-		for _, dev := range fleet {
-			dev.Close()
-		}
-	}()
-	for _, dev := range fleet {
-		for !dev.Status().Connected {
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	if err := h.start(ctx); err != nil {
-		return result{}, err
-	}
-	// Wait until every device has a running clock.
-	deadline := time.Now().Add(60 * time.Second)
-	for _, dev := range fleet {
-		for dev.State().Status != rules.Running {
-			if time.Now().After(deadline) {
-				return result{}, fmt.Errorf("devices not started after 60 s (%+v)", dev.Status())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	// Press: each device on its own ticker, staggered.
-	interval := time.Duration(float64(time.Second) / rate)
-	pctx, pcancel := context.WithTimeout(ctx, d)
-	defer pcancel()
-	measuring.Store(true)
-	t0 := time.Now()
-	var pw sync.WaitGroup
-	for i, dev := range fleet {
-		pw.Add(1)
-		go func() {
-			defer pw.Done()
-			time.Sleep(time.Duration(i) * interval / time.Duration(len(fleet)))
-			tk := time.NewTicker(interval)
-			defer tk.Stop()
-			for {
-				select {
-				case <-pctx.Done():
-					return
-				case <-tk.C:
-					_ = dev.Press(dev.State().ToMove, "", "")
-				}
-			}
-		}()
-	}
-	pw.Wait()
-	// Let the last acknowledgements arrive.
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		pending := 0
-		for _, dev := range fleet {
-			pending += dev.Status().Outbox
-		}
-		if pending == 0 {
-			break
-		}
-	}
-	elapsed := time.Since(t0)
-	measuring.Store(false)
-	mu.Lock()
-	defer mu.Unlock()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := result{name: name, acked: len(lat), perSecond: float64(len(lat)) / elapsed.Seconds()}
-	if len(lat) > 0 {
-		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
-	}
-	return r, nil
-}
-
-func listen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
-
-func serverOpts() []grpc.ServerOption {
-	return []grpc.ServerOption{grpc.InitialWindowSize(1 << 20), grpc.InitialConnWindowSize(1 << 20)}
-}
-
-// startHall runs the real server on a database in dir.
-func startHall(dir string, maxBatch int) (*hall, error) {
-	ctx := context.Background()
-	st, err := storage.Open(ctx, filepath.Join(dir, "hall.db"), storage.Options{MaxBatch: maxBatch})
-	if err != nil {
-		return nil, err
-	}
-	srv, err := server.New(ctx, st, server.Options{Logger: slog.New(slog.DiscardHandler), DisplayTolerance: -1})
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	chief, err := srv.EnsureChiefToken(ctx)
-	if err != nil {
-		return nil, err
-	}
-	l, err := listen()
-	if err != nil {
-		return nil, err
-	}
-	go srv.ServeGRPC(l)
-	conn, err := grpc.NewClient(l.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return nil, err
-	}
-	arb := pb.NewArbiterClient(conn)
-	auth := func(ctx context.Context) context.Context {
-		return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+chief)
-	}
-	var roundID string
-	return &hall{
-		addr: l.Addr().String(),
-		stop: func() { conn.Close(); srv.Shutdown(2 * time.Second); st.Close() },
-		setup: func(ctx context.Context) ([]string, []string, error) {
-			c := auth(ctx)
-			tr, err := arb.CreateTournament(c, &pb.CreateTournamentRequest{Name: "bench", DefaultConfig: &pb.ClockConfig{TimeControl: "5400+30"}})
-			if err != nil {
-				return nil, nil, err
-			}
-			r, err := arb.CreateRound(c, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
-			if err != nil {
-				return nil, nil, err
-			}
-			roundID = r.GetRoundId()
-			var devs, toks []string
-			for i := 1; i <= benchDevices; i++ {
-				id := fmt.Sprintf("BENCH-%05d", i)
-				if _, err := arb.AddBoard(c, &pb.AddBoardRequest{RoundId: roundID, Number: int32(i), DeviceId: id,
-					White: &pb.Player{Name: "w"}, Black: &pb.Player{Name: "b"}}); err != nil {
-					return nil, nil, err
-				}
-				tk, err := arb.IssueToken(c, &pb.IssueTokenRequest{Role: pb.Role_ROLE_DEVICE, Label: id, DeviceId: id})
-				if err != nil {
-					return nil, nil, err
-				}
-				devs, toks = append(devs, id), append(toks, tk.GetToken())
-			}
-			return devs, toks, nil
-		},
-		start: func(ctx context.Context) error {
-			_, err := arb.StartRound(auth(ctx), &pb.StartRoundRequest{RoundId: roundID})
-			return err
-		},
-	}, nil
-}
-
-// echoServer acknowledges every event at once: no rules, no disk.
-type echoServer struct {
-	pb.UnimplementedClockLinkServer
-}
-
-func (echoServer) Connect(stream pb.ClockLink_ConnectServer) error {
-	m, err := stream.Recv()
-	if err != nil {
-		return err
-	}
-	dev := m.GetHello().GetDeviceId()
-	cfg := rules.Config{Ruleset: rules.FIDE2023}
-	cfg.TimeControl, _ = rules.ParseTimeControl("5400+30")
-	if err := stream.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{AckedSeq: 0, HeartbeatIntervalMs: 1000}}}); err != nil {
-		return err
-	}
-	start := wire.Action(rules.Event{Kind: rules.KindStart, T: 0})
-	if err := stream.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{
-		BoardId: "echo-" + dev, Config: wire.WireConfig(cfg), History: []*pb.ClockAction{start},
-		State: &pb.BoardState{BoardId: "echo-" + dev, Status: pb.BoardStatus_BOARD_STATUS_RUNNING}}}}); err != nil {
-		return err
-	}
-	for {
-		m, err := stream.Recv()
-		if err != nil {
-			return nil
-		}
-		if ev := m.GetEvent(); ev != nil {
-			if err := stream.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Ack{Ack: &pb.Ack{UpToSeq: ev.GetSeq()}}}); err != nil {
-				return err
-			}
-		}
-	}
-}
-
-func startEcho(string) (*hall, error) {
-	l, err := listen()
-	if err != nil {
-		return nil, err
-	}
-	g := grpc.NewServer(serverOpts()...)
-	pb.RegisterClockLinkServer(g, echoServer{})
-	go g.Serve(l)
-	setup := func(context.Context) ([]string, []string, error) {
-		var devs, toks []string
-		for i := 1; i <= benchDevices; i++ {
-			devs, toks = append(devs, fmt.Sprintf("ECHO-%05d", i)), append(toks, "none")
-		}
-		return devs, toks, nil
-	}
-	return &hall{addr: l.Addr().String(), stop: g.Stop, setup: setup, start: func(context.Context) error { return nil }}, nil
 }

@@ -1,0 +1,472 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+)
+
+// The load generator. Each clock is one gRPC connection with one
+// ClockLink stream — as a clock device has — but not a clockdev.Device:
+// the library's goroutines, outbox and timers per device would cost the
+// generator more CPU than the server it measures on a 2-core machine.
+// A clock here is a stream, a receive goroutine and a rules.State; a few
+// pacer goroutines send every clock's presses and heartbeats on schedule.
+//
+// The schedule is open-loop: presses go out at their scheduled times
+// whether or not earlier ones were acknowledged (a player does not wait
+// for the hall), and latency runs from the scheduled time, so a
+// generator or server that falls behind shows in the figures instead of
+// slowing the offered load (no coordinated omission).
+
+// clock is one simulated clock device.
+type clock struct {
+	f      *fleet
+	idx    int
+	dev    string
+	token  string
+	conn   *grpc.ClientConn
+	stream grpc.BidiStreamingClient[pb.DeviceMessage, pb.ServerMessage]
+	ready  chan struct{} // closed once welcomed and assigned
+
+	mu       sync.Mutex // guards what follows and serialises Send
+	board    string
+	st       rules.State
+	epoch    time.Time // board time 0 on the generator's clock
+	nextSeq  uint64
+	boardSeq uint64 // board events as this clock applied them
+	pend     []pending
+	welcomed bool
+	assigned bool
+	// acks: board_seq → when its acknowledgement arrived, for presses of
+	// a window that watchers are measured in (zero until it arrives).
+	acks map[uint64]time.Time
+}
+
+type pending struct {
+	seq      uint64
+	at       time.Time // scheduled
+	w        *window   // the window it was scheduled in, or nil
+	press    bool
+	boardSeq uint64
+}
+
+// window is one measurement interval: latency of the presses scheduled
+// in it, acknowledgements received in it.
+type window struct {
+	from, to time.Time
+	lat      hist
+	acked    atomic.Int64 // press acknowledgements received within [from, to)
+	sent     atomic.Int64 // presses scheduled within it
+	rejected atomic.Int64
+	probe    bool // record acknowledgement times for watchers
+}
+
+func (w *window) in(t time.Time) bool { return !t.Before(w.from) && t.Before(w.to) }
+
+// fleet is every clock of one server, and the pacers that drive them.
+type fleet struct {
+	addr    string
+	clocks  []*clock
+	byBoard map[string]*clock
+	win     atomic.Pointer[window]
+	rate    atomic.Uint64 // offered presses per second, all clocks together (float bits)
+	hbEvery atomic.Int64  // heartbeat interval (ns), from the Welcome
+	errs    atomic.Int64
+	lastErr atomic.Value
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+const (
+	pacers    = 4
+	pacerTick = time.Millisecond
+)
+
+// connect dials n clocks (one connection each) with their tokens and
+// waits until each is welcomed and assigned.
+func connect(addr string, devs, tokens []string) (*fleet, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &fleet{addr: addr, byBoard: map[string]*clock{}, ctx: ctx, cancel: cancel}
+	f.hbEvery.Store(int64(time.Second))
+	sem := make(chan struct{}, 64)
+	errc := make(chan error, len(devs))
+	for i, dev := range devs {
+		c := &clock{f: f, idx: i, dev: dev, token: tokens[i], ready: make(chan struct{}), nextSeq: 1, acks: map[uint64]time.Time{}}
+		f.clocks = append(f.clocks, c)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			errc <- c.open()
+		}()
+	}
+	for range devs {
+		if err := <-errc; err != nil {
+			f.close()
+			return nil, err
+		}
+	}
+	deadline := time.After(2 * time.Minute)
+	for _, c := range f.clocks {
+		select {
+		case <-c.ready:
+		case <-deadline:
+			f.close()
+			return nil, fmt.Errorf("clock %s not welcomed and assigned after 2 minutes", c.dev)
+		}
+		f.byBoard[c.board] = c
+	}
+	for p := range pacers {
+		f.wg.Add(1)
+		go f.pace(p)
+	}
+	return f, nil
+}
+
+// open dials the clock's connection and stream and sends Hello.
+func (c *clock) open() error {
+	conn, err := grpc.NewClient(c.f.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithInitialWindowSize(1<<20), grpc.WithInitialConnWindowSize(1<<20))
+	if err != nil {
+		return err
+	}
+	c.conn = conn
+	ctx := metadata.AppendToOutgoingContext(c.f.ctx, "authorization", "Bearer "+c.token)
+	stream, err := pb.NewClockLinkClient(conn).Connect(ctx)
+	if err != nil {
+		return fmt.Errorf("clock %s: %w", c.dev, err)
+	}
+	c.stream = stream
+	if err := stream.Send(&pb.DeviceMessage{Msg: &pb.DeviceMessage_Hello{Hello: &pb.Hello{
+		DeviceId: c.dev, Firmware: "bench", NextSeq: 1}}}); err != nil {
+		return fmt.Errorf("clock %s: hello: %w", c.dev, err)
+	}
+	c.f.wg.Add(1)
+	go c.recv()
+	return nil
+}
+
+func (f *fleet) fail(err error) {
+	if err != nil && f.ctx.Err() == nil {
+		f.errs.Add(1)
+		f.lastErr.Store(err)
+	}
+}
+
+// recv handles the server's messages until the stream ends.
+func (c *clock) recv() {
+	defer c.f.wg.Done()
+	for {
+		m, err := c.stream.Recv()
+		if err != nil {
+			c.f.fail(fmt.Errorf("clock %s: stream ended: %w", c.dev, err))
+			return
+		}
+		now := time.Now()
+		switch x := m.GetMsg().(type) {
+		case *pb.ServerMessage_Welcome:
+			if ms := x.Welcome.GetHeartbeatIntervalMs(); ms > 0 {
+				c.f.hbEvery.Store(int64(time.Duration(ms) * time.Millisecond))
+			}
+			c.mu.Lock()
+			c.welcomed = true
+			c.readyLocked()
+			c.mu.Unlock()
+		case *pb.ServerMessage_Assignment:
+			c.f.fail(c.assign(x.Assignment, now))
+		case *pb.ServerMessage_Ack:
+			c.ack(x.Ack, now)
+		case *pb.ServerMessage_Command:
+			c.f.fail(c.command(x.Command, now))
+		}
+	}
+}
+
+func (c *clock) readyLocked() {
+	if c.welcomed && c.assigned {
+		select {
+		case <-c.ready:
+		default:
+			close(c.ready)
+		}
+	}
+}
+
+// assign adopts the board: its configuration and history folded by the
+// rules, its board time from the server's estimate.
+func (c *clock) assign(a *pb.Assignment, now time.Time) error {
+	cfg, err := wire.Config(a.GetConfig())
+	if err != nil {
+		return fmt.Errorf("clock %s: assignment: %w", c.dev, err)
+	}
+	st, err := rules.NewState(cfg)
+	if err != nil {
+		return fmt.Errorf("clock %s: assignment: %w", c.dev, err)
+	}
+	for _, act := range a.GetHistory() {
+		e, err := wire.Event(act, true)
+		if err != nil {
+			return err
+		}
+		if st, err = rules.Apply(st, e); err != nil {
+			return fmt.Errorf("clock %s: assignment history: %w", c.dev, err)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.board, c.st, c.boardSeq = a.GetBoardId(), st, uint64(len(a.GetHistory()))
+	c.epoch = now.Add(-time.Duration(max(a.GetState().GetAtMs(), st.At)) * time.Millisecond)
+	c.assigned = true
+	c.readyLocked()
+	return nil
+}
+
+// boardNow is the board time now. c.mu is held.
+func (c *clock) boardNow(now time.Time) int64 {
+	return max(now.Sub(c.epoch).Milliseconds(), c.st.At)
+}
+
+// command applies an arbiter command (the round's start) now and reports it.
+func (c *clock) command(cmd *pb.Command, now time.Time) error {
+	e, err := wire.Event(cmd.GetAction(), true)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.T = c.boardNow(now)
+	return c.sendLocked(e, cmd.GetCommandId(), now, nil, false)
+}
+
+// press presses the clock of the side to move, scheduled at at.
+func (c *clock) press(at time.Time, w *window) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st.Status != rules.Running {
+		return nil
+	}
+	e := rules.Event{Kind: rules.KindPress, T: c.boardNow(time.Now()), Side: c.st.ToMove}
+	if w != nil {
+		w.sent.Add(1)
+	}
+	return c.sendLocked(e, "", at, w, true)
+}
+
+// sendLocked applies e to the clock's state and sends it. c.mu is held.
+func (c *clock) sendLocked(e rules.Event, commandID string, at time.Time, w *window, press bool) error {
+	next, err := rules.Apply(c.st, e)
+	if err != nil {
+		return fmt.Errorf("clock %s: %s refused by its own rules: %w", c.dev, e.Kind, err)
+	}
+	c.st = next
+	c.boardSeq++
+	seq := c.nextSeq
+	c.nextSeq++
+	act := wire.Action(e)
+	c.pend = append(c.pend, pending{seq: seq, at: at, w: w, press: press, boardSeq: c.boardSeq})
+	if w != nil && w.probe {
+		c.acks[c.boardSeq] = time.Time{}
+	}
+	return c.stream.Send(&pb.DeviceMessage{Msg: &pb.DeviceMessage_Event{Event: &pb.DeviceEvent{
+		Seq: seq, BoardId: c.board, Action: act, CommandId: commandID,
+		WhiteMs: next.P[rules.White].MainMs, BlackMs: next.P[rules.Black].MainMs}}})
+}
+
+// heartbeat sends what a device sends every heartbeat interval.
+func (c *clock) heartbeat(now time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.assigned {
+		return nil
+	}
+	t := c.boardNow(now)
+	p := c.st.Project(t)
+	return c.stream.Send(&pb.DeviceMessage{Msg: &pb.DeviceMessage_Heartbeat{Heartbeat: &pb.Heartbeat{
+		DeviceMs: now.Sub(c.epoch).Milliseconds(), BoardTMs: t, BatteryPct: 80,
+		WhiteMs: p.P[rules.White].MainMs, BlackMs: p.P[rules.Black].MainMs}}})
+}
+
+// ack takes the acknowledged events off the pending list and records the
+// presses' latencies.
+func (c *clock) ack(a *pb.Ack, now time.Time) {
+	rejected := map[uint64]bool{}
+	for _, r := range a.GetRejected() {
+		rejected[r.GetSeq()] = true
+	}
+	cur := c.f.win.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, p := range c.pend {
+		if p.seq > a.GetUpToSeq() {
+			break
+		}
+		n++
+		if !p.press {
+			continue
+		}
+		if cur != nil && cur.in(now) {
+			cur.acked.Add(1)
+		}
+		if p.w == nil {
+			continue
+		}
+		if rejected[p.seq] {
+			p.w.rejected.Add(1)
+			continue
+		}
+		p.w.lat.add(now.Sub(p.at))
+		if p.w.probe {
+			c.acks[p.boardSeq] = now
+		}
+	}
+	c.pend = c.pend[n:]
+}
+
+// setRate sets the offered presses per second of the whole fleet.
+func (f *fleet) setRate(r float64) { f.rate.Store(uint64(r * 1000)) }
+
+// pace is one pacer: it sends the presses and heartbeats of every
+// pacers-th clock on schedule, waking every millisecond.
+func (f *fleet) pace(p int) {
+	defer f.wg.Done()
+	var mine []*clock
+	for i := p; i < len(f.clocks); i += pacers {
+		mine = append(mine, f.clocks[i])
+	}
+	if len(mine) == 0 {
+		return
+	}
+	// Clocks are pressed in turn, each every len(clocks)/rate seconds,
+	// and beat in turn every heartbeat interval.
+	var (
+		rate      uint64
+		nextPress time.Time
+		pressGap  time.Duration
+		k         int
+		nextBeat  = time.Now().Add(time.Duration(p) * time.Millisecond)
+		j         int
+	)
+	tk := time.NewTicker(pacerTick)
+	defer tk.Stop()
+	for {
+		select {
+		case <-f.ctx.Done():
+			return
+		case <-tk.C:
+		}
+		now := time.Now()
+		if r := f.rate.Load(); r != rate {
+			rate = r
+			nextPress = now
+			if rate > 0 {
+				pressGap = time.Duration(float64(time.Second) * float64(len(f.clocks)) / (float64(rate) / 1000) / float64(len(mine)))
+			}
+		}
+		for rate > 0 && !nextPress.After(now) {
+			w := f.win.Load()
+			if w != nil && !w.in(nextPress) {
+				w = nil
+			}
+			f.fail(mine[k%len(mine)].press(nextPress, w))
+			k++
+			nextPress = nextPress.Add(pressGap)
+		}
+		beatGap := time.Duration(f.hbEvery.Load()) / time.Duration(len(mine))
+		for !nextBeat.After(now) {
+			f.fail(mine[j%len(mine)].heartbeat(now))
+			j++
+			nextBeat = nextBeat.Add(beatGap)
+		}
+	}
+}
+
+// measure runs the fleet at rate for warm then d, and returns the window
+// of the last d once every press of it is acknowledged (or drain passed;
+// the unacknowledged count as lost).
+func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) *window {
+	f.setRate(rate)
+	time.Sleep(warm)
+	now := time.Now()
+	w := &window{from: now, to: now.Add(d), probe: probe}
+	f.win.Store(w)
+	time.Sleep(d)
+	end := time.Now().Add(drain)
+	for time.Now().Before(end) && f.pendingIn(w) > 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range f.pendingIn(w) {
+		w.lat.add(never)
+	}
+	return w
+}
+
+// pendingIn counts the presses of w not yet acknowledged.
+func (f *fleet) pendingIn(w *window) int {
+	n := 0
+	for _, c := range f.clocks {
+		c.mu.Lock()
+		for _, p := range c.pend {
+			if p.w == w && p.press {
+				n++
+			}
+		}
+		c.mu.Unlock()
+	}
+	return n
+}
+
+// running waits until every clock's game runs (the round was started).
+func (f *fleet) running(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for _, c := range f.clocks {
+		for {
+			c.mu.Lock()
+			ok := c.st.Status == rules.Running && len(c.pend) == 0
+			c.mu.Unlock()
+			if ok {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("clock %s not running after %s", c.dev, timeout)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// errors returns the count of stream errors and the last one.
+func (f *fleet) errors() (int64, error) {
+	err, _ := f.lastErr.Load().(error)
+	return f.errs.Load(), err
+}
+
+func (f *fleet) close() {
+	f.cancel()
+	for _, c := range f.clocks {
+		if c.conn != nil {
+			c.conn.Close()
+		}
+	}
+	done := make(chan struct{})
+	go func() { f.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+	}
+}
+
+var errNoServer = errors.New("no server")

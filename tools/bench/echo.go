@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+)
+
+// The echo server is the baseline: a ClockLink server that welcomes a
+// device, assigns it a running board and acknowledges every event at once
+// — no rules, no disk, no fan-out. It has the hall's gRPC settings
+// (keepalive, static 1 MiB windows), so the difference between the two is
+// what the hall does with an event, not how it talks. It runs in a
+// process of its own (bench -serve-echo), like the hall.
+type echoServer struct {
+	pb.UnimplementedClockLinkServer
+}
+
+const echoTimeControl = "5400+30"
+
+func (echoServer) Connect(stream pb.ClockLink_ConnectServer) error {
+	m, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	dev := m.GetHello().GetDeviceId()
+	cfg := rules.Config{Ruleset: rules.FIDE2023}
+	cfg.TimeControl, _ = rules.ParseTimeControl(echoTimeControl)
+	if err := stream.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{AckedSeq: 0, HeartbeatIntervalMs: 1000}}}); err != nil {
+		return err
+	}
+	start := wire.Action(rules.Event{Kind: rules.KindStart, T: 0})
+	if err := stream.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{
+		BoardId: "echo-" + dev, Config: wire.WireConfig(cfg), History: []*pb.ClockAction{start},
+		State: &pb.BoardState{BoardId: "echo-" + dev, Status: pb.BoardStatus_BOARD_STATUS_RUNNING}}}}); err != nil {
+		return err
+	}
+	for {
+		m, err := stream.Recv()
+		if err != nil {
+			return nil
+		}
+		if ev := m.GetEvent(); ev != nil {
+			if err := stream.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Ack{Ack: &pb.Ack{UpToSeq: ev.GetSeq()}}}); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// serveEcho is the child process: it prints its addresses and serves until
+// SIGTERM.
+func serveEcho() error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	dl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	g := grpc.NewServer(
+		// As the hall's (server/server.go newGRPC).
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
+		grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20))
+	pb.RegisterClockLinkServer(g, echoServer{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	go http.Serve(dl, mux)
+	fmt.Printf("echo server\n  gRPC   %s\n  debug  http://%s/debug/pprof/\n", l.Addr(), dl.Addr())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+	go func() { <-sig; g.Stop() }()
+	return g.Serve(l)
+}

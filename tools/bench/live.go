@@ -1,0 +1,286 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// live is what was measured of one server (hall or echo) with its clocks
+// connected.
+type live struct {
+	kind           string
+	clocks         int
+	rss0, rss1     int64 // before the clocks connected, and with them idle
+	g0, g1         int   // goroutines, the same
+	ingest         *window
+	cpu, gen       time.Duration // server's and generator's CPU over the ingest window
+	sat            []satStep
+	satAt          float64 // the saturation throughput
+	watch          *watchResult
+	streamErrs     int64
+	lastStreamErr  error
+	profiles       []string
+	connectTook    time.Duration
+	setupTook      time.Duration
+	acksPerCommit  float64
+	commitsPerSec  float64
+	watchersFailed string
+}
+
+type satStep struct {
+	offered, acked float64
+	p50, p99       time.Duration
+}
+
+type watchResult struct {
+	kinds []watchKind
+	// slow watchers: ingest without and with them stalled
+	slowBase, slowWith *window
+	slow               []slowOutcome
+}
+
+type watchKind struct {
+	kind          string
+	base, with    *window // ingest without and with the watchers
+	lat           *hist   // acknowledgement → update, sampled watchers
+	lost          int64
+	updates       int64
+	bytes         int64
+	errs          int64
+	lastErr       error
+	window        time.Duration
+	connectedTook time.Duration
+}
+
+type slowOutcome struct {
+	kind   string
+	report slowReport
+	err    error
+}
+
+const drain = 10 * time.Second
+
+// runServer starts the echo server or the hall, connects the clocks and
+// runs the live parts on it.
+func runServer(c config, tmp, kind string) (*live, error) {
+	ctx := context.Background()
+	res := &live{kind: kind, clocks: c.clocks}
+	var (
+		s   *server
+		err error
+		arb *arbiter
+	)
+	fmt.Printf("\n== %s: %d clocks\n", kind, c.clocks)
+	if kind == "echo" {
+		s, err = startEcho()
+	} else {
+		var logf *os.File
+		if logf, err = os.Create(filepath.Join(tmp, "hallserver.log")); err != nil {
+			return nil, err
+		}
+		defer logf.Close()
+		s, _, err = startHall(c.hallserver, filepath.Join(tmp, "hall-live"), logf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer s.stop()
+	var devs, tokens []string
+	t := time.Now()
+	if kind == "hall" {
+		if arb, err = dialArbiter(s); err != nil {
+			return nil, err
+		}
+		defer arb.conn.Close()
+		if devs, tokens, err = arb.setupRound(ctx, c.clocks); err != nil {
+			return nil, err
+		}
+	} else {
+		devs, tokens = echoDevices(c.clocks)
+	}
+	res.setupTook = time.Since(t)
+	time.Sleep(2 * time.Second)
+	res.rss0, res.g0 = s.rss(), s.goroutines()
+	t = time.Now()
+	f, err := connect(s.grpc, devs, tokens)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	res.connectTook = time.Since(t)
+	fmt.Printf("   set up in %s, %d clocks connected in %s\n", res.setupTook.Round(time.Millisecond), c.clocks, res.connectTook.Round(time.Millisecond))
+	time.Sleep(3 * time.Second) // idle: heartbeats only
+	res.rss1, res.g1 = s.rss(), s.goroutines()
+	fmt.Printf("   idle: RSS %.0f MB → %.0f MB, goroutines %d → %d\n", float64(res.rss0)/(1<<20), float64(res.rss1)/(1<<20), res.g0, res.g1)
+	if kind == "hall" {
+		if err := arb.startRound(ctx); err != nil {
+			return nil, fmt.Errorf("starting the round: %w", err)
+		}
+		if err := f.running(2 * time.Minute); err != nil {
+			return nil, err
+		}
+	}
+	if c.parts["ingest"] || c.parts["watchers"] || c.parts["saturation"] {
+		cpu0, gen0 := s.cpu(), procCPU(os.Getpid())
+		res.ingest = f.measure(c.rate, c.warmup, c.duration, drain, false)
+		// The CPU figures span warm-up, window and drain at the same rate.
+		res.cpu, res.gen = s.cpu()-cpu0, procCPU(os.Getpid())-gen0
+		w := res.ingest
+		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s; server CPU %.0f%%, generator CPU %.0f%%\n",
+			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)),
+			100*res.cpu.Seconds()/(c.warmup+c.duration).Seconds(), 100*res.gen.Seconds()/(c.warmup+c.duration).Seconds())
+	}
+	if c.profile != "" && kind == "hall" {
+		if res.profiles, err = profileUnder(ctx, s, f, c); err != nil {
+			return nil, err
+		}
+	}
+	if c.parts["watchers"] && kind == "hall" {
+		if res.watch, err = watchPart(s, f, arb, c); err != nil {
+			res.watchersFailed = err.Error()
+			fmt.Printf("   watchers: %v\n", err)
+		}
+	}
+	if c.parts["saturation"] {
+		res.sat, res.satAt = saturate(f, c)
+	}
+	res.streamErrs, res.lastStreamErr = f.errors()
+	return res, nil
+}
+
+// profileUnder takes CPU, block and mutex profiles of the hall over one
+// window at the ingest rate.
+func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string, error) {
+	if err := os.MkdirAll(c.profile, 0o755); err != nil {
+		return nil, err
+	}
+	f.setRate(c.rate)
+	time.Sleep(c.warmup)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		files []string
+		first error
+	)
+	for _, kind := range []string{"profile", "block", "mutex"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name, err := s.profile(ctx, c.profile, kind, c.duration)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && first == nil {
+				first = err
+			}
+			if name != "" {
+				files = append(files, name)
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("   profiles under %.0f presses/s: %v\n", c.rate, files)
+	return files, first
+}
+
+// saturate raises the offered rate step by step until throughput stops
+// rising or p99 passes 100 ms; the saturation throughput is the best
+// acknowledged rate before that.
+func saturate(f *fleet, c config) ([]satStep, float64) {
+	var (
+		steps []satStep
+		best  float64
+	)
+	for _, r := range c.satRates {
+		w := f.measure(r, c.warmup/2, c.satDuration, drain, false)
+		st := satStep{offered: r, acked: float64(w.acked.Load()) / c.satDuration.Seconds(), p50: w.lat.quantile(0.5), p99: w.lat.quantile(0.99)}
+		steps = append(steps, st)
+		fmt.Printf("   saturation: offered %.0f/s → acked %.0f/s, p50 %s, p99 %s\n", r, st.acked, ms(st.p50), ms(st.p99))
+		if st.p99 > 100*time.Millisecond {
+			break
+		}
+		if st.acked < best*1.05 {
+			best = max(best, st.acked)
+			break
+		}
+		best = st.acked
+	}
+	f.setRate(0)
+	time.Sleep(drain / 2) // let a saturated server catch up before the next part
+	return steps, best
+}
+
+// watchPart measures watchers on the live hall.
+func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error) {
+	ctx := context.Background()
+	tokens, err := arb.watcherTokens(ctx, c.watchers/32+2)
+	if err != nil {
+		return nil, err
+	}
+	res := &watchResult{}
+	for _, kind := range []string{"grpc", "sse"} {
+		wk := watchKind{kind: kind, window: c.duration}
+		wk.base = f.measure(c.rate, c.warmup, c.duration, drain, false)
+		t := time.Now()
+		set, err := startWatchers(s, f, kind, c.watchers, c.sample, tokens, false)
+		if err != nil {
+			return res, err
+		}
+		wk.connectedTook = time.Since(t)
+		f.resetAcks()
+		wk.lat = &hist{}
+		set.lat.Store(wk.lat)
+		u0, b0 := set.updates.Load(), set.bytes.Load()
+		wk.with = f.measure(c.rate, c.warmup, c.duration, drain, true)
+		time.Sleep(2 * time.Second) // the last updates
+		set.lat.Store(nil)
+		wk.updates, wk.bytes = set.updates.Load()-u0, set.bytes.Load()-b0
+		wk.lost = set.lost(wk.lat)
+		wk.errs, wk.lastErr = set.errors()
+		set.close()
+		fmt.Printf("   %d %s watchers (connected in %s): ingest %.0f/s p99 %s (without: %.0f/s p99 %s); ack→update p50 %s p99 %s, %d lost; %.1f MB/s to the watchers\n",
+			c.watchers, kind, wk.connectedTook.Round(time.Millisecond),
+			float64(wk.with.acked.Load())/c.duration.Seconds(), ms(wk.with.lat.quantile(0.99)),
+			float64(wk.base.acked.Load())/c.duration.Seconds(), ms(wk.base.lat.quantile(0.99)),
+			ms(wk.lat.quantile(0.5)), ms(wk.lat.quantile(0.99)), wk.lost, float64(wk.bytes)/(c.duration+c.warmup+2*time.Second).Seconds()/(1<<20))
+		res.kinds = append(res.kinds, wk)
+		time.Sleep(2 * time.Second)
+	}
+	// One watcher of each kind stops reading.
+	res.slowBase = f.measure(c.rate, c.warmup, c.stall, drain, false)
+	var sets []*watcherSet
+	for _, kind := range []string{"grpc", "sse"} {
+		set, err := startWatchers(s, f, kind, 1, 0, tokens, true)
+		if err != nil {
+			return res, err
+		}
+		defer set.close()
+		sets = append(sets, set)
+	}
+	for _, set := range sets {
+		close(set.ws[0].stall)
+	}
+	res.slowWith = f.measure(c.rate, 0, c.stall, drain, false)
+	f.setRate(c.rate)
+	for _, set := range sets {
+		close(set.ws[0].resume)
+	}
+	for _, set := range sets {
+		o := slowOutcome{kind: set.kind}
+		select {
+		case o.report = <-set.ws[0].caught:
+		case <-time.After(60 * time.Second):
+			_, err := set.errors()
+			o.err = fmt.Errorf("no snapshot within 60 s of resuming (stream error: %v)", err)
+		}
+		res.slow = append(res.slow, o)
+		fmt.Printf("   slow %s watcher, %s without reading: ingest p99 %s (without %s); resumed: snapshot %v after %s, %d updates / %.0f KB before it %v\n",
+			o.kind, c.stall, ms(res.slowWith.lat.quantile(0.99)), ms(res.slowBase.lat.quantile(0.99)), o.report.snapshot,
+			o.report.after.Round(time.Millisecond), o.report.updatesAhead, float64(o.report.bytesBefore)/1024, o.err)
+	}
+	f.setRate(0)
+	return res, nil
+}

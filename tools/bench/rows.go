@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"time"
+)
+
+// liveRows turns the live measurements into table rows, hall against echo
+// (or against the hall itself without watchers).
+func liveRows(c config, hall, echo *live) []row {
+	var rows []row
+	scale := fmt.Sprintf("%s clocks, %s presses/s", count(c.clocks), count(int(c.rate)))
+	if hall.ingest != nil && echo.ingest != nil {
+		ha, ea := float64(hall.ingest.acked.Load())/c.duration.Seconds(), float64(echo.ingest.acked.Load())/c.duration.Seconds()
+		hp, ep := hall.ingest.lat.quantile(0.99), echo.ingest.lat.quantile(0.99)
+		rows = append(rows,
+			row{figure: scale + ": acknowledged presses/s", hall: perSec(ha), base: perSec(ea) + " echo", ratio: ratio(ha, ea),
+				target: "≥ 0.50", holds: yesNo(ha >= 0.5*ea)},
+			row{figure: scale + ": p99 acknowledgement", hall: ms(hp), base: ms(ep) + " echo", ratio: ratio(float64(hp), float64(ep)),
+				target: "≤ 25 ms and ≤ 3× echo", holds: yesNo(hp <= 25*time.Millisecond && hp <= 3*max(ep, time.Millisecond))},
+			row{figure: scale + ": p50 acknowledgement", hall: ms(hall.ingest.lat.quantile(0.5)), base: ms(echo.ingest.lat.quantile(0.5)) + " echo",
+				ratio: ratio(float64(hall.ingest.lat.quantile(0.5)), float64(echo.ingest.lat.quantile(0.5)))},
+		)
+		hc, ec := cpuPerPress(hall, c), cpuPerPress(echo, c)
+		rows = append(rows, row{figure: scale + ": server CPU per press (heartbeats included)", hall: us(hc), base: us(ec) + " echo", ratio: ratio(float64(hc), float64(ec))})
+	}
+	if len(hall.sat) > 0 && len(echo.sat) > 0 {
+		rows = append(rows, row{figure: "saturation: acknowledged presses/s (until p99 > 100 ms or no gain)", hall: perSec(hall.satAt) + satNote(hall.sat),
+			base: perSec(echo.satAt) + " echo" + satNote(echo.sat), ratio: ratio(hall.satAt, echo.satAt), target: "≥ 0.50", holds: yesNo(hall.satAt >= 0.5*echo.satAt)})
+	}
+	if w := hall.watch; w != nil {
+		for _, k := range w.kinds {
+			name := map[string]string{"grpc": "WatchHall (gRPC)", "sse": "SSE"}[k.kind]
+			p99 := k.lat.quantile(0.99)
+			rows = append(rows, row{figure: fmt.Sprintf("%s %s watchers: p99 acknowledgement → update", count(c.watchers), name),
+				hall: ms(p99) + lostNote(k.lost), target: "≤ 100 ms", holds: yesNo(p99 <= 100*time.Millisecond && k.errs == 0)})
+			with, without := float64(k.with.acked.Load())/c.duration.Seconds(), float64(k.base.acked.Load())/c.duration.Seconds()
+			rows = append(rows, row{figure: fmt.Sprintf("%s %s watchers: acknowledged presses/s", count(c.watchers), name),
+				hall: perSec(with), base: perSec(without) + " without", ratio: ratio(with, without), target: "≥ 0.90", holds: yesNo(with >= 0.9*without)})
+		}
+		if w.slowBase != nil && w.slowWith != nil {
+			pb, pw := w.slowBase.lat.quantile(0.99), w.slowWith.lat.quantile(0.99)
+			rows = append(rows, row{figure: fmt.Sprintf("a watcher of each kind stops reading for %s: ingest p99", c.stall),
+				hall: ms(pw), base: ms(pb) + " without", ratio: ratio(float64(pw), float64(pb)), target: "unchanged (≤ 1.5× or +5 ms)",
+				holds: yesNo(pw <= max(pb*3/2, pb+5*time.Millisecond))})
+			for _, o := range w.slow {
+				name := map[string]string{"grpc": "gRPC", "sse": "SSE"}[o.kind]
+				got := "no snapshot"
+				if o.err == nil && o.report.snapshot {
+					got = fmt.Sprintf("snapshot %s after resuming, behind %d updates (%.0f KB) in flight", o.report.after.Round(time.Millisecond), o.report.updatesAhead, float64(o.report.bytesBefore)/1024)
+				}
+				rows = append(rows, row{figure: "the slow " + name + " watcher resumes", hall: got, target: "a fresh snapshot, not a backlog",
+					holds: yesNo(o.err == nil && o.report.snapshot && o.report.after < 5*time.Second)})
+			}
+		}
+	} else if hall.watchersFailed != "" {
+		rows = append(rows, row{figure: "watchers", hall: "failed: " + hall.watchersFailed, holds: "NO"})
+	}
+	if c.parts["memory"] {
+		hm, em := float64(hall.rss1-hall.rss0)/float64(c.clocks), float64(echo.rss1-echo.rss0)/float64(c.clocks)
+		rows = append(rows, row{figure: fmt.Sprintf("resident memory per idle clock stream (%s clocks)", count(c.clocks)), hall: kb(hm), base: kb(em) + " echo",
+			ratio: ratio(hm, em), target: "≤ 2× echo", holds: yesNo(hm <= 2*em)})
+		hg, eg := float64(hall.g1-hall.g0)/float64(c.clocks), float64(echo.g1-echo.g0)/float64(c.clocks)
+		rows = append(rows, row{figure: "goroutines per idle clock stream", hall: fmt.Sprintf("%.1f", hg), base: fmt.Sprintf("%.1f echo", eg), ratio: ratio(hg, eg)})
+	}
+	for _, l := range []*live{hall, echo} {
+		if l.streamErrs > 0 {
+			rows = append(rows, row{figure: l.kind + ": clock streams that failed", hall: fmt.Sprintf("%d (last: %v)", l.streamErrs, l.lastStreamErr), holds: "NO"})
+		}
+		if l.ingest != nil && l.ingest.rejected.Load() > 0 {
+			rows = append(rows, row{figure: l.kind + ": presses rejected", hall: fmt.Sprint(l.ingest.rejected.Load()), holds: "NO"})
+		}
+	}
+	return rows
+}
+
+func cpuPerPress(l *live, c config) time.Duration {
+	n := float64(l.ingest.acked.Load()) * (c.warmup + c.duration).Seconds() / c.duration.Seconds()
+	if n == 0 {
+		return 0
+	}
+	return time.Duration(float64(l.cpu) / n)
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/1e3) }
+
+func satNote(steps []satStep) string {
+	last := steps[len(steps)-1]
+	return fmt.Sprintf(" (offered up to %.0f/s)", last.offered)
+}
+
+func lostNote(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d never seen)", n)
+}
+
+// count writes 10000 as 10k.
+func count(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return fmt.Sprint(n)
+}
