@@ -108,7 +108,7 @@ func main() {
 			"duration": func() { c.duration = 3 * time.Second }, "warmup": func() { c.warmup = time.Second },
 			"sat-rates": func() { satRates = "400,1600" }, "sat-duration": func() { c.satDuration = 2 * time.Second },
 			"watchers": func() { c.watchers = 20 }, "watch-sample": func() { c.sample = 4 },
-			"stall": func() { c.stall = 2 * time.Second },
+			"stall":          func() { c.stall = 2 * time.Second },
 			"restart-boards": func() { c.restartBoards = 200 }, "restart-events": func() { c.restartEvents = 100_000 },
 		}
 		for name, f := range quick {

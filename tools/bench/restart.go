@@ -31,7 +31,7 @@ import (
 // restartHall describes a generated hall.
 type restartHall struct {
 	Boards, Events int
-	Chief, Device  string // secrets: a chief-arbiter token, board 1's device token
+	Chief, Device  string  // secrets: a chief-arbiter token, board 1's device token
 	Final          []int64 // board 1's clocks after its last event (white, black ms)
 	ToMove         int     // index in Final of the side whose clock runs
 	Seq            uint64  // events of board 1
