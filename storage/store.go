@@ -60,6 +60,8 @@ type Store struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	seqs *seqCache // the writer's knowledge of boards' and devices' logs (writer goroutine only)
+
 	commits, writes atomic.Uint64
 	health          health // what the writer learned about committing (Health)
 
@@ -91,6 +93,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		log:      opts.Logger,
 		maxBatch: opts.MaxBatch,
 		stopped:  make(chan struct{}),
+		seqs:     newSeqCache(),
 	}
 	if s.now == nil {
 		s.now = time.Now

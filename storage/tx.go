@@ -57,14 +57,21 @@ func (t *Tx) AfterCommit(f func()) {
 	}
 }
 
-// boardLog returns whether the board exists and its last board_seq.
+// boardLog returns whether the board exists and its last board_seq: from
+// the writer's cache, else from the database (then cached).
 func (t *Tx) boardLog(boardID string) (exists bool, last uint64, err error) {
 	if t.done {
 		return false, 0, errTxDone
 	}
+	if last, ok := t.s.seqs.boards[boardID]; ok {
+		return true, last, nil
+	}
 	err = t.queryRow(`SELECT EXISTS (SELECT 1 FROM boards WHERE id = ?1),
 		COALESCE((SELECT board_seq FROM events WHERE board_id = ?1 ORDER BY board_seq DESC LIMIT 1), 0)`,
 		boardID).Scan(&exists, &last)
+	if err == nil && exists {
+		t.s.seqs.learn(false, boardID, last)
+	}
 	return exists, last, err
 }
 
@@ -87,10 +94,16 @@ func (t *Tx) DeviceAcked(deviceID string) (uint64, error) {
 	if t.done {
 		return 0, errTxDone
 	}
+	if acked, ok := t.s.seqs.devices[deviceID]; ok {
+		return acked, nil
+	}
 	var acked uint64
 	err := t.queryRow(`SELECT acked_seq FROM device_seqs WHERE device_id = ?`, deviceID).Scan(&acked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		err = nil
+	}
+	if err == nil {
+		t.s.seqs.learn(true, deviceID, acked)
 	}
 	return acked, err
 }
@@ -140,6 +153,7 @@ func (t *Tx) AppendEvent(r *EventRecord) error {
 		}
 		return fmt.Errorf("storage: board %s: append event %d: %w", r.BoardID, r.BoardSeq, err)
 	}
+	t.s.seqs.set(false, r.BoardID, r.BoardSeq)
 	seq, err := res.LastInsertId()
 	if err != nil {
 		return fmt.Errorf("storage: board %s: append event %d: %w", r.BoardID, r.BoardSeq, err)
@@ -211,6 +225,7 @@ func (t *Tx) setDeviceAcked(deviceID string, seq uint64) error {
 	if err != nil {
 		return fmt.Errorf("storage: device %s: %w", deviceID, err)
 	}
+	t.s.seqs.set(true, deviceID, seq)
 	return nil
 }
 

@@ -39,6 +39,7 @@ func (t *Tx) DeleteBoard(boardID string) error {
 			return fmt.Errorf("storage: delete board %s: %w", boardID, err)
 		}
 	}
+	t.s.seqs.drop(false, boardID)
 	return nil
 }
 

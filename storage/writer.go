@@ -119,6 +119,7 @@ func (s *Store) commitBatch(batch []*request) {
 		return
 	}
 	fail := func(err error) {
+		s.seqs.reset()
 		s.noteCommit(err)
 		for _, r := range live {
 			r.done <- outcome{err: err}
@@ -141,11 +142,13 @@ func (s *Store) commitBatch(batch []*request) {
 			return
 		}
 		tx := &Tx{s: s, tx: sqlTx}
+		mark := s.seqs.mark()
 		outcomes[i] = call(r.fn, tx)
 		tx.done = true
 		txs[i] = tx
 		if outcomes[i].err != nil || outcomes[i].panicked {
 			tx.after = nil
+			s.seqs.rollback(mark)
 			if _, err := sqlTx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
 				// SQLite may have rolled back the whole transaction
 				// (disk full, I/O error): nothing of the batch stands.
@@ -165,6 +168,7 @@ func (s *Store) commitBatch(batch []*request) {
 		return
 	}
 	s.commits.Add(1)
+	s.seqs.committed()
 	// A write whose statement failed for the store's sake (the disk full)
 	// was rolled back alone; the store is no healthier for the others.
 	var failed error
@@ -210,4 +214,86 @@ func (s *Store) afterCommit(f func()) {
 		}
 	}()
 	f()
+}
+
+// seqCache is what the writer knows of the logs it appends to: each
+// board's last board_seq and each device's committed sequence number, as
+// committed plus what the batch being written changed. It spares a query
+// per appended event (the board's log, the device's sequence). It lives on
+// the writer goroutine; a Tx reads it through boardLog and DeviceAcked,
+// which fall back to the database for what it does not hold.
+//
+// Every change a Write function makes is logged so that it can be taken
+// back: with the function's savepoint when it fails, with the batch when
+// the commit fails or the batch is aborted.
+type seqCache struct {
+	boards  map[string]uint64 // board id → last board_seq; present only for boards that exist
+	devices map[string]uint64 // device id → highest sequence number committed
+	undo    []seqUndo         // the batch's changes, oldest first
+}
+
+type seqUndo struct {
+	devices bool
+	key     string
+	old     uint64
+	had     bool
+}
+
+func newSeqCache() *seqCache {
+	return &seqCache{boards: map[string]uint64{}, devices: map[string]uint64{}}
+}
+
+func (c *seqCache) table(devices bool) map[string]uint64 {
+	if devices {
+		return c.devices
+	}
+	return c.boards
+}
+
+// learn records a value read from the database inside the batch: not a
+// change, since nothing of the batch wrote it (that would have gone
+// through set).
+func (c *seqCache) learn(devices bool, key string, v uint64) { c.table(devices)[key] = v }
+
+// set changes a value for the batch; drop forgets a board that was deleted.
+func (c *seqCache) set(devices bool, key string, v uint64) {
+	m := c.table(devices)
+	old, had := m[key]
+	c.undo = append(c.undo, seqUndo{devices: devices, key: key, old: old, had: had})
+	m[key] = v
+}
+
+func (c *seqCache) drop(devices bool, key string) {
+	m := c.table(devices)
+	if old, had := m[key]; had {
+		c.undo = append(c.undo, seqUndo{devices: devices, key: key, old: old, had: true})
+		delete(m, key)
+	}
+}
+
+// mark returns the position to roll back to.
+func (c *seqCache) mark() int { return len(c.undo) }
+
+// rollback takes back the changes made since mark.
+func (c *seqCache) rollback(mark int) {
+	for i := len(c.undo) - 1; i >= mark; i-- {
+		u := c.undo[i]
+		if u.had {
+			c.table(u.devices)[u.key] = u.old
+		} else {
+			delete(c.table(u.devices), u.key)
+		}
+	}
+	c.undo = c.undo[:mark]
+}
+
+// committed keeps the batch's changes.
+func (c *seqCache) committed() { c.undo = c.undo[:0] }
+
+// reset forgets everything: after a commit that failed, what the database
+// holds is read again rather than guessed.
+func (c *seqCache) reset() {
+	clear(c.boards)
+	clear(c.devices)
+	c.undo = c.undo[:0]
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -161,7 +160,7 @@ func (c *clock) open() error {
 func (f *fleet) fail(err error) {
 	if err != nil && f.ctx.Err() == nil {
 		f.errs.Add(1)
-		f.lastErr.Store(err)
+		f.lastErr.Store(errBox{err})
 	}
 }
 
@@ -450,7 +449,8 @@ func (f *fleet) running(timeout time.Duration) error {
 
 // errors returns the count of stream errors and the last one.
 func (f *fleet) errors() (int64, error) {
-	err, _ := f.lastErr.Load().(error)
+	b, _ := f.lastErr.Load().(errBox)
+	err := b.err
 	return f.errs.Load(), err
 }
 
@@ -469,4 +469,5 @@ func (f *fleet) close() {
 	}
 }
 
-var errNoServer = errors.New("no server")
+// errBox holds errors of any type in an atomic.Value.
+type errBox struct{ err error }

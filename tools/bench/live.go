@@ -133,6 +133,9 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s; server CPU %.0f%%, generator CPU %.0f%%\n",
 			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)),
 			100*res.cpu.Seconds()/(c.warmup+c.duration).Seconds(), 100*res.gen.Seconds()/(c.warmup+c.duration).Seconds())
+		if n, err := f.errors(); n > 0 {
+			fmt.Printf("   %d clock stream errors, the last: %v\n", n, err)
+		}
 	}
 	if c.profile != "" && kind == "hall" {
 		if res.profiles, err = profileUnder(ctx, s, f, c); err != nil {

@@ -106,7 +106,7 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 			}
 			if err != nil && ctx.Err() == nil {
 				set.errs.Add(1)
-				set.lastErr.Store(err)
+				set.lastErr.Store(errBox{err})
 			}
 		}()
 		if i%50 == 49 {
@@ -127,7 +127,8 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 }
 
 func (set *watcherSet) errors() (int64, error) {
-	err, _ := set.lastErr.Load().(error)
+	b, _ := set.lastErr.Load().(errBox)
+	err := b.err
 	return set.errs.Load(), err
 }
 
