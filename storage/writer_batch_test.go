@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/chesshall/hallclock/internal/faultfs"
 	"github.com/chesshall/hallclock/rules"
@@ -118,4 +120,52 @@ func TestSequencesAfterAFailedCommit(t *testing.T) {
 	mustWrite(t, s, func(tx *Tx) error {
 		return tx.AppendEvent(&EventRecord{BoardID: "b1", BoardSeq: failed, Event: rules.Event{Kind: rules.KindPress, T: int64(failed), Side: rules.White}})
 	})
+}
+
+// Under load the writer starts commits at most every CommitEvery, the
+// writes that arrive meanwhile sharing the next one; a write after a quiet
+// spell does not wait.
+func TestCommitEveryGathersWrites(t *testing.T) {
+	ctx := context.Background()
+	const every = 50 * time.Millisecond
+	s := MustOpen(t, Options{CommitEvery: every})
+	boards := mustBoards(t, s, 8)
+	commits0, _ := s.Stats()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, b := range boards {
+		wg.Go(func() {
+			for n := uint64(1); time.Since(start) < 6*every; n++ {
+				if err := s.Write(ctx, func(tx *Tx) error {
+					return tx.AppendEvent(&EventRecord{BoardID: b, BoardSeq: n, Event: rules.Event{Kind: rules.KindPress, T: int64(n), Side: rules.White}})
+				}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	commits, writes := s.Stats()
+	if n := commits - commits0; n > uint64(elapsed/every)+2 {
+		t.Errorf("%d commits in %s, one every %s at most: want at most %d", n, elapsed, every, elapsed/every+2)
+	}
+	if writes-commits < 8 {
+		t.Errorf("%d writes in %d commits: nothing was gathered", writes, commits)
+	}
+
+	// After a quiet spell, even with an hour between commits, a write
+	// commits at once.
+	q := MustOpen(t, Options{CommitEvery: time.Hour})
+	done := make(chan error, 1)
+	go func() { done <- q.Write(ctx, func(tx *Tx) error { return tx.AddAudit(&AuditRecord{Actor: "test", What: "alone", Outcome: OutcomeApplied}) }) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a lone write waited for the commit interval")
+	}
 }
