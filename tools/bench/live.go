@@ -126,9 +126,15 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	}
 	if c.parts["ingest"] || c.parts["watchers"] || c.parts["saturation"] {
 		cpu0, gen0 := s.cpu(), procCPU(os.Getpid())
+		c0, w0 := s.metric("hall_store_commits_total"), s.metric("hall_store_writes_total")
 		res.ingest = f.measure(c.rate, c.warmup, c.duration, drain, false)
 		// The CPU figures span warm-up, window and drain at the same rate.
 		res.cpu, res.gen = s.cpu()-cpu0, procCPU(os.Getpid())-gen0
+		if commits := s.metric("hall_store_commits_total") - c0; commits > 0 {
+			res.commitsPerSec = commits / (c.warmup + c.duration).Seconds()
+			res.acksPerCommit = (s.metric("hall_store_writes_total") - w0) / commits
+			fmt.Printf("   store: %.0f commits/s, %.1f writes per commit\n", res.commitsPerSec, res.acksPerCommit)
+		}
 		w := res.ingest
 		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s; server CPU %.0f%%, generator CPU %.0f%%\n",
 			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)),

@@ -251,3 +251,24 @@ func (s *server) profile(ctx context.Context, dir, kind string, d time.Duration)
 	}
 	return name, nil
 }
+
+// metric reads one unlabelled value from the hall's /metrics (0 if absent).
+func (s *server) metric(name string) float64 {
+	if s.http == "" {
+		return 0
+	}
+	resp, err := http.Get(s.http + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == name {
+			v, _ := strconv.ParseFloat(f[1], 64)
+			return v
+		}
+	}
+	return 0
+}
