@@ -159,7 +159,11 @@ func TestCommitEveryGathersWrites(t *testing.T) {
 	// commits at once.
 	q := MustOpen(t, Options{CommitEvery: time.Hour})
 	done := make(chan error, 1)
-	go func() { done <- q.Write(ctx, func(tx *Tx) error { return tx.AddAudit(&AuditRecord{Actor: "test", What: "alone", Outcome: OutcomeApplied}) }) }()
+	go func() {
+		done <- q.Write(ctx, func(tx *Tx) error {
+			return tx.AddAudit(&AuditRecord{Actor: "test", What: "alone", Outcome: OutcomeApplied})
+		})
+	}()
 	select {
 	case err := <-done:
 		if err != nil {
