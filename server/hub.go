@@ -14,21 +14,41 @@ import (
 //
 // The store calls Publish after each commit, in the order of the hall-wide
 // sequence numbers, so a watcher's position is one number. Publish is O(1)
-// and never waits for a watcher: it records the board's latest state, appends
-// (seq, board) to a bounded ring and wakes the watchers. Each watcher reads
-// the ring from its own position, coalesces everything pending into one
-// update holding the latest state of each changed board, and sends it. A
-// watcher that falls more than the ring's length behind gets a fresh snapshot
-// instead of the backlog.
+// and never waits for a watcher, nor for the hub's lock: it appends to a
+// list that whoever next reads the hub applies (the board's latest state,
+// and (seq, board) in a bounded ring), and wakes the watchers.
+//
+// Watchers of the same scope (and interval) share a feed: at most once per
+// interval the first of them to look turns what changed into one update —
+// the latest state of each changed board — which every watcher of the
+// scope then sends, encoded once (Update.Proto, Update.SSE). A watcher
+// that missed a few updates gets them merged into one (fresher, rarer); one
+// that missed more than the feed keeps, or whose feed fell more than the
+// ring's length behind, gets a fresh snapshot (shared too) instead of the
+// backlog. Nothing a watcher does slows Publish.
 type Hub struct {
-	mu       sync.Mutex
+	// Publish appends here; pmu is held only to append or to take the list.
+	pmu     sync.Mutex
+	pending []published
+	wake    chan struct{} // closed at each Publish and at Close
+
+	mu       sync.Mutex // the state below; holders apply pending first
 	boards   map[string]*hubBoard
 	sections map[string]string // board id → section, from Place
 	ring     []hubChange
 	head     uint64 // number of changes ever appended
 	lastSeq  uint64 // highest seq published
-	wake     chan struct{}
+	feeds    map[feedKey]*feed
+	spare    []published // the last applied list, reused
 	closed   bool
+	epoch    time.Time // the changes' times are since then
+}
+
+type published struct {
+	roundID string
+	st      *pb.BoardState
+	seq     uint64
+	at      time.Duration // since the hub's epoch
 }
 
 type hubBoard struct {
@@ -45,6 +65,7 @@ type hubBoard struct {
 type hubChange struct {
 	seq     uint64
 	boardID string
+	at      time.Duration // when it was published, since the hub's epoch
 }
 
 // Scope selects the boards a watcher sees: one board, one round, or (both
@@ -70,12 +91,23 @@ func (sc Scope) has(boardID string, b *hubBoard) bool {
 	return true
 }
 
+const (
+	// applyAt is how long the pending list may grow before Publish applies
+	// it itself (when the hub's lock is free): what bounds its memory
+	// while nobody watches.
+	applyAt = 1024
+	// keepUpdates is how many of its last updates a feed keeps for
+	// watchers that missed some; one further behind gets a snapshot.
+	keepUpdates = 16
+)
+
 // NewHub returns a hub whose ring holds ringSize changes (default 65536).
 func NewHub(ringSize int) *Hub {
 	if ringSize <= 0 {
 		ringSize = 1 << 16
 	}
-	return &Hub{boards: map[string]*hubBoard{}, sections: map[string]string{}, ring: make([]hubChange, ringSize), wake: make(chan struct{})}
+	return &Hub{boards: map[string]*hubBoard{}, sections: map[string]string{}, ring: make([]hubChange, ringSize),
+		wake: make(chan struct{}), feeds: map[feedKey]*feed{}, epoch: time.Now()}
 }
 
 // Place records a board's section, for scopes limited to sections. Call
@@ -83,6 +115,7 @@ func NewHub(ringSize int) *Hub {
 func (h *Hub) Place(boardID, section string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.applyLocked()
 	h.sections[boardID] = section
 	if b := h.boards[boardID]; b != nil {
 		b.section = section
@@ -93,6 +126,7 @@ func (h *Hub) Place(boardID, section string) {
 func (h *Hub) Seed(roundID string, st *pb.BoardState, seq uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.applyLocked()
 	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID, section: h.sections[st.GetBoardId()]}
 	h.lastSeq = max(h.lastSeq, seq)
 }
@@ -104,28 +138,58 @@ func (h *Hub) Seed(roundID string, st *pb.BoardState, seq uint64) {
 // watchers under the current sequence number; a watcher resuming from that
 // number gets the board again, as it cannot be told whether it saw it.
 func (h *Hub) Publish(roundID string, st *pb.BoardState, seq uint64) {
-	h.mu.Lock()
+	at := time.Since(h.epoch)
+	h.pmu.Lock()
+	h.pending = append(h.pending, published{roundID: roundID, st: st, seq: seq, at: at})
+	n := len(h.pending)
+	w := h.wake
+	h.wake = make(chan struct{})
+	h.pmu.Unlock()
+	close(w)
+	if n >= applyAt && h.mu.TryLock() {
+		h.applyLocked()
+		h.mu.Unlock()
+	}
+}
+
+// applyLocked records what was published since the last call. h.mu is held.
+func (h *Hub) applyLocked() {
+	h.pmu.Lock()
+	ps := h.pending
+	h.pending = h.spare[:0]
+	h.pmu.Unlock()
+	for _, p := range ps {
+		h.record(p.roundID, p.st, p.seq, p.at)
+	}
+	clear(ps)
+	h.spare = ps
+}
+
+func (h *Hub) record(roundID string, st *pb.BoardState, seq uint64, at time.Duration) {
+	id := st.GetBoardId()
+	b := h.boards[id]
 	var live uint64
 	if seq == 0 {
 		live = h.lastSeq + 1
-		if b := h.boards[st.GetBoardId()]; b != nil {
+		if b != nil {
 			seq = b.seq
 		}
 	}
-	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID, live: live, section: h.sections[st.GetBoardId()]}
+	if b == nil {
+		b = &hubBoard{}
+		h.boards[id] = b
+	}
+	*b = hubBoard{state: st, seq: seq, roundID: roundID, live: live, section: h.sections[id]}
 	h.lastSeq = max(h.lastSeq, seq)
-	h.ring[h.head%uint64(len(h.ring))] = hubChange{seq: seq, boardID: st.GetBoardId()}
+	h.ring[h.head%uint64(len(h.ring))] = hubChange{seq: seq, boardID: id, at: at}
 	h.head++
-	w := h.wake
-	h.wake = make(chan struct{})
-	h.mu.Unlock()
-	close(w)
 }
 
 // State returns a board's latest published state.
 func (h *Hub) State(boardID string) (*pb.BoardState, uint64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.applyLocked()
 	b, ok := h.boards[boardID]
 	if !ok {
 		return nil, 0, false
@@ -137,7 +201,18 @@ func (h *Hub) State(boardID string) (*pb.BoardState, uint64, bool) {
 func (h *Hub) LastSeq() uint64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.applyLocked()
 	return h.lastSeq
+}
+
+// each calls f with every board's latest state.
+func (h *Hub) each(f func(*pb.BoardState)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.applyLocked()
+	for _, b := range h.boards {
+		f(b.state)
+	}
 }
 
 // Close wakes every watcher; their Next returns ErrHubClosed.
@@ -148,104 +223,17 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closed = true
+	for _, f := range h.feeds {
+		f.stopTimer()
+		close(f.ready)
+		f.ready = make(chan struct{})
+	}
+	h.mu.Unlock()
+	h.pmu.Lock()
 	w := h.wake
 	h.wake = make(chan struct{}) // a commit may still publish during shutdown
-	h.mu.Unlock()
+	h.pmu.Unlock()
 	close(w)
-}
-
-// Sub is one watcher's position in the hub.
-type Sub struct {
-	h        *Hub
-	scope    Scope
-	fromSeq  uint64
-	started  bool
-	pos      uint64 // ring position read up to
-	interval time.Duration
-	last     time.Time
-	sleep    func(ctx context.Context, d time.Duration) error
-}
-
-// Subscribe returns a watcher of scope. With fromSeq 0 its first update is a
-// snapshot of every board in scope; otherwise it starts with every board in
-// scope that changed after fromSeq. Updates are at most one per interval
-// (coalescing what happened meanwhile); 0 sends as soon as anything changes.
-func (h *Hub) Subscribe(scope Scope, fromSeq uint64, interval time.Duration) *Sub {
-	return &Sub{h: h, scope: scope, fromSeq: fromSeq, interval: interval, sleep: sleepCtx}
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// Next blocks until there is something for the watcher and returns it.
-func (s *Sub) Next(ctx context.Context) (*pb.WatchUpdate, error) {
-	h := s.h
-	if !s.started {
-		s.started = true
-		h.mu.Lock()
-		s.pos = h.head
-		u := h.collect(s.scope, s.fromSeq, s.fromSeq == 0)
-		h.mu.Unlock()
-		if u != nil && (u.Snapshot || len(u.Boards) > 0) {
-			return u, nil
-		}
-	}
-	for {
-		if s.interval > 0 && !s.last.IsZero() {
-			if wait := s.interval - time.Since(s.last); wait > 0 {
-				if err := s.sleep(ctx, wait); err != nil {
-					return nil, err
-				}
-			}
-		}
-		h.mu.Lock()
-		if h.closed {
-			h.mu.Unlock()
-			return nil, ErrHubClosed
-		}
-		if h.head == s.pos {
-			w := h.wake
-			h.mu.Unlock()
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-w:
-			}
-			continue
-		}
-		var u *pb.WatchUpdate
-		if h.head-s.pos > uint64(len(h.ring)) {
-			// Fell behind the ring: a fresh snapshot instead of the backlog.
-			u = h.collect(s.scope, 0, true)
-		} else {
-			changed := map[string]bool{}
-			for p := s.pos; p < h.head; p++ {
-				c := h.ring[p%uint64(len(h.ring))]
-				if b := h.boards[c.boardID]; b != nil && s.scope.has(c.boardID, b) {
-					changed[c.boardID] = true
-				}
-			}
-			u = &pb.WatchUpdate{Seq: h.lastSeq}
-			for id := range changed {
-				u.Boards = append(u.Boards, h.boards[id].state)
-			}
-			sortBoards(u.Boards)
-		}
-		s.pos = h.head
-		h.mu.Unlock()
-		if u.Snapshot || len(u.Boards) > 0 {
-			s.last = time.Now()
-			return u, nil
-		}
-	}
 }
 
 // collect returns the boards in scope changed after fromSeq (all of them for
@@ -266,4 +254,324 @@ func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) *pb.WatchUpdate {
 
 func sortBoards(bs []*pb.BoardState) {
 	sort.Slice(bs, func(i, j int) bool { return bs[i].GetBoardId() < bs[j].GetBoardId() })
+}
+
+// Sub is one watcher's position in the hub.
+type Sub struct {
+	h        *Hub
+	scope    Scope
+	fromSeq  uint64
+	interval time.Duration
+	f        *feed
+	started  bool
+	closed   bool
+	last     uint64 // the watcher has its feed's updates up to this index
+}
+
+// Subscribe returns a watcher of scope. With fromSeq 0 its first update is a
+// snapshot of every board in scope; otherwise it starts with every board in
+// scope that changed after fromSeq. Updates are at most one per interval
+// (coalescing what happened meanwhile); 0 sends as soon as anything changes.
+// Close it when done.
+func (h *Hub) Subscribe(scope Scope, fromSeq uint64, interval time.Duration) *Sub {
+	return &Sub{h: h, scope: scope, fromSeq: fromSeq, interval: interval}
+}
+
+// Close releases the watcher's place in its feed.
+func (s *Sub) Close() {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s.closed || s.f == nil {
+		s.closed = true
+		return
+	}
+	s.closed = true
+	if s.f.subs--; s.f.subs == 0 {
+		s.f.stopTimer()
+		delete(h.feeds, s.f.key)
+	}
+}
+
+// Next blocks until there is something for the watcher and returns it. The
+// update may be shared with other watchers: do not modify it.
+func (s *Sub) Next(ctx context.Context) (*pb.WatchUpdate, error) {
+	u, err := s.NextUpdate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return u.Msg(), nil
+}
+
+// NextUpdate is Next with the update's shared encodings.
+func (s *Sub) NextUpdate(ctx context.Context) (*Update, error) {
+	h := s.h
+	h.mu.Lock()
+	h.applyLocked()
+	if !s.started {
+		s.started = true
+		if u := s.startLocked(); u != nil {
+			h.mu.Unlock()
+			return u, nil
+		}
+	}
+	for {
+		if h.closed {
+			h.mu.Unlock()
+			return nil, ErrHubClosed
+		}
+		f := s.f
+		if f.next > s.last+1 {
+			if u := s.deliverLocked(); u != nil {
+				h.mu.Unlock()
+				return u, nil
+			}
+			continue
+		}
+		var ch chan struct{}
+		if h.head > f.pos {
+			if f.interval <= 0 || time.Since(f.built) >= f.interval {
+				f.buildLocked(h)
+				continue
+			}
+			f.armLocked(h)
+			ch = f.ready
+		} else {
+			h.pmu.Lock()
+			if len(h.pending) > 0 {
+				h.pmu.Unlock()
+				h.applyLocked()
+				continue
+			}
+			ch = h.wake
+			h.pmu.Unlock()
+		}
+		h.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-ch:
+		}
+		h.mu.Lock()
+		h.applyLocked()
+	}
+}
+
+// startLocked joins the watcher to its scope's feed and returns its first
+// update (nil if there is nothing to say). h.mu is held.
+func (s *Sub) startLocked() *Update {
+	h := s.h
+	key := feedKeyOf(s.scope, s.interval)
+	f := h.feeds[key]
+	if f == nil {
+		// A feed starts with an empty update, so that every watcher is
+		// at one of its updates.
+		f = &feed{key: key, scope: s.scope, interval: s.interval, pos: h.head, ready: make(chan struct{})}
+		f.buildLocked(h)
+		h.feeds[key] = f
+	}
+	f.subs++
+	s.f = f
+	if s.fromSeq == 0 {
+		u, index := f.snapshotLocked(h)
+		s.last = index
+		return u
+	}
+	// The watcher starts where the feed is: what changed since fromSeq, as
+	// of the feed's position.
+	if h.head > f.pos {
+		f.buildLocked(h)
+	}
+	s.last = f.next - 1
+	u := h.collect(s.scope, s.fromSeq, false)
+	if len(u.Boards) == 0 {
+		return nil
+	}
+	return newUpdate(u)
+}
+
+// deliverLocked returns what the watcher missed of its feed (nil if no
+// board of its scope changed) and moves it to the feed's last update.
+// h.mu is held.
+func (s *Sub) deliverLocked() *Update {
+	h, f := s.h, s.f
+	newest := f.updates[len(f.updates)-1]
+	first := s.last + 1
+	if first < f.updates[0].index {
+		u, index := f.snapshotLocked(h)
+		s.last = index
+		return u
+	}
+	missed := f.updates[first-f.updates[0].index:]
+	var got []*feedUpdate
+	for _, fu := range missed {
+		if fu.snapshot {
+			u, index := f.snapshotLocked(h)
+			s.last = index
+			return u
+		}
+		if fu.u != nil {
+			got = append(got, fu)
+		}
+	}
+	s.last = newest.index
+	switch len(got) {
+	case 0:
+		return nil
+	case 1:
+		return got[0].u
+	}
+	// Missed several: merged into one, the latest state of each board.
+	latest := map[string]*pb.BoardState{}
+	for _, fu := range got {
+		for _, b := range fu.u.msg.GetBoards() {
+			latest[b.GetBoardId()] = b
+		}
+	}
+	m := &pb.WatchUpdate{Seq: got[len(got)-1].u.msg.GetSeq()}
+	for _, b := range latest {
+		m.Boards = append(m.Boards, b)
+	}
+	sortBoards(m.Boards)
+	return newUpdate(m)
+}
+
+// feedKey identifies a feed: watchers with the same scope and interval
+// share one.
+type feedKey struct {
+	board, round, sections string
+	interval               time.Duration
+}
+
+func feedKeyOf(sc Scope, interval time.Duration) feedKey {
+	k := feedKey{board: sc.BoardID, round: sc.RoundID, interval: interval}
+	if len(sc.Sections) > 0 {
+		secs := slices.Clone(sc.Sections)
+		slices.Sort(secs)
+		for _, s := range secs {
+			k.sections += s + "\x00"
+		}
+	}
+	return k
+}
+
+// feed is what the watchers of one scope share: its last updates, each
+// built once, and a snapshot.
+type feed struct {
+	key      feedKey
+	scope    Scope
+	interval time.Duration
+	subs     int
+
+	pos     uint64        // ring position its updates cover up to
+	updates []*feedUpdate // the last keepUpdates, oldest first
+	next    uint64        // index of the next update
+	built   time.Time     // when the last one was built
+	ready   chan struct{} // closed when an update is built
+	timer   *time.Timer   // builds the next update once the interval has passed
+
+	snap      *Update // a snapshot as of update snapIndex
+	snapIndex uint64
+	snapAt    time.Time
+}
+
+// feedUpdate is one of a feed's updates: the boards of its scope that
+// changed between two ring positions (u nil if none did).
+type feedUpdate struct {
+	index    uint64
+	u        *Update
+	snapshot bool // the feed fell behind the ring: every board, afresh
+}
+
+// buildLocked turns what changed since the feed's last update into the
+// next one, and wakes its watchers. If its watchers were all too busy to
+// take updates for longer than the feed keeps them (or the ring holds), the
+// update is a fresh snapshot. h.mu is held.
+func (f *feed) buildLocked(h *Hub) {
+	fu := &feedUpdate{index: f.next}
+	var m *pb.WatchUpdate
+	behind := h.head-f.pos > uint64(len(h.ring))
+	if !behind && h.head > f.pos && f.interval > 0 {
+		oldest := h.ring[f.pos%uint64(len(h.ring))].at
+		behind = time.Since(h.epoch)-oldest > keepUpdates*f.interval
+	}
+	if behind {
+		m = h.collect(f.scope, 0, true)
+		fu.snapshot = true
+	} else {
+		changed := map[string]bool{}
+		m = &pb.WatchUpdate{Seq: h.lastSeq}
+		for p := f.pos; p < h.head; p++ {
+			c := h.ring[p%uint64(len(h.ring))]
+			if changed[c.boardID] {
+				continue
+			}
+			if b := h.boards[c.boardID]; b != nil && f.scope.has(c.boardID, b) {
+				changed[c.boardID] = true
+				m.Boards = append(m.Boards, b.state)
+			}
+		}
+		sortBoards(m.Boards)
+	}
+	if fu.snapshot || len(m.Boards) > 0 {
+		fu.u = newUpdate(m)
+	}
+	f.updates = append(f.updates, fu)
+	if len(f.updates) > keepUpdates {
+		f.updates = slices.Delete(f.updates, 0, len(f.updates)-keepUpdates)
+	}
+	if fu.snapshot {
+		f.snap, f.snapIndex, f.snapAt = fu.u, fu.index, time.Now()
+	}
+	f.next++
+	f.pos = h.head
+	f.built = time.Now()
+	f.stopTimer()
+	close(f.ready)
+	f.ready = make(chan struct{})
+}
+
+// snapshotLocked returns a snapshot of the feed's scope and the index of
+// the update it is as of: the one made for the feed's latest update if
+// nothing changed since, or one made less than an interval ago (the
+// watcher gets what followed next), else a new one, as of a new update.
+// However many watchers start or fall behind at once, that is one
+// snapshot per interval. h.mu is held.
+func (f *feed) snapshotLocked(h *Hub) (*Update, uint64) {
+	if f.snap != nil && f.snapIndex+keepUpdates > f.next &&
+		(f.snapIndex == f.next-1 && h.head == f.pos || f.interval > 0 && time.Since(f.snapAt) < f.interval) {
+		return f.snap, f.snapIndex
+	}
+	if h.head > f.pos {
+		f.buildLocked(h)
+	}
+	f.snap, f.snapIndex, f.snapAt = newUpdate(h.collect(f.scope, 0, true)), f.next-1, time.Now()
+	return f.snap, f.snapIndex
+}
+
+// armLocked makes sure the next update is built once the interval has
+// passed, whoever is watching then. h.mu is held.
+func (f *feed) armLocked(h *Hub) {
+	if f.timer != nil {
+		return
+	}
+	f.timer = time.AfterFunc(max(f.interval-time.Since(f.built), 0), func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		f.timer = nil
+		if h.closed || h.feeds[f.key] != f {
+			return
+		}
+		h.applyLocked()
+		if h.head > f.pos {
+			f.buildLocked(h)
+		}
+	})
+}
+
+func (f *feed) stopTimer() {
+	if f.timer != nil {
+		f.timer.Stop()
+		f.timer = nil
+	}
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
 	"pgregory.net/rapid"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -484,5 +486,86 @@ func BenchmarkPublish(b *testing.B) {
 			h.Close()
 			wg.Wait()
 		})
+	}
+}
+
+// Watchers of one scope share each update, encoded once: the same bytes
+// go to all of them.
+func TestHubSharesUpdates(t *testing.T) {
+	h := server.NewHub(0)
+	h.Publish("R", hubState("a", 1, 1), 1)
+	subs := make([]*server.Sub, 3)
+	for i := range subs {
+		subs[i] = h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+		defer subs[i].Close()
+		poll(t, subs[i])
+	}
+	h.Publish("R", hubState("a", 2, 2), 2)
+	h.Publish("R", hubState("b", 1, 3), 3)
+	var first *server.Update
+	for i, s := range subs {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		u, err := s.NextUpdate(ctx)
+		if err != nil {
+			t.Fatalf("watcher %d: %v", i, err)
+		}
+		if first == nil {
+			first = u
+		}
+		if u != first {
+			t.Errorf("watcher %d got an update of its own, want the one shared by the scope", i)
+		}
+	}
+	b, err := first.Proto()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back pb.WatchUpdate
+	if err := proto.Unmarshal(b, &back); err != nil || !proto.Equal(&back, first.Msg()) || back.GetSeq() != 3 || len(back.GetBoards()) != 2 {
+		t.Errorf("Proto() = %v (%v), want the update %v", &back, err, first.Msg())
+	}
+	sse, err := first.SSE()
+	if err != nil || !strings.HasPrefix(string(sse), "id: 3\ndata: {") || !strings.HasSuffix(string(sse), "}\n\n") {
+		t.Errorf("SSE() = %q, %v; want id 3 and the update as data", sse, err)
+	}
+}
+
+// A watcher that missed a few updates of its scope gets them merged into
+// one (the latest state of each board); one that missed many gets a fresh
+// snapshot, not the backlog.
+func TestHubSlowWatcherCatchesUp(t *testing.T) {
+	h := server.NewHub(0)
+	for i := range 5 {
+		h.Publish("R", hubState(fmt.Sprintf("b%d", i), 1, int64(i)), uint64(i+1))
+	}
+	fast := h.Subscribe(server.Scope{}, 0, 0)
+	slow := h.Subscribe(server.Scope{}, 0, 0)
+	poll(t, fast)
+	poll(t, slow)
+	seq := uint64(5)
+	publish := func(board string) {
+		seq++
+		h.Publish("R", hubState(board, seq, int64(seq)), seq)
+		if u := poll(t, fast); u == nil || u.GetSnapshot() || len(u.GetBoards()) != 1 {
+			t.Fatalf("the fast watcher got %v, want an update of %s", u, board)
+		}
+	}
+	publish("b1")
+	publish("b2")
+	publish("b1")
+	u := poll(t, slow)
+	if u.GetSnapshot() || u.GetSeq() != seq || !slices.Equal(updateBoardIDs(u), []string{"b1", "b2"}) || u.GetBoards()[0].GetAtMs() != int64(seq) {
+		t.Errorf("three updates behind: %v; want one update of b1 (latest) and b2 at seq %d", u, seq)
+	}
+	for range 40 {
+		publish("b3")
+	}
+	u = poll(t, slow)
+	if !u.GetSnapshot() || u.GetSeq() != seq || len(u.GetBoards()) != 5 {
+		t.Errorf("forty updates behind: snapshot %v, seq %d, %d boards; want a snapshot of 5 at seq %d", u.GetSnapshot(), u.GetSeq(), len(u.GetBoards()), seq)
+	}
+	if u := poll(t, slow); u != nil {
+		t.Errorf("after its snapshot the slow watcher got %v, want nothing more", u)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 // metrics are the server's Prometheus metrics, on a registry of its own
@@ -51,13 +53,8 @@ type boardCollector struct {
 func (c *boardCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c *boardCollector) Collect(ch chan<- prometheus.Metric) {
-	h := c.s.hub
 	counts := map[string]int{}
-	h.mu.Lock()
-	for _, b := range h.boards {
-		counts[b.state.GetStatus().String()]++
-	}
-	h.mu.Unlock()
+	c.s.hub.each(func(st *pb.BoardState) { counts[st.GetStatus().String()]++ })
 	for st, n := range counts {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), st)
 	}

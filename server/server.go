@@ -400,6 +400,8 @@ func (s *Server) newGRPC() *grpc.Server {
 		// than it gives (notes/machine-limits.md).
 		grpc.InitialWindowSize(1 << 20),
 		grpc.InitialConnWindowSize(1 << 20),
+		// Watch updates are encoded once for all their watchers.
+		grpc.ForceServerCodecV2(newCodec()),
 	}
 	if s.opts.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.TLS)))

@@ -12,7 +12,8 @@ import (
 )
 
 // watchService implements Watch: each stream reads the hub at its own pace
-// and only its own goroutine calls Send.
+// and only its own goroutine calls Send. The updates of a scope are built
+// and encoded once and shared by its watchers (hub.go).
 type watchService struct {
 	pb.UnsafeWatchServer
 	s *Server
@@ -88,8 +89,9 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		return toStatus(err)
 	}
 	sub := hub.Subscribe(scope, from, w.s.opts.WatchInterval)
+	defer sub.Close()
 	for {
-		u, err := sub.Next(ctx)
+		u, err := sub.NextUpdate(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) && w.s.ctx.Err() != nil {
 				return toStatus(ErrShuttingDown)
@@ -99,7 +101,12 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 			}
 			return toStatus(err)
 		}
-		if err := stream.Send(u); err != nil {
+		// The same bytes go to every watcher of the scope (codec).
+		b, err := u.Proto()
+		if err != nil {
+			return toStatus(err)
+		}
+		if err := stream.SendMsg(encoded(b)); err != nil {
 			return err
 		}
 	}

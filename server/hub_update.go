@@ -1,0 +1,76 @@
+package server
+
+import (
+	"strconv"
+	"sync"
+
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+// Update is one update for watchers with its encodings, each made once
+// however many watchers of the scope send it: the protobuf bytes of a
+// Watch stream and the server-sent event of the dashboard's feed.
+type Update struct {
+	msg *pb.WatchUpdate
+
+	protoOnce sync.Once
+	protoB    []byte
+	protoErr  error
+
+	sseOnce sync.Once
+	sseB    []byte
+	sseErr  error
+}
+
+func newUpdate(m *pb.WatchUpdate) *Update { return &Update{msg: m} }
+
+// Msg returns the update; it is shared: do not modify it.
+func (u *Update) Msg() *pb.WatchUpdate { return u.msg }
+
+// Proto returns the update in protobuf.
+func (u *Update) Proto() ([]byte, error) {
+	u.protoOnce.Do(func() { u.protoB, u.protoErr = proto.Marshal(u.msg) })
+	return u.protoB, u.protoErr
+}
+
+// SSE returns the update as a server-sent event: its seq as the event id
+// and its protojson as the data, so a browser's EventSource resumes from
+// Last-Event-ID without gaps.
+func (u *Update) SSE() ([]byte, error) {
+	u.sseOnce.Do(func() {
+		js, err := protojson.Marshal(u.msg)
+		if err != nil {
+			u.sseErr = err
+			return
+		}
+		b := make([]byte, 0, len(js)+32)
+		b = append(b, "id: "...)
+		b = strconv.AppendUint(b, u.msg.GetSeq(), 10)
+		b = append(b, "\ndata: "...)
+		b = append(b, js...)
+		u.sseB = append(b, "\n\n"...)
+	})
+	return u.sseB, u.sseErr
+}
+
+// encoded is a message already in protobuf; the server's codec sends its
+// bytes as they are (the same bytes to every watcher).
+type encoded []byte
+
+// codec is the server's gRPC codec: protobuf, except that an encoded
+// message is sent as it is.
+type codec struct{ encoding.CodecV2 }
+
+func newCodec() codec { return codec{encoding.GetCodecV2("proto")} }
+
+func (c codec) Marshal(v any) (mem.BufferSlice, error) {
+	if e, ok := v.(encoded); ok {
+		return mem.BufferSlice{mem.SliceBuffer(e)}, nil
+	}
+	return c.CodecV2.Marshal(v)
+}
