@@ -3,10 +3,8 @@ package server
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -90,21 +88,24 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	stop := trackCtx(s, id.TokenID, &ctx)
 	defer stop()
+	limitSendBuffer(r, sseSendBuffer)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
-	sub := hub.Subscribe(scope, from, max(s.opts.WatchInterval, 250*time.Millisecond))
+	sub := hub.Subscribe(scope, from, s.opts.WatchInterval)
+	defer sub.Close()
 	for {
-		u, err := sub.Next(ctx)
+		u, err := sub.NextUpdate(ctx)
 		if err != nil {
 			return
 		}
-		b, err := protojson.Marshal(u)
+		// Encoded once for every watcher of the scope (Update.SSE).
+		b, err := u.SSE()
 		if err != nil {
 			return
 		}
-		if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", u.GetSeq(), b); err != nil {
+		if _, err := w.Write(b); err != nil {
 			return
 		}
 		fl.Flush()

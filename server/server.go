@@ -79,8 +79,9 @@ type Options struct {
 	// CommandWait is how long BoardAction waits for the device by default
 	// (default 3 s).
 	CommandWait time.Duration
-	// WatchInterval is the least time between two updates to one watcher
-	// (default 100 ms): what happens meanwhile is coalesced.
+	// WatchInterval is the least time between two updates to one watcher,
+	// on a Watch stream or the dashboard's feed (default 50 ms): what
+	// happens meanwhile is coalesced. Negative: as soon as anything changes.
 	WatchInterval time.Duration
 	// BroadcastDelay delays what broadcast tokens and public rounds show
 	// (watch streams, the PGN feeds and relays, the display page) by this
@@ -128,7 +129,7 @@ func (o *Options) defaults() {
 		o.CommandWait = 3 * time.Second
 	}
 	if o.WatchInterval == 0 {
-		o.WatchInterval = 100 * time.Millisecond
+		o.WatchInterval = 50 * time.Millisecond
 	}
 	if o.HelloTimeout <= 0 {
 		o.HelloTimeout = 5 * time.Second
@@ -219,7 +220,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: connContext}
 	if opts.TLS != nil {
 		s.http.TLSConfig = opts.TLS.Clone()
 	}
