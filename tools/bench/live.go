@@ -281,9 +281,10 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		o := slowOutcome{kind: set.kind}
 		select {
 		case o.report = <-set.ws[0].caught:
-		case <-time.After(60 * time.Second):
+		case <-time.After(3*c.stall + 10*time.Second):
 			_, err := set.errors()
-			o.err = fmt.Errorf("no snapshot within 60 s of resuming (stream error: %v)", err)
+			o.err = fmt.Errorf("no snapshot within %s of resuming, %d updates read since, stopped reading after %d (stream error: %v)",
+				3*c.stall+10*time.Second, set.ws[0].afterResume.Load(), set.ws[0].stalledAt.Load(), err)
 		}
 		res.slow = append(res.slow, o)
 		fmt.Printf("   slow %s watcher, %s without reading: ingest p99 %s (without %s); resumed: snapshot %v after %s, %d updates / %.0f KB before it %v\n",

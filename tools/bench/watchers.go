@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"google.golang.org/grpc"
@@ -56,6 +58,8 @@ type watcher struct {
 	// then it reports how it caught up.
 	stall, resume chan struct{}
 	caught        chan slowReport
+	afterResume   atomic.Int64 // updates read since resuming (without a snapshot)
+	stalledAt     atomic.Int64 // updates read when it stopped reading
 }
 
 type slowReport struct {
@@ -87,6 +91,20 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 	ctx, cancel := context.WithCancel(context.Background())
 	set := &watcherSet{kind: kind, f: f, ctx: ctx, cancel: cancel}
 	tr := &http.Transport{MaxIdleConnsPerHost: n + 1, DisableCompression: true, ReadBufferSize: 64 << 10}
+	window := int32(1 << 20)
+	if slow {
+		// A slow watcher has small buffers, as a phone on venue Wi-Fi:
+		// the server soon has to stop sending to it when it stops reading.
+		window = 64 << 10
+		tr.ReadBufferSize = 4 << 10
+		tr.DialContext = (&net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+			var serr error
+			if err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 16<<10) }); err != nil {
+				return err
+			}
+			return serr
+		}}).DialContext
+	}
 	every := max(n/max(sample, 1), 1)
 	for i := range n {
 		w := &watcher{set: set, sampled: sample > 0 && i%every == 0, first: make(chan struct{}), seen: map[string]uint64{}}
@@ -102,7 +120,7 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 			if kind == "sse" {
 				err = w.sse(ctx, tr, s.http, tok)
 			} else {
-				err = w.grpc(ctx, s.grpc, tok)
+				err = w.grpc(ctx, s.grpc, tok, window)
 			}
 			if err != nil && ctx.Err() == nil {
 				set.errs.Add(1)
@@ -138,9 +156,9 @@ func (set *watcherSet) close() {
 }
 
 // grpc runs one Watch.WatchHall stream on a connection of its own.
-func (w *watcher) grpc(ctx context.Context, addr, token string) error {
+func (w *watcher) grpc(ctx context.Context, addr, token string, window int32) error {
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithInitialWindowSize(1<<20), grpc.WithInitialConnWindowSize(1<<20))
+		grpc.WithInitialWindowSize(window), grpc.WithInitialConnWindowSize(window))
 	if err != nil {
 		return err
 	}
@@ -239,6 +257,7 @@ func (w *watcher) got(n, size int, snapshot bool, slow *slowTracker) {
 	select {
 	case <-w.stall:
 		if slow.resumed.IsZero() {
+			w.stalledAt.Store(int64(n))
 			<-w.resume
 			slow.resumed = time.Now()
 			return // this one was read before the stall
@@ -256,6 +275,7 @@ func (w *watcher) got(n, size int, snapshot bool, slow *slowTracker) {
 	}
 	slow.bytes += int64(size)
 	slow.before++
+	w.afterResume.Add(1)
 }
 
 // protoUpdate reads a WatchUpdate's snapshot flag and, if sampled, its
@@ -390,10 +410,13 @@ func (w *watcher) saw(board string, seq uint64, now time.Time) {
 	defer c.mu.Unlock()
 	for q := last + 1; q <= seq; q++ {
 		at, ok := c.acks[q]
-		if !ok {
-			continue
+		switch {
+		case !ok: // not a press of the window
+		case at.IsZero(): // the update came before the acknowledgement
+			h.add(0)
+		default:
+			h.add(max(now.Sub(at), 0))
 		}
-		h.add(max(now.Sub(at), 0))
 	}
 }
 
