@@ -321,6 +321,12 @@ func (s *Sub) NextUpdate(ctx context.Context) (*Update, error) {
 			return nil, ErrHubClosed
 		}
 		f := s.f
+		due := f.interval <= 0 || time.Since(f.built) >= f.interval
+		if h.head > f.pos && due {
+			// Build before delivering, so that a watcher that missed
+			// updates gets them merged with what changed since.
+			f.buildLocked(h)
+		}
 		if f.next > s.last+1 {
 			if u := s.deliverLocked(); u != nil {
 				h.mu.Unlock()
@@ -330,10 +336,6 @@ func (s *Sub) NextUpdate(ctx context.Context) (*Update, error) {
 		}
 		var ch chan struct{}
 		if h.head > f.pos {
-			if f.interval <= 0 || time.Since(f.built) >= f.interval {
-				f.buildLocked(h)
-				continue
-			}
 			f.armLocked(h)
 			ch = f.ready
 		} else {
@@ -415,20 +417,22 @@ func (s *Sub) deliverLocked() *Update {
 		}
 	}
 	s.last = newest.index
-	switch len(got) {
-	case 0:
+	switch {
+	case len(got) == 0:
 		return nil
-	case 1:
-		return got[0].u
+	case len(got) == 1 && got[0] == newest:
+		return newest.u
 	}
-	// Missed several: merged into one, the latest state of each board.
+	// Missed several, or updates of other scopes' boards since: merged
+	// into one, the latest state of each board, at the newest seq (to
+	// resume from).
 	latest := map[string]*pb.BoardState{}
 	for _, fu := range got {
 		for _, b := range fu.u.msg.GetBoards() {
 			latest[b.GetBoardId()] = b
 		}
 	}
-	m := &pb.WatchUpdate{Seq: got[len(got)-1].u.msg.GetSeq()}
+	m := &pb.WatchUpdate{Seq: newest.seq}
 	for _, b := range latest {
 		m.Boards = append(m.Boards, b)
 	}
@@ -479,6 +483,7 @@ type feed struct {
 // changed between two ring positions (u nil if none did).
 type feedUpdate struct {
 	index    uint64
+	seq      uint64 // the hall's seq when it was built
 	u        *Update
 	snapshot bool // the feed fell behind the ring: every board, afresh
 }
@@ -513,6 +518,7 @@ func (f *feed) buildLocked(h *Hub) {
 		}
 		sortBoards(m.Boards)
 	}
+	fu.seq = m.GetSeq()
 	if fu.snapshot || len(m.Boards) > 0 {
 		fu.u = newUpdate(m)
 	}

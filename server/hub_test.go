@@ -340,11 +340,12 @@ func TestHubCloseWakesWatchers(t *testing.T) {
 }
 
 // Resuming is exact, as a property: over random publishes (committed and
-// live) on random boards of random rounds, a watcher of a random scope that
-// disconnects at random points and resumes from the last seq it received
-// always holds exactly the hub's latest states after a read, never receives
-// a state older than one it had, sees seq never go down, and receives a
-// state it already had only when resuming across a live change.
+// live) on random boards of random rounds, watchers of one random scope
+// (sharing the scope's feed) that read at their own random points, and
+// disconnect and resume from the last seq they received, each always hold
+// exactly the hub's latest states after a read, never receive a state older
+// than one they had, see seq never go down, and receive a state they
+// already had only in a snapshot or when resuming across a live change.
 func TestHubResumeProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nBoards := rapid.IntRange(1, 6).Draw(t, "boards")
@@ -378,24 +379,35 @@ func TestHubResumeProperty(t *testing.T) {
 		var seq uint64
 		var version int64
 
-		// The watcher: what it holds, the last seq it received.
-		held := map[string]int64{}
-		var lastSeq uint64
-		sub := h.Subscribe(scope, 0, 0)
-		resumed := false
+		// The watchers: what each holds, the last seq it received.
+		type watcher struct {
+			sub     *server.Sub
+			held    map[string]int64
+			lastSeq uint64
+			resumed bool
+		}
+		ws := make([]*watcher, rapid.IntRange(1, 3).Draw(t, "watchers"))
+		for i := range ws {
+			ws[i] = &watcher{sub: h.Subscribe(scope, 0, 0), held: map[string]int64{}}
+		}
+		defer func() {
+			for _, w := range ws {
+				w.sub.Close()
+			}
+		}()
 
-		read := func() {
-			u := poll(t, sub)
+		read := func(w *watcher) {
+			u := poll(t, w.sub)
 			if u != nil {
-				if u.GetSeq() < lastSeq {
-					t.Fatalf("update seq %d after %d", u.GetSeq(), lastSeq)
+				if u.GetSeq() < w.lastSeq {
+					t.Fatalf("update seq %d after %d", u.GetSeq(), w.lastSeq)
 				}
 				if u.GetSeq() != seq {
 					t.Fatalf("update seq %d, want the highest published %d", u.GetSeq(), seq)
 				}
-				prev := maps.Clone(held)
+				prev := maps.Clone(w.held)
 				if u.GetSnapshot() {
-					clear(held)
+					clear(w.held)
 				}
 				for _, b := range u.GetBoards() {
 					id, v := b.GetBoardId(), b.GetAtMs()
@@ -408,23 +420,23 @@ func TestHubResumeProperty(t *testing.T) {
 						if v < had {
 							t.Fatalf("board %s: received version %d after %d", id, v, had)
 						}
-						if v == had && !u.GetSnapshot() && !(resumed && lastLive[id]) {
+						if v == had && !u.GetSnapshot() && !(w.resumed && lastLive[id]) {
 							t.Fatalf("board %s: version %d received twice", id, v)
 						}
 					}
-					held[id] = v
+					w.held[id] = v
 				}
-				lastSeq = u.GetSeq()
+				w.lastSeq = u.GetSeq()
 			}
-			resumed = false
+			w.resumed = false
 			for i := range nBoards {
 				id := board(i)
 				want, published := latest[id]
 				if !inScope(i) || !published {
 					continue
 				}
-				if held[id] != want {
-					t.Fatalf("after a read the watcher holds %s at version %d, want %d", id, held[id], want)
+				if w.held[id] != want {
+					t.Fatalf("after a read the watcher holds %s at version %d, want %d", id, w.held[id], want)
 				}
 			}
 		}
@@ -444,13 +456,17 @@ func TestHubResumeProperty(t *testing.T) {
 				h.Publish(round[i], hubState(board(i), 0, version), 0)
 				latest[board(i)], lastLive[board(i)] = version, true
 			case op <= 7:
-				read()
+				read(ws[rapid.IntRange(0, len(ws)-1).Draw(t, "reader")])
 			default: // disconnect and resume from the last seq received
-				sub = h.Subscribe(scope, lastSeq, 0)
-				resumed = lastSeq > 0
+				w := ws[rapid.IntRange(0, len(ws)-1).Draw(t, "resumer")]
+				w.sub.Close()
+				w.sub = h.Subscribe(scope, w.lastSeq, 0)
+				w.resumed = w.lastSeq > 0
 			}
 		}
-		read()
+		for _, w := range ws {
+			read(w)
+		}
 	})
 }
 
@@ -567,5 +583,97 @@ func TestHubSlowWatcherCatchesUp(t *testing.T) {
 	}
 	if u := poll(t, slow); u != nil {
 		t.Errorf("after its snapshot the slow watcher got %v, want nothing more", u)
+	}
+}
+
+// Watchers on goroutines of their own, some sharing a scope's feed, with
+// and without an interval, while a publisher runs: each sees seq never go
+// down, no board older than it had, and at the end holds every board of
+// its scope at its latest state.
+func TestHubConcurrentWatchers(t *testing.T) {
+	h := server.NewHub(64)
+	const boards, publishes = 8, 3000
+	round := func(i int) string { return fmt.Sprintf("R%d", i%2) }
+	for i := range boards {
+		h.Publish(round(i), hubState(fmt.Sprintf("b%d", i), 0, 0), 0)
+	}
+	type result struct {
+		scope server.Scope
+		held  map[string]int64
+		err   error
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	results := make(chan result)
+	var wg sync.WaitGroup
+	scopes := []server.Scope{{}, {}, {RoundID: "R0"}, {RoundID: "R0"}, {BoardID: "b3"}}
+	inScope := func(sc server.Scope, i int) bool {
+		id := fmt.Sprintf("b%d", i)
+		return (sc.RoundID == "" || sc.RoundID == round(i)) && (sc.BoardID == "" || sc.BoardID == id)
+	}
+	for i, sc := range scopes {
+		// The seq of the last publish in scope: the watcher is done there.
+		var end uint64
+		for i := 1; i <= publishes; i++ {
+			if inScope(sc, i%boards) {
+				end = uint64(i)
+			}
+		}
+		for _, interval := range []time.Duration{0, time.Millisecond} {
+			sub := h.Subscribe(sc, 0, interval)
+			slow := i%2 == 1
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer sub.Close()
+				r := result{scope: sc, held: map[string]int64{}}
+				var lastSeq uint64
+				for lastSeq < end {
+					u, err := sub.Next(ctx)
+					if err != nil {
+						r.err = fmt.Errorf("Next at seq %d: %w", lastSeq, err)
+						break
+					}
+					if u.GetSeq() < lastSeq {
+						r.err = fmt.Errorf("seq %d after %d", u.GetSeq(), lastSeq)
+						break
+					}
+					lastSeq = u.GetSeq()
+					if u.GetSnapshot() {
+						clear(r.held)
+					}
+					for _, b := range u.GetBoards() {
+						if b.GetAtMs() < r.held[b.GetBoardId()] {
+							r.err = fmt.Errorf("board %s: version %d after %d", b.GetBoardId(), b.GetAtMs(), r.held[b.GetBoardId()])
+						}
+						r.held[b.GetBoardId()] = b.GetAtMs()
+					}
+					if slow {
+						time.Sleep(200 * time.Microsecond)
+					}
+				}
+				results <- r
+			}()
+		}
+	}
+	latest := map[string]int64{}
+	for i := 1; i <= publishes; i++ {
+		id := fmt.Sprintf("b%d", i%boards)
+		h.Publish(round(i%boards), hubState(id, uint64(i), int64(i)), uint64(i))
+		latest[id] = int64(i)
+	}
+	go func() { wg.Wait(); close(results) }()
+	for r := range results {
+		if r.err != nil {
+			t.Errorf("watcher of %+v: %v", r.scope, r.err)
+			continue
+		}
+		for i := range boards {
+			id := fmt.Sprintf("b%d", i)
+			in := inScope(r.scope, i)
+			if got, ok := r.held[id]; in && got != latest[id] || !in && ok {
+				t.Errorf("watcher of %+v holds %s at version %d (%v), want %d (in scope: %v)", r.scope, id, got, ok, latest[id], in)
+			}
+		}
 	}
 }
