@@ -23,8 +23,9 @@
 //     watchers (/api/watch), on the live hall at -rate: p99 from a press's
 //     acknowledgement to the watcher's update showing it, and ingest with
 //     them against ingest without them (the window before). Then one gRPC
-//     and one SSE watcher that stop reading for -stall: ingest p99 against
-//     without, and whether the slow watcher resumes with a fresh snapshot.
+//     and one SSE watcher, with small receive buffers as a phone's, that
+//     stop reading for -stall: ingest p99 against without, and whether the
+//     slow watcher resumes with a fresh snapshot rather than a backlog.
 //   - memory: resident memory per idle clock stream, hall and echo (RSS
 //     with the clocks connected and idle, less before they connected).
 //   - restart: a hall of -restart-boards boards holding -restart-events
@@ -92,6 +93,17 @@ func main() {
 	flag.StringVar(&c.hallserver, "hallserver", "", "hallserver binary (default: go build ./cmd/hallserver)")
 	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles of hallserver under the ingest load to this directory")
 	flag.BoolVar(&c.markdown, "markdown", false, "also print the table as Markdown")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), `usage: bench [flags]
+
+Measures the hall server (a real hallserver process) against an echo server
+in the same run and prints one table of figures, baselines, ratios and
+issue 12's targets. Absolute figures vary on a shared machine: compare the
+ratios. The parts are described by go doc ./tools/bench.
+
+`)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if echoMode {
 		if err := serveEcho(); err != nil {
