@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,5 +80,29 @@ func TestRunPlaysARound(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "summary: 1 rounds, 3 games") {
 		t.Errorf("output lacks the summary of 3 games:\n%s", out.String())
+	}
+}
+
+// Defect 10: clocksim plays against a hall whose certificate comes from a
+// private CA, trusting that CA (-tls-ca).
+func TestRunOverTLSWithAPrivateCA(t *testing.T) {
+	cfg, pool, caPEM := halltest.SelfSigned(t)
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithTLS(cfg, pool), halltest.WithSpeed(200))
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, caPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: io.Discard}
+	args := []string{"-target", h.Addr(), "-tls-ca", ca, "-tls-server-name", "localhost",
+		"-boards", "2", "-tc", "60+1", "-speed", "200", "-seed", "1", "-progress", "0"}
+	if err := m.ParseFlags(args, func(k string) string { return map[string]string{"HALL_CHIEF_TOKEN": h.Chief}[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run over TLS with -tls-ca: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "summary: 1 rounds, 2 games") {
+		t.Errorf("output lacks the summary of 2 games:\n%s", out.String())
 	}
 }
