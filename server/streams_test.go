@@ -26,7 +26,9 @@ func TestStreamWithoutHelloIsCut(t *testing.T) {
 // Defect 4: streams that never say Hello do not delay shutdown by the
 // whole grace: they end as soon as the server shuts down.
 func TestStreamsWithoutHelloDoNotDelayShutdown(t *testing.T) {
-	h := halltest.Start(t) // HelloTimeout 5 s
+	// A Hello timeout longer than the grace: only shutdown itself may end
+	// the silent streams in time.
+	h := halltest.Start(t, halltest.WithOptions(server.Options{HelloTimeout: time.Minute}))
 	b := h.Round(t, "180+2", 1)[0]
 	for range 3 {
 		openRawLink(t, h, b.GetDeviceId())
