@@ -77,6 +77,14 @@ func TestBadRequestsNameTheField(t *testing.T) {
 			_, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: b.GetRoundId(), Number: 9, White: &pb.Player{Name: strings.Repeat("n", 201)}, Black: &pb.Player{Name: "B"}})
 			return err
 		}, codes.InvalidArgument, "white.name"},
+		{"starting rank beyond TRF's", func() error {
+			_, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: b.GetRoundId(), Number: 9, White: &pb.Player{Name: "W", StartRank: 60000}, Black: &pb.Player{Name: "B"}})
+			return err
+		}, codes.InvalidArgument, "white.start_rank"},
+		{"long federation", func() error {
+			_, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: b.GetRoundId(), Number: 9, White: &pb.Player{Name: "W"}, Black: &pb.Player{Name: "B", Federation: "Norwegian Chess Federation"}})
+			return err
+		}, codes.InvalidArgument, "black.federation"},
 		{"control character in a name", func() error {
 			_, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open\x00\n", DefaultConfig: tc(nil)})
 			return err
