@@ -98,6 +98,7 @@ func randValue(r *rand.Rand, fd protoreflect.FieldDescriptor, ids []string) prot
 // caller's fault or a refusal, never INTERNAL or UNKNOWN (the server's).
 // Invalid UTF-8 is left out: the Go client refuses to send it.
 func TestRandomArbiterCallsAreNeverInternal(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	bs := h.Round(t, "180+2", 2)
 	arb, ctx := h.Arbiter(t)

@@ -42,6 +42,7 @@ func rejects(m *pb.ServerMessage, seq uint64) bool {
 // refused event applied (the 200-board chaos soak under load: "an
 // acknowledged event missing from the store").
 func TestAckAgainNeverPassesARefusalOffAsApplied(t *testing.T) {
+	t.Parallel()
 	s := serverOnStore(t)
 	l := &link{dev: "d1", out: make(chan *pb.ServerMessage, 4), cancel: func(error) {}}
 	if err := s.ackAgain(context.Background(), l, 1); err != nil {
@@ -78,6 +79,7 @@ func TestAckAgainNeverPassesARefusalOffAsApplied(t *testing.T) {
 // by a later Ack covering its sequence number. (The send loop's select
 // would pick a queued message half the time: twenty cuts.)
 func TestNothingIsSentAfterTheCut(t *testing.T) {
+	t.Parallel()
 	for range 20 {
 		l := &link{out: make(chan *pb.ServerMessage, 256)}
 		ctx, cancel := context.WithCancel(context.Background())
