@@ -108,8 +108,8 @@ type Main struct {
 	NATS         string
 	NATSListen   string
 	NATSReplicas int
-	Stdout     io.Writer
-	Stderr     io.Writer
+	Stdout       io.Writer
+	Stderr       io.Writer
 
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
