@@ -170,11 +170,12 @@ func TestGatewayServesTheHall(t *testing.T) {
 }
 
 // firstRecv returns the error of a watch call or of its first message.
-func firstRecv(stream interface{ Recv() (*pb.WatchUpdate, error) }, err error) error {
+func firstRecv(stream interface {
+	Recv() (*pb.WatchUpdate, error)
+}, err error) error {
 	if err != nil {
 		return err
 	}
 	_, err = stream.Recv()
 	return err
 }
-
