@@ -113,6 +113,9 @@ func (n *Node) start() error {
 	return nil
 }
 
+// Name is the server's name.
+func (n *Node) Name() string { return n.opts.Name }
+
 // URL is the client URL (nats://host:port).
 func (n *Node) URL() string { return fmt.Sprintf("nats://%s:%d", n.opts.Host, n.opts.Port) }
 
@@ -153,31 +156,79 @@ type Cluster struct {
 }
 
 // StartCluster starts size nodes named n1, n2... with their data under
-// dir, routed to each other.
+// dir, routed to each other. JetStream in a cluster needs every node's
+// routes from the start, so the cluster ports are chosen first (free
+// ports on 127.0.0.1, then bound by the nodes).
 func StartCluster(name, dir string, size int) (*Cluster, error) {
-	c := &Cluster{}
-	for i := range size {
-		o := Options{Name: fmt.Sprintf("n%d", i+1), Dir: filepath.Join(dir, fmt.Sprintf("n%d", i+1)), Cluster: name}
-		for _, prev := range c.Nodes {
-			o.Routes = append(o.Routes, prev.ClusterURL())
-		}
-		n, err := Start(o)
+	var routes []string
+	ports := make([]int, size)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			c.Shutdown()
-			return nil, err
+			return nil, fmt.Errorf("natsrun: %w", err)
 		}
-		c.Nodes = append(c.Nodes, n)
+		ports[i] = l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
 	}
-	// Every node routes to every other on a restart.
-	for _, n := range c.Nodes {
-		n.opts.Routes = nil
-		for _, m := range c.Nodes {
-			if m != n {
-				n.opts.Routes = append(n.opts.Routes, m.ClusterURL())
-			}
+	c := &Cluster{}
+	// Start the nodes together: each waits for the others' routes.
+	type started struct {
+		i   int
+		n   *Node
+		err error
+	}
+	ch := make(chan started, size)
+	for i := range size {
+		go func() {
+			o := Options{Name: fmt.Sprintf("n%d", i+1), Dir: filepath.Join(dir, fmt.Sprintf("n%d", i+1)), Cluster: name,
+				ClusterPort: ports[i], Routes: routes}
+			n, err := Start(o)
+			ch <- started{i, n, err}
+		}()
+	}
+	c.Nodes = make([]*Node, size)
+	var firstErr error
+	for range size {
+		s := <-ch
+		c.Nodes[s.i] = s.n
+		if s.err != nil && firstErr == nil {
+			firstErr = s.err
 		}
+	}
+	if firstErr != nil {
+		c.Shutdown()
+		return nil, firstErr
+	}
+	if err := c.WaitJetStream(30 * time.Second); err != nil {
+		c.Shutdown()
+		return nil, err
 	}
 	return c, nil
+}
+
+// WaitJetStream waits until the running nodes have a JetStream meta
+// leader and are current with it: before that, JetStream requests go
+// unanswered (a new cluster takes a few seconds to elect one).
+func (c *Cluster) WaitJetStream(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		leader, current := false, true
+		for _, n := range c.Nodes {
+			if n == nil || n.srv == nil {
+				continue
+			}
+			leader = leader || n.srv.JetStreamIsLeader()
+			current = current && n.srv.JetStreamIsCurrent()
+		}
+		if leader && current {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("natsrun: no JetStream meta leader after %v", timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // URLs lists the nodes' client URLs, comma-separated (nats.Connect takes
@@ -193,6 +244,8 @@ func (c *Cluster) URLs() string {
 // Shutdown stops every node.
 func (c *Cluster) Shutdown() {
 	for _, n := range c.Nodes {
-		n.Shutdown()
+		if n != nil {
+			n.Shutdown()
+		}
 	}
 }

@@ -372,3 +372,13 @@ func (g *Gateway) hallNamed(id string) (*hall, error) {
 	}
 	return nil, fmt.Errorf("%w: hall %q: not followed by this gateway (it follows %s)", errNotFound, id, strings.Join(g.Halls(), ", "))
 }
+
+// BoardState returns the latest state of a board of a hall followed, as
+// the hall committed it (not delayed), with the hall's change number.
+func (g *Gateway) BoardState(hallID, boardID string) (*pb.BoardState, uint64, bool) {
+	h := g.hallByID(hallID)
+	if h == nil {
+		return nil, 0, false
+	}
+	return h.live.State(boardID)
+}

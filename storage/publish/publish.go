@@ -21,15 +21,19 @@
 //  1. Every committed change has its outbox row from the same SQLite
 //     transaction (storage.Tx), so nothing committed goes unpublished and
 //     nothing rolled back is published.
-//  2. Each message names its predecessor: Nats-Expected-Last-Msg-Id is the
-//     message id of the row before it (for the first into a stream without
-//     the hall, Nats-Expected-Last-Sequence is the stream's last
-//     sequence). JetStream stores a message only if the stream's last
-//     message is that predecessor, so the stream is always a prefix of
-//     the outbox: no gap, no reordering, and no second copy of a message
-//     (its predecessor is no longer last), even long after JetStream's
-//     de-duplication window (Nats-Msg-Id, on which a resend within the
-//     window is answered as a duplicate without being stored) has passed.
+//  2. Each message names its place: Nats-Expected-Last-Sequence is the
+//     stream sequence its predecessor got (a session reads the stream's
+//     last sequence once, and the hall is the only writer of its
+//     subjects, so the k-th message of a session expects last + k - 1).
+//     JetStream's stream leader stores a message only if the stream ends
+//     there (it checks before proposing, in-flight proposals counted), so
+//     the stream is always a prefix of the outbox: no gap, no
+//     reordering, and no second copy of a message (its place is taken),
+//     even long after JetStream's de-duplication window (Nats-Msg-Id, on
+//     which a resend within the window is answered as a duplicate without
+//     being stored) has passed. (Nats-Expected-Last-Msg-Id would say the
+//     same, but a clustered stream checks it only when applying, and a
+//     mismatch there stops the stream.)
 //  3. The stream, not the hall's mark, says how far it is: each session
 //     (at start, and after any error) reads the stream's last message and
 //     its Hall-Outbox-Id header, records it as published (a PubAck lost
@@ -178,14 +182,14 @@ func (p *Publisher) Run(ctx context.Context) error {
 		p.mu.Lock()
 		p.sessions++
 		p.mu.Unlock()
-		started := time.Now()
+		ackedBefore := p.status().acked
 		err := p.session(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
 		p.fail(err)
-		if time.Since(started) > 10*p.opts.MaxBackoff {
-			backoff = p.opts.MinBackoff // it went well for a while
+		if p.status().acked > ackedBefore {
+			backoff = p.opts.MinBackoff // it went well for a while: try again soon
 		}
 		t := time.NewTimer(backoff)
 		select {
@@ -196,6 +200,15 @@ func (p *Publisher) Run(ctx context.Context) error {
 		}
 		backoff = min(2*backoff, p.opts.MaxBackoff)
 	}
+}
+
+// counts is what status reads under the lock.
+type counts struct{ acked uint64 }
+
+func (p *Publisher) status() counts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return counts{acked: p.acked}
 }
 
 func (p *Publisher) fail(err error) {
@@ -215,18 +228,22 @@ func (p *Publisher) session(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	pos, prevID, lastSeq, err := p.sync(ctx, s)
+	pos, lastSeq, err := p.sync(ctx, s)
 	if err != nil {
 		return err
 	}
 	p.mu.Lock()
 	p.connected, p.lastErr, p.ahead = true, "", false
 	p.mu.Unlock()
-	return p.publish(ctx, pos, prevID, lastSeq)
+	return p.publish(ctx, pos, lastSeq)
 }
 
+// apiTimeout bounds a JetStream API request: one lost while a cluster
+// elects a leader is asked again soon.
+const apiTimeout = 3 * time.Second
+
 func (p *Publisher) ensureStream(ctx context.Context) (jetstream.Stream, error) {
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
 	s, err := p.js.Stream(cctx, p.stream)
 	if err == nil {
@@ -244,7 +261,6 @@ func (p *Publisher) ensureStream(ctx context.Context) (jetstream.Stream, error) 
 		Retention:   jetstream.LimitsPolicy,
 		Discard:     jetstream.DiscardOld,
 		Duplicates:  2 * time.Minute,
-		AllowDirect: true,
 	})
 	if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 		return nil, fmt.Errorf("creating stream %s: %w", p.stream, err)
@@ -257,43 +273,41 @@ func (p *Publisher) ensureStream(ctx context.Context) (jetstream.Stream, error) 
 }
 
 // sync learns from the stream how far it has the hall, brings the
-// outbox's published mark to it, and returns the row to publish after,
-// the message id of the stream's last message ("" if it has none of the
-// hall) and the stream's last sequence.
-func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, prevID string, lastSeq uint64, err error) {
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+// outbox's published mark to it, and returns the row to publish after
+// and the stream's last sequence.
+func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, lastSeq uint64, err error) {
+	cctx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
 	info, err := s.Info(cctx)
 	if err != nil {
-		return 0, "", 0, fmt.Errorf("stream %s: %w", p.stream, err)
+		return 0, 0, fmt.Errorf("stream %s: %w", p.stream, err)
 	}
 	lastSeq = info.State.LastSeq
 	var last uint64 // the outbox row of the stream's last message
 	if info.State.Msgs > 0 {
 		m, err := s.GetMsg(cctx, lastSeq)
 		if err != nil {
-			return 0, "", 0, fmt.Errorf("stream %s: last message %d: %w", p.stream, lastSeq, err)
+			return 0, 0, fmt.Errorf("stream %s: last message %d: %w", p.stream, lastSeq, err)
 		}
 		if last, err = strconv.ParseUint(m.Header.Get(hallstream.HeaderOutbox), 10, 64); err != nil {
-			return 0, "", 0, fmt.Errorf("stream %s: last message %d has no %s header: not written by a hall's publisher", p.stream, lastSeq, hallstream.HeaderOutbox)
+			return 0, 0, fmt.Errorf("stream %s: last message %d has no %s header: not written by a hall's publisher", p.stream, lastSeq, hallstream.HeaderOutbox)
 		}
-		prevID = m.Header.Get(jetstream.MsgIDHeader)
 	}
 	st, err := p.store.OutboxState(ctx)
 	if err != nil {
-		return 0, "", 0, err
+		return 0, 0, err
 	}
 	switch {
 	case last > st.Last:
 		p.mu.Lock()
 		p.ahead = true
 		p.mu.Unlock()
-		return 0, "", 0, fmt.Errorf("%w: the stream's last message is outbox row %d, this hall wrote up to %d (restored from an older backup?): purge stream %s and the hall publishes itself again, or give the hall a new id",
+		return 0, 0, fmt.Errorf("%w: the stream's last message is outbox row %d, this hall wrote up to %d (restored from an older backup?): purge stream %s and the hall publishes itself again, or give the hall a new id",
 			errAhead, last, st.Last, p.stream)
 	case last > st.Published:
 		// Published, but the PubAck was lost (a crash, a cut).
 		if err := p.store.MarkPublished(ctx, last, p.opts.Keep); err != nil {
-			return 0, "", 0, err
+			return 0, 0, err
 		}
 	case last < st.Published:
 		// The stream lost what it had acknowledged (deleted, purged, its
@@ -302,22 +316,22 @@ func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, p
 		if errors.Is(err, storage.ErrConflict) && info.State.Msgs == 0 {
 			p.log.Warn("publish: the stream has none of the hall: publishing the whole hall again", "stream", p.stream, "published", st.Published)
 			if err := p.store.Write(ctx, func(tx *storage.Tx) error { return tx.ReseedOutbox() }); err != nil {
-				return 0, "", 0, err
+				return 0, 0, err
 			}
 			st, err := p.store.OutboxState(ctx)
 			if err != nil {
-				return 0, "", 0, err
+				return 0, 0, err
 			}
 			p.resendUpTo, p.resendTag = st.Last, "r"+strconv.FormatInt(time.Now().UnixMilli(), 36)
-			return st.Published, "", lastSeq, nil
+			return st.Published, lastSeq, nil
 		}
 		if err != nil {
-			return 0, "", 0, fmt.Errorf("stream %s ends at outbox row %d, before the hall's published mark %d: %w", p.stream, last, st.Published, err)
+			return 0, 0, fmt.Errorf("stream %s ends at outbox row %d, before the hall's published mark %d: %w", p.stream, last, st.Published, err)
 		}
 		p.log.Warn("publish: the stream lost messages; sending them again", "stream", p.stream, "from", last+1, "published", st.Published)
 		p.resendUpTo, p.resendTag = st.Published, "r"+strconv.FormatInt(time.Now().UnixMilli(), 36)
 	}
-	return last, prevID, lastSeq, nil
+	return last, lastSeq, nil
 }
 
 // inflight is a message sent and not yet acknowledged.
@@ -326,9 +340,10 @@ type inflight struct {
 	f   jetstream.PubAckFuture
 }
 
-// publish sends the outbox after pos in windows, takes the PubAcks in
-// order and marks them published.
-func (p *Publisher) publish(ctx context.Context, pos uint64, prevID string, lastSeq uint64) error {
+// publish sends the outbox after pos in windows, each message expecting
+// the stream to end where its predecessor went (lastSeq, lastSeq+1...),
+// takes the PubAcks in order and marks them published.
+func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) error {
 	var (
 		window   []inflight
 		sent     = pos // the last row sent
@@ -371,18 +386,13 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, prevID string, last
 				msg := nats.NewMsg(subj)
 				msg.Data = body
 				msg.Header.Set(hallstream.HeaderOutbox, strconv.FormatUint(r.ID, 10))
-				opts := []jetstream.PublishOpt{jetstream.WithMsgID(id)}
-				if prevID != "" {
-					opts = append(opts, jetstream.WithExpectLastMsgID(prevID))
-				} else {
-					opts = append(opts, jetstream.WithExpectLastSequence(lastSeq))
-				}
-				f, err := p.js.PublishMsgAsync(msg, opts...)
+				f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequence(lastSeq))
 				if err != nil {
 					return fmt.Errorf("publishing outbox row %d: %w", r.ID, err)
 				}
 				window = append(window, inflight{row: r.ID, f: f})
-				sent, prevID = r.ID, id
+				sent = r.ID
+				lastSeq++
 			}
 		}
 		if len(window) == 0 {
@@ -407,7 +417,12 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, prevID string, last
 			return ctx.Err()
 		case err := <-head.f.Err():
 			return fmt.Errorf("outbox row %d: %w", head.row, err)
-		case <-head.f.Ok():
+		case ack := <-head.f.Ok():
+			if ack.Duplicate {
+				// Stored before (a resend that landed meanwhile): the
+				// places counted after it are one too far.
+				return fmt.Errorf("outbox row %d: already in the stream at %d; starting again from the stream's end", head.row, ack.Sequence)
+			}
 			window = window[1:]
 			acked = head.row
 			p.mu.Lock()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/natsrun"
+	"github.com/chesshall/hallclock/internal/streamtest"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -156,75 +156,27 @@ func drained(t testing.TB, p *Publisher) Status {
 	}
 }
 
-// streamed is one message of the stream.
-type streamed struct {
-	seq    uint64
-	outbox uint64
-	msg    hallstream.Message
-}
-
 // readStream returns every message of the hall's stream, in order.
-func readStream(t testing.TB, nc *nats.Conn, hall string) []streamed {
+func readStream(t testing.TB, nc *nats.Conn, hall string) []streamtest.Message {
 	t.Helper()
-	ctx := context.Background()
-	js, err := jetstream.New(nc)
+	msgs, err := streamtest.ReadAll(context.Background(), nc, hall)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := js.Stream(ctx, hallstream.StreamName(hall))
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := s.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []streamed
-	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
-		m, err := s.GetMsg(ctx, seq)
-		if err != nil {
-			t.Fatalf("GetMsg(%d) = %v", seq, err)
-		}
-		dm, err := hallstream.Decode(m.Subject, m.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, _ := strconv.ParseUint(m.Header.Get(hallstream.HeaderOutbox), 10, 64)
-		out = append(out, streamed{seq: seq, outbox: o, msg: dm})
-	}
-	return out
+	return msgs
 }
 
 // checkExactlyOnce checks that the stream holds every committed event of
 // the hall exactly once, each board's in board order, and that outbox
 // rows follow each other without a repeat.
-func checkExactlyOnce(t testing.TB, h *hall, msgs []streamed) {
+func checkExactlyOnce(t testing.TB, h *hall, msgs []streamtest.Message) {
 	t.Helper()
-	next := map[string]uint64{}
-	var lastOutbox uint64
-	for _, m := range msgs {
-		if m.outbox <= lastOutbox {
-			t.Fatalf("stream seq %d: outbox row %d after %d", m.seq, m.outbox, lastOutbox)
-		}
-		lastOutbox = m.outbox
-		if m.msg.Kind != hallstream.KindEvent {
-			continue
-		}
-		b := m.msg.Event.BoardID
-		if want := next[b] + 1; m.msg.Event.BoardSeq != want {
-			t.Fatalf("stream seq %d: board %s event %d where %d was due", m.seq, b, m.msg.Event.BoardSeq, want)
-		}
-		next[b]++
+	committed, err := streamtest.Committed(context.Background(), h.st)
+	if err != nil {
+		t.Fatal(err)
 	}
-	ctx := context.Background()
-	for _, b := range h.board {
-		evs, err := h.st.Events(ctx, b, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if next[b] != uint64(len(evs)) {
-			t.Errorf("board %s: %d events in the stream, %d committed", b, next[b], len(evs))
-		}
+	if _, err := streamtest.Check(msgs, committed); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -240,26 +192,26 @@ func TestPublishEverythingOnce(t *testing.T) {
 	checkExactlyOnce(t, h, msgs)
 	kinds := map[string]int{}
 	for _, m := range msgs {
-		kinds[m.msg.Kind]++
+		kinds[m.Kind]++
 	}
 	if kinds[hallstream.KindHall] != 1 || kinds[hallstream.KindTournament] != 1 || kinds[hallstream.KindRound] != 1 || kinds[hallstream.KindBoard] != 4 || kinds[hallstream.KindEvent] != 100 {
 		t.Errorf("stream holds %v, want 1 hall, 1 tournament, 1 round, 4 boards, 100 events", kinds)
 	}
-	if s.Published != msgs[len(msgs)-1].outbox || s.Acked != uint64(len(msgs)) {
-		t.Errorf("status %+v: want published %d, %d acked", s, msgs[len(msgs)-1].outbox, len(msgs))
+	if s.Published != msgs[len(msgs)-1].Outbox || s.Acked != uint64(len(msgs)) {
+		t.Errorf("status %+v: want published %d, %d acked", s, msgs[len(msgs)-1].Outbox, len(msgs))
 	}
-	// A message sent again after its successor, even with its right
-	// predecessor named, is refused: a copy never lands.
+	// A message sent again after its successor, even expecting its own
+	// place in the stream (as its first sending did), is refused: a copy
+	// never lands.
 	js, _ := jetstream.New(nc)
 	m := msgs[len(msgs)-2]
-	subj, body, _ := hallstream.Encode(m.msg)
-	prev := msgs[len(msgs)-3]
+	subj, body, _ := hallstream.Encode(m.Message)
 	_, err := js.Publish(context.Background(), subj, body,
-		jetstream.WithMsgID(hallstream.MsgID(m.msg, m.outbox)+"-again"),
-		jetstream.WithExpectLastMsgID(hallstream.MsgID(prev.msg, prev.outbox)))
+		jetstream.WithMsgID(hallstream.MsgID(m.Message, m.Outbox)+"-again"),
+		jetstream.WithExpectLastSequence(m.StreamSeq-1))
 	var apiErr *jetstream.APIError
 	if !errors.As(err, &apiErr) {
-		t.Errorf("republishing stream seq %d after its successor = %v, want a refused expectation", m.seq, err)
+		t.Errorf("republishing stream seq %d after its successor = %v, want a refused expectation", m.StreamSeq, err)
 	}
 }
 
@@ -344,8 +296,8 @@ func TestPublishStreamPurged(t *testing.T) {
 			drained(t, p2)
 			msgs := readStream(t, nc, h.id)
 			checkExactlyOnce(t, h, msgs)
-			if msgs[0].msg.Kind != hallstream.KindHall {
-				t.Errorf("first message after the purge is %s, want the hall's settings", msgs[0].msg.Kind)
+			if msgs[0].Kind != hallstream.KindHall {
+				t.Errorf("first message after the purge is %s, want the hall's settings", msgs[0].Kind)
 			}
 		})
 	}
@@ -382,4 +334,38 @@ func TestPublishStreamAhead(t *testing.T) {
 	if got := len(readStream(t, nc, h.id)); got != before {
 		t.Errorf("stream has %d messages, %d before: the older hall wrote into it", got, before)
 	}
+}
+
+// An R3 stream on a three-node cluster: a node restarted, then the whole
+// cluster stopped and started again while the hall commits.
+func TestPublishClusterRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-node NATS cluster")
+	}
+	c, err := natsrun.StartCluster("halls", t.TempDir(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Shutdown()
+	h := newHall(t, t.TempDir(), 3)
+	nc := connect(t, c.URLs())
+	p, _ := run(t, h, nc, Options{Replicas: 3, AckTimeout: time.Second, MaxBackoff: 500 * time.Millisecond})
+	h.play(5)
+	drained(t, p)
+	c.Nodes[2].Shutdown()
+	h.play(5)
+	if err := c.Nodes[2].Restart(); err != nil {
+		t.Fatal(err)
+	}
+	drained(t, p)
+	c.Shutdown()
+	h.play(5)
+	for _, n := range c.Nodes {
+		if err := n.Restart(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.play(5)
+	drained(t, p)
+	checkExactlyOnce(t, h, readStream(t, nc, h.id))
 }
