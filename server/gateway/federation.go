@@ -69,12 +69,12 @@ func (g *Gateway) Federation(authorization string) []FederationHall {
 			token = false
 		}
 		hub := h.hub()
-		fh := FederationHall{Hall: h.id, DelayMs: h.delay().Milliseconds()}
+		fh := FederationHall{Hall: h.id, DelayMs: h.delay().Milliseconds(), Rounds: []FederationRound{}}
 		for _, rid := range h.roundIDs() {
 			h.mu.Lock()
 			r := h.rounds[rid]
 			public := h.publicLocked(rid)
-			fr := FederationRound{ID: r.ID, Tournament: h.tournaments[r.TournamentID].Name, Number: r.Number, Venue: r.Venue, Public: public}
+			fr := FederationRound{ID: r.ID, Tournament: h.tournaments[r.TournamentID].Name, Number: r.Number, Venue: r.Venue, Public: public, Boards: []FederationBoard{}}
 			var boards []*board
 			for _, b := range h.boards {
 				if b.rec.RoundID == rid {
