@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/chesshall/hallclock/formats/hallstream"
+	"github.com/chesshall/hallclock/internal/natsrun"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -155,4 +157,28 @@ func Committed(ctx context.Context, st *storage.Store) (map[string][]storage.Eve
 		out[b.ID] = evs
 	}
 	return out, nil
+}
+
+// StartNATS starts a NATS server with JetStream in a temporary directory,
+// stopped when the test ends.
+func StartNATS(tb testing.TB) *natsrun.Node {
+	tb.Helper()
+	n, err := natsrun.Start(natsrun.Options{Dir: tb.TempDir()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(n.Shutdown)
+	return n
+}
+
+// Connect connects to url(s), reconnecting for ever (quickly), closed
+// when the test ends.
+func Connect(tb testing.TB, url string) *nats.Conn {
+	tb.Helper()
+	nc, err := nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond), nats.RetryOnFailedConnect(true))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(nc.Close)
+	return nc
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/gateway"
 )
 
@@ -178,4 +179,40 @@ func firstRecv(stream interface {
 	}
 	_, err = stream.Recv()
 	return err
+}
+
+// A hall's broadcast delay holds on its gateways: the hall announces it
+// in its stream, and a gateway shows the round as the hall shows it to a
+// broadcast token — an hour late, so none of the moves just played.
+func TestGatewayKeepsTheHallsDelay(t *testing.T) {
+	const speed = 45
+	n := startNATS(t)
+	h := startPublishedHall(t, n.URL(), "delayed", halltest.WithOptions(server.Options{BroadcastDelay: time.Hour}),
+		halltest.WithSpeed(speed), halltest.WallClock(), halltest.InDir(tmpDir(t)))
+	hallURL := h.HTTP(t)
+	g := startGateway(t, n.URL(), gateway.Options{Halls: []string{"delayed"}})
+	token := h.Token(t, pb.Role_ROLE_BROADCAST, "delayed viewers", "")
+	round := playRound(t, h, speed, "Delayed Blitz", 2)
+	g.caughtUp(t, h)
+	_, live := get(t, hallURL+"/api/pgn/round/"+round, h.Chief)
+	_, hallDelayed := get(t, hallURL+"/api/pgn/round/"+round, token)
+	code, gwDelayed := get(t, g.URL+"/api/pgn/round/"+round, token)
+	if code != 200 || gwDelayed != hallDelayed {
+		t.Errorf("the gateway's PGN (%d) differs from the hall's for a broadcast token:\n%s\nhall:\n%s", code, gwDelayed, hallDelayed)
+	}
+	if strings.Count(live, "[%clk") == 0 || strings.Count(gwDelayed, "[%clk") != 0 {
+		t.Errorf("live PGN has %d clocks, the gateway's %d: want the moves live and none an hour late",
+			strings.Count(live, "[%clk"), strings.Count(gwDelayed, "[%clk"))
+	}
+	view := federation(t, g.URL, token)["delayed"]
+	if view.DelayMs != time.Hour.Milliseconds() {
+		t.Errorf("the federation view shows the hall with a delay of %d ms, want an hour", view.DelayMs)
+	}
+	for _, r := range view.Rounds {
+		for _, b := range r.Boards {
+			if b.Status != "waiting" {
+				t.Errorf("board %d shows %s an hour early", b.Number, b.Status)
+			}
+		}
+	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/natsrun"
+	"github.com/chesshall/hallclock/internal/streamtest"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/gateway"
 	"github.com/chesshall/hallclock/storage"
@@ -31,26 +32,9 @@ func testLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// startNATS starts a NATS server with JetStream for the test.
-func startNATS(t testing.TB) *natsrun.Node {
-	t.Helper()
-	n, err := natsrun.Start(natsrun.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Shutdown)
-	return n
-}
+func startNATS(t testing.TB) *natsrun.Node { return streamtest.StartNATS(t) }
 
-func connect(t testing.TB, url string) *nats.Conn {
-	t.Helper()
-	nc, err := nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond), nats.RetryOnFailedConnect(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
-}
+func connect(t testing.TB, url string) *nats.Conn { return streamtest.Connect(t, url) }
 
 // publishedHall is a hall server (halltest) whose store a publisher
 // drains into NATS, as hallserver does.

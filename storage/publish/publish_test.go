@@ -100,25 +100,9 @@ func (h *hall) play(n int) {
 	wg.Wait()
 }
 
-func startNATS(t testing.TB) *natsrun.Node {
-	t.Helper()
-	n, err := natsrun.Start(natsrun.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(n.Shutdown)
-	return n
-}
+func startNATS(t testing.TB) *natsrun.Node { return streamtest.StartNATS(t) }
 
-func connect(t testing.TB, url string) *nats.Conn {
-	t.Helper()
-	nc, err := nats.Connect(url, nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond), nats.RetryOnFailedConnect(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
-}
+func connect(t testing.TB, url string) *nats.Conn { return streamtest.Connect(t, url) }
 
 // run starts a publisher and returns it with a func that stops it.
 func run(t testing.TB, h *hall, nc *nats.Conn, opts Options) (*Publisher, func()) {
