@@ -6410,8 +6410,11 @@ func (x *WatchRoundRequest) GetFromSeq() uint64 {
 }
 
 type WatchHallRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	FromSeq       uint64                 `protobuf:"varint,1,opt,name=from_seq,json=fromSeq,proto3" json:"from_seq,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	FromSeq uint64                 `protobuf:"varint,1,opt,name=from_seq,json=fromSeq,proto3" json:"from_seq,omitempty"`
+	// On a gateway following several halls (cmd/hallgateway): the hall's id
+	// to watch; "" on a gateway following one hall. A hall server ignores it.
+	Hall          string `protobuf:"bytes,2,opt,name=hall,proto3" json:"hall,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6451,6 +6454,13 @@ func (x *WatchHallRequest) GetFromSeq() uint64 {
 		return x.FromSeq
 	}
 	return 0
+}
+
+func (x *WatchHallRequest) GetHall() string {
+	if x != nil {
+		return x.Hall
+	}
+	return ""
 }
 
 type WatchUpdate struct {
@@ -7007,9 +7017,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\bfrom_seq\x18\x02 \x01(\x04R\afromSeq\"I\n" +
 	"\x11WatchRoundRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x19\n" +
-	"\bfrom_seq\x18\x02 \x01(\x04R\afromSeq\"-\n" +
+	"\bfrom_seq\x18\x02 \x01(\x04R\afromSeq\"A\n" +
 	"\x10WatchHallRequest\x12\x19\n" +
-	"\bfrom_seq\x18\x01 \x01(\x04R\afromSeq\"h\n" +
+	"\bfrom_seq\x18\x01 \x01(\x04R\afromSeq\x12\x12\n" +
+	"\x04hall\x18\x02 \x01(\tR\x04hall\"h\n" +
 	"\vWatchUpdate\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\bR\bsnapshot\x12+\n" +

@@ -381,7 +381,9 @@ func (r *WatchRoundRequest) Validate() error {
 	return first(id("round_id", r.GetRoundId(), true), seq("from_seq", r.GetFromSeq()))
 }
 
-func (r *WatchHallRequest) Validate() error { return seq("from_seq", r.GetFromSeq()) }
+func (r *WatchHallRequest) Validate() error {
+	return first(seq("from_seq", r.GetFromSeq()), id("hall", r.GetHall(), false))
+}
 
 // Validate checks a device's message: a Hello with its id and sane
 // numbers, an event with a sequence number, a heartbeat with finite,
