@@ -39,6 +39,7 @@ func browser(t *testing.T) context.Context {
 // opens the live table; no token is in any URL, the cookie is out of the
 // page's reach, and signing out returns to the form.
 func TestDashboardSignInInABrowser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts chromium")
 	}

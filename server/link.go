@@ -36,7 +36,8 @@ type deviceInfo struct {
 // they were queued: an acknowledgement first flushes the queue.
 type link struct {
 	dev    string
-	token  string // the token it connected with: revoking it cuts the link
+	token  string          // the token it connected with: revoking it cuts the link
+	ctx    context.Context // done when the link is cut: nothing more is sent
 	cancel context.CancelCauseFunc
 	stream pb.ClockLink_ConnectServer
 
@@ -85,11 +86,17 @@ func (l *link) send(m *pb.ServerMessage) bool {
 
 // flush sends the queued messages, then m if not nil. The receive loop
 // calls it with its acknowledgements (no goroutine is woken to send
-// them); the stream's goroutine calls it when woken.
+// them); the stream's goroutine calls it when woken. Nothing is sent once
+// the link is cut, even while the stream still stands: a message dropped
+// at the cut (a full queue) must not be followed by a later one, whose
+// acknowledgement covers the dropped one's sequence number (the device
+// would count a refused event applied). The device reconnects and learns
+// the rest from its Welcome.
 func (l *link) flush(m *pb.ServerMessage) error {
 	l.sendMu.Lock()
 	defer l.sendMu.Unlock()
-	for l.sendErr == nil && !l.closed {
+	open := func() bool { return l.sendErr == nil && !l.closed && l.ctx.Err() == nil }
+	for open() {
 		l.qmu.Lock()
 		q := l.q
 		l.q = nil
@@ -98,13 +105,16 @@ func (l *link) flush(m *pb.ServerMessage) error {
 			break
 		}
 		for _, qm := range q {
+			if !open() {
+				break
+			}
 			if err := l.stream.Send(qm); err != nil {
 				l.fail(err)
 				break
 			}
 		}
 	}
-	if m != nil && l.sendErr == nil && !l.closed {
+	if m != nil && open() {
 		if err := l.stream.Send(m); err != nil {
 			l.fail(err)
 		}
@@ -160,17 +170,20 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if err != nil {
 		return toStatus(err)
 	}
-	l := &link{dev: dev, token: id.TokenID, cancel: cancel, stream: stream, wake: make(chan struct{}, 1),
+	l := &link{dev: dev, token: id.TokenID, ctx: ctx, cancel: cancel, stream: stream, wake: make(chan struct{}, 1),
 		acked: acked, expect: acked + 1, claimed: hello.GetLastAckedSeq()}
 	if l.claimed > acked {
 		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
 			"device", dev, "hall_acked", acked, "device_acked", l.claimed)
 	}
+	refused, err := s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))
+	if err != nil {
+		return toStatus(err)
+	}
 	// The Welcome is queued before the link is registered, so nothing
 	// (an assignment, a command) can reach the device before it.
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
-		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(),
-		Rejected: s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))}}})
+		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(), Rejected: refused}}})
 	s.attach(l, hello)
 	defer s.detach(l)
 	s.counters.connects.Add(1)
@@ -336,8 +349,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 			s.counters.duplicates.Add(1)
 			l.expect, l.acked = seq+1, seq
 			s.setAcked(l.dev, seq)
-			l.reply(s.ackAgain(ctx, l.dev, seq))
-			return nil
+			return s.ackAgain(ctx, l, seq)
 		}
 		return aerr
 	}
@@ -406,8 +418,7 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 	if err != nil {
 		// Refused before, by a stream that just died: acknowledge again.
 		s.counters.duplicates.Add(1)
-		l.reply(s.ackAgain(ctx, l.dev, seq))
-		return nil
+		return s.ackAgain(ctx, l, seq)
 	}
 	s.counters.rejected.Add(1)
 	l.reply(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
@@ -422,15 +433,17 @@ func refusedRejection(seq uint64) *pb.Rejection {
 
 // refusedSince returns the rejections of the device's events after last
 // up to upTo that were committed refused: a device that lost the stream
-// before their Ack learns they were not applied.
-func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64) []*pb.Rejection {
+// before their Ack learns they were not applied. If the store cannot say,
+// it is an error (the stream ends and the device asks again), never a
+// Welcome without the rejections, which would pass refused events off as
+// applied.
+func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64) ([]*pb.Rejection, error) {
 	if upTo <= last || upTo == 0 {
-		return nil
+		return nil, nil
 	}
 	stored, err := s.store.DeviceSeqsStored(ctx, dev, last+1, upTo)
 	if err != nil {
-		s.log.Warn("cannot tell which resent events were refused", "device", dev, "err", err)
-		return nil
+		return nil, fmt.Errorf("device %s: which of its events %d to %d were refused: %w", dev, last+1, upTo, err)
 	}
 	var out []*pb.Rejection
 	for seq := max(last+1, upTo-min(upTo, 9_999)); seq <= upTo && seq > 0; seq++ {
@@ -438,16 +451,24 @@ func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64
 			out = append(out, refusedRejection(seq))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // ackAgain acknowledges an event committed before (by a stream that just
-// died), with its rejection if it was refused.
-func (s *Server) ackAgain(ctx context.Context, dev string, seq uint64) *pb.ServerMessage {
-	if stored, err := s.store.DeviceSeqsStored(ctx, dev, seq, seq); err == nil && !stored[seq] {
-		return ack(seq, refusedRejection(seq))
+// died), with its rejection if it was refused. If the store cannot say
+// which, the stream ends (the device resends and asks again): an Ack
+// without the rejection would pass a refused event off as applied.
+func (s *Server) ackAgain(ctx context.Context, l *link, seq uint64) error {
+	stored, err := s.store.DeviceSeqsStored(ctx, l.dev, seq, seq)
+	if err != nil {
+		return fmt.Errorf("device %s: was its event %d applied or refused: %w", l.dev, seq, err)
 	}
-	return ack(seq, nil)
+	var rej *pb.Rejection
+	if !stored[seq] {
+		rej = refusedRejection(seq)
+	}
+	l.reply(ack(seq, rej))
+	return nil
 }
 
 func ack(upTo uint64, rej *pb.Rejection) *pb.ServerMessage {

@@ -71,7 +71,8 @@ type Store struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	seqs *seqCache // the writer's knowledge of boards' and devices' logs (writer goroutine only)
+	seqs       *seqCache     // the writer's knowledge of boards' and devices' logs (writer goroutine only)
+	outboxWake chan struct{} // a signal after commits that added outbox rows
 
 	commits, writes atomic.Uint64
 	health          health // what the writer learned about committing (Health)
@@ -105,6 +106,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		maxBatch: opts.MaxBatch,
 		stopped:  make(chan struct{}),
 		seqs:     newSeqCache(),
+
+		outboxWake: make(chan struct{}, 1),
 	}
 	if s.now == nil {
 		s.now = time.Now

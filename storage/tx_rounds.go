@@ -40,7 +40,7 @@ func (t *Tx) DeleteBoard(boardID string) error {
 		}
 	}
 	t.s.seqs.drop(false, boardID)
-	return nil
+	return t.outbox(OutboxBoard, boardID, nil) // published as withdrawn
 }
 
 // PutRoundFile stores (or replaces) the file a round was imported from;
