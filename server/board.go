@@ -38,18 +38,6 @@ type board struct {
 	pending []*command // arbiter commands not yet applied, in issue order
 	alerts  []string
 	timer   mono.Timer // virtual clocks: the next deadline
-
-	// beat is the board time its device last reported in a heartbeat,
-	// written by the device's link without waking the actor; now() takes
-	// it when it is newer than the last event.
-	beat atomic.Pointer[beat]
-}
-
-// beat is a device's report of its board time t at the server's time at.
-type beat struct {
-	dev string
-	t   int64
-	at  time.Time
 }
 
 // command is an arbiter command on its way through the board's clock.
@@ -141,6 +129,15 @@ func (b *board) do(ctx context.Context, f func()) error {
 	}
 }
 
+// tell runs f on the actor without waiting; it drops f if the mailbox is
+// full (for telemetry that the next message repeats).
+func (b *board) tell(f func()) {
+	select {
+	case b.mailbox <- f:
+	default:
+	}
+}
+
 // post runs f on the actor without waiting and without dropping it: if the
 // mailbox is full, a goroutine waits to deliver it (until shutdown).
 func (b *board) post(f func()) {
@@ -157,14 +154,9 @@ func (b *board) post(f func()) {
 	}
 }
 
-// now estimates the board time now from the last reference: the last
-// event, or a later heartbeat of the board's device.
+// now estimates the board time now from the last reference.
 func (b *board) now() int64 {
-	refT, refAt := b.refT, b.refAt
-	if hb := b.beat.Load(); hb != nil && hb.at.After(refAt) && hb.dev == b.rec.DeviceID && hb.t >= b.state.At {
-		refT, refAt = hb.t, hb.at
-	}
-	t := refT + b.srv.clock.Since(refAt).Milliseconds()
+	t := b.refT + b.srv.clock.Since(b.refAt).Milliseconds()
 	return max(t, b.state.At)
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc/status"
@@ -28,30 +27,14 @@ type deviceInfo struct {
 	persisted time.Time
 }
 
-// link is one connected device's stream. Two goroutines serve it: the
-// receive loop handles the device's messages in order, one at a time, and
-// sends its acknowledgements itself; the stream's own goroutine (Connect)
-// sends what other goroutines queue with send (commands, assignments) and
-// ends the stream. Sends are serialised by sendMu and leave in the order
-// they were queued: an acknowledgement first flushes the queue.
+// link is one connected device's stream. The receive loop (Connect) handles
+// the device's messages in order, one at a time; only the send loop calls
+// Send. Other goroutines hand it messages with send.
 type link struct {
 	dev    string
-	token  string          // the token it connected with: revoking it cuts the link
-	ctx    context.Context // done when the link is cut: nothing more is sent
+	token  string // the token it connected with: revoking it cuts the link
+	out    chan *pb.ServerMessage
 	cancel context.CancelCauseFunc
-	stream pb.ClockLink_ConnectServer
-
-	qmu  sync.Mutex
-	q    []*pb.ServerMessage // queued by send, not yet sent
-	wake chan struct{}       // a message was queued (buffered 1)
-
-	sendMu  sync.Mutex // held while sending
-	sendErr error      // the first failed Send; nothing is sent after it
-	closed  bool       // the stream ended: nothing more is sent
-
-	busy    sync.Mutex // held by the receive loop while it handles a message
-	stopped bool       // the stream ended: the receive loop handles nothing more
-
 	// owned by the receive loop
 	acked  uint64 // highest seq committed (refused or applied)
 	expect uint64 // next seq the device may send
@@ -61,77 +44,38 @@ type link struct {
 	claimed uint64
 }
 
-// maxQueued is how many messages may wait for a device that does not read
-// before its link is cut.
-const maxQueued = 256
-
 // send queues a message for the device; false if the device is gone or its
 // queue is full (then the link is cut: the device reconnects and resyncs).
-// It never waits.
 func (l *link) send(m *pb.ServerMessage) bool {
-	l.qmu.Lock()
-	if len(l.q) >= maxQueued {
-		l.qmu.Unlock()
+	select {
+	case l.out <- m:
+		return true
+	default:
 		l.cancel(toStatus(fmt.Errorf("%w: device %s does not read its messages", ErrSlowDevice, l.dev)))
 		return false
 	}
-	l.q = append(l.q, m)
-	l.qmu.Unlock()
-	select {
-	case l.wake <- struct{}{}:
-	default:
-	}
-	return true
 }
 
-// flush sends the queued messages, then m if not nil. The receive loop
-// calls it with its acknowledgements (no goroutine is woken to send
-// them); the stream's goroutine calls it when woken. Nothing is sent once
-// the link is cut, even while the stream still stands: a message dropped
-// at the cut (a full queue) must not be followed by a later one, whose
-// acknowledgement covers the dropped one's sequence number (the device
-// would count a refused event applied). The device reconnects and learns
-// the rest from its Welcome.
-func (l *link) flush(m *pb.ServerMessage) error {
-	l.sendMu.Lock()
-	defer l.sendMu.Unlock()
-	open := func() bool { return l.sendErr == nil && !l.closed && l.ctx.Err() == nil }
-	for open() {
-		l.qmu.Lock()
-		q := l.q
-		l.q = nil
-		l.qmu.Unlock()
-		if len(q) == 0 {
-			break
-		}
-		for _, qm := range q {
-			if !open() {
-				break
+// sendLoop sends the link's queued messages until ctx is done or a send
+// fails. Nothing queued after the link was cut is sent, even while the
+// stream still stands: a message dropped at the cut (a full queue) must
+// not be followed by a later one, whose acknowledgement covers the
+// dropped one's sequence number (the device would count a refused event
+// applied). The device reconnects and learns the rest from its Welcome.
+func (l *link) sendLoop(ctx context.Context, send func(*pb.ServerMessage) error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m := <-l.out:
+			if ctx.Err() != nil {
+				return nil
 			}
-			if err := l.stream.Send(qm); err != nil {
-				l.fail(err)
-				break
+			if err := send(m); err != nil {
+				return err
 			}
 		}
 	}
-	if m != nil && open() {
-		if err := l.stream.Send(m); err != nil {
-			l.fail(err)
-		}
-	}
-	return l.sendErr
-}
-
-// fail records a failed Send and ends the stream. sendMu is held.
-func (l *link) fail(err error) {
-	l.sendErr = err
-	l.cancel(err)
-}
-
-// reply queues m and sends everything queued at once, on the calling
-// goroutine (the receive loop).
-func (l *link) reply(m *pb.ServerMessage) {
-	_ = l.flush(m)
 }
 
 // Connect is one device's bidirectional stream.
@@ -170,8 +114,8 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if err != nil {
 		return toStatus(err)
 	}
-	l := &link{dev: dev, token: id.TokenID, ctx: ctx, cancel: cancel, stream: stream, wake: make(chan struct{}, 1),
-		acked: acked, expect: acked + 1, claimed: hello.GetLastAckedSeq()}
+	l := &link{dev: dev, token: id.TokenID, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1,
+		claimed: hello.GetLastAckedSeq()}
 	if l.claimed > acked {
 		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
 			"device", dev, "hall_acked", acked, "device_acked", l.claimed)
@@ -187,25 +131,27 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	s.attach(l, hello)
 	defer s.detach(l)
 	s.counters.connects.Add(1)
-	// Nothing is sent once Connect returns.
-	defer func() {
-		l.sendMu.Lock()
-		l.closed = true
-		l.sendMu.Unlock()
+
+	var sendErr error
+	sendDone := make(chan struct{})
+	go func() {
+		defer close(sendDone)
+		if err := l.sendLoop(ctx, stream.Send); err != nil {
+			sendErr = err
+			cancel(err)
+		}
 	}()
+	// Stop the send loop before waiting for it: it runs until ctx is done,
+	// and a stream ending by the device's EOF or a protocol error has not
+	// cancelled ctx yet (Connect would never return).
+	defer func() { cancel(nil); <-sendDone }()
 
 	s.refuseHelloClaim(ctx, dev, hello)
 	s.sendAssignment(ctx, dev, true)
 
-	// The receive loop, with a watchdog: silence for three heartbeat
-	// intervals means the device is gone (keepalive catches dead
-	// connections too). It handles each message itself; this goroutine
-	// sends what others queue and ends the stream.
-	silence := 3 * s.opts.HeartbeatInterval
-	watchdog := s.clock.AfterFunc(silence, func() {
-		cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))
-	})
-	defer watchdog.Stop()
+	// Receive loop, with a watchdog: silence for three heartbeat intervals
+	// means the device is gone (keepalive catches dead connections too).
+	msgs := make(chan *pb.DeviceMessage)
 	recvErr := make(chan error, 1)
 	go func() {
 		for {
@@ -214,42 +160,33 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 				recvErr <- err
 				return
 			}
-			watchdog.Reset(silence)
-			l.busy.Lock()
-			if l.stopped {
-				l.busy.Unlock()
-				return
-			}
-			err = ls.handle(ctx, l, m)
-			l.busy.Unlock()
-			if err != nil {
-				recvErr <- toStatus(err)
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
 				return
 			}
 		}
 	}()
-	// Before returning, wait for the message being handled (its commit
-	// decides what the device is told), and handle no more.
-	defer func() {
-		cancel(nil)
-		l.busy.Lock()
-		l.stopped = true
-		l.busy.Unlock()
-	}()
+	silence := 3 * s.opts.HeartbeatInterval
+	watchdog := s.clock.AfterFunc(silence, func() {
+		cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))
+	})
+	defer watchdog.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			l.sendMu.Lock()
-			sendErr := l.sendErr
-			l.sendMu.Unlock()
+			<-sendDone // sendErr is the send loop's until it is done
 			return causeStatus(ctx, sendErr)
 		case err := <-recvErr:
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
 			return err
-		case <-l.wake:
-			_ = l.flush(nil) // a failure cancels ctx
+		case m := <-msgs:
+			watchdog.Reset(silence)
+			if err := ls.handle(ctx, l, m); err != nil {
+				return toStatus(err)
+			}
 		}
 	}
 }
@@ -319,7 +256,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		return badRequest("device event without a sequence number (they start at 1)")
 	case seq < l.expect:
 		s.counters.duplicates.Add(1)
-		l.reply(ack(l.acked, nil))
+		l.send(ack(l.acked, nil))
 		return nil
 	case seq > l.expect && seq <= l.claimed+1:
 		// The hall acknowledged these once and lost them (a restore); the
@@ -360,7 +297,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 	} else {
 		s.counters.applied.Add(1)
 	}
-	l.reply(ack(seq, out.rejected))
+	l.send(ack(seq, out.rejected))
 	if out.rejected != nil {
 		// The device's own rules accepted what ours refused: resend the
 		// board so it can resynchronise.
@@ -421,7 +358,7 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 		return s.ackAgain(ctx, l, seq)
 	}
 	s.counters.rejected.Add(1)
-	l.reply(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
+	l.send(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
 	return nil
 }
 
@@ -467,7 +404,7 @@ func (s *Server) ackAgain(ctx context.Context, l *link, seq uint64) error {
 	if !stored[seq] {
 		rej = refusedRejection(seq)
 	}
-	l.reply(ack(seq, rej))
+	l.send(ack(seq, rej))
 	return nil
 }
 
@@ -556,7 +493,12 @@ func (s *Server) heartbeat(dev string, hb *pb.Heartbeat) {
 		go func() { _ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(*persist) }) }()
 	}
 	if b != nil && hb.GetBoardTMs() > 0 {
-		b.beat.Store(&beat{dev: dev, t: hb.GetBoardTMs(), at: now})
+		t := hb.GetBoardTMs()
+		b.tell(func() {
+			if b.rec.DeviceID == dev && t >= b.state.At {
+				b.setRef(t)
+			}
+		})
 	}
 }
 
