@@ -88,7 +88,7 @@ func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason strin
 			b.timer.Stop()
 			b.timer = nil
 		}
-		b.online = s.linkOf(dev) != nil
+		b.online = b.deviceConnected()
 		b.publishLive()
 	})
 	if err != nil {

@@ -59,6 +59,10 @@ const maxAlerts = 8
 func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64, history []rules.Event) *board {
 	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq, history: history}
 	b.refT, b.refAt = st.At, srv.clock.Now()
+	// A board made after its device connected takes the device's state
+	// from the connection registry, not from the news of a connect it
+	// missed.
+	b.online = b.deviceConnected()
 	return b
 }
 
@@ -441,12 +445,18 @@ func (b *board) assignment() *pb.Assignment {
 // reads the truth from the link registry, so late or reordered news cannot
 // leave a wrong state.
 func (b *board) deviceOnline(bool) {
-	online := b.rec.DeviceID != "" && b.srv.linkOf(b.rec.DeviceID) != nil
+	online := b.deviceConnected()
 	if b.online == online {
 		return
 	}
 	b.online = online
 	b.publishLive()
+}
+
+// deviceConnected reads from the link registry whether the board's clock
+// device is connected.
+func (b *board) deviceConnected() bool {
+	return b.rec.Source == storage.SourceDevice && b.rec.DeviceID != "" && b.srv.linkOf(b.rec.DeviceID) != nil
 }
 
 // armTimer sets the virtual clock's timer for the next deadline: when it

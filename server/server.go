@@ -298,6 +298,9 @@ func (s *Server) addBoard(b *board) {
 		defer s.wg.Done()
 		b.run(s.ctx)
 	}()
+	// The device may have connected between newBoard and now, while the
+	// board was not yet registered to hear of it: ask the registry again.
+	b.post(func() { b.deviceOnline(true) })
 }
 
 func (s *Server) board(id string) (*board, error) {

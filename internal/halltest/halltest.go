@@ -320,6 +320,18 @@ func (h *Hall) DeviceToken(t testing.TB, dev string) string {
 // is connected and has its assignment. cfg may set the clock, outbox, ...
 func (h *Hall) Device(t testing.TB, dev string, cfg ...clockdev.Config) *clockdev.Device {
 	t.Helper()
+	return h.device(t, dev, true, cfg...)
+}
+
+// Spare starts a clock device that keeps no board yet (a spare, or a clock
+// switched on before its round is set up) and waits until it is connected.
+func (h *Hall) Spare(t testing.TB, dev string, cfg ...clockdev.Config) *clockdev.Device {
+	t.Helper()
+	return h.device(t, dev, false, cfg...)
+}
+
+func (h *Hall) device(t testing.TB, dev string, assigned bool, cfg ...clockdev.Config) *clockdev.Device {
+	t.Helper()
 	c := clockdev.Config{}
 	if len(cfg) > 0 {
 		c = cfg[0]
@@ -350,7 +362,7 @@ func (h *Hall) Device(t testing.TB, dev string, cfg ...clockdev.Config) *clockde
 		if !st.Connected {
 			return fmt.Errorf("device %s not connected (last error %v)", dev, st.LastError)
 		}
-		if d.Assignment() == nil {
+		if assigned && d.Assignment() == nil {
 			return fmt.Errorf("device %s has no assignment", dev)
 		}
 		return nil
