@@ -35,7 +35,7 @@ var httpCodes = map[codes.Code]int{
 	codes.NotFound: http.StatusNotFound, codes.AlreadyExists: http.StatusConflict,
 	codes.FailedPrecondition: http.StatusConflict, codes.Unavailable: http.StatusServiceUnavailable,
 	codes.DeadlineExceeded: http.StatusGatewayTimeout, codes.Canceled: 499,
-	codes.ResourceExhausted: http.StatusTooManyRequests,
+	codes.ResourceExhausted: http.StatusTooManyRequests, codes.Unimplemented: http.StatusNotFound,
 }
 
 // serveDashboard serves the dashboard page: a live table of every board,

@@ -14,6 +14,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.serveDashboard)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	mux.HandleFunc("GET /api/boards", s.serveBoards)
+	mux.HandleFunc("POST /api/arbiter/{method}", s.serveArbiterJSON)
 	mux.HandleFunc("GET /api/backup", s.serveBackup)
 	mux.HandleFunc("GET /api/broadcasts", s.serveBroadcasts)
 	s.feeds.Routes(mux)
