@@ -37,7 +37,8 @@ type board struct {
 	online  bool
 	pending []*command // arbiter commands not yet applied, in issue order
 	alerts  []string
-	timer   mono.Timer // virtual clocks: the next deadline
+	timer   mono.Timer     // virtual clocks: the next deadline
+	ruling  *pb.TimeRuling // the last ruling that changed a clock's time, nil if none
 }
 
 // command is an arbiter command on its way through the board's clock.
@@ -188,6 +189,7 @@ func (b *board) wireStateWith(st rules.State, seq uint64, alerts []string, pendi
 	}
 	w.PendingCommands = int32(pending)
 	w.Alerts = append([]string(nil), alerts...)
+	w.LastRuling = b.ruling
 	return w
 }
 
@@ -287,7 +289,16 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 		rec.CommandID = cmd.rec.ID
 		rec.Reason = cmd.rec.Reason
 	}
+	ruling := b.ruling
+	if r := timeRuling(b.state, next, e); r != nil {
+		r.BoardSeq, r.UnixMs, r.By = seq, b.srv.clock.Now().UnixMilli(), actor
+		if cmd != nil {
+			r.By = cmd.rec.IssuedBy
+		}
+		ruling = r
+	}
 	ws := b.wireStateWith(next, seq, alerts, len(pendingAfter))
+	ws.LastRuling = ruling
 	roundID := b.rec.RoundID
 	err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AppendEvent(&rec); err != nil {
@@ -315,7 +326,7 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 	if err != nil {
 		return err
 	}
-	b.state, b.seq = next, seq
+	b.state, b.seq, b.ruling = next, seq, ruling
 	b.history = append(b.history, e)
 	b.alerts, b.pending = alerts, pendingAfter
 	if cmd != nil {

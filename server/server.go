@@ -265,6 +265,7 @@ func (s *Server) load(ctx context.Context) error {
 			last = e.Seq
 		}
 		b := newBoard(s, rec, st, seq, hist)
+		b.ruling = s.lastRuling(ctx, rec.Config, evs)
 		cmds, err := s.store.PendingCommands(ctx, rec.ID)
 		if err != nil {
 			return err
