@@ -186,7 +186,7 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 						return err
 					}
 					return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: describe(c.action),
-						Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action})
+						Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action, CommandID: c.rec.ID})
 				}); werr != nil {
 					return
 				}

@@ -137,7 +137,8 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 	}
 	out := &pb.AuditLogResponse{}
 	for _, r := range audits {
-		e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome, BoardSeq: r.BoardSeq}
+		e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome,
+			BoardSeq: r.BoardSeq, CommandId: r.CommandID}
 		if len(r.Action) > 0 {
 			var act pb.ClockAction
 			if protojson.Unmarshal(r.Action, &act) == nil {

@@ -180,7 +180,11 @@ func (b *board) wireStateWith(st rules.State, seq uint64, alerts []string, pendi
 	w := wire.State(st)
 	w.BoardId = b.rec.ID
 	w.BoardSeq = seq
-	w.ServerUnixMs = b.srv.clock.Now().UnixMilli()
+	// The server's wall time when the board's time was st.At: a state
+	// not projected to now (a change of live fields only: the device
+	// went offline) is as old as its last event, and a display runs the
+	// clock forward from then.
+	w.ServerUnixMs = b.srv.clock.Now().UnixMilli() - max(0, b.now()-st.At)
 	if b.rec.Source == storage.SourceVirtual {
 		w.Source = pb.ClockSource_CLOCK_SOURCE_VIRTUAL
 		w.DeviceOnline = true
@@ -211,6 +215,10 @@ func (b *board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 	refuse := func(code, msg string) (deviceOutcome, error) {
 		rej := &pb.Rejection{Seq: ev.GetSeq(), Code: code, Message: msg}
 		cmd := b.findCommand(ev.GetCommandId())
+		cmdID := ""
+		if cmd != nil {
+			cmdID = cmd.rec.ID
+		}
 		err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
 			if err := tx.AckDevice(dev, ev.GetSeq()); err != nil {
 				return err
@@ -221,7 +229,7 @@ func (b *board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 				}
 			}
 			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: describe(ev.GetAction()),
-				Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction())})
+				Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction()), CommandID: cmdID})
 		})
 		if err != nil {
 			return deviceOutcome{}, err
@@ -410,7 +418,7 @@ func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, rea
 			return err
 		}
 		return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
-			Outcome: storage.OutcomePending, Action: c.rec.Action})
+			Outcome: storage.OutcomePending, Action: c.rec.Action, CommandID: c.rec.ID})
 	})
 	if err != nil {
 		return nil, commandResult{}, err

@@ -2,12 +2,15 @@ package server_test
 
 import (
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server"
 )
 
 // auditLog returns a board's audit log as the chief reads it.
@@ -65,6 +68,18 @@ func TestTimelineAndLastRuling(t *testing.T) {
 	if illegal.GetWhiteChangeMs() != 120_000 || illegal.GetBlackChangeMs() != 0 || illegal.GetIssuedBy() != "chief:chief arbiter" || illegal.GetReason() != "test" {
 		t.Errorf("illegal move: changes %+d/%+d by %q (%q); want White +2:00 by the chief, with his reason",
 			illegal.GetWhiteChangeMs(), illegal.GetBlackChangeMs(), illegal.GetIssuedBy(), illegal.GetReason())
+	}
+
+	// The command that carried the ruling is named by the entry that
+	// issued it, so the two read as one ruling.
+	var issued *pb.AuditEntry
+	for _, e := range auditLog(t, h, id) {
+		if e.GetOutcome() == "pending" && e.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE {
+			issued = e
+		}
+	}
+	if issued.GetCommandId() == "" || issued.GetCommandId() != illegal.GetCommandId() || issued.GetActor() != "chief:chief arbiter" {
+		t.Errorf("the command's audit entry %v; want the chief's, naming command %s", issued, illegal.GetCommandId())
 	}
 
 	want := &pb.TimeRuling{Kind: pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE, Side: pb.Side_SIDE_BLACK, WhiteChangeMs: 120_000,
@@ -125,5 +140,32 @@ func TestBoardActionDryRun(t *testing.T) {
 	got := fetchBoard(t, h, id)
 	if got.GetState().GetBlack().GetRemainingMs() != 5_400_000 || len(got.GetPending()) != 0 || got.GetState().GetBoardSeq() != 1 {
 		t.Errorf("after dry runs: Black %d ms, %d pending, board_seq %d; want unchanged", got.GetState().GetBlack().GetRemainingMs(), len(got.GetPending()), got.GetState().GetBoardSeq())
+	}
+}
+
+// A board's live state says the server's wall time when its times were
+// current (server_unix_ms goes with at_ms), also when it is published for
+// a change of live fields only, long after its last event: a display runs
+// the clock forward from there, and must not give back the time since.
+func TestLiveStateTellsWhenItsTimesWere(t *testing.T) {
+	clock := mono.NewFake(time.Now())
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: clock}))
+	b := h.Round(t, "90m+30s", 1)[0]
+	id := b.GetBoardId()
+	arb, ctx := h.Arbiter(t)
+	if _, err := arb.UseVirtualClock(ctx, &pb.UseVirtualClockRequest{BoardId: id, Reason: "no clock yet"}); err != nil {
+		t.Fatal(err)
+	}
+	act(t, arb, ctx, id, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_START}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
+	started, _, _ := h.Server.Hub().State(id)
+	clock.Advance(10 * time.Second)
+	// A clock that is not connected takes over: only live fields change.
+	if _, err := arb.AssignDevice(ctx, &pb.AssignDeviceRequest{BoardId: id, DeviceId: "CLK-LATE", Reason: "a clock found"}); err != nil {
+		t.Fatal(err)
+	}
+	st, _, _ := h.Server.Hub().State(id)
+	if st.GetDeviceOnline() || st.GetAtMs() != started.GetAtMs() || st.GetServerUnixMs() != started.GetServerUnixMs() {
+		t.Errorf("after the clock changed: at_ms %d at server time %d (online %v); want the start's %d at %d: White's clock has run 10 s since",
+			st.GetAtMs(), st.GetServerUnixMs(), st.GetDeviceOnline(), started.GetAtMs(), started.GetServerUnixMs())
 	}
 }
