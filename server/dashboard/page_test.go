@@ -100,7 +100,7 @@ func (p *page) dump() string {
 
 func evalAs[T any](p *page, js string) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("evaluate %s: %v", js, err)
 	}
@@ -309,4 +309,15 @@ func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
 			e.value = `+jsString(value)+`; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`))
 		return err
 	})
+}
+
+// boardState reads a board's state as the chief.
+func (tb *table) boardState(t *testing.T, boardID string) *pb.BoardState {
+	t.Helper()
+	arb, ctx := tb.h.Arbiter(t)
+	b, err := arb.GetBoard(ctx, &pb.GetBoardRequest{BoardId: boardID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.GetState()
 }

@@ -76,7 +76,10 @@ async function boot() {
   const role = { chief: "chief arbiter", arbiter: "arbiter", broadcast: "broadcast, read-only" }[s.role] || s.role;
   $("who-label").textContent = s.label + " (" + role + (s.sections && s.sections.length ? ", sections " + s.sections.join(", ") : "") + ")";
   document.body.classList.add("role-" + s.role);
-  if (s.delay_ms) banner("A broadcast view: the hall as it was " + f.duration(s.delay_ms) + " ago.", "info");
+  if (s.delay_ms) {
+    $("delay").textContent = "delayed: the hall as it was " + f.duration(s.delay_ms) + " ago";
+    $("delay").hidden = false;
+  }
 
   const canAct = s.role === "chief" || s.role === "arbiter";
   hall = new Hall($("hall"), id => go({ board: id }));
@@ -190,7 +193,7 @@ function watch() {
   const es = new EventSource(url, { withCredentials: true });
   state.source = es;
   const live = $("live");
-  es.onopen = () => { live.textContent = "live"; live.className = "live ok"; banner(""); };
+  es.onopen = () => { live.textContent = "live"; live.className = "live ok"; if (!state.ended) banner(""); };
   es.onmessage = ev => {
     const u = JSON.parse(ev.data);
     state.lastSeq = f.num(u.seq);

@@ -13,9 +13,10 @@
 //     whose times disagree with the rules, a clock low on battery
 //  4  what was ruled lately: an illegal move and its penalty, a time
 //     penalty or correction (15 min); a game just lost on time (5 min)
-//  5  time trouble (8.4): under five minutes without a 30 s increment
+//  5  time trouble (8.4) in a standard game: under five minutes without
+//     a 30 s increment (rapid and blitz players need not record the moves)
 
-import { num, Side, sideOf, change, duration, finished, waiting, SIDES, termination } from "./format.js";
+import { num, Side, change, duration, finished, waiting, SIDES, termination } from "./format.js";
 import { boardNow, remaining, now } from "./clock.js";
 
 export const LOW_BATTERY = 20; // per cent
@@ -78,10 +79,12 @@ export function attention(boards, dismissed = new Set()) {
     if (num(st.pendingCommands) && (st.deviceOnline || st.source === "CLOCK_SOURCE_VIRTUAL")) {
       add(2, "pending", num(st.pendingCommands) + " command(s) not yet applied by the clock");
     }
-    if (st.status === "BOARD_STATUS_PAUSED") add(3, "paused", "clock paused" + (st.running ? "" : ""));
+    if (st.status === "BOARD_STATUS_PAUSED") add(3, "paused", "clock paused: an arbiter is called, or one stopped it");
     const alerts = st.alerts || [];
     if (alerts.length) add(3, "alert", "clock and rules disagree: " + alerts[alerts.length - 1], 0, "alert" + alerts.length);
-    if (b.device && b.device.online && num(b.device.batteryPct) >= 0 && num(b.device.batteryPct) < LOW_BATTERY && b.device.batteryPct !== undefined && !over) {
+    // batteryPct: -1 (or left out, 0) while the clock has not said.
+    const battery = b.device && b.device.online ? num(b.device.batteryPct) : -1;
+    if (battery > 0 && battery < LOW_BATTERY && !over) {
       add(3, "battery", "clock " + b.device.deviceId + " battery " + num(b.device.batteryPct) + "%");
     }
     const r = st.lastRuling;
@@ -92,7 +95,7 @@ export function attention(boards, dismissed = new Set()) {
       const loser = st.firstFlag ? Side(st.firstFlag) : "";
       add(4, "flagged", (loser ? loser + "'s flag fell: " : "") + "game over " + (st.result || "") + " " + termination(st.termination), -b.finishedLive, "flagged" + st.boardSeq);
     }
-    if (live) {
+    if (live && st.category === "standard") {
       const trouble = SIDES.filter(s => st[s] && st[s].timeTrouble);
       if (trouble.length) {
         const least = Math.min(...trouble.map(s => remaining(st, s)));
@@ -118,5 +121,3 @@ export function worst(entries) {
   }
   return m;
 }
-
-export { sideOf };

@@ -7,7 +7,7 @@ import * as f from "./format.js";
 import { remaining, isRunning } from "./clock.js";
 import { rulingText } from "./attention.js";
 import { call } from "./api.js";
-import { moveNumber } from "./hall.js";
+import { moveNumber, troubleCounts } from "./hall.js";
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -119,13 +119,14 @@ export class BoardPanel {
       const p = this.players[s];
       p.side.classList.toggle("run", isRunning(st) && f.sideOf(st.running) === s);
       p.side.classList.toggle("tomove", f.sideOf(st.toMove) === s && !f.finished(st));
-      p.side.classList.toggle("trouble", !!(st[s] && st[s].timeTrouble) && !f.finished(st));
+      const trouble = !!(st[s] && st[s].timeTrouble) && troubleCounts(st);
+      p.side.classList.toggle("trouble", trouble);
       const notes = [];
       const { n, p: per, count } = f.periodOf(rec.info, st, s);
       if (count > 1 || f.bonus(per)) notes.push((count > 1 ? "period " + n + " " : "") + (f.bonus(per) || ""));
       notes.push(f.num(st[s] && st[s].moves) + " moves");
       if (st[s] && st[s].absent) notes.push("absent");
-      if (st[s] && st[s].timeTrouble) notes.push("time trouble (8.4)");
+      if (trouble) notes.push("time trouble (8.4)");
       if (st[s] && f.num(st[s].illegalMoves)) notes.push(f.num(st[s].illegalMoves) + " illegal move(s)");
       if (st[s] && st[s].flagAtMs !== undefined) notes.push("flag fell");
       const r = st.lastRuling;
@@ -182,8 +183,12 @@ export class BoardPanel {
   drawTimeline() {
     const items = [];
     let prev = null;
-    const entries = this.entries.map((e, i) => ({ e, i }));
-    for (const { e } of entries) {
+    // A command and the board event that carried it out are one ruling:
+    // the event says who gave it; the command's own entry shows only
+    // while the clock has not applied it.
+    const applied = new Set(this.entries.filter(e => e.after && e.commandId).map(e => e.commandId));
+    for (const e of this.entries) {
+      if (e.outcome === "pending" && applied.has(e.commandId)) continue;
       const d = describe(e, prev);
       if (e.after) prev = e.after;
       const li = el("li", "tl " + d.cls);

@@ -135,9 +135,9 @@ export class Hall {
     const mover = f.sideOf(st.toMove);
     if (mover && !f.finished(st)) cls.push("move-" + mover);
     if (isRunning(st)) cls.push("run-" + f.sideOf(st.running));
-    for (const s of f.SIDES) if (st[s] && st[s].timeTrouble && !f.finished(st)) cls.push("tt-" + s);
+    if (troubleCounts(st)) for (const s of f.SIDES) if (st[s] && st[s].timeTrouble) cls.push("tt-" + s);
     const parts = v.tile || v.row;
-    parts.el.className = (v.tile ? "tile " : "") + cls.join(" ");
+    parts.el.className = (v.tile ? "tile " : "row ") + cls.join(" ");
     parts.meta.textContent = metaText(rec);
     parts.meta.title = metaTitle(rec);
     if (parts.status) parts.status.textContent = statusText(rec);
@@ -211,7 +211,7 @@ export class Hall {
     const { section, status, trouble, search } = this.filter;
     const st = rec.state || {};
     if (section && (rec.info.section || "") !== section) return false;
-    if (trouble && !f.SIDES.some(s => st[s] && st[s].timeTrouble) ) return false;
+    if (trouble && !(troubleCounts(st) && f.SIDES.some(s => st[s] && st[s].timeTrouble))) return false;
     if (status) {
       const k = f.statusKey(st);
       const ok = {
@@ -327,6 +327,13 @@ function row(rec) {
   return { el: e, ck, ...cells };
 }
 
+// troubleCounts: time trouble (8.4: the players need not record the
+// moves) matters in a standard game still going; rapid and blitz players
+// need not record at all (A.2, B.2).
+export function troubleCounts(st) {
+  return st.category === "standard" && !f.finished(st) && !f.waiting(st);
+}
+
 // moveNumber is the move in progress (or the last one, when over).
 export function moveNumber(st) {
   const w = f.num(st.white && st.white.moves), b = f.num(st.black && st.black.moves);
@@ -337,7 +344,7 @@ export function moveNumber(st) {
 function metaText(rec) {
   const st = rec.state || {}, i = rec.info;
   const bits = [];
-  if (!f.waiting(st)) bits.push("m" + moveNumber(st));
+  if (!f.waiting(st) && moveNumber(st) > 0) bits.push("m" + moveNumber(st));
   const side = f.sideOf(st.toMove) || "white";
   const { n, p, count } = f.periodOf(i, st, side);
   const other = f.periodOf(i, st, f.other(side)).n;
