@@ -255,17 +255,20 @@ export class Hall {
     const hall = this.mode === "hall";
     const lines = hall ? 2 : 3;
     const headH = hall ? 26 : 21;
-    let best = 9, bestCols = Math.max(1, Math.floor((W + GAP) / (14.5 * 9 + GAP)));
-    for (let font = hall ? 40 : 24; font >= 9; font -= 0.25) {
-      const minW = (hall ? 13 : 14.5) * font;
-      const cols = Math.floor((W + GAP) / (minW + GAP));
-      if (cols < 1) continue;
-      const th = lines * 1.2 * font + 6;
+    const minFont = W < 700 ? 12 : 9; // a phone scrolls rather than shrink the type
+    const height = (font, cols) => {
       let rows = 0;
       for (const g of groups) rows += Math.ceil(g.shown / cols);
-      if (rows * (th + GAP) + groups.length * headH <= H) {
+      return rows * (lines * 1.2 * font + 6 + GAP) + groups.length * headH;
+    };
+    let best = minFont, bestCols = Math.max(1, Math.floor((W + GAP) / (14.5 * minFont + GAP)));
+    for (let font = hall ? 40 : 18; font >= minFont; font -= 0.25) {
+      const cols = Math.floor((W + GAP) / ((hall ? 13 : 14.5) * font + GAP));
+      if (cols >= 1 && height(font, cols) <= H) {
         best = font;
         bestCols = cols;
+        // Fewer, wider tiles while they still fit: more of each name.
+        while (bestCols > 1 && height(font, bestCols - 1) <= H) bestCols--;
         break;
       }
     }
