@@ -103,10 +103,15 @@ export function attention(boards, dismissed = new Set()) {
       }
     }
   }
-  out.sort((a, b) => a.urgency - b.urgency || a.order - b.order ||
+  out.sort((a, b) => a.urgency - b.urgency || rank(a.kind) - rank(b.kind) || a.order - b.order ||
     (a.board.info.roundNumber - b.board.info.roundNumber) || (a.board.info.number - b.board.info.number));
   return out;
 }
+
+// The kinds in the order of the list: within an urgency, a flag
+// before a claim, a claim before an absent player...
+const KINDS = ["flag", "referred", "quickplay", "absent", "offline", "nodevice", "pending", "paused", "alert", "battery", "ruling", "flagged", "trouble"];
+const rank = kind => KINDS.indexOf(kind.split("-")[0]);
 
 function bothFlags(st) {
   return st.white && st.black && st.white.flagAtMs !== undefined && st.black.flagAtMs !== undefined;
