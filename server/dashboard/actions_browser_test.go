@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ const (
 // clocks. An e-board's moves show with their position and both clocks'
 // chart.
 func TestDashboardEveryAction(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
 	tb := newTable(t, h, "90m+30s", []boardSpec{{section: "A"}, {section: "A"}})
@@ -53,11 +55,9 @@ func TestDashboardEveryAction(t *testing.T) {
 		}
 	}
 	before := len(tb.auditOf(t, b1.GetBoardId()))
+	said := confirmations(p)
 	for _, a := range offered {
-		p.click("open "+a, `#board button[data-action="`+a+`"]`)
-		p.poll(a+": what will happen", `(() => { const t = document.getElementById("action-preview").textContent;
-			return t.startsWith("What will happen") && !t.includes("Asking the rules"); })()`, 3*time.Second)
-		msg := p.text("#action-preview .error")
+		msg := said[a]
 		switch a {
 		case "qpinc", "qpclaim", "flags", "flagclaim":
 			// This event announced no quickplay finish, and no flag fell:
@@ -74,8 +74,6 @@ func TestDashboardEveryAction(t *testing.T) {
 				t.Errorf("%s: the confirmation says %q", a, msg)
 			}
 		}
-		p.click("cancel "+a, "#action-cancel")
-		p.poll("closed", `!document.getElementById("action-dialog").open`, time.Second)
 	}
 	if after := len(tb.auditOf(t, b1.GetBoardId())); after != before {
 		t.Errorf("opening and cancelling every action left %d entries in the audit log", after-before)
@@ -86,14 +84,11 @@ func TestDashboardEveryAction(t *testing.T) {
 	tb.act(t, b2.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_PAUSE})
 	p.do("board A2", navigate(base+"/#board="+b2.GetBoardId()))
 	p.poll("A2 paused", `document.querySelector('#board button[data-action="set"]') !== null`, 3*time.Second)
+	said = confirmations(p)
 	for _, a := range []string{"set", "found", "resume"} {
-		p.click("open "+a, `#board button[data-action="`+a+`"]`)
-		p.poll(a+": what will happen", `(() => { const t = document.getElementById("action-preview").textContent;
-			return t.startsWith("What will happen") && !t.includes("Asking the rules"); })()`, 3*time.Second)
-		if msg := p.text("#action-preview .error"); (a == "found") != (msg != "") {
-			t.Errorf("%s on a paused clock: the confirmation says %q", a, msg)
+		if msg, ok := said[a]; !ok || (a == "found") != (msg != "") {
+			t.Errorf("%s on a paused clock: offered %v, the confirmation says %q", a, ok, msg)
 		}
-		p.click("cancel "+a, "#action-cancel")
 	}
 	p.do("board A1", navigate(base+"/#board="+b1.GetBoardId()))
 	p.poll("A1", `document.querySelector("#board h2").textContent.includes("Board A1")`, 3*time.Second)
@@ -148,4 +143,33 @@ func (tb *table) boardOf(t *testing.T, boardID string) *pb.Board {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// confirmations opens the confirmation of every action the open board
+// offers, as a click does, waits for what it says will happen, cancels it,
+// and returns the error each said ("" for none), by action.
+func confirmations(p *page) map[string]string {
+	p.t.Helper()
+	js := `(async () => {
+		const out = {};
+		const pre = document.getElementById("action-preview");
+		for (const a of [...document.querySelectorAll("#board button.act")].map(b => b.dataset.action)) {
+			document.querySelector('#board button[data-action="' + a + '"]').click();
+			for (let i = 0; i < 500; i++) {
+				const t = pre.textContent;
+				if (t.startsWith("What will happen") && !t.includes("Asking the rules")) break;
+				await new Promise(r => setTimeout(r, 10));
+			}
+			const e = pre.querySelector(".error");
+			out[a] = pre.textContent.includes("Asking the rules") ? "no answer" : e ? e.textContent : "";
+			document.getElementById("action-cancel").click();
+			if (document.getElementById("action-dialog").open) out[a] += " (not closed)";
+		}
+		return JSON.stringify(out);
+	})()`
+	var out map[string]string
+	if err := json.Unmarshal([]byte(evalAs[string](p, js)), &out); err != nil {
+		p.t.Fatal(err)
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 // trouble), and within an urgency the order of the list. Time
 // trouble in a blitz game is no one's business (B.2: no recording).
 func TestAttentionOrder(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	p := openPage(t, h.HTTP(t), 800, 600)
 	p.do("a page of the hall", navigate(p.base+"/signin"))

@@ -16,6 +16,7 @@ import (
 // opens from its button on a phone, and a board opens full screen with
 // its actions within reach.
 func TestDashboardOnATabletAndAPhone(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
 	specs := []boardSpec{}

@@ -20,6 +20,7 @@ func TestDashboardWholeHallOnOneScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("201 clocks and a browser")
 	}
+	t.Parallel()
 	const speed = 4 // the fleet's clocks and the hall's run 4 times faster than real time
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(speed))
 	base := h.HTTP(t)

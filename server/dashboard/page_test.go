@@ -32,10 +32,11 @@ type page struct {
 	errs []string
 }
 
-// openPage starts a browser (or skips) on a window of w×h pixels.
+// openPage opens a tab of the tests' browser (or skips), w×h pixels, with
+// its own cookies.
 func openPage(t *testing.T, base string, w, h int64) *page {
 	t.Helper()
-	ctx := browsertest.Start(t)
+	ctx := browsertest.Tab(t)
 	p := &page{t: t, ctx: ctx, base: base}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
 		t.Fatalf("viewport: %v", err)

@@ -15,6 +15,7 @@ import (
 // of section B, opened by its link, is refused with the reason, and so is
 // an action on it sent from the page.
 func TestDashboardSectionArbiter(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
 	tb := newTable(t, h, "90m+30s", []boardSpec{{section: "A"}, {section: "A"}, {section: "B"}, {section: "B"}})
@@ -66,6 +67,7 @@ func TestDashboardSectionArbiter(t *testing.T) {
 // A broadcast token sees the hall as its feeds do: read-only, without the
 // arbiters' panel or actions, as it was the broadcast delay ago.
 func TestDashboardBroadcastView(t *testing.T) {
+	t.Parallel()
 	clock := mono.NewFake(time.Now())
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: 15 * time.Minute}))
 	base := h.HTTP(t)

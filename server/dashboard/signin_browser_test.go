@@ -18,6 +18,7 @@ import (
 // say "reconnecting…" for ever — and offers to sign in again; signing out
 // returns to the form.
 func TestDashboardSignInAndOut(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
 	tb := newTable(t, h, "3m+2s", []boardSpec{{}, {}})
