@@ -43,8 +43,7 @@ func TestDashboardEveryAction(t *testing.T) {
 	p.signIn(h.Chief)
 	p.waitHall(2)
 	p.click("open board A1", tile(b1.GetBoardId()))
-	p.poll("the moves and the position", `document.querySelector("#board .moves").textContent.includes("1. e4") &&
-		document.querySelector("#board .moves").textContent.includes("1… e5") &&
+	p.poll("the moves and the position", `[...document.querySelectorAll("#board .moves button")].map(b => b.textContent).join(" ") === "1. e4 e5" &&
 		document.querySelectorAll("#board .diagram .sq.pw").length === 16 && document.querySelector("#board .chart polyline") !== null`, 3*time.Second)
 
 	offered := evalAs[[]string](p, `[...document.querySelectorAll("#board button.act")].map(b => b.dataset.action)`)

@@ -44,11 +44,20 @@ func TestDashboardInABrowser(t *testing.T) {
 	p.poll("the press shows", `document.querySelector('`+tile(a1.GetBoardId())+`').classList.contains("run-black")`, time.Second)
 	t.Logf("a press showed on its tile %s after it was made", time.Since(pressed).Round(time.Millisecond))
 
-	// A penalty ruled from the page: the confirmation says what it does.
-	if err := tb.devs[a2.GetBoardId()].Press(rules.White, "", ""); err != nil {
-		t.Fatal(err)
+	// A2 is an e-board: its moves come with the position. White's third
+	// move was illegal: a penalty ruled from the page, whose confirmation
+	// says what it will do.
+	for i, m := range opening {
+		side := rules.White
+		if i%2 == 1 {
+			side = rules.Black
+		}
+		if err := tb.devs[a2.GetBoardId()].Press(side, m.san, m.fen); err != nil {
+			t.Fatal(err)
+		}
 	}
-	p.poll("A2's press shows", `document.querySelector('`+tile(a2.GetBoardId())+`').classList.contains("run-black")`, 2*time.Second)
+	p.poll("A2's moves show", `document.querySelector('`+tile(a2.GetBoardId())+`').classList.contains("run-black") &&
+		document.querySelector('`+tile(a2.GetBoardId())+` .meta').textContent.startsWith("m3")`, 2*time.Second)
 	p.click("open board A2", tile(a2.GetBoardId()))
 	p.poll("board A2 open", `!document.getElementById("board").hidden && document.querySelector("#board h2").textContent.includes("Board A2")`, 2*time.Second)
 	p.click("Illegal move", `#board button[data-action="illegal"]`)
@@ -56,12 +65,14 @@ func TestDashboardInABrowser(t *testing.T) {
 	if got := p.text("#action-preview"); !contains(got, "Black", "(+2:00)") {
 		t.Errorf("the confirmation of an illegal move by White says %q; want Black +2:00", got)
 	}
-	p.do("give a reason", sendKeys("#action-reason", "knight moved like a bishop"))
+	p.do("give a reason", sendKeys("#action-reason", "the bishop jumped over its own pawn"))
 	p.confirm()
 	p.poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
 	p.click("close", "#action-confirm")
-	p.poll("the timeline shows the ruling", `[...document.querySelectorAll("#board .timeline li")].some(li => li.textContent.includes("illegal move by White") && li.textContent.includes("Black +2:00") && li.textContent.includes("knight moved like a bishop"))`, 3*time.Second)
+	p.poll("the timeline shows the ruling", `[...document.querySelectorAll("#board .timeline li")].some(li => li.textContent.includes("illegal move by White") && li.textContent.includes("Black +2:00") && li.textContent.includes("the bishop jumped over its own pawn"))`, 3*time.Second)
 	p.poll("the tile says which ruling made the jump", `document.querySelector('`+tile(a2.GetBoardId())+` .meta').textContent.includes("⚖B+2:00")`, 2*time.Second)
+	p.poll("the moves and the position", `document.querySelector("#board .moves").textContent.includes("3. Bb5") &&
+		document.querySelectorAll("#board .diagram .sq.pb").length === 16`, 2*time.Second)
 	p.shot("dashboard-board.png", "")
 	p.do("back to the hall", keyEscape())
 	p.poll("the board closed", `document.getElementById("board").hidden`, 2*time.Second)
@@ -132,4 +143,13 @@ func revokeDevice(t *testing.T, tb *table, dev string) {
 		}
 	}
 	t.Fatalf("no token of device %s", dev)
+}
+
+// opening is an e-board's first moves, with the positions after them.
+var opening = []struct{ san, fen string }{
+	{"e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"},
+	{"e5", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"},
+	{"Nf3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"},
+	{"Nc6", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"},
+	{"Bb5", "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"},
 }

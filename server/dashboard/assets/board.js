@@ -206,11 +206,14 @@ export class BoardPanel {
   drawMoves() {
     const moves = this.entries.filter(e => e.action && e.action.kind === "ACTION_KIND_PRESS" && e.after);
     const items = [];
+    let last = "";
     for (const e of moves) {
       const side = f.sideOf(e.action.side);
       const n = f.num(e.after[side] && e.after[side].moves);
       const li = el("li", "mv " + side);
-      const label = (side === "white" ? n + ". " : n + "… ") + (e.action.san || "—");
+      // 1. e4 e5 2. Nf3: Black's move after White's needs no number.
+      const label = (side === "white" ? n + ". " : last === "white" ? "" : n + "… ") + (e.action.san || "—");
+      last = side;
       const b = el("button", "", label);
       b.title = f.Side(side) + " used " + f.duration(f.num(e.usedMs)) + ", left " + f.clock(f.num(e.after[side].remainingMs));
       b.onclick = () => { this.pick = e; this.drawPosition(); };

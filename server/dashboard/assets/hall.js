@@ -267,8 +267,10 @@ export class Hall {
       if (cols >= 1 && height(font, cols) <= H) {
         best = font;
         bestCols = cols;
-        // Fewer, wider tiles while they still fit: more of each name.
-        while (bestCols > 1 && height(font, bestCols - 1) <= H) bestCols--;
+        // Fewer, wider tiles while they still fit: more of each name (but
+        // not so wide that the clocks drift away from the names).
+        const maxW = 26 * font;
+        while (bestCols > 1 && (W + GAP) / (bestCols - 1) - GAP <= maxW && height(font, bestCols - 1) <= H) bestCols--;
         break;
       }
     }
