@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,14 +18,7 @@ import (
 func sectionRound(t *testing.T, h *halltest.Hall, tc string) (a, b *pb.Board) {
 	t.Helper()
 	arb, ctx := h.Arbiter(t)
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: t.Name(), DefaultConfig: &pb.ClockConfig{TimeControl: tc}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h.NewRound(t, t.Name(), 1, &pb.ClockConfig{TimeControl: tc})
 	var out []*pb.Board
 	for i, sec := range []string{"A", "B"} {
 		bd, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: int32(i + 1), Section: sec,
@@ -43,24 +35,12 @@ func sectionRound(t *testing.T, h *halltest.Hall, tc string) (a, b *pb.Board) {
 // cookie (if signed in) and the headers, and returns the status and body.
 func (w *web) call(method, body string, header map[string]string) (int, string) {
 	w.t.Helper()
-	req, err := http.NewRequest("POST", w.base+"/api/arbiter/"+method, strings.NewReader(body))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
+	h := map[string]string{"Content-Type": "application/json"}
 	for k, v := range header {
-		req.Header.Set(k, v)
+		h[k] = v
 	}
-	if w.cookie != nil {
-		req.AddCookie(w.cookie)
-	}
-	resp, err := w.client.Do(req)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	resp, b := w.send("POST", "/api/arbiter/"+method, strings.NewReader(body), h)
+	return resp.StatusCode, b
 }
 
 // The web pages call the Arbiter service at POST /api/arbiter/<Method>

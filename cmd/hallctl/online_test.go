@@ -14,15 +14,7 @@ func TestBoardsShowsEarlyClockOnline(t *testing.T) {
 	h := halltest.Start(t, halltest.OnLoopback())
 	h.Spare(t, "CLK-EARLY")
 	do, _ := runner(t, chiefEnv(h))
-	arb, ctx := h.Arbiter(t)
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h.NewRound(t, "Open", 1, &pb.ClockConfig{TimeControl: "90m+30s"})
 	do("add-board", "-device", "CLK-EARLY", r.GetRoundId(), "1", "Anna", "Bert")
 	out := do("boards")
 	if !strings.Contains(out, "CLK-EARLY") || strings.Contains(out, "offline") {

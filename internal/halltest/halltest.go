@@ -268,6 +268,22 @@ func (h *Hall) Token(t testing.TB, role pb.Role, label, deviceID string, section
 	return resp.GetToken()
 }
 
+// NewRound creates a tournament named name with the default configuration
+// cfg, and its round number.
+func (h *Hall) NewRound(t testing.TB, name string, number int32, cfg *pb.ClockConfig) *pb.Round {
+	t.Helper()
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: name, DefaultConfig: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: number})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // Round creates a tournament (fide-2023 unless cfg says otherwise), one
 // round and n boards with time control tc, each with a device "CLK-<i>".
 func (h *Hall) Round(t testing.TB, tc string, n int, cfg ...*pb.ClockConfig) []*pb.Board {
@@ -280,14 +296,7 @@ func (h *Hall) Round(t testing.TB, tc string, n int, cfg ...*pb.ClockConfig) []*
 			base.TimeControl = tc
 		}
 	}
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: t.Name(), DefaultConfig: base})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h.NewRound(t, t.Name(), 1, base)
 	var out []*pb.Board
 	for i := 1; i <= n; i++ {
 		b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: int32(i),

@@ -11,11 +11,6 @@ import (
 	"github.com/chesshall/hallclock/rules"
 )
 
-const (
-	afterE4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
-	afterE5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
-)
-
 // Every action the page offers opens its confirmation, and the rules (or
 // the page, for the clock devices) say what it will do before anything is
 // done; cancelled, nothing is done. The clock-device actions then run from
@@ -31,10 +26,10 @@ func TestDashboardEveryAction(t *testing.T) {
 	b1, b2 := tb.boards[0], tb.boards[1]
 	tb.start(t)
 	d := tb.devs[b1.GetBoardId()]
-	if err := d.Press(rules.White, "e4", afterE4); err != nil {
+	if err := d.Press(rules.White, opening[0].san, opening[0].fen); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Press(rules.Black, "e5", afterE5); err != nil {
+	if err := d.Press(rules.Black, opening[1].san, opening[1].fen); err != nil {
 		t.Fatal(err)
 	}
 	halltest.Synced(t, d)
@@ -100,9 +95,7 @@ func TestDashboardEveryAction(t *testing.T) {
 	p.poll("the virtual clock", `document.querySelector("#board .bdevice").textContent.startsWith("Virtual clock") &&
 		document.querySelector('#board button[data-action="press"]') !== null`, 3*time.Second)
 	p.click("Press", `#board button[data-action="press"]`)
-	p.confirm()
-	p.poll("applied", `document.getElementById("action-outcome").textContent === "Applied."`, 5*time.Second)
-	p.click("close", "#action-confirm")
+	p.confirmApplied("")
 	p.poll("White's press on the virtual clock", `document.querySelector('`+tile(b1.GetBoardId())+`').classList.contains("run-black")`, 3*time.Second)
 
 	// A replacement clock takes over.
@@ -131,17 +124,6 @@ func TestDashboardEveryAction(t *testing.T) {
 	if got := strings.Join(saw, "; "); !contains(got, "use virtual clock", "press white", "assign device CLK-SPARE", "assign device "+b2.GetDeviceId()) {
 		t.Errorf("the audit log has the chief's %q; want the virtual clock, the press, the replacement and the swap", got)
 	}
-}
-
-// boardOf reads a board as the chief.
-func (tb *table) boardOf(t *testing.T, boardID string) *pb.Board {
-	t.Helper()
-	arb, ctx := tb.h.Arbiter(t)
-	b, err := arb.GetBoard(ctx, &pb.GetBoardRequest{BoardId: boardID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // confirmations opens the confirmation of every action the open board

@@ -65,10 +65,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	if got := p.text("#action-preview"); !contains(got, "Black", "(+2:00)") {
 		t.Errorf("the confirmation of an illegal move by White says %q; want Black +2:00", got)
 	}
-	p.do("give a reason", sendKeys("#action-reason", "the bishop jumped over its own pawn"))
-	p.confirm()
-	p.poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
-	p.click("close", "#action-confirm")
+	p.confirmApplied("the bishop jumped over its own pawn")
 	p.poll("the timeline shows the ruling", `[...document.querySelectorAll("#board .timeline li")].some(li => li.textContent.includes("illegal move by White") && li.textContent.includes("Black +2:00") && li.textContent.includes("the bishop jumped over its own pawn"))`, 3*time.Second)
 	p.poll("the tile says which ruling made the jump", `document.querySelector('`+tile(a2.GetBoardId())+` .meta').textContent.includes("⚖B+2:00")`, 2*time.Second)
 	p.poll("the moves and the position", `document.querySelector("#board .moves").textContent.includes("3. Bb5") &&
@@ -103,10 +100,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	p.click("Flag claim", `#board button[data-action="flagclaim"]`)
 	p.do("Black claims", setSelect(`#action-dialog select[name="side"]`, "black"))
 	p.poll("the rules' answer", `document.getElementById("action-preview").textContent.includes("Result: 0-1") && !document.getElementById("action-confirm").disabled`, 3*time.Second)
-	p.do("give a reason", sendKeys("#action-reason", "Black claimed at the board"))
-	p.confirm()
-	p.poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
-	p.click("close", "#action-confirm")
+	p.confirmApplied("Black claimed at the board")
 	p.poll("the ruling in the timeline", `[...document.querySelectorAll("#board .timeline li")].some(li => li.textContent.includes("Black claims the flag") && li.textContent.includes("Black claimed at the board") && li.textContent.includes("game over: 0-1"))`, 3*time.Second)
 	p.poll("the tile shows the result", `document.querySelector('`+tile(b4.GetBoardId())+`').classList.contains("st-finished")`, 2*time.Second)
 	p.poll("the flag leaves the panel", `document.querySelector('`+flag+`') === null`, 2*time.Second)

@@ -199,14 +199,7 @@ type boardSpec struct {
 func newTable(t *testing.T, h *halltest.Hall, tc string, specs []boardSpec) *table {
 	t.Helper()
 	arb, ctx := h.Arbiter(t)
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Nordic Open", DefaultConfig: &pb.ClockConfig{TimeControl: tc}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h.NewRound(t, "Nordic Open", 3, &pb.ClockConfig{TimeControl: tc})
 	tb := &table{h: h, round: r, devs: map[string]*clockdev.Device{}, cancel: map[string]context.CancelFunc{}}
 	devs := make([]*clockdev.Device, len(specs))
 	for i := range specs {
@@ -316,13 +309,25 @@ func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// boardState reads a board's state as the chief.
-func (tb *table) boardState(t *testing.T, boardID string) *pb.BoardState {
+// boardOf reads a board as the chief.
+func (tb *table) boardOf(t *testing.T, boardID string) *pb.Board {
 	t.Helper()
 	arb, ctx := tb.h.Arbiter(t)
 	b, err := arb.GetBoard(ctx, &pb.GetBoardRequest{BoardId: boardID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.GetState()
+	return b
+}
+
+// confirmApplied confirms the open action with a reason and waits until
+// the hall applied it, then closes the confirmation.
+func (p *page) confirmApplied(reason string) {
+	p.t.Helper()
+	if reason != "" {
+		p.do("give a reason", sendKeys("#action-reason", reason))
+	}
+	p.confirm()
+	p.poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
+	p.click("close", "#action-confirm")
 }

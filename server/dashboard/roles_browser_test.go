@@ -35,10 +35,7 @@ func TestDashboardSectionArbiter(t *testing.T) {
 	// Her section: she pauses A1 from the page.
 	p.click("open A1", tile(a1.GetBoardId()))
 	p.click("Pause", `#board button[data-action="pause"]`)
-	p.do("reason", sendKeys("#action-reason", "player feels unwell"))
-	p.confirm()
-	p.poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
-	p.click("close", "#action-confirm")
+	p.confirmApplied("player feels unwell")
 	p.poll("A1 paused", `document.querySelector('`+tile(a1.GetBoardId())+`').classList.contains("st-paused")`, 2*time.Second)
 
 	// Section B, by its link: refused, with the reason.
@@ -59,7 +56,7 @@ func TestDashboardSectionArbiter(t *testing.T) {
 			t.Errorf("section B's audit log has Anna's refused call as an action: %v", e)
 		}
 	}
-	if st := tb.boardState(t, b1.GetBoardId()); st.GetStatus() != pb.BoardStatus_BOARD_STATUS_RUNNING {
+	if st := tb.boardOf(t, b1.GetBoardId()).GetState(); st.GetStatus() != pb.BoardStatus_BOARD_STATUS_RUNNING {
 		t.Errorf("B1 is %v after Anna's attempt, want running", st.GetStatus())
 	}
 }
@@ -72,14 +69,7 @@ func TestDashboardBroadcastView(t *testing.T) {
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: 15 * time.Minute}))
 	base := h.HTTP(t)
 	arb, ctx := h.Arbiter(t)
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Nordic Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h.NewRound(t, "Nordic Open", 1, &pb.ClockConfig{TimeControl: "90m+30s"})
 	b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: 1, White: player(1), Black: player(2)})
 	if err != nil {
 		t.Fatal(err)
