@@ -15,7 +15,7 @@ import (
 // one 1920×1080 screen: every tile within the window without scrolling,
 // every clock online, the games running. The hall view (large, for a
 // screen seen from a distance) fits them too, and the list holds a row
-// for each.
+// for each. One round chosen at the top is followed on its own.
 func TestDashboardWholeHallOnOneScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("201 clocks and a browser")
@@ -53,6 +53,15 @@ func TestDashboardWholeHallOnOneScreen(t *testing.T) {
 	p.do("leave the hall view", keyEscape())
 	p.click("list", "#mode-list")
 	p.poll("a row for each board", `document.querySelectorAll("#hall tr.row").length === 201`, 2*time.Second)
+	p.shot("dashboard-list-201.png", "")
+
+	// One round chosen at the top: its 67 boards, followed live.
+	p.click("tiles", "#mode-tiles")
+	p.do("the blitz round", setSelect("#view", evalAs[string](p, `[...document.querySelectorAll("#view option")].find(o => o.textContent.startsWith("Blitz Night")).value`)))
+	p.poll("the round's boards, live", `document.querySelectorAll(".tile").length === 67 && document.getElementById("live").textContent === "live" &&
+		document.getElementById("title").textContent === "Blitz Night · round 1"`, 5*time.Second)
+	moves := evalAs[string](p, `[...document.querySelectorAll(".tile .meta")].map(m => m.textContent).join("|")`)
+	p.poll("the games go on", `[...document.querySelectorAll(".tile .meta")].map(m => m.textContent).join("|") !== `+jsString(moves), 10*time.Second)
 }
 
 // checkFits fails unless every tile lies within the window and the hall

@@ -6,15 +6,9 @@
 // arbiter's call; a refusal shows the rules' message.
 
 import * as f from "./format.js";
+import { el, option } from "./dom.js";
 import { remaining, now } from "./clock.js";
 import { call } from "./api.js";
-
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 
 const K = k => "ACTION_KIND_" + k;
 const running = st => st.status === "BOARD_STATUS_RUNNING";
@@ -156,11 +150,7 @@ export class Actions {
     const select = (name, options, value) => {
       const s = el("select");
       s.name = name;
-      for (const [v, t] of options) {
-        const o = el("option", "", t);
-        o.value = v;
-        s.append(o);
-      }
+      for (const [v, t] of options) s.append(option(v, t));
       s.value = value;
       return s;
     };

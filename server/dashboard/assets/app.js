@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import * as f from "./format.js";
+import { el, option } from "./dom.js";
 import { noteLive, setDelay } from "./clock.js";
 import { Hall } from "./hall.js";
 import { attention, worst } from "./attention.js";
@@ -36,10 +37,8 @@ function banner(msg, cls, withSignIn) {
   b.className = cls || "";
   b.replaceChildren(document.createTextNode(msg));
   if (withSignIn) {
-    const a = document.createElement("a");
+    const a = el("a", "button", "Sign in again");
     a.href = "/signin?next=" + encodeURIComponent(location.pathname + location.hash);
-    a.textContent = "Sign in again";
-    a.className = "button";
     b.append(" ", a);
   }
   b.hidden = !msg;
@@ -138,7 +137,7 @@ async function loadRounds() {
   const rounds = [...state.rounds.values()].filter(x => x.tally && x.tally.boards)
     .sort((a, b) => a.tournamentName.localeCompare(b.tournamentName) || b.number - a.number);
   for (const x of rounds) opts.push([x.roundId, x.tournamentName + " · round " + x.number + " (" + x.tally.boards + " boards)"]);
-  sel.replaceChildren(...opts.map(([v, t]) => { const o = document.createElement("option"); o.value = v; o.textContent = t; return o; }));
+  sel.replaceChildren(...opts.map(([v, t]) => option(v, t)));
   sel.value = keep && [...sel.options].some(o => o.value === keep) ? keep : state.view;
 }
 
@@ -179,7 +178,7 @@ function fillSections(recs) {
   const sel = $("f-section");
   const keep = sel.value;
   const secs = [...new Set(recs.map(r => r.info.section || ""))].filter(Boolean).sort();
-  sel.replaceChildren(...[["", "All sections"], ...secs.map(s => [s, "Section " + s])].map(([v, t]) => { const o = document.createElement("option"); o.value = v; o.textContent = t; return o; }));
+  sel.replaceChildren(option("", "All sections"), ...secs.map(s => option(s, "Section " + s)));
   sel.value = secs.includes(keep) ? keep : "";
   sel.hidden = secs.length === 0;
 }
@@ -305,23 +304,14 @@ function renderAttention() {
   if (sig === lastAttention) return;
   lastAttention = sig;
   const items = entries.slice(0, 200).map(e => {
-    const li = document.createElement("li");
-    li.className = "attn u" + e.urgency + " k-" + e.kind;
+    const li = el("li", "attn u" + e.urgency + " k-" + e.kind);
     li.dataset.board = e.board.info.boardId;
     const i = e.board.info;
-    const go1 = document.createElement("button");
-    go1.className = "goto";
-    go1.textContent = "R" + i.roundNumber + " · " + f.boardLabel(i);
+    const go1 = el("button", "goto", "R" + i.roundNumber + " · " + f.boardLabel(i));
     go1.title = "Open board " + f.boardLabel(i) + " of " + i.tournamentName + " round " + i.roundNumber;
-    const who = document.createElement("span");
-    who.className = "players";
-    who.textContent = f.shortName(i.white) + " – " + f.shortName(i.black);
-    const what = document.createElement("span");
-    what.className = "why";
-    what.textContent = e.text;
-    const x = document.createElement("button");
-    x.className = "dismiss";
-    x.textContent = "✓";
+    const who = el("span", "players", f.shortName(i.white) + " – " + f.shortName(i.black));
+    const what = el("span", "why", e.text);
+    const x = el("button", "dismiss", "✓");
     x.title = "Seen: hide it here until it changes";
     x.onclick = ev => {
       ev.stopPropagation();

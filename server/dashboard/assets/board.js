@@ -4,23 +4,11 @@
 // moves.
 
 import * as f from "./format.js";
+import { el, svg } from "./dom.js";
 import { remaining, isRunning } from "./clock.js";
 import { rulingText } from "./attention.js";
 import { call } from "./api.js";
 import { moveNumber, troubleCounts } from "./hall.js";
-
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
-const SVG = "http://www.w3.org/2000/svg";
-const svg = (tag, attrs) => {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  return e;
-};
 
 export class BoardPanel {
   // actions: {buttons(rec) → [elements]}; canAudit: the session may read

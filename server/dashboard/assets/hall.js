@@ -4,15 +4,9 @@
 // changes; running clocks are redrawn by tick() on animation frames.
 
 import * as f from "./format.js";
+import { el } from "./dom.js";
 import { remaining, isRunning } from "./clock.js";
 import { rulingText } from "./attention.js";
-
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 
 const GAP = 3; // px between tiles, as in style.css
 
@@ -86,7 +80,7 @@ export class Hall {
   renderList() {
     const table = el("table", "list");
     const head = el("tr");
-    for (const h of ["Round", "Board", "White", "", "Clock", "Clock", "Black", "", "Move", "Period", "Type", "Status", "Result", "Clock device", "Attention"]) head.append(el("th", "", h));
+    for (const h of ["Round", "Board", "White", "Rating", "White's clock", "Black's clock", "Black", "Rating", "Move · period · type · status", "Game type", "Status", "Result", "Clock device", "⚑"]) head.append(el("th", "", h));
     const thead = el("thead");
     thead.append(head);
     const tbody = el("tbody");
@@ -323,7 +317,6 @@ function row(rec) {
   td("nm black", f.playerName(i.black), f.playerTitle(i.black));
   td("rt", i.black && i.black.rating ? String(i.black.rating) : "");
   cells.meta = td("meta", "");
-  cells.period = cells.meta; // the meta cell holds move, period and type
   td("gt", (i.timeControlInfo && i.timeControlInfo.gameType) || "");
   cells.status = td("status", "");
   cells.result = td("result", "");
