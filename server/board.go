@@ -180,11 +180,7 @@ func (b *board) wireStateWith(st rules.State, seq uint64, alerts []string, pendi
 	w := wire.State(st)
 	w.BoardId = b.rec.ID
 	w.BoardSeq = seq
-	// The server's wall time when the board's time was st.At: a state
-	// not projected to now (a change of live fields only: the device
-	// went offline) is as old as its last event, and a display runs the
-	// clock forward from then.
-	w.ServerUnixMs = b.srv.clock.Now().UnixMilli() - max(0, b.now()-st.At)
+	w.ServerUnixMs = b.srv.clock.Now().UnixMilli()
 	if b.rec.Source == storage.SourceVirtual {
 		w.Source = pb.ClockSource_CLOCK_SOURCE_VIRTUAL
 		w.DeviceOnline = true
@@ -200,7 +196,13 @@ func (b *board) wireStateWith(st rules.State, seq uint64, alerts []string, pendi
 // publishLive publishes a change of live fields (online, pending, alerts)
 // that is not a board event.
 func (b *board) publishLive() {
-	b.srv.publish(b.rec.RoundID, b.wireState(b.state, b.seq), 0)
+	w := b.wireState(b.state, b.seq)
+	// The state is as old as its last event: its server time is when the
+	// board's time was at_ms (by the server's estimate of board time), so
+	// that a display running the clock forward from it does not give back
+	// the time since.
+	w.ServerUnixMs -= max(0, b.now()-b.state.At)
+	b.srv.publish(b.rec.RoundID, w, 0)
 }
 
 // deviceOutcome is what became of a device event.

@@ -31,6 +31,11 @@ func TestDashboardSectionArbiter(t *testing.T) {
 	if n := evalAs[int](p, `document.querySelectorAll('`+tile(b1.GetBoardId())+`').length`); n != 0 {
 		t.Errorf("Anna sees section B's board")
 	}
+	// A clock of her section is cut off after her page read its board
+	// (a state newer in time, with as many events): it shows offline.
+	a2 := tb.boards[1]
+	revokeDevice(t, tb, a2.GetDeviceId())
+	p.poll("A2 offline", `document.querySelector('`+tile(a2.GetBoardId())+`').classList.contains("off")`, 5*time.Second)
 
 	// Her section: she pauses A1 from the page.
 	p.click("open A1", tile(a1.GetBoardId()))

@@ -166,12 +166,13 @@ async function loadBoards() {
   if (open) openBoard(open);
 }
 
-// newer keeps the later of two states of a board (a feed's may be newer
-// than a list's, and the other way round).
+// newer keeps the later of two states of a board, b being the one heard
+// last: a state with fewer events is older; with as many, the one heard
+// last has the latest live fields (the clock went offline since).
 function newer(a, b) {
   if (!a) return b;
   if (!b) return a;
-  return f.num(b.boardSeq) >= f.num(a.boardSeq) && f.num(b.serverUnixMs) >= f.num(a.serverUnixMs) ? b : a;
+  return f.num(b.boardSeq) >= f.num(a.boardSeq) ? b : a;
 }
 
 function fillSections(recs) {
