@@ -32,14 +32,15 @@ import (
 
 // Start starts a headless Chromium with a fresh profile in a temporary
 // directory, no background networking, no component updates, no sync,
-// and returns a tab's context (closed when the test ends, after at most a
-// minute). It skips the test when no browser is installed, or in -short.
+// and returns a tab's context (closed when the test ends, after at most
+// three minutes). It skips the test when no browser is installed, or in
+// -short.
 func Start(t testing.TB) context.Context {
 	t.Helper()
 	path := browser(t)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), options(path, t.TempDir())...)
 	ctx, cancelB := chromedp.NewContext(actx)
-	ctx, cancelC := context.WithTimeout(ctx, time.Minute)
+	ctx, cancelC := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() { cancelC(); cancelB(); cancelA() })
 	return ctx
 }
@@ -79,7 +80,7 @@ var shared struct {
 // Tab returns a tab of the package's shared browser (started on first
 // use) in a browser context of its own: cookies, storage and cache start
 // empty, as in a fresh profile. The tab closes when the test ends (after
-// at most a minute). It skips like Start. Close the browser in TestMain.
+// at most three minutes). It skips like Start. Close the browser in TestMain.
 func Tab(t testing.TB) context.Context {
 	t.Helper()
 	path := browser(t)
@@ -104,7 +105,7 @@ func Tab(t testing.TB) context.Context {
 	bctx := shared.ctx
 	shared.mu.Unlock()
 	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-	ctx, cancelT := context.WithTimeout(ctx, time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel() })
 	return ctx
 }

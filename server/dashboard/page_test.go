@@ -234,7 +234,7 @@ var forenames = []string{"Magnus", "Hikaru", "Fabiano", "Alireza", "Dommaraju", 
 
 func player(n int) *pb.Player {
 	i := (n - 1) % len(surnames)
-	return &pb.Player{Name: surnames[i] + ", " + forenames[i], Rating: int32(2800 - 7*n), FideId: fmt.Sprint(1503000 + n), Federation: "NOR", StartRank: int32(n)}
+	return &pb.Player{Name: surnames[i] + ", " + forenames[i], Rating: int32(2800 - 3*n), FideId: fmt.Sprint(1503000 + n), Federation: "NOR", StartRank: int32(n)}
 }
 
 // start starts every clock of the table's round.
