@@ -143,6 +143,7 @@ async function loadRounds() {
 
 async function loadBoards() {
   const rounds = shownRounds();
+  const asked = performance.now();
   const lists = await Promise.all(rounds.map(r => api.call("ListBoards", { roundId: r.roundId })));
   const old = state.boards;
   state.boards = new Map();
@@ -150,7 +151,9 @@ async function loadBoards() {
     for (const b of l.boards || []) {
       const { state: st, ...info } = b;
       const was = old.get(b.boardId);
-      state.boards.set(b.boardId, { info, state: newer(was && was.state, st), device: state.devices.get(b.deviceId), finishedLive: was && was.finishedLive });
+      const rec = { info, state: was && was.state, heard: was && was.heard, device: state.devices.get(b.deviceId), finishedLive: was && was.finishedLive };
+      take(rec, st, asked);
+      state.boards.set(b.boardId, rec);
     }
   }
   state.ignored.clear();
@@ -166,13 +169,19 @@ async function loadBoards() {
   if (open) openBoard(open);
 }
 
-// newer keeps the later of two states of a board, b being the one heard
-// last: a state with fewer events is older; with as many, the one heard
-// last has the latest live fields (the clock went offline since).
-function newer(a, b) {
-  if (!a) return b;
-  if (!b) return a;
-  return f.num(b.boardSeq) >= f.num(a.boardSeq) ? b : a;
+// take keeps st as the board's state if it is the later one, and says
+// so. asOf is when the page last knew st to be the hall's (performance
+// time): a feed's state when it arrived, a reply's when it was asked for.
+// A state with fewer events is older. With as many, the live fields
+// (online, alerts, pending) decide: a reply asked for before a feed's
+// state arrived may predate it (the clock went offline in between), so
+// the feed's stays; a reply asked for after it is as new or newer.
+function take(rec, st, asOf) {
+  const a = rec.state;
+  if (a && (f.num(st.boardSeq) < f.num(a.boardSeq) || (f.num(st.boardSeq) === f.num(a.boardSeq) && asOf < rec.heard))) return false;
+  rec.state = st;
+  rec.heard = asOf;
+  return true;
 }
 
 function fillSections(recs) {
@@ -213,8 +222,7 @@ function watch() {
         continue;
       }
       const was = rec.state;
-      rec.state = newer(was, st);
-      if (!u.snapshot && rec.state === st && f.finished(st) && !f.finished(was || {})) rec.finishedLive = Date.now();
+      if (take(rec, st, performance.now()) && !u.snapshot && f.finished(st) && !f.finished(was || {})) rec.finishedLive = Date.now();
       hall.update(rec);
       panel.update(rec);
     }
@@ -255,12 +263,13 @@ function scheduleReload() {
 
 async function refreshBoard(id) {
   try {
+    const asked = performance.now();
     const b = await api.call("GetBoard", { boardId: id });
     const rec = state.boards.get(id);
     if (!rec) return;
     const { state: st, ...info } = b;
     rec.info = info;
-    rec.state = newer(rec.state, st);
+    take(rec, st, asked);
     hall.update(rec);
     panel.update(rec);
   } catch (e) { /* shown by the action's outcome */ }
