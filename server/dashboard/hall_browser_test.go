@@ -117,6 +117,33 @@ func TestDashboardInABrowser(t *testing.T) {
 	p.do("back to the hall", keyEscape())
 	p.poll("the board closed", `document.getElementById("board").hidden`, 2*time.Second)
 	p.shot("dashboard-hall.png", "")
+
+	// The filters and the search: a section, a status, both; a board by
+	// section and number, a player by name and by FIDE id.
+	ids := func(bs ...*pb.Board) string {
+		var s []string
+		for _, b := range bs {
+			s = append(s, b.GetBoardId())
+		}
+		return strings.Join(s, " ")
+	}
+	for _, c := range []struct {
+		section, status, search string
+		want                    string
+	}{
+		{"B", "", "", ids(tb.boards[4:]...)},
+		{"", "finished", "", ids(b4)},
+		{"A", "finished", "", ""},
+		{"", "", "B4", ids(b4)},
+		{"", "", "caruana", ids(a2)},
+		{"", "", a2.GetBlack().GetFideId(), ids(a2)},
+		{"", "", "", ids(tb.boards...)},
+	} {
+		p.do("filter", setSelect("#f-section", c.section), setSelect("#f-status", c.status), setSelect("#f-search", c.search))
+		if got := p.shown(); got != c.want {
+			t.Errorf("section %q, status %q, search %q: the tiles of %q; want %q", c.section, c.status, c.search, got, c.want)
+		}
+	}
 }
 
 // revokeDevice revokes a clock's token: its link is cut and it cannot

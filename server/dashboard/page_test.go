@@ -300,11 +300,13 @@ func sendKeys(sel, keys string) chromedp.Action[chromedp.Void] {
 
 func keyEscape() chromedp.Action[chromedp.Void] { return chromedp.KeyEvent(kb.Escape) }
 
-// setSelect chooses an option and tells the page, as a person's choice does.
+// setSelect chooses an option and tells the page, as a person's choice
+// does (input, then change).
 func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const e = document.querySelector(`+jsString(sel)+`);
-			e.value = `+jsString(value)+`; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`))
+			e.value = `+jsString(value)+`; e.dispatchEvent(new Event("input", {bubbles: true}));
+			e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`))
 		return err
 	})
 }
@@ -330,4 +332,11 @@ func (p *page) confirmApplied(reason string) {
 	p.confirm()
 	p.poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
 	p.click("close", "#action-confirm")
+}
+
+// shown returns the ids of the boards whose tiles the filters leave
+// shown, space-separated, in the page's order.
+func (p *page) shown() string {
+	p.t.Helper()
+	return evalAs[string](p, `[...document.querySelectorAll(".tile")].filter(t => !t.hidden && t.offsetParent !== null).map(t => t.dataset.board).join(" ")`)
 }
