@@ -17,7 +17,9 @@ import (
 // on it from the page after the confirmation said what would happen, and
 // finds the ruling in the board's timeline and in the audit log. On the
 // way: a penalty ruled from the page shows as a +2:00 jump saying which
-// ruling made it, and a clock cut off shows offline within seconds.
+// ruling made it, a clock cut off shows offline within seconds, the
+// section's header counts the round's progress with the result, and the
+// filters and the search show the boards they name.
 func TestDashboardInABrowser(t *testing.T) {
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
@@ -104,6 +106,8 @@ func TestDashboardInABrowser(t *testing.T) {
 	p.poll("the ruling in the timeline", `[...document.querySelectorAll("#board .timeline li")].some(li => li.textContent.includes("Black claims the flag") && li.textContent.includes("Black claimed at the board") && li.textContent.includes("game over: 0-1"))`, 3*time.Second)
 	p.poll("the tile shows the result", `document.querySelector('`+tile(b4.GetBoardId())+`').classList.contains("st-finished")`, 2*time.Second)
 	p.poll("the flag leaves the panel", `document.querySelector('`+flag+`') === null`, 2*time.Second)
+	p.poll("the round's progress and its result", `[...document.querySelectorAll("h3.ghead")].some(h => h.textContent.includes("Nordic Open · Round 3 · Section B") &&
+		h.textContent.includes("1 finished · 3 playing · 0 not started") && h.textContent.includes("latest: B4 0-1"))`, 2*time.Second)
 
 	var claimed *pb.AuditEntry
 	for _, e := range tb.auditOf(t, b4.GetBoardId()) {
