@@ -21,6 +21,7 @@ import (
 // section's header counts the round's progress with the result, and the
 // filters and the search show the boards they name.
 func TestDashboardInABrowser(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
 	rapid := &pb.ClockConfig{TimeControl: "25m+10s", Regulations: &pb.Regulations{Supervision: pb.Supervision_SUPERVISION_INSUFFICIENT}}
