@@ -307,7 +307,7 @@ func (d *Device) Status() Status {
 		BoardSeq:       len(d.hist),
 		AckedSeq:       d.outbox.AckedSeq(),
 		NextSeq:        d.outbox.NextSeq(),
-		Outbox:         len(d.outbox.Pending()),
+		Outbox:         pendingCount(d.outbox),
 		Rejected:       d.rejected,
 		NoticesDropped: d.dropped,
 	}

@@ -318,6 +318,18 @@ func (o *fileOutbox) Pending() []*hallv1.DeviceEvent {
 	return o.l.pendingCopy()
 }
 
+func (o *fileOutbox) PendingCount() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.l.pending)
+}
+
+func (o *fileOutbox) PendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.pendingRange(after, upTo)
+}
+
 func (o *fileOutbox) Append(ev *hallv1.DeviceEvent, applied bool) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/chesshall/hallclock/internal/mono"
@@ -208,10 +209,8 @@ func (d *Device) sendLoop(ctx context.Context, stream hallv1.ClockLink_ConnectCl
 			})
 		}
 		var out []*hallv1.DeviceMessage
-		for _, ev := range d.outbox.Pending() {
-			if ev.GetSeq() > s.sentUpTo {
-				out = append(out, &hallv1.DeviceMessage{Msg: &hallv1.DeviceMessage_Event{Event: ev}})
-			}
+		for _, ev := range pendingRange(d.outbox, s.sentUpTo, math.MaxUint64) {
+			out = append(out, &hallv1.DeviceMessage{Msg: &hallv1.DeviceMessage_Event{Event: ev}})
 		}
 		if beat {
 			out = append(out, d.heartbeatLocked())
@@ -335,7 +334,7 @@ func (d *Device) welcomeLocked(s *session, w *hallv1.Welcome) {
 	s.hbReset = true
 	if !d.connected {
 		d.connected = true
-		d.log.Info("link up", "acked_seq", acked, "pending", len(d.outbox.Pending()))
+		d.log.Info("link up", "acked_seq", acked, "pending", pendingCount(d.outbox))
 		d.notifyLocked(Notice{Kind: NoticeConnected, UpTo: acked})
 	}
 }
@@ -402,11 +401,8 @@ func (d *Device) reportAckedLocked(upTo uint64, rejected []*hallv1.Rejection) {
 		return
 	}
 	now := d.clock.Now()
-	for _, ev := range d.outbox.Pending() {
+	for _, ev := range pendingRange(d.outbox, 0, upTo) {
 		seq := ev.GetSeq()
-		if seq > upTo {
-			break
-		}
 		a := Acked{Event: ev, Latency: -1}
 		for _, r := range rejected {
 			if r.GetSeq() == seq {

@@ -3,6 +3,7 @@ package clockdev
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
@@ -84,10 +85,53 @@ const RetainedEvents = 2048
 
 func newLedger() ledger { return ledger{next: 1} }
 
-func (l *ledger) pendingCopy() []*hallv1.DeviceEvent {
-	out := make([]*hallv1.DeviceEvent, len(l.pending))
-	for i, ev := range l.pending {
-		out[i] = proto.Clone(ev).(*hallv1.DeviceEvent)
+func (l *ledger) pendingCopy() []*hallv1.DeviceEvent { return l.pendingRange(0, math.MaxUint64) }
+
+// pendingRange copies the pending events with after < seq <= upTo.
+func (l *ledger) pendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
+	var out []*hallv1.DeviceEvent
+	for _, ev := range l.pending {
+		if s := ev.GetSeq(); s > upTo {
+			break
+		} else if s > after {
+			out = append(out, proto.Clone(ev).(*hallv1.DeviceEvent))
+		}
+	}
+	return out
+}
+
+// pendingLister is what the package's own Outboxes offer beyond Outbox,
+// so that the device need not copy every pending event when it wants a
+// count (Status is polled), only those it has not sent yet (each wake of
+// the send loop) or only those an Ack covers. A clock whose hall is away
+// for a while holds thousands.
+type pendingLister interface {
+	PendingCount() int
+	// PendingRange returns copies of the pending events with after < seq
+	// <= upTo, in order.
+	PendingRange(after, upTo uint64) []*hallv1.DeviceEvent
+}
+
+// pendingCount is len(o.Pending()), without the copies where it can.
+func pendingCount(o Outbox) int {
+	if pl, ok := o.(pendingLister); ok {
+		return pl.PendingCount()
+	}
+	return len(o.Pending())
+}
+
+// pendingRange is o's pending events with after < seq <= upTo, in order.
+func pendingRange(o Outbox, after, upTo uint64) []*hallv1.DeviceEvent {
+	if pl, ok := o.(pendingLister); ok {
+		return pl.PendingRange(after, upTo)
+	}
+	var out []*hallv1.DeviceEvent
+	for _, ev := range o.Pending() {
+		if s := ev.GetSeq(); s > upTo {
+			break
+		} else if s > after {
+			out = append(out, ev)
+		}
 	}
 	return out
 }
@@ -199,6 +243,18 @@ func (m *memOutbox) Pending() []*hallv1.DeviceEvent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.l.pendingCopy()
+}
+
+func (m *memOutbox) PendingCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.l.pending)
+}
+
+func (m *memOutbox) PendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.l.pendingRange(after, upTo)
 }
 
 func (m *memOutbox) Append(ev *hallv1.DeviceEvent, applied bool) error {

@@ -3,6 +3,7 @@ package clockdev
 import (
 	"bytes"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,6 +97,18 @@ func TestOutboxes(t *testing.T) {
 			}
 			if got := seqs(ob.Pending()); !slices.Equal(got, []uint64{3, 4}) {
 				t.Errorf("pending after Ack(2) = %v, want [3 4]", got)
+			}
+			// The copies the device takes without copying everything.
+			if n := pendingCount(ob); n != 2 {
+				t.Errorf("pendingCount after Ack(2) = %d, want 2", n)
+			}
+			for _, r := range []struct {
+				after, upTo uint64
+				want        []uint64
+			}{{0, 3, []uint64{3}}, {3, math.MaxUint64, []uint64{4}}, {0, math.MaxUint64, []uint64{3, 4}}, {4, 9, nil}} {
+				if got := seqs(pendingRange(ob, r.after, r.upTo)); !slices.Equal(got, r.want) {
+					t.Errorf("pendingRange(%d, %d) = %v, want %v", r.after, r.upTo, got, r.want)
+				}
 			}
 			if err := ob.Ack(1); err != nil || ob.AckedSeq() != 2 {
 				t.Errorf("Ack(1) after Ack(2): err %v, acked %d; want acked to stay 2", err, ob.AckedSeq())

@@ -19,6 +19,7 @@ import (
 // OUT_OF_RANGE) naming the field; never INTERNAL, never stored as a
 // default.
 func TestBadRequestsNameTheField(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	arb, ctx := h.Arbiter(t)
@@ -77,6 +78,14 @@ func TestBadRequestsNameTheField(t *testing.T) {
 			_, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: b.GetRoundId(), Number: 9, White: &pb.Player{Name: strings.Repeat("n", 201)}, Black: &pb.Player{Name: "B"}})
 			return err
 		}, codes.InvalidArgument, "white.name"},
+		{"starting rank beyond TRF's", func() error {
+			_, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: b.GetRoundId(), Number: 9, White: &pb.Player{Name: "W", StartRank: 60000}, Black: &pb.Player{Name: "B"}})
+			return err
+		}, codes.InvalidArgument, "white.start_rank"},
+		{"long federation", func() error {
+			_, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: b.GetRoundId(), Number: 9, White: &pb.Player{Name: "W"}, Black: &pb.Player{Name: "B", Federation: "Norwegian Chess Federation"}})
+			return err
+		}, codes.InvalidArgument, "black.federation"},
 		{"control character in a name", func() error {
 			_, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open\x00\n", DefaultConfig: tc(nil)})
 			return err
@@ -104,6 +113,7 @@ func TestBadRequestsNameTheField(t *testing.T) {
 // Defect 7: device messages with bad readings end the stream with
 // INVALID_ARGUMENT (or OUT_OF_RANGE) naming the field.
 func TestBadDeviceMessagesNameTheField(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	dev := b.GetDeviceId()
@@ -146,6 +156,7 @@ func TestBadDeviceMessagesNameTheField(t *testing.T) {
 // Defect 7: an event whose content is malformed (a board id too long to
 // be one) is refused and acknowledged, not applied, and the stream goes on.
 func TestMalformedEventIsRefusedAndAcknowledged(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	l, _, _ := connectRaw(t, h, b.GetDeviceId(), 0, 1)
@@ -161,6 +172,7 @@ func TestMalformedEventIsRefusedAndAcknowledged(t *testing.T) {
 // keeps (the stream goes on: a device reassigned while away is not locked
 // out).
 func TestHelloNamingAnotherBoardIsRefused(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	bs := h.Round(t, "180+2", 2)
 	mine, theirs := bs[0], bs[1]
@@ -193,6 +205,7 @@ func TestHelloNamingAnotherBoardIsRefused(t *testing.T) {
 // Defect 9: resuming a watch after a change the hall never made is
 // OUT_OF_RANGE at once, not a silent wait.
 func TestWatchResumeBeyondTheHeadIsOutOfRange(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	for _, open := range []opener{watchHall(1 << 40), watchBoard(b.GetBoardId(), 1<<40), watchRound(b.GetRoundId(), 1<<40)} {
@@ -206,6 +219,7 @@ func TestWatchResumeBeyondTheHeadIsOutOfRange(t *testing.T) {
 // Defect 9: the SSE feed answers 404 for a board or round that does not
 // exist (as gRPC does), and 400 for a Last-Event-ID beyond the head.
 func TestSSEUnknownScopeAndResumeBeyondTheHead(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	h.Round(t, "180+2", 1)
 	base := h.HTTP(t)

@@ -25,6 +25,7 @@ func actorForTest(t *testing.T) *board {
 // race seen when a BoardAction's reply was marshalled while the actor
 // still filled in its state).
 func TestDoWaitsForAFunctionThatStarted(t *testing.T) {
+	t.Parallel()
 	b := actorForTest(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	started, release := make(chan struct{}), make(chan struct{})
@@ -56,6 +57,7 @@ func TestDoWaitsForAFunctionThatStarted(t *testing.T) {
 // A function the actor has not taken yet when its caller gives up never
 // runs.
 func TestDoAbandonsAFunctionNotStarted(t *testing.T) {
+	t.Parallel()
 	b := actorForTest(t)
 	busy, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once

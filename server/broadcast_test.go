@@ -45,6 +45,7 @@ func fetch(t *testing.T, url, token, etag string) (int, string, string) {
 // as it was BroadcastDelay ago — exactly the live PGN of then, on the
 // server's (fake) clock — with ETags; the dashboard's API lists it.
 func TestBroadcastPGNThroughTheHall(t *testing.T) {
+	t.Parallel()
 	clock := mono.NewFake(time.Date(2025, 9, 15, 15, 0, 0, 0, time.UTC))
 	const delay = 15 * time.Minute
 	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: delay, WatchInterval: -1,

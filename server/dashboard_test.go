@@ -34,6 +34,7 @@ func get(t *testing.T, url, token string) *http.Response {
 // The dashboard's HTTP side: the page, the board list and the live feed,
 // each behind a token of a role that may read them.
 func TestDashboardEndpoints(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "300+2", 2)
 	d := h.Device(t, boards[0].GetDeviceId())

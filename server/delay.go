@@ -38,12 +38,18 @@ func newDelayLine(delay time.Duration, clock mono.Clock) *delayLine {
 
 // push queues a change for the public hub.
 func (d *delayLine) push(roundID string, st *pb.BoardState, seq uint64, seed bool) {
+	d.pushAt(d.clock.Now().Add(d.delay), roundID, st, seq, seed)
+}
+
+// pushAt queues a change for the public hub, due at due (changes are
+// released in the order pushed).
+func (d *delayLine) pushAt(due time.Time, roundID string, st *pb.BoardState, seq uint64, seed bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
 		return
 	}
-	d.q = append(d.q, delayed{due: d.clock.Now().Add(d.delay), roundID: roundID, st: st, seq: seq, seed: seed})
+	d.q = append(d.q, delayed{due: due, roundID: roundID, st: st, seq: seq, seed: seed})
 	if len(d.q) == 1 {
 		d.armLocked()
 	}
@@ -90,3 +96,23 @@ func (d *delayLine) close() {
 	d.mu.Unlock()
 	d.out.Close()
 }
+
+// DelayLine feeds a hub with changes at the times they are due: the
+// delayed hub of a follower of the hall's stream (server/gateway), whose
+// changes are due at their commit time plus the broadcast delay.
+type DelayLine struct{ d *delayLine }
+
+// NewDelayLine returns a delay line whose changes are released on clock.
+func NewDelayLine(clock mono.Clock) *DelayLine { return &DelayLine{newDelayLine(0, clock)} }
+
+// Hub is the hub the line feeds.
+func (l *DelayLine) Hub() *Hub { return l.d.out }
+
+// PublishAt publishes a change on the hub at due (at once if due has
+// passed), after every change pushed before it.
+func (l *DelayLine) PublishAt(due time.Time, roundID string, st *pb.BoardState, seq uint64) {
+	l.d.pushAt(due, roundID, st, seq, false)
+}
+
+// Close stops the line and closes its hub.
+func (l *DelayLine) Close() { l.d.close() }

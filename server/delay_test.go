@@ -17,6 +17,7 @@ import (
 // DESIGN §7: a public feed can be delayed against cheating while the
 // arbiters see the hall live.
 func TestBroadcastIsDelayedArbitersAreLive(t *testing.T) {
+	t.Parallel()
 	clock := mono.NewFake(time.Now())
 	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: 15 * time.Minute, WatchInterval: -1}))
 	boards := h.Round(t, "5400+30", 1)

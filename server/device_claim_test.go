@@ -38,6 +38,7 @@ next:
 // caller allowed on both boards; the move is audited on both boards. The
 // same holds for AddBoard with a device in use.
 func TestBusyDeviceIsNotTakenSilently(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	h := sh.h
 	arbA := pb.NewArbiterClient(h.Conn(t))

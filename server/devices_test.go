@@ -172,6 +172,7 @@ func startRoundApplied(t *testing.T, h *halltest.Hall, roundID string, absent ..
 // when the device comes back — with the outbox it had, or a fresh one
 // (DESIGN §5: arbiter commands travel through the clock).
 func TestOfflineDeviceCommandWaits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		sameOutbx bool
@@ -258,6 +259,7 @@ func TestOfflineDeviceCommandWaits(t *testing.T) {
 // A device that reconnects resends its outbox; nothing is applied twice
 // (DESIGN §4), whether its link was cut or the server restarted.
 func TestReconnectResendsOutbox(t *testing.T) {
+	t.Parallel()
 	t.Run("link cut", func(t *testing.T) {
 		h := halltest.Start(t)
 		b := h.Round(t, "300+2", 1)[0]
@@ -320,6 +322,7 @@ func TestReconnectResendsOutbox(t *testing.T) {
 
 // Absolute settings need a paused clock (DESIGN §5; FIDE 6.10.2).
 func TestSetClockOnlyWhilePaused(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id := b.GetBoardId()
@@ -355,6 +358,7 @@ func TestSetClockOnlyWhilePaused(t *testing.T) {
 // assigned, receives the board's history and continues it; A, coming back,
 // is unassigned and its events for the board are refused.
 func TestReplacementDevice(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, devA := b.GetBoardId(), b.GetDeviceId()
@@ -464,6 +468,7 @@ func TestReplacementDevice(t *testing.T) {
 
 // SwapDevices: each device continues the other's board.
 func TestSwapDevices(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "300+2", 2)
 	b1, b2 := boards[0].GetBoardId(), boards[1].GetBoardId()
@@ -521,6 +526,7 @@ func TestSwapDevices(t *testing.T) {
 // the server, arbiter presses apply directly, and the flag falls at its
 // exact deadline with no device at all.
 func TestUseVirtualClock(t *testing.T) {
+	t.Parallel()
 	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
 	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake}))
 	b := h.Round(t, "60", 1)[0] // one minute, no increment
@@ -656,6 +662,7 @@ func TestStartRoundWithAbsences(t *testing.T) {
 // 6.10.1 with a spare taken from another table: the table it left shows no
 // device — and not a device online.
 func TestSpareFromAnotherBoard(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "300+2", 2)
 	b1, b2 := boards[0].GetBoardId(), boards[1].GetBoardId()
@@ -702,6 +709,7 @@ func TestSpareFromAnotherBoard(t *testing.T) {
 // continues the board's history, virtual events included, and the dead
 // device, coming back, is unassigned.
 func TestVirtualClockThenSpare(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, devA := b.GetBoardId(), b.GetDeviceId()

@@ -22,6 +22,7 @@ const (
 // (the move, the position with the move marked, the other clock running),
 // and a screenshot saved as a test artifact.
 func TestDisplayPageInABrowser(t *testing.T) {
+	t.Parallel()
 	ctx := browsertest.Start(t)
 	h := halltest.Start(t)
 	boards := h.Round(t, "5m+3s", 2)

@@ -210,6 +210,7 @@ var roleRules = map[string]map[string]codes.Code{
 // Every role is refused, at the door or by its board's section, what it
 // may not do, and allowed what it may.
 func TestDoorRoles(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	h := sh.h
 	tokens := map[string]string{
@@ -236,6 +237,7 @@ func TestDoorRoles(t *testing.T) {
 // An arbiter limited to section A lists only section A's boards; the chief
 // and broadcast feeds list both.
 func TestDoorListBoardsBySection(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	h := sh.h
 	arb := pb.NewArbiterClient(h.Conn(t))
@@ -270,6 +272,7 @@ func TestDoorListBoardsBySection(t *testing.T) {
 // A call without a token, with an unknown one, another scheme, or a revoked
 // one is Unauthenticated; revocation takes effect at once.
 func TestDoorAuthentication(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	conn := h.Conn(t)
 	arb, watch := pb.NewArbiterClient(conn), pb.NewWatchClient(conn)
@@ -326,6 +329,7 @@ func TestDoorAuthentication(t *testing.T) {
 // A device token speaks for its own device only: a Hello naming another
 // device is refused.
 func TestDoorDeviceSpeaksForItself(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	h := sh.h
 	link := pb.NewClockLinkClient(h.Conn(t))
@@ -372,6 +376,7 @@ func TestDoorDeviceSpeaksForItself(t *testing.T) {
 
 // Health checks and reflection need no token.
 func TestDoorHealthAndReflectionWithoutToken(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	conn := h.Conn(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -511,6 +516,7 @@ func validationCases(sh *sectionHall) []struct {
 // Every Arbiter request with a bad field gets InvalidArgument and a
 // message naming the field; nothing of it is stored.
 func TestDoorValidation(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	arb, ctx := sh.h.Arbiter(t)
 	before, err := arb.GetBoard(ctx, &pb.GetBoardRequest{BoardId: sh.a.GetBoardId()})
@@ -556,6 +562,7 @@ func TestDoorValidation(t *testing.T) {
 // The rules' refusals of an arbiter's action come back inside the response
 // (status REFUSED, with the reason), not as an error, and are audited.
 func TestDoorRefusalInResponse(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	arb, ctx := sh.h.Arbiter(t)
 	for _, a := range []*pb.ClockAction{
@@ -602,6 +609,7 @@ func TestDoorRefusalInResponse(t *testing.T) {
 
 // Unknown boards, rounds, tournaments and tokens are NotFound.
 func TestDoorNotFound(t *testing.T) {
+	t.Parallel()
 	sh := startSectionHall(t)
 	arb, ctx := sh.h.Arbiter(t)
 	watch := pb.NewWatchClient(sh.h.Conn(t))
@@ -656,6 +664,7 @@ func TestDoorNotFound(t *testing.T) {
 // Tokens are stored hashed: no stored field holds the secret or any
 // stretch of it, and the stored hash is storage.HashSecret of the secret.
 func TestDoorTokensStoredHashed(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	arb, ctx := h.Arbiter(t)
 	secrets := map[string]string{} // token id → secret
@@ -728,6 +737,7 @@ func sharedStretch(s, secret string, n int) string {
 // token, and a service not in the door's table is refused before its
 // handler, so the test service takes a name under "grpc.reflection.".
 func TestDoorPanicBecomesInternal(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := storage.Open(ctx, filepath.Join(t.TempDir(), "hall.db"), storage.Options{})
 	if err != nil {

@@ -37,6 +37,7 @@ func press(t *testing.T, d *clockdev.Device, side rules.Side) {
 // A game through the hall: devices press, the arbiter pauses, adds time and
 // rules an illegal move through the clock, and a watcher sees every state.
 func TestGameThroughTheHall(t *testing.T) {
+	t.Parallel()
 	for _, tr := range []struct {
 		name string
 		opts []halltest.Option
@@ -110,6 +111,7 @@ func TestGameThroughTheHall(t *testing.T) {
 // Stopping and restarting the server on the same database mid-game brings
 // every board back identical, and the games go on.
 func TestRestartMidGame(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "40/5400+30:1800+30", 3)
 	arb, ctx := h.Arbiter(t)

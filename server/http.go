@@ -10,9 +10,9 @@ import (
 // (readiness: the store commits), /metrics (Prometheus),
 // the dashboard (package dashboard: the page at / and its assets) and its
 // feeds (/api/boards, /api/watch as server-sent events, and the Arbiter
-// service at /api/arbiter/{Method}), the broadcast feeds (package broadcast: PGN of
-// rounds and boards, the display page) and the relays' status
-// (/api/broadcasts).
+// service at /api/arbiter/{Method}), the broadcast feeds (package
+// broadcast: PGN of rounds and boards, the display page), the relays'
+// status (/api/broadcasts) and the publisher's to NATS (/api/stream).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
@@ -20,6 +20,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/arbiter/{method}", s.serveArbiterJSON)
 	mux.HandleFunc("GET /api/backup", s.serveBackup)
 	mux.HandleFunc("GET /api/broadcasts", s.serveBroadcasts)
+	mux.HandleFunc("GET /api/stream", s.serveStream)
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())
 	s.signinRoutes(mux)

@@ -52,6 +52,7 @@ func updateBoardIDs(u *pb.WatchUpdate) []string {
 // The first update of a watcher starting from 0 is a snapshot holding every
 // board of its scope, and only those.
 func TestHubSnapshotScopes(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	h.Publish("R1", hubState("a1", 1, 1), 1)
 	h.Publish("R1", hubState("a2", 1, 2), 2)
@@ -89,6 +90,7 @@ func TestHubSnapshotScopes(t *testing.T) {
 // Many publishes between two reads make one update with the latest state
 // of each changed board and the highest seq.
 func TestHubCoalesces(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	sub := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
 	if u := poll(t, sub); !u.GetSnapshot() || len(u.GetBoards()) != 0 {
@@ -130,6 +132,7 @@ func TestHubCoalesces(t *testing.T) {
 // With an interval, what happens between two updates is coalesced and the
 // updates are at least an interval apart.
 func TestHubInterval(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	const interval = 50 * time.Millisecond
 	sub := h.Subscribe(server.Scope{}, 0, interval)
@@ -162,6 +165,7 @@ func TestHubInterval(t *testing.T) {
 // A watcher that resumes from its last seq gets exactly the boards changed
 // since; when nothing changed it gets nothing.
 func TestHubResume(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	for i := range 5 {
 		h.Publish("R", hubState(fmt.Sprintf("b%d", i), 1, int64(i)), uint64(i+1))
@@ -191,6 +195,7 @@ func TestHubResume(t *testing.T) {
 // reach it when it resumes: neither has a seq of its own, and both are
 // changes of boards in its scope (WatchUpdate: "no gaps").
 func TestHubResumeSeesChangesWithoutSeq(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
 	h.Publish("R", hubState("b", 1, 2), 2)
@@ -214,6 +219,7 @@ func TestHubResumeSeesChangesWithoutSeq(t *testing.T) {
 // A live publish (seq 0: a change of live fields only) keeps the board's seq
 // and is delivered to current watchers under the current seq.
 func TestHubLivePublishKeepsSeq(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	h.Publish("R", hubState("a", 3, 1), 7)
 	h.Publish("R", hubState("b", 1, 2), 9)
@@ -241,6 +247,7 @@ func TestHubLivePublishKeepsSeq(t *testing.T) {
 // A watcher more than the ring's length behind gets a fresh snapshot
 // instead of the backlog; exactly the ring's length behind is still an update.
 func TestHubFallsBehindRing(t *testing.T) {
+	t.Parallel()
 	const ring = 4
 	h := server.NewHub(ring)
 	h.Publish("R", hubState("a", 1, 1), 1)
@@ -268,6 +275,7 @@ func TestHubFallsBehindRing(t *testing.T) {
 // Publish never waits for a watcher: a hundred thousand publishes complete
 // while one watcher never reads again and another never started.
 func TestHubPublishNeverBlocks(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(1024)
 	stalled := h.Subscribe(server.Scope{}, 0, 0)
 	poll(t, stalled)
@@ -293,6 +301,7 @@ func TestHubPublishNeverBlocks(t *testing.T) {
 // Close wakes every waiting watcher with ErrHubClosed; later reads get it
 // too, and a commit that lands after Close does not panic.
 func TestHubCloseWakesWatchers(t *testing.T) {
+	t.Parallel()
 	h := server.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
 	errs := make(chan error, 3)
@@ -344,6 +353,7 @@ func TestHubCloseWakesWatchers(t *testing.T) {
 // a state older than one it had, sees seq never go down, and receives a
 // state it already had only when resuming across a live change.
 func TestHubResumeProperty(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		nBoards := rapid.IntRange(1, 6).Draw(t, "boards")
 		round := make([]string, nBoards)

@@ -48,6 +48,7 @@ const (
 // killChildDB on killChildAddr, prints "HALL-READY chief=<token>" (empty
 // if a chief token exists) and serves until its stdin closes.
 func TestKillChildServer(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(killChildEnv) != "1" {
 		t.Skip("the server process of TestKillServerMidStream")
 	}
@@ -172,6 +173,7 @@ func freeLoopbackAddr(t *testing.T) string {
 // device resends the rest to the restarted server, and the log ends up
 // holding exactly the device's history.
 func TestKillServerMidStream(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills server processes")
 	}

@@ -56,6 +56,28 @@ func (l *link) send(m *pb.ServerMessage) bool {
 	}
 }
 
+// sendLoop sends the link's queued messages until ctx is done or a send
+// fails. Nothing queued after the link was cut is sent, even while the
+// stream still stands: a message dropped at the cut (a full queue) must
+// not be followed by a later one, whose acknowledgement covers the
+// dropped one's sequence number (the device would count a refused event
+// applied). The device reconnects and learns the rest from its Welcome.
+func (l *link) sendLoop(ctx context.Context, send func(*pb.ServerMessage) error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m := <-l.out:
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err := send(m); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Connect is one device's bidirectional stream.
 func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	s := ls.s
@@ -98,11 +120,14 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
 			"device", dev, "hall_acked", acked, "device_acked", l.claimed)
 	}
+	refused, err := s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))
+	if err != nil {
+		return toStatus(err)
+	}
 	// The Welcome is queued before the link is registered, so nothing
 	// (an assignment, a command) can reach the device before it.
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
-		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(),
-		Rejected: s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))}}})
+		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(), Rejected: refused}}})
 	s.attach(l, hello)
 	defer s.detach(l)
 	s.counters.connects.Add(1)
@@ -111,17 +136,9 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	sendDone := make(chan struct{})
 	go func() {
 		defer close(sendDone)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case m := <-l.out:
-				if err := stream.Send(m); err != nil {
-					sendErr = err
-					cancel(err)
-					return
-				}
-			}
+		if err := l.sendLoop(ctx, stream.Send); err != nil {
+			sendErr = err
+			cancel(err)
 		}
 	}()
 	// Stop the send loop before waiting for it: it runs until ctx is done,
@@ -269,8 +286,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 			s.counters.duplicates.Add(1)
 			l.expect, l.acked = seq+1, seq
 			s.setAcked(l.dev, seq)
-			l.send(s.ackAgain(ctx, l.dev, seq))
-			return nil
+			return s.ackAgain(ctx, l, seq)
 		}
 		return aerr
 	}
@@ -339,8 +355,7 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 	if err != nil {
 		// Refused before, by a stream that just died: acknowledge again.
 		s.counters.duplicates.Add(1)
-		l.send(s.ackAgain(ctx, l.dev, seq))
-		return nil
+		return s.ackAgain(ctx, l, seq)
 	}
 	s.counters.rejected.Add(1)
 	l.send(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
@@ -355,15 +370,17 @@ func refusedRejection(seq uint64) *pb.Rejection {
 
 // refusedSince returns the rejections of the device's events after last
 // up to upTo that were committed refused: a device that lost the stream
-// before their Ack learns they were not applied.
-func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64) []*pb.Rejection {
+// before their Ack learns they were not applied. If the store cannot say,
+// it is an error (the stream ends and the device asks again), never a
+// Welcome without the rejections, which would pass refused events off as
+// applied.
+func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64) ([]*pb.Rejection, error) {
 	if upTo <= last || upTo == 0 {
-		return nil
+		return nil, nil
 	}
 	stored, err := s.store.DeviceSeqsStored(ctx, dev, last+1, upTo)
 	if err != nil {
-		s.log.Warn("cannot tell which resent events were refused", "device", dev, "err", err)
-		return nil
+		return nil, fmt.Errorf("device %s: which of its events %d to %d were refused: %w", dev, last+1, upTo, err)
 	}
 	var out []*pb.Rejection
 	for seq := max(last+1, upTo-min(upTo, 9_999)); seq <= upTo && seq > 0; seq++ {
@@ -371,16 +388,24 @@ func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64
 			out = append(out, refusedRejection(seq))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // ackAgain acknowledges an event committed before (by a stream that just
-// died), with its rejection if it was refused.
-func (s *Server) ackAgain(ctx context.Context, dev string, seq uint64) *pb.ServerMessage {
-	if stored, err := s.store.DeviceSeqsStored(ctx, dev, seq, seq); err == nil && !stored[seq] {
-		return ack(seq, refusedRejection(seq))
+// died), with its rejection if it was refused. If the store cannot say
+// which, the stream ends (the device resends and asks again): an Ack
+// without the rejection would pass a refused event off as applied.
+func (s *Server) ackAgain(ctx context.Context, l *link, seq uint64) error {
+	stored, err := s.store.DeviceSeqsStored(ctx, l.dev, seq, seq)
+	if err != nil {
+		return fmt.Errorf("device %s: was its event %d applied or refused: %w", l.dev, seq, err)
 	}
-	return ack(seq, nil)
+	var rej *pb.Rejection
+	if !stored[seq] {
+		rej = refusedRejection(seq)
+	}
+	l.send(ack(seq, rej))
+	return nil
 }
 
 func ack(upTo uint64, rej *pb.Rejection) *pb.ServerMessage {

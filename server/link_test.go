@@ -246,6 +246,7 @@ func codeOf(err error) codes.Code {
 // is acknowledged once committed; on the next connection the Welcome says
 // what is committed and the Assignment carries the board's whole history.
 func TestLinkWelcomeAssignmentAndAcks(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
@@ -316,6 +317,7 @@ func TestLinkWelcomeAssignmentAndAcks(t *testing.T) {
 // a reconnect with a stale Hello — is dropped and acknowledged again;
 // nothing is applied twice (DESIGN §4; hall.proto ClockLink).
 func TestLinkDuplicateDroppedAndAcknowledgedAgain(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
@@ -373,6 +375,7 @@ func TestLinkDuplicateDroppedAndAcknowledgedAgain(t *testing.T) {
 // the seq to resend from, and the next Welcome says the same (hall.proto
 // ClockLink).
 func TestLinkGapEndsStreamOutOfRange(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
@@ -410,6 +413,7 @@ func TestLinkGapEndsStreamOutOfRange(t *testing.T) {
 // applied, and is in the audit log (DESIGN §1: the server is the authority
 // on the rules; storage doc: a refusal is acked and audited in one write).
 func TestLinkRefusedEventAcknowledgedWithRejection(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
@@ -473,6 +477,7 @@ func TestLinkRefusedEventAcknowledgedWithRejection(t *testing.T) {
 // for another board is refused with permission_denied, one for an unknown
 // board with unknown_board; both are acknowledged.
 func TestLinkEventForAnotherBoardRefused(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "300+2", 2)
 	dev, other := boards[0].GetDeviceId(), boards[1].GetBoardId()
@@ -513,6 +518,7 @@ func TestLinkEventForAnotherBoardRefused(t *testing.T) {
 // The device speaks first, with Hello, for the device its token is bound
 // to; Hello comes only once (hall.proto ClockLink).
 func TestLinkHelloFirst(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	dev := b.GetDeviceId()
@@ -548,6 +554,7 @@ func TestLinkHelloFirst(t *testing.T) {
 // A second connection of the same device replaces the first: the first
 // stream ends with ABORTED, the device stays online on the second.
 func TestLinkSecondConnectionReplacesFirst(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
@@ -582,6 +589,7 @@ func TestLinkSecondConnectionReplacesFirst(t *testing.T) {
 // A device silent for three heartbeat intervals is taken offline; one that
 // beats stays online.
 func TestLinkSilentDeviceTakenOffline(t *testing.T) {
+	// Not in parallel: it counts heartbeats 100 ms apart.
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{HeartbeatInterval: 100 * time.Millisecond}))
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
@@ -637,6 +645,7 @@ func TestLinkSilentDeviceTakenOffline(t *testing.T) {
 // beyond DisplayTolerance raises an alert (state and audit log), and the
 // rules' times stand (DESIGN §1).
 func TestLinkDisplayDisagreementAlerts(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t) // DisplayTolerance 100 ms
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()

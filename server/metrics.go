@@ -39,6 +39,9 @@ func (s *Server) newMetrics() *metrics {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "devices_online", Help: "Clock devices connected now."},
 		func() float64 { s.mu.Lock(); defer s.mu.Unlock(); return float64(len(s.links)) }))
 	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})
+	if s.opts.Stream != nil {
+		m.reg.MustRegister(newStreamCollector(s))
+	}
 	return m
 }
 

@@ -12,6 +12,7 @@ import (
 
 // /metrics exposes the gRPC calls and the hall's counters for Prometheus.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "300+2", 1)
 	d := h.Device(t, boards[0].GetDeviceId())

@@ -56,6 +56,7 @@ func (e *statusErr) Error() string {
 // gRPC health status say the hall cannot commit, and come back once space
 // is freed.
 func TestReadinessFollowsAFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := faultfs.Small(t, 4<<20)
 	h := halltest.Start(t, halltest.InDir(dir), halltest.WithOptions(server.Options{ReadinessInterval: 50 * time.Millisecond}))
 	web := h.HTTP(t)
@@ -103,6 +104,7 @@ func (e *httpErr) Error() string { return "HTTP " + http.StatusText(e.code) + ":
 // Defect 6 without root: a store that can no longer commit (closed under
 // the server) makes the hall not ready, while it stays alive.
 func TestNotReadyWhenTheStoreCannotCommit(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.WithOptions(server.Options{ReadinessInterval: 50 * time.Millisecond}))
 	web := h.HTTP(t)
 	if code, body := getText(t, web+"/readyz"); code != 200 {

@@ -36,6 +36,7 @@ func presses(t *testing.T, d *clockdev.Device, n int) {
 // whole (each event once, as the clock recorded it), instead of the clock
 // being refused with OUT_OF_RANGE for ever.
 func TestRestoreFromAnOlderBackupLosesNothingTheClocksHold(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	d := h.Device(t, b.GetDeviceId())
@@ -85,6 +86,7 @@ func TestRestoreFromAnOlderBackupLosesNothingTheClocksHold(t *testing.T) {
 // the first board's events: those are recorded as lost (audited), and the
 // clock's numbering goes on, with what it holds of its new board stored.
 func TestRestoreSkipsWhatNoClockHolds(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	bs := h.Round(t, "180+2", 2)
 	b1, b2 := bs[0], bs[1]
@@ -147,6 +149,7 @@ func TestRestoreSkipsWhatNoClockHolds(t *testing.T) {
 // of the refusal in the next Welcome (otherwise it would count the event
 // acknowledged and applied: "acknowledged" would not mean "stored").
 func TestWelcomeNamesRefusalsTheClockMissed(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	dev := b.GetDeviceId()

@@ -72,6 +72,7 @@ func importRound(t *testing.T, arb pb.ArbiterClient, ctx context.Context) *pb.Im
 // TRF-16 (read back: the same games and results, the points moved), CSV
 // and a PGN archive pgn-extract reads; a later correction is counted.
 func TestImportPlayExport(t *testing.T) {
+	t.Parallel()
 	h, arb, ctx := openHall(t, 9)
 	imp := importRound(t, arb, ctx)
 	if len(imp.GetWarnings()) > 0 {
@@ -204,6 +205,7 @@ func code(err error) codes.Code { return status.Code(err) }
 // A bad file imports nothing and its error names the line and the column;
 // a round imported twice is refused unless replaced before it starts.
 func TestImportRefusals(t *testing.T) {
+	t.Parallel()
 	h, arb, ctx := openHall(t, 9)
 	players, pairs := javafoFiles(t)
 	shifted := strings.Replace(string(players), "001    1 mGM  Berzins, Arturs", "001    1 mGM   Berzins, Arturs", 1)
@@ -282,6 +284,7 @@ func TestImportRefusals(t *testing.T) {
 // clock puts the replacement in the plan; a clock still keeping a game
 // stays there, with a warning.
 func TestPlanFollowsTheHall(t *testing.T) {
+	t.Parallel()
 	h, arb, ctx := openHall(t, 9)
 	imp := importRound(t, arb, ctx)
 	b1 := imp.GetBoards()[0]

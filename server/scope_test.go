@@ -15,6 +15,7 @@ import (
 // An arbiter limited to a section watches only that section's boards, on
 // the hall and round streams as on ListBoards.
 func TestSectionArbiterWatchesOnlyTheirSection(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	arb, ctx := h.Arbiter(t)
 	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
@@ -75,6 +76,7 @@ func TestSectionArbiterWatchesOnlyTheirSection(t *testing.T) {
 
 // Revoking a token ends the streams already open with it.
 func TestRevokeEndsOpenStreams(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "300", 1)
 	d := h.Device(t, boards[0].GetDeviceId())

@@ -109,6 +109,10 @@ type Options struct {
 	// Keepalive of gRPC connections (defaults tuned for venue Wi-Fi: a ping
 	// after 2 s of silence, dead after 2 s more).
 	KeepaliveTime, KeepaliveTimeout time.Duration
+	// Stream, if set, says how the hall's publisher to NATS JetStream
+	// fares (stream.go): GET /api/stream and the hall_outbox_* and
+	// hall_stream_* metrics.
+	Stream func(context.Context) (StreamStatus, error)
 }
 
 func (o *Options) defaults() {

@@ -90,6 +90,7 @@ func (w *web) session() server.SessionInfo {
 // Defect 5: tokens never go in URLs: ?token= is refused on every endpoint
 // that used to take it.
 func TestTokenInURLIsRefused(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	h.Round(t, "180+2", 1)
 	w := newWeb(t, h)
@@ -106,6 +107,7 @@ func TestTokenInURLIsRefused(t *testing.T) {
 // cookie need the CSRF token and this server's origin; signing out ends
 // the session; revoking the token ends it too.
 func TestSignInSessionCookie(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	h.Round(t, "180+2", 1)
 	arbTok := h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "")
@@ -179,6 +181,7 @@ func TestSignInSessionCookie(t *testing.T) {
 // Defect 5: a sign-in code signs a browser in once, without a token in
 // the link; the second use is refused.
 func TestSignInCodeWorksOnce(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	w := newWeb(t, h)
 	code, err := h.Server.Sessions().IssueCode(h.Token(t, pb.Role_ROLE_BROADCAST, "screen", ""))
@@ -210,6 +213,7 @@ func TestSignInCodeWorksOnce(t *testing.T) {
 // certificate as gRPC), the session cookie is Secure, and plain HTTP gets
 // nowhere.
 func TestHTTPSWithTheSameCertificate(t *testing.T) {
+	t.Parallel()
 	cfg, pool := selfSigned(t)
 	h := halltest.Start(t, halltest.WithTLS(cfg, pool))
 	w := newWeb(t, h)
@@ -239,6 +243,7 @@ func TestHTTPSWithTheSameCertificate(t *testing.T) {
 // signed-in browser's session as its token; a token in their URL is
 // refused like anywhere else; without either, the round is not shown.
 func TestFeedsTakeTheSession(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	b := h.Round(t, "180+2", 1)[0]
 	w := newWeb(t, h)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 // Defect 4: a device stream that never says Hello is cut after
 // HelloTimeout, with DEADLINE_EXCEEDED, instead of held for ever.
 func TestStreamWithoutHelloIsCut(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.WithOptions(server.Options{HelloTimeout: 200 * time.Millisecond}))
 	b := h.Round(t, "180+2", 1)[0]
 	l := openRawLink(t, h, b.GetDeviceId())
@@ -26,7 +28,10 @@ func TestStreamWithoutHelloIsCut(t *testing.T) {
 // Defect 4: streams that never say Hello do not delay shutdown by the
 // whole grace: they end as soon as the server shuts down.
 func TestStreamsWithoutHelloDoNotDelayShutdown(t *testing.T) {
-	h := halltest.Start(t) // HelloTimeout 5 s
+	t.Parallel()
+	// A Hello timeout longer than the grace: only shutdown itself may end
+	// the silent streams in time.
+	h := halltest.Start(t, halltest.WithOptions(server.Options{HelloTimeout: time.Minute}))
 	b := h.Round(t, "180+2", 1)[0]
 	for range 3 {
 		openRawLink(t, h, b.GetDeviceId())
@@ -42,6 +47,7 @@ func TestStreamsWithoutHelloDoNotDelayShutdown(t *testing.T) {
 // Defect 4: a token holds at most so many streams at once; one more is
 // refused with RESOURCE_EXHAUSTED, and a slot frees when a stream ends.
 func TestStreamsPerTokenAreCapped(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.WithOptions(server.Options{MaxStreamsPerToken: 3, MaxDeviceStreams: 2}))
 	b := h.Round(t, "180+2", 1)[0]
 	dev := b.GetDeviceId()
@@ -56,14 +62,20 @@ func TestStreamsPerTokenAreCapped(t *testing.T) {
 	}
 	first.cancel()
 	<-first.done
-	halltest.Eventually(t, 2*time.Second, func() error {
+	// The server frees the slot once it has seen the stream end: until
+	// then a new stream may still be refused.
+	halltest.Eventually(t, 5*time.Second, func() error {
 		l := openRawLink(t, h, dev)
 		l.hello(dev, 0, 1)
-		m := l.next()
-		if m.GetWelcome() == nil {
-			t.Fatalf("after a stream ended, a new one got %v, want a Welcome", m)
+		select {
+		case m := <-l.msgs:
+			if m.GetWelcome() == nil {
+				t.Fatalf("after a stream ended, a new one got %v, want a Welcome", m)
+			}
+			return nil
+		case <-l.done:
+			return fmt.Errorf("a new stream after one ended: %v", l.err)
 		}
-		return nil
 	})
 
 	// A broadcast token: three watch streams, not four.

@@ -17,6 +17,7 @@ import (
 // in words and with its game type; a control that may mean two things is
 // refused with both readings (FIDE 2023 Art. 6.2, Appendix A.1 / B.1).
 func TestTimeControlAnsweredWhereItIsEntered(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	arb, ctx := h.Arbiter(t)
 
@@ -82,6 +83,7 @@ func TestTimeControlAnsweredWhereItIsEntered(t *testing.T) {
 // Guidelines III.6); the board says so, with time trouble (8.4), until the
 // arbiter's result decides it.
 func TestClaimReferredThroughTheHall(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	boards := h.Round(t, "900", 1, &pb.ClockConfig{Regulations: &pb.Regulations{QuickplayFinish: true}})
 	id := boards[0].GetBoardId()

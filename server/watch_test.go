@@ -243,6 +243,7 @@ func pressN(t *testing.T, d *clockdev.Device, n int) {
 // The first message of WatchHall, WatchRound and WatchBoard is a snapshot
 // holding every board in scope, and nothing else.
 func TestWatchFirstMessageIsSnapshot(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, fastWatch)
 	r1 := h.Round(t, "300+2", 3)
 	r2 := addOtherRound(t, h, 2, "")
@@ -279,6 +280,7 @@ func TestWatchFirstMessageIsSnapshot(t *testing.T) {
 // board_seq never going down, until the watcher holds what GetBoard says;
 // the last seq is the store's last hall-wide seq.
 func TestWatchUpdatesAfterPresses(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, fastWatch)
 	boards := h.Round(t, "300+2", 2)
 	d0, d1 := h.Device(t, boards[0].GetDeviceId()), h.Device(t, boards[1].GetDeviceId())
@@ -327,6 +329,7 @@ func TestWatchUpdatesAfterPresses(t *testing.T) {
 // received gets exactly the boards changed meanwhile (a board added too):
 // nothing it already had, nothing missing, and ends with GetBoard's states.
 func TestWatchResume(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, fastWatch)
 	boards := h.Round(t, "300+2", 3)
 	var devs []*clockdev.Device
@@ -396,6 +399,7 @@ func TestWatchResume(t *testing.T) {
 
 // WatchRound of a round that does not exist is refused.
 func TestWatchRoundUnknown(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t)
 	err := openWatch(t, h, h.Chief, watchRound("r-nosuchround", 0)).end(t, 5*time.Second)
 	if c := status.Code(err); c != codes.InvalidArgument && c != codes.NotFound {
@@ -406,6 +410,7 @@ func TestWatchRoundUnknown(t *testing.T) {
 // A watcher of a round never sees boards of another round, and a watcher of
 // a board never sees another board, while both rounds are played.
 func TestWatchScopeIsolation(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, fastWatch)
 	r1 := h.Round(t, "300+2", 2)
 	r2 := addOtherRound(t, h, 2, "CLK-2")
@@ -453,6 +458,7 @@ func TestWatchScopeIsolation(t *testing.T) {
 // Shutdown ends every watch stream promptly with Unavailable: graceful
 // shutdown does not wait for open streams.
 func TestWatchShutdownEndsStreams(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, fastWatch)
 	boards := h.Round(t, "300+2", 2)
 	var ws []*watchStream
@@ -485,6 +491,7 @@ func selfSigned(t *testing.T) (*tls.Config, *x509.CertPool) {
 // The hall serves over TLS: a client trusting its certificate watches the
 // hall (and a device plays through it); a plain-text client gets nowhere.
 func TestWatchOverTLS(t *testing.T) {
+	t.Parallel()
 	cfg, pool := selfSigned(t)
 	for _, tr := range []struct {
 		name string

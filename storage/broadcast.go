@@ -30,6 +30,9 @@ func (t *Tx) PutRoundBroadcast(b *RoundBroadcast) error {
 	if err != nil {
 		return fmt.Errorf("storage: round %s: broadcast: %w", b.RoundID, err)
 	}
+	if err := t.outbox(OutboxRound, b.RoundID, nil); err != nil {
+		return err
+	}
 	if b.Updated.IsZero() {
 		b.Updated = fromMs(updated)
 	}

@@ -60,6 +60,8 @@ type Store struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	outboxWake chan struct{} // a signal after commits that added outbox rows
+
 	commits, writes atomic.Uint64
 	health          health // what the writer learned about committing (Health)
 
@@ -91,6 +93,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		log:      opts.Logger,
 		maxBatch: opts.MaxBatch,
 		stopped:  make(chan struct{}),
+
+		outboxWake: make(chan struct{}, 1),
 	}
 	if s.now == nil {
 		s.now = time.Now

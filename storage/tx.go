@@ -25,6 +25,9 @@ type Tx struct {
 	tx    *sql.Tx
 	after []func()
 	done  bool
+	// outboxed: an outbox row was added (the publisher is woken after
+	// the commit).
+	outboxed bool
 }
 
 var errTxDone = errors.New("storage: Tx used after its Write function returned")
@@ -148,6 +151,9 @@ func (t *Tx) AppendEvent(r *EventRecord) error {
 		if err := t.setDeviceAcked(r.DeviceID, r.DeviceSeq); err != nil {
 			return err
 		}
+	}
+	if err := t.outbox(OutboxEvent, "", seq); err != nil {
+		return err
 	}
 	r.Seq = uint64(seq)
 	if r.Wall.IsZero() {
@@ -363,6 +369,9 @@ func (t *Tx) CreateTournament(tr *TournamentRecord) error {
 	if err != nil {
 		return fmt.Errorf("storage: tournament %s: %w", tr.ID, err)
 	}
+	if err := t.outbox(OutboxTournament, tr.ID, nil); err != nil {
+		return err
+	}
 	if tr.Created.IsZero() {
 		tr.Created = fromMs(created)
 	}
@@ -388,6 +397,9 @@ func (t *Tx) CreateRound(r *RoundRecord) error {
 	}
 	if err != nil {
 		return fmt.Errorf("storage: round %s: %w", r.ID, err)
+	}
+	if err := t.outbox(OutboxRound, r.ID, nil); err != nil {
+		return err
 	}
 	if r.Created.IsZero() {
 		r.Created = fromMs(created)
@@ -434,6 +446,9 @@ func (t *Tx) CreateBoard(b *BoardRecord) error {
 			return err
 		}
 	}
+	if err := t.outbox(OutboxBoard, b.ID, nil); err != nil {
+		return err
+	}
 	if b.Created.IsZero() {
 		b.Created = fromMs(created)
 	}
@@ -479,7 +494,7 @@ func (t *Tx) SetBoardSource(boardID string, src Source) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return errorf(ErrNotFound, "board %s: no such board", boardID)
 	}
-	return nil
+	return t.outbox(OutboxBoard, boardID, nil)
 }
 
 // PutToken stores a new credential; a zero Created is set to now. An id
@@ -503,6 +518,11 @@ func (t *Tx) PutToken(tk *TokenRecord) error {
 	if err != nil {
 		return fmt.Errorf("storage: token %s: %w", tk.ID, err)
 	}
+	if tk.Role == "broadcast" {
+		if err := t.outbox(OutboxToken, tk.ID, nil); err != nil {
+			return err
+		}
+	}
 	if tk.Created.IsZero() {
 		tk.Created = fromMs(created)
 	}
@@ -517,6 +537,13 @@ func (t *Tx) RevokeToken(id string, at time.Time) error {
 		return fmt.Errorf("storage: token %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
+		var role string
+		if err := t.queryRow(`SELECT role FROM tokens WHERE id = ?`, id).Scan(&role); err != nil {
+			return fmt.Errorf("storage: token %s: %w", id, err)
+		}
+		if role == "broadcast" {
+			return t.outbox(OutboxToken, id, nil)
+		}
 		return nil
 	}
 	var one int

@@ -39,7 +39,7 @@ func (t *Tx) DeleteBoard(boardID string) error {
 			return fmt.Errorf("storage: delete board %s: %w", boardID, err)
 		}
 	}
-	return nil
+	return t.outbox(OutboxBoard, boardID, nil) // published as withdrawn
 }
 
 // PutRoundFile stores (or replaces) the file a round was imported from;

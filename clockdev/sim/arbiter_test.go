@@ -49,7 +49,7 @@ func TestAdjournedGames(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 10
 	h := startHall(t, 200) // e-boards: every press checks a FEN on both sides
-	spec := sim.RoundSpec{TimeControl: "10m+5s", Boards: boards, EBoard: true, AdjournAfter: 20, AdjournFor: 5 * time.Minute}
+	spec := sim.RoundSpec{TimeControl: "5m+3s", Boards: boards, EBoard: true, AdjournAfter: 20, AdjournFor: 5 * time.Minute}
 	sum := h.run(t, h.config(spec), 2*time.Minute)
 	rep := h.check(t)
 	t.Logf("%v", rep)

@@ -65,6 +65,7 @@ func behind(now, before []int) string {
 // final PGN, which pgn-extract reads as the store has it — every move,
 // every clock.
 func TestBroadcastOfASimulatedRound(t *testing.T) {
+	t.Parallel() // like the other fleet tests: it waits on the scaled clock
 	speed := 60.0
 	if raceDetector {
 		speed = 45

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -168,28 +169,46 @@ func TestChaosDrift(t *testing.T) {
 }
 
 // boardDrift measures how fast a board's time ran against the hall's wall
-// clock, over the events its device reported: the median of the pairwise
-// slopes (Theil-Sen) of board time over commit time, against speed.
+// clock, over the events its device reported. An event reaches the hall
+// some latency after its press, never before, and a loaded machine delays
+// whole bursts of events; so, as clock-skew estimation over networks does,
+// the line of wall time over board time is taken from below: the edge of
+// the lower convex hull of the points that spans their mean board time. Its
+// slope, against speed, gives the drift in ppm.
 func boardDrift(evs []storage.EventRecord, speed float64) (float64, bool) {
-	var pts [][2]float64
+	var pts [][2]float64 // board ms, wall ms
 	for _, e := range evs {
 		if e.DeviceID != "" {
-			pts = append(pts, [2]float64{float64(e.Wall.UnixMilli()), float64(e.Event.T)})
+			pts = append(pts, [2]float64{float64(e.Event.T), float64(e.Wall.UnixMilli())})
 		}
 	}
-	var slopes []float64
-	for i := range pts {
-		for j := i + 1; j < len(pts); j++ {
-			if dx := pts[j][0] - pts[i][0]; dx >= 3000 { // three seconds apart at least
-				slopes = append(slopes, (pts[j][1]-pts[i][1])/dx)
+	slices.SortFunc(pts, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	if len(pts) < 20 || pts[len(pts)-1][0]-pts[0][0] < 3000*speed {
+		return 0, false // a game too short to measure
+	}
+	var hull [][2]float64 // lower hull, by board time
+	for _, p := range pts {
+		for len(hull) >= 2 {
+			a, b := hull[len(hull)-2], hull[len(hull)-1]
+			if (b[0]-a[0])*(p[1]-a[1])-(b[1]-a[1])*(p[0]-a[0]) > 0 {
+				break // a, b, p turn left: b stays on the lower hull
 			}
+			hull = hull[:len(hull)-1]
+		}
+		hull = append(hull, p)
+	}
+	mean := 0.0
+	for _, p := range pts {
+		mean += p[0] / float64(len(pts))
+	}
+	for i := 1; i < len(hull); i++ {
+		a, b := hull[i-1], hull[i]
+		if b[0] >= mean && b[0] > a[0] {
+			wallPerBoard := (b[1] - a[1]) / (b[0] - a[0])
+			return (1/(wallPerBoard*speed) - 1) * 1e6, true
 		}
 	}
-	if len(slopes) < 20 {
-		return 0, false
-	}
-	slices.Sort(slopes)
-	return (slopes[len(slopes)/2]/speed - 1) * 1e6, true
+	return 0, false
 }
 
 // flagsOnTimeLine checks that every flag reported on the board fell at the

@@ -17,6 +17,7 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -38,7 +39,12 @@ func startHall(t *testing.T, speed float64) *hall {
 	// The hall's database on tmpfs too: these tests check what the hall
 	// records, not the disk, and a dozen halls fsyncing at once on a shared
 	// disk made acknowledgements take seconds (game minutes at 100x).
-	h := &hall{Hall: halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(speed), halltest.InDir(outboxDir(t))), speed: speed, acked: map[string][]clockdev.Acked{}}
+	// Keepalive more patient than a venue's: two hundred clocks and the
+	// hall in one process under the race detector, on a machine others
+	// load too, can leave a connection unread for seconds (the round's
+	// StartRound then failed with UNAVAILABLE).
+	patient := halltest.WithOptions(server.Options{KeepaliveTime: 5 * time.Second, KeepaliveTimeout: 20 * time.Second})
+	h := &hall{Hall: halltest.Start(t, patient, halltest.OnLoopback(), halltest.WithSpeed(speed), halltest.InDir(outboxDir(t))), speed: speed, acked: map[string][]clockdev.Acked{}}
 	h.w = h.Hall.WatchHall(t)
 	h.outboxDir = outboxDir(t)
 	return h

@@ -13,7 +13,9 @@ import (
 // exactly once, and every board's log replaying to what the watchers saw.
 //
 // By default 24 boards; the soak of 200 boards (a minute and more of two
-// cores under the race detector) runs with HALL_SOAK=1.
+// cores under the race detector) runs with HALL_SOAK=1, with every chaos
+// mode or those HALL_SOAK_CHAOS lists (cut,latency,dup,reorder,reboot,
+// drift,die).
 func TestRoundOfBoardsWithChaos(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
 	boards, speed := 24, 40.0
@@ -28,6 +30,13 @@ func TestRoundOfBoardsWithChaos(t *testing.T) {
 	h := startHall(t, speed)
 	cfg := h.config(sim.RoundSpec{TimeControl: "60+1", Boards: boards})
 	cfg.Chaos = sim.AllChaos()
+	if modes := os.Getenv("HALL_SOAK_CHAOS"); modes != "" {
+		// One mode at a time, to tell which finds a fault: HALL_SOAK_CHAOS=cut.
+		var err error
+		if cfg.Chaos, err = sim.ParseChaos(modes); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sum := h.run(t, cfg, 3*time.Minute)
 	rep := h.check(t)
 	t.Logf("%v", rep)

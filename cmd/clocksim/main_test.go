@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,19 +67,38 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-// clocksim plays a round against a hall and prints its summary.
-func TestRunPlaysARound(t *testing.T) {
-	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(200))
+// runRound runs clocksim with args against h and checks that it played
+// a round of games boards.
+func runRound(t *testing.T, h *halltest.Hall, games int, args ...string) {
+	t.Helper()
 	var out bytes.Buffer
 	m := &Main{Stdout: &out, Stderr: io.Discard}
-	args := []string{"-target", h.Addr(), "-boards", "3", "-tc", "60+1", "-speed", "200", "-seed", "1", "-progress", "0", "-chaos", "dup"}
+	args = append([]string{"-target", h.Addr(), "-boards", fmt.Sprint(games), "-tc", "60+1", "-speed", "200", "-seed", "1", "-progress", "0"}, args...)
 	if err := m.ParseFlags(args, func(k string) string { return map[string]string{"HALL_CHIEF_TOKEN": h.Chief}[k] }); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Run(context.Background()); err != nil {
-		t.Fatalf("Run: %v\n%s", err, out.String())
+		t.Fatalf("Run %q: %v\n%s", args, err, out.String())
 	}
-	if !strings.Contains(out.String(), "summary: 1 rounds, 3 games") {
-		t.Errorf("output lacks the summary of 3 games:\n%s", out.String())
+	if want := fmt.Sprintf("summary: 1 rounds, %d games", games); !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
+}
+
+// clocksim plays a round against a hall and prints its summary.
+func TestRunPlaysARound(t *testing.T) {
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(200))
+	runRound(t, h, 3, "-chaos", "dup")
+}
+
+// Defect 10: clocksim plays against a hall whose certificate comes from a
+// private CA, trusting that CA (-tls-ca).
+func TestRunOverTLSWithAPrivateCA(t *testing.T) {
+	cfg, pool, caPEM := halltest.SelfSigned(t)
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithTLS(cfg, pool), halltest.WithSpeed(200))
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, caPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runRound(t, h, 2, "-tls-ca", ca, "-tls-server-name", "localhost")
 }

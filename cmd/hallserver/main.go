@@ -10,6 +10,13 @@
 // a chief-arbiter token; keep it, it is not shown again. One server per
 // data directory: a second one exits at once naming the first.
 //
+// Every committed event also goes to NATS JetStream (stream HALL_<hall
+// id>, subjects hall.<hall id>.>) for broadcast gateways (cmd/hallgateway)
+// and a federation's view: to a NATS server embedded in this process, its
+// data in <data-dir>/nats, unless -nats names an external cluster (-nats
+// off: nowhere). The hall never waits for NATS; what it has not yet
+// published waits in its database (GET /api/stream, hall_outbox_* metrics).
+//
 // Offline commands, with the server stopped and file access only:
 //
 //	hallserver reset-chief -data-dir D      a new chief-arbiter token, the old ones revoked
@@ -93,8 +100,16 @@ type Main struct {
 	// Demo also runs a simulated fleet of clocks playing against the server.
 	Demo       bool
 	DemoBoards int
-	Stdout     io.Writer
-	Stderr     io.Writer
+	// HallID names the hall in NATS (hall.<id>.>): set once, stored in
+	// the database ("" keeps the stored one, at first random).
+	HallID string
+	// NATS is the external cluster's URL(s); "" runs the embedded server
+	// (listening on NATSListen), "off" publishes nowhere.
+	NATS         string
+	NATSListen   string
+	NATSReplicas int
+	Stdout       io.Writer
+	Stderr       io.Writer
 
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
@@ -120,6 +135,11 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.BoolVar(&m.NewHall, "new-hall", false, "start a new hall even though hall.db exists but holds none (an empty file): never needed on a first start")
 	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
+	fs.StringVar(&m.HallID, "hall-id", env("HALL_ID", ""), "the hall's id in NATS (subjects hall.<id>.>, stream HALL_<id>): letters, digits, - and _; stored, so give it once (a new id publishes the whole hall to the new stream) (HALL_ID)")
+	fs.StringVar(&m.NATS, "nats", env("HALL_NATS", ""), "NATS URL(s) of an external JetStream cluster, comma-separated; empty: an embedded server (data in <data-dir>/nats); off: publish nowhere (HALL_NATS)")
+	fs.StringVar(&m.NATSListen, "nats-listen", env("HALL_NATS_LISTEN", "127.0.0.1:0"), "where the embedded NATS server listens for gateways (port 0: any free one, printed at start) (HALL_NATS_LISTEN)")
+	replicas := env("HALL_NATS_REPLICAS", "1")
+	fs.StringVar(&replicas, "nats-replicas", replicas, "replicas of the hall's stream when it is created (3 on a three-node cluster) (HALL_NATS_REPLICAS)")
 	delay := env("HALL_BROADCAST_DELAY", "0s")
 	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
 	grace := env("HALL_SHUTDOWN_GRACE", "5s")
@@ -145,6 +165,14 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	}
 	if !(m.Speed > 0) {
 		return fmt.Errorf("-speed %v: want a positive factor (1 for a real hall)", m.Speed)
+	}
+	if m.NATSReplicas, err = strconv.Atoi(replicas); err != nil || m.NATSReplicas < 1 || m.NATSReplicas > 5 {
+		return fmt.Errorf("-nats-replicas %q: want 1 to 5", replicas)
+	}
+	if m.HallID != "" {
+		if err := storage.CheckHallID(m.HallID); err != nil {
+			return fmt.Errorf("-hall-id: %w", err)
+		}
 	}
 	if (m.TLSCert == "") != (m.TLSKey == "") {
 		return fmt.Errorf("-tls-cert and -tls-key go together")
@@ -191,13 +219,14 @@ func (m *Main) Run(ctx context.Context) error {
 		gl.Close()
 		return fmt.Errorf("HTTP listener: %w", err)
 	}
-	srv, st, err := m.open(ctx, log)
+	srv, st, stream, err := m.open(ctx, log)
 	if err != nil {
 		gl.Close()
 		hl.Close()
 		return err
 	}
 	defer st.Close()
+	defer stream.stop() // after the server's shutdown, before the store closes
 	if err := lock.Announce(hostPort(gl.Addr()), hostPort(hl.Addr())); err != nil {
 		log.Warn("cannot record the addresses in the lock file", "err", err)
 	}
@@ -210,6 +239,9 @@ func (m *Main) Run(ctx context.Context) error {
 	// Said before serving, in one write: whoever sees the hall answer, or
 	// reads its first line, has the token too.
 	banner := fmt.Sprintf("hall server: data %s\n  gRPC   %s\n  HTTP   %s/healthz\n", st.Path(), gl.Addr(), m.webBase(hl.Addr()))
+	if stream != nil {
+		banner += stream.banner()
+	}
 	if chief != "" {
 		banner += fmt.Sprintf("  chief-arbiter token (shown once, keep it; lost: hallserver reset-chief -data-dir %s): %s\n", m.DataDir, chief)
 	}
@@ -236,14 +268,27 @@ func (m *Main) Run(ctx context.Context) error {
 	return err
 }
 
-// open opens the hall's database and loads the server on it.
-func (m *Main) open(ctx context.Context, log *slog.Logger) (*server.Server, *storage.Store, error) {
+// open opens the hall's database, starts publishing it to NATS and loads
+// the server on it.
+func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, st *storage.Store, stream *hallStream, err error) {
 	dbPath := filepath.Join(m.DataDir, "hall.db")
-	st, err := storage.Open(ctx, dbPath, storage.Options{Logger: log, NewHall: m.NewHall})
+	st, err = storage.Open(ctx, dbPath, storage.Options{Logger: log, NewHall: m.NewHall})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			stream.stop()
+			st.Close()
+		}
+	}()
+	if stream, err = m.startStream(ctx, st, log); err != nil {
+		return nil, nil, nil, err
 	}
 	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
+	if stream != nil {
+		opts.Stream = stream.status
+	}
 	opts.PublicRounds = m.Demo // the demo's display pages and PGN need no token
 	if m.Speed > 0 && m.Speed != 1 {
 		// As halltest.WithSpeed: heartbeats and command waits keep their
@@ -255,17 +300,15 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (*server.Server, *sto
 	if m.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(m.TLSCert, m.TLSKey)
 		if err != nil {
-			st.Close()
-			return nil, nil, fmt.Errorf("TLS: %w", err)
+			return nil, nil, nil, fmt.Errorf("TLS: %w", err)
 		}
 		opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	srv, err := server.New(ctx, st, opts)
+	srv, err = server.New(ctx, st, opts)
 	if err != nil {
-		st.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return srv, st, nil
+	return srv, st, stream, nil
 }
 
 // webBase is the HTTP port's base URL, https when TLS is on.

@@ -222,6 +222,9 @@ func parsePlayer(l line) (Player, error) {
 	for len(p.Rounds) > 0 && p.Rounds[len(p.Rounds)-1] == (Game{Colour: NoColour, Result: NoCode}) {
 		p.Rounds = p.Rounds[:len(p.Rounds)-1]
 	}
+	if len(p.Rounds) == 0 {
+		p.Rounds = nil // as a line without round columns reads
+	}
 	return p, nil
 }
 

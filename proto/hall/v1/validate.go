@@ -13,7 +13,8 @@ package hallv1
 //	ids (board, round, tournament, device, token, command), sections   64
 //	names (tournaments, players), labels, reasons                      200
 //	firmware                                                           64
-//	fide_id 32, ruleset 32, time_control 200, termination 32, result 8, san 16
+//	fide_id 32, ruleset 32, time_control 200, termination 32, result 8, san 16,
+//	a player's title and federation 8
 //	fen: at most 100 bytes
 
 import (
@@ -30,6 +31,7 @@ const (
 	MaxText     = 200 // names, labels, reasons
 	MaxFirmware = 64
 	MaxFEN      = 100 // bytes
+	MaxShort    = 8   // a player's title, federation
 )
 
 // Limits of numbers.
@@ -267,7 +269,11 @@ func (p *Player) validate(f string) error {
 	if p.GetRating() < 0 || p.GetRating() > 4000 {
 		return bad(f+".rating", "%d: ratings are 0 to 4000", p.GetRating())
 	}
-	return first(text(f+".name", p.GetName(), true), textN(f+".fide_id", p.GetFideId(), false, 32))
+	if p.GetStartRank() < 0 || p.GetStartRank() > 9999 {
+		return bad(f+".start_rank", "is %d; starting ranks are 1 to 9999 (0: not known)", p.GetStartRank())
+	}
+	return first(text(f+".name", p.GetName(), true), textN(f+".fide_id", p.GetFideId(), false, 32),
+		textN(f+".title", p.GetTitle(), false, MaxShort), textN(f+".federation", p.GetFederation(), false, MaxShort))
 }
 
 func (r *CreateTournamentRequest) Validate() error {
@@ -375,7 +381,9 @@ func (r *WatchRoundRequest) Validate() error {
 	return first(id("round_id", r.GetRoundId(), true), seq("from_seq", r.GetFromSeq()))
 }
 
-func (r *WatchHallRequest) Validate() error { return seq("from_seq", r.GetFromSeq()) }
+func (r *WatchHallRequest) Validate() error {
+	return first(seq("from_seq", r.GetFromSeq()), id("hall", r.GetHall(), false))
+}
 
 // Validate checks a device's message: a Hello with its id and sane
 // numbers, an event with a sequence number, a heartbeat with finite,

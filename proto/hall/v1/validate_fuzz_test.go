@@ -16,6 +16,8 @@ func validators() []proto.Message {
 		&SwapDevicesRequest{}, &UseVirtualClockRequest{}, &StartRoundRequest{}, &BoardActionRequest{},
 		&ListBoardsRequest{}, &GetBoardRequest{}, &AuditLogRequest{}, &IssueTokenRequest{}, &RevokeTokenRequest{},
 		&WatchBoardRequest{}, &WatchRoundRequest{}, &WatchHallRequest{}, &DeviceMessage{},
+		&ListRoundsRequest{}, &GetRoundRequest{}, &ExportRoundRequest{}, &ImportRoundRequest{}, &SetPlanRequest{},
+		&GetPlanRequest{}, &SetBroadcastRequest{}, &ListBroadcastsRequest{},
 	}
 }
 
@@ -30,6 +32,8 @@ func FuzzValidate(f *testing.F) {
 		&DeviceMessage{Msg: &DeviceMessage_Heartbeat{Heartbeat: &Heartbeat{DeviceMs: 1, DriftPpm: 12.5, BatteryPct: 80}}},
 		&DeviceMessage{Msg: &DeviceMessage_Hello{Hello: &Hello{DeviceId: "CLK-1", Firmware: "1.0", Clock: &DeviceClock{BoardId: "b-1"}}}},
 		&AuditLogRequest{BoardId: "b-1", AfterSeq: 1 << 63},
+		&ExportRoundRequest{Tournament: "Open", Number: 5, Format: 7},
+		&SetPlanRequest{Tables: []*PlanTable{{Table: 0, DeviceId: "CLK-1"}}},
 	} {
 		b, _ := proto.Marshal(m)
 		f.Add(b)

@@ -10,9 +10,9 @@ func (r *ListRoundsRequest) Validate() error { return text("tournament", r.GetTo
 
 func roundRef(id, tournament string, number int32) error {
 	if id == "" && (tournament == "" || number <= 0) {
-		return fmt.Errorf("round_id, or tournament and number (from 1), are required")
+		return bad("round_id", "is required, or tournament and number (from 1)")
 	}
-	return first(text("round_id", id, false), text("tournament", tournament, false))
+	return first(textN("round_id", id, false, MaxID), text("tournament", tournament, false))
 }
 
 func (r *GetRoundRequest) Validate() error {
@@ -21,7 +21,7 @@ func (r *GetRoundRequest) Validate() error {
 
 func (r *ExportRoundRequest) Validate() error {
 	if _, ok := ExportFormat_name[int32(r.GetFormat())]; !ok {
-		return fmt.Errorf("format %d is unknown (TRF, CSV or PGN)", r.GetFormat())
+		return bad("format", "%d is unknown: TRF, CSV or PGN", r.GetFormat())
 	}
 	return roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber())
 }
@@ -29,38 +29,38 @@ func (r *ExportRoundRequest) Validate() error {
 func (r *ImportRoundRequest) Validate() error {
 	switch {
 	case len(r.GetContent()) == 0:
-		return fmt.Errorf("content is required: the file the pairing program wrote")
+		return bad("content", "is required: the file the pairing program wrote")
 	case len(r.GetContent())+len(r.GetPairings()) > maxImport:
-		return fmt.Errorf("the files are %d bytes; at most %d are taken", len(r.GetContent())+len(r.GetPairings()), maxImport)
+		return bad("content", "and pairings are %d bytes; at most %d are taken", len(r.GetContent())+len(r.GetPairings()), maxImport)
 	case r.GetNumber() < 0:
-		return fmt.Errorf("number is %d; rounds are numbered from 1 (0: the file's)", r.GetNumber())
+		return bad("number", "is %d; rounds are numbered from 1 (0: the file's)", r.GetNumber())
 	case r.GetFirstTable() < 0:
-		return fmt.Errorf("first_table is %d; tables are numbered from 1", r.GetFirstTable())
+		return bad("first_table", "is %d; tables are numbered from 1", r.GetFirstTable())
 	}
 	if _, ok := ImportFormat_name[int32(r.GetFormat())]; !ok {
-		return fmt.Errorf("format %d is unknown (TRF or CSV)", r.GetFormat())
+		return bad("format", "%d is unknown: TRF or CSV", r.GetFormat())
 	}
 	return first(text("tournament", r.GetTournament(), true), text("venue", r.GetVenue(), false),
-		text("section", r.GetSection(), false), r.GetConfig().validate("config"))
+		id("section", r.GetSection(), false), r.GetConfig().validate("config"))
 }
 
 func (r *SetPlanRequest) Validate() error {
 	for i, t := range r.GetTables() {
 		if t.GetTable() <= 0 {
-			return fmt.Errorf("tables[%d].table is %d; tables are numbered from 1", i, t.GetTable())
+			return bad(fmt.Sprintf("tables[%d].table", i), "is %d; tables are numbered from 1", t.GetTable())
 		}
-		if err := text(fmt.Sprintf("tables[%d].device_id", i), t.GetDeviceId(), false); err != nil {
+		if err := id(fmt.Sprintf("tables[%d].device_id", i), t.GetDeviceId(), false); err != nil {
 			return err
 		}
 	}
-	return first(text("venue", r.GetVenue(), false), text("from_round_id", r.GetFromRoundId(), false))
+	return first(text("venue", r.GetVenue(), false), id("from_round_id", r.GetFromRoundId(), false))
 }
 
 func (r *GetPlanRequest) Validate() error { return text("venue", r.GetVenue(), false) }
 
 func (r *SetBroadcastRequest) Validate() error {
 	if r.Public == nil && r.RelayUrl == nil && r.RelayToken == nil {
-		return fmt.Errorf("nothing to set: give public, relay_url or relay_token")
+		return bad("public", "nothing to set: give public, relay_url or relay_token")
 	}
 	return first(roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber()), text("relay_url", r.GetRelayUrl(), false),
 		text("relay_token", r.GetRelayToken(), false))

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chesshall/hallclock/internal/natsrun"
+)
+
+func TestFlags(t *testing.T) {
+	m := &Main{Stderr: io.Discard}
+	env := map[string]string{"HALL_NATS": "nats://a:4222,nats://b:4222", "HALL_GATEWAY_HALLS": "bergen, oslo"}
+	if err := m.ParseFlags([]string{"-broadcast-delay", "15m"}, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if m.NATS != "nats://a:4222,nats://b:4222" || strings.Join(m.Halls, "|") != "bergen|oslo" || m.Delay != 15*time.Minute {
+		t.Errorf("flags = %+v", m)
+	}
+	for _, bad := range [][]string{{"-halls", "a.b"}, {"-broadcast-delay", "soon"}, {"extra"}, {"-nats", ""}} {
+		if err := (&Main{Stderr: io.Discard}).ParseFlags(bad, func(string) string { return "" }); err == nil {
+			t.Errorf("ParseFlags(%q) = nil, want an error", bad)
+		}
+	}
+}
+
+// The gateway starts whether or not a hall publishes yet, says where it
+// serves, is alive at once and ready only once it follows a hall.
+func TestRunServes(t *testing.T) {
+	n, err := natsrun.Start(natsrun.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Shutdown()
+	var out bytes.Buffer
+	m := &Main{NATS: n.URL(), GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", LogLevel: "error", Grace: time.Second, Stdout: &out, Stderr: io.Discard}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	m.Ready = func(_, h net.Addr) { ready <- h }
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("Run ended early: %v", err)
+	}
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 503, "/api/federation": 200, "/": 200} {
+		resp, err := http.Get("http://" + addr.String() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s = %d, want %d", path, resp.StatusCode, want)
+		}
+	}
+	if !strings.Contains(out.String(), "following every hall") {
+		t.Errorf("banner %q", out.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run = %v after cancel", err)
+	}
+}

@@ -1,0 +1,319 @@
+// Package hallstream is the format of a hall's event stream: the subjects,
+// message ids and messages a hall publishes to NATS JetStream and its
+// followers (gateways, a federation's view) read. It is pure: no I/O, no
+// clock.
+//
+// # Subjects
+//
+// Every message of hall H is on a subject under hall.H (one stream per
+// hall, named HALL_H, holds them: StreamName, Subjects):
+//
+//	hall.H.board.B            an event of board B (Event), in board order
+//	hall.H.meta.hall          the hall's settings (Hall)
+//	hall.H.meta.tournament.T  a tournament (Tournament)
+//	hall.H.meta.round.R       a round, with whether it is public (Round)
+//	hall.H.meta.board.B       a board: players, rules, section (Board); withdrawn: drop it
+//	hall.H.meta.token.K       a broadcast token's hash, or its revocation (Token)
+//
+// A follower reads the stream in order: a record's message comes before
+// the events that need it, and a later message of the same record
+// replaces it. Ids are escaped into one subject token (SubjectToken): '.', '*',
+// '>', '%', spaces and control characters become %XX.
+//
+// # Message ids and order
+//
+// Each message carries Nats-Msg-Id (MsgID: H.b.B.N for event N of board B,
+// H.m.O for the outbox row O of a record), on which JetStream
+// de-duplicates, and the header Hall-Outbox-Id (the hall's outbox row,
+// increasing in commit order), from which a publisher learns how far the
+// stream has the hall. Messages are JSON.
+package hallstream
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chesshall/hallclock/rules"
+)
+
+// Headers of every message besides Nats-Msg-Id.
+const (
+	// HeaderOutbox is the hall's outbox row the message was published
+	// from: 1, 2, 3... in commit order.
+	HeaderOutbox = "Hall-Outbox-Id"
+)
+
+// Kinds of message: the subject's word after "meta", or KindEvent.
+const (
+	KindHall       = "hall"
+	KindTournament = "tournament"
+	KindRound      = "round"
+	KindBoard      = "board"
+	KindToken      = "token"
+	KindEvent      = "event"
+)
+
+// StreamName is the JetStream stream that holds hall's messages.
+func StreamName(hall string) string { return "HALL_" + hall }
+
+// Subjects is the subject filter of one hall's messages.
+func Subjects(hall string) string { return "hall." + hall + ".>" }
+
+// AllHalls is the subject filter of every hall's messages.
+const AllHalls = "hall.>"
+
+// Hall is what followers are told of the hall.
+type Hall struct {
+	// DelayMs: the hall's broadcast delay in milliseconds. Followers show
+	// every viewer the hall at least this late.
+	DelayMs int64 `json:"delay_ms"`
+	// AllPublic: every round's feeds need no token (the demo).
+	AllPublic bool `json:"all_public,omitempty"`
+}
+
+// Tournament is an event held in the hall.
+type Tournament struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	TimeControl   string `json:"time_control,omitempty"` // as the organiser wrote it
+	Venue         string `json:"venue,omitempty"`
+	CreatedUnixMs int64  `json:"created_unix_ms"`
+}
+
+// Round is one round of a tournament.
+type Round struct {
+	ID            string `json:"id"`
+	TournamentID  string `json:"tournament_id"`
+	Number        int    `json:"number"`
+	Venue         string `json:"venue,omitempty"`  // the PGN Site
+	Public        bool   `json:"public,omitempty"` // its feeds need no token
+	CreatedUnixMs int64  `json:"created_unix_ms"`
+}
+
+// Player is a player as the pairing shows them.
+type Player struct {
+	Name       string `json:"name"`
+	FideID     string `json:"fide_id,omitempty"`
+	Rating     int    `json:"rating,omitempty"`
+	Title      string `json:"title,omitempty"`
+	Federation string `json:"federation,omitempty"`
+}
+
+// Board is one game of a round. Withdrawn: the board is gone (its round
+// imported again before it started); only ID is set.
+type Board struct {
+	ID            string       `json:"id"`
+	RoundID       string       `json:"round_id,omitempty"`
+	Number        int          `json:"number,omitempty"`
+	Section       string       `json:"section,omitempty"`
+	White         Player       `json:"white"`
+	Black         Player       `json:"black"`
+	Config        rules.Config `json:"config"` // the effective rules of its clock
+	TimeControl   string       `json:"time_control,omitempty"`
+	Virtual       bool         `json:"virtual,omitempty"` // a server-hosted virtual clock keeps its time
+	Table         int          `json:"table,omitempty"`   // the table in the venue, 0 if none
+	CreatedUnixMs int64        `json:"created_unix_ms,omitempty"`
+	Withdrawn     bool         `json:"withdrawn,omitempty"`
+}
+
+// Token is a broadcast token: the hex SHA-256 of its secret, which a
+// follower checks a bearer token against, or its revocation.
+type Token struct {
+	ID      string `json:"id"`
+	Hash    string `json:"hash"`
+	Revoked bool   `json:"revoked,omitempty"`
+}
+
+// Event is one committed event of a board's log.
+type Event struct {
+	Seq       uint64      `json:"seq"` // the hall-wide change number (watchers resume by it)
+	BoardID   string      `json:"board_id"`
+	BoardSeq  uint64      `json:"board_seq"` // 1, 2, 3... within the board
+	Event     rules.Event `json:"event"`
+	Actor     string      `json:"actor,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	CommandID string      `json:"command_id,omitempty"`
+	// WallUnixMs: when the hall committed it (its wall clock).
+	WallUnixMs int64 `json:"wall_unix_ms"`
+}
+
+// Message is one message of a hall's stream: its hall, kind, the id of
+// its record (the board of an event) and the record. Exactly one record
+// field is set, matching Kind.
+type Message struct {
+	Hall string
+	Kind string
+	ID   string // the record's id; the board's for an event; "" for the hall
+
+	Settings   *Hall
+	Tournament *Tournament
+	Round      *Round
+	Board      *Board
+	Token      *Token
+	Event      *Event
+}
+
+// Subject returns the message's subject.
+func (m Message) Subject() string {
+	switch m.Kind {
+	case KindEvent:
+		return "hall." + m.Hall + ".board." + SubjectToken(m.ID)
+	case KindHall:
+		return "hall." + m.Hall + ".meta.hall"
+	}
+	return "hall." + m.Hall + ".meta." + m.Kind + "." + SubjectToken(m.ID)
+}
+
+// MsgID returns the message's de-duplication id: H.b.B.N for event N of
+// board B, H.m.O for a record published from outbox row O.
+func MsgID(m Message, outbox uint64) string {
+	if m.Kind == KindEvent && m.Event != nil {
+		return m.Hall + ".b." + SubjectToken(m.ID) + "." + strconv.FormatUint(m.Event.BoardSeq, 10)
+	}
+	return m.Hall + ".m." + strconv.FormatUint(outbox, 10)
+}
+
+// Encode returns the message's subject and JSON body.
+func Encode(m Message) (subject string, body []byte, err error) {
+	var v any
+	var missing bool
+	switch m.Kind {
+	case KindHall:
+		v, missing = m.Settings, m.Settings == nil
+	case KindTournament:
+		v, missing = m.Tournament, m.Tournament == nil
+	case KindRound:
+		v, missing = m.Round, m.Round == nil
+	case KindBoard:
+		v, missing = m.Board, m.Board == nil
+	case KindToken:
+		v, missing = m.Token, m.Token == nil
+	case KindEvent:
+		v, missing = m.Event, m.Event == nil
+	default:
+		return "", nil, fmt.Errorf("hallstream: unknown kind %q", m.Kind)
+	}
+	if missing || (m.Kind != KindHall && m.ID == "") {
+		return "", nil, fmt.Errorf("hallstream: %s message without its record", m.Kind)
+	}
+	body, err = json.Marshal(v)
+	if err != nil {
+		return "", nil, fmt.Errorf("hallstream: %s %s: %w", m.Kind, m.ID, err)
+	}
+	return m.Subject(), body, nil
+}
+
+// Decode reads a message from its subject and body.
+func Decode(subject string, body []byte) (Message, error) {
+	m, err := ParseSubject(subject)
+	if err != nil {
+		return m, err
+	}
+	var v any
+	switch m.Kind {
+	case KindHall:
+		m.Settings = &Hall{}
+		v = m.Settings
+	case KindTournament:
+		m.Tournament = &Tournament{}
+		v = m.Tournament
+	case KindRound:
+		m.Round = &Round{}
+		v = m.Round
+	case KindBoard:
+		m.Board = &Board{}
+		v = m.Board
+	case KindToken:
+		m.Token = &Token{}
+		v = m.Token
+	case KindEvent:
+		m.Event = &Event{}
+		v = m.Event
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return m, fmt.Errorf("hallstream: %s: %w", subject, err)
+	}
+	return m, nil
+}
+
+// ParseSubject reads the hall, kind and record id of a subject.
+func ParseSubject(subject string) (Message, error) {
+	bad := func(why string) (Message, error) {
+		return Message{}, fmt.Errorf("hallstream: subject %q: %s (want hall.<hall>.board.<board> or hall.<hall>.meta.<kind>[.<id>])", subject, why)
+	}
+	parts := strings.Split(subject, ".")
+	if len(parts) < 3 || parts[0] != "hall" || parts[1] == "" {
+		return bad("not a hall's subject")
+	}
+	m := Message{Hall: parts[1]}
+	switch {
+	case parts[2] == "board" && len(parts) == 4:
+		m.Kind = KindEvent
+	case parts[2] == "meta" && len(parts) == 4 && parts[3] == KindHall:
+		m.Kind = KindHall
+		return m, nil
+	case parts[2] == "meta" && len(parts) == 5:
+		switch parts[3] {
+		case KindTournament, KindRound, KindBoard, KindToken:
+			m.Kind = parts[3]
+		default:
+			return bad("unknown kind " + parts[3])
+		}
+	default:
+		return bad("unknown shape")
+	}
+	id, err := FromSubjectToken(parts[len(parts)-1])
+	if err != nil || id == "" {
+		return bad("bad id")
+	}
+	m.ID = id
+	return m, nil
+}
+
+// SubjectToken escapes an id into one subject token: '.', '*', '>', '%', spaces
+// and control characters become %XX (upper-case hex).
+func SubjectToken(id string) string {
+	if !strings.ContainsFunc(id, escaped) {
+		return id
+	}
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if escaped(rune(c)) {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func escaped(r rune) bool {
+	return r <= ' ' || r == 0x7f || r == '.' || r == '*' || r == '>' || r == '%'
+}
+
+// FromSubjectToken reverses SubjectToken.
+func FromSubjectToken(tok string) (string, error) {
+	if !strings.Contains(tok, "%") {
+		return tok, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(tok); i++ {
+		if tok[i] != '%' {
+			b.WriteByte(tok[i])
+			continue
+		}
+		if i+2 >= len(tok) {
+			return "", fmt.Errorf("hallstream: token %q: %% at the end", tok)
+		}
+		v, err := strconv.ParseUint(tok[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", fmt.Errorf("hallstream: token %q: %w", tok, err)
+		}
+		b.WriteByte(byte(v))
+		i += 2
+	}
+	return b.String(), nil
+}

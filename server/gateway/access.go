@@ -1,0 +1,55 @@
+package gateway
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// Errors, mapped to gRPC codes and HTTP statuses by the hall's table
+// (server.GRPCStatus, server.HTTPError).
+var (
+	errBadRequest = server.ErrBadRequest
+	errNotFound   = broadcast.ErrNotFound
+)
+
+// viewerOf reads an Authorization header for a hall: no credentials is
+// (false, nil), one of the hall's broadcast tokens (true, nil); anything
+// else is refused, so that a mistyped or revoked token says so instead of
+// showing only the public rounds.
+func (g *Gateway) viewerOf(authorization string, h *hall) (bool, error) {
+	if authorization == "" {
+		return false, nil
+	}
+	token, ok := strings.CutPrefix(authorization, "Bearer ")
+	if !ok || token == "" {
+		return false, fmt.Errorf("%w: want Authorization: Bearer <broadcast token>", server.ErrUnauthenticated)
+	}
+	if !h.token(storage.HashSecret(token)) {
+		return false, fmt.Errorf("%w: not a broadcast token of hall %s (or revoked)", server.ErrUnauthenticated, h.id)
+	}
+	return true, nil
+}
+
+// mayWatch checks that a viewer may watch a round of a hall ("" for the
+// whole hall): a public round needs nothing, any other a broadcast token
+// of the hall.
+func (g *Gateway) mayWatch(authorization string, h *hall, roundID string) error {
+	ok, err := g.viewerOf(authorization, h)
+	if err != nil || ok {
+		return err
+	}
+	h.mu.Lock()
+	public := h.settings.AllPublic || (roundID != "" && h.rounds[roundID].Public)
+	h.mu.Unlock()
+	if public {
+		return nil
+	}
+	if roundID == "" {
+		return fmt.Errorf("%w: watching the whole of hall %s needs one of its broadcast tokens (Authorization: Bearer ...); its public rounds need none", server.ErrUnauthenticated, h.id)
+	}
+	return fmt.Errorf("%w: round %s of hall %s is not public: send one of the hall's broadcast tokens (Authorization: Bearer ...)", server.ErrUnauthenticated, roundID, h.id)
+}
