@@ -81,7 +81,11 @@ func TestDemoDashboardInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := grpc.NewClient(grpcAddr.String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// Wait for ready: a connection the loaded server dropped (seen once,
+	// "error reading from server: EOF" under load 14) is made again
+	// rather than failing a call that was never sent.
+	conn, err := grpc.NewClient(grpcAddr.String(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.WaitForReady(true)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,20 +106,27 @@ func TestDemoDashboardInABrowser(t *testing.T) {
 	if target == nil {
 		t.Fatal("no classical game running")
 	}
+	// The command goes to the demo's simulated clock, which applies it when
+	// its loop next runs: with 201 clocks under the race detector on a
+	// busy machine that may take seconds, so the test waits for the page
+	// to show it rather than for the command's reply.
 	if r, err := arb.BoardAction(actx, &pb.BoardActionRequest{BoardId: target.GetBoardId(), Action: &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_PAUSE},
-		Reason: "a player called the arbiter", WaitMs: 5000}); err != nil || r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_APPLIED {
+		Reason: "a player called the arbiter", WaitMs: 5000}); err != nil ||
+		(r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_APPLIED && r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_PENDING) {
 		t.Fatalf("pause: %v %v", r, err)
 	}
 	entry := `#attn-list li.k-paused[data-board="` + target.GetBoardId() + `"]`
-	poll("the alert", `document.querySelector('`+entry+`') !== null`, 5*time.Second)
+	poll("the alert", `document.querySelector('`+entry+`') !== null`, 30*time.Second)
 	run("follow it", chromedp.Click(chromedp.CSS(entry)))
 	poll("its board", `!document.getElementById("board").hidden && document.querySelector('#board button[data-action="resume"]') !== null`, 3*time.Second)
 	run("resume", chromedp.Click(chromedp.CSS(`#board button[data-action="resume"]`)))
 	poll("the rules' answer", `!document.getElementById("action-confirm").disabled && document.getElementById("action-preview").textContent.includes("paused → playing")`, 3*time.Second)
 	run("reason", chromedp.SendKeys(chromedp.ID("action-reason"), "claim withdrawn, play on"))
 	run("confirm", chromedp.Click(chromedp.ID("action-confirm")))
-	poll("applied", `document.getElementById("action-outcome").textContent.startsWith("Applied")`, 5*time.Second)
+	// Applied by the clock, or sent and pending (the page waits 4 s for
+	// the clock): either way the clock applies it and the timeline shows it.
+	poll("applied or sent", `/^(Applied|Sent)/.test(document.getElementById("action-outcome").textContent)`, 10*time.Second)
 	run("close", chromedp.Click(chromedp.ID("action-confirm")))
 	poll("the ruling in the timeline", `[...document.querySelectorAll("#board .timeline li")].some(li =>
-		li.textContent.includes("demo arbiter (arbiter) via clock") && li.textContent.includes("clock resumed") && li.textContent.includes("claim withdrawn, play on"))`, 3*time.Second)
+		li.textContent.includes("demo arbiter (arbiter) via clock") && li.textContent.includes("clock resumed") && li.textContent.includes("claim withdrawn, play on"))`, 30*time.Second)
 }
