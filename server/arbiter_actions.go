@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
@@ -66,6 +67,13 @@ func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundReque
 }
 
 func (a *arbiterService) BoardAction(ctx context.Context, req *pb.BoardActionRequest) (*pb.BoardActionResponse, error) {
+	if req.GetDryRun() {
+		r, err := a.dryRun(ctx, req.GetBoardId(), req.GetAction())
+		if err != nil {
+			return nil, toStatus(err)
+		}
+		return r, nil
+	}
 	r, err := a.act(ctx, req.GetBoardId(), req.GetAction(), req.GetReason(), req.GetWaitMs())
 	if err != nil {
 		return nil, toStatus(err)
@@ -122,5 +130,49 @@ func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.Clo
 		}
 	}
 	_ = b.do(ctx, func() { resp.State = b.wireState(b.state.Project(b.now()), b.seq) })
+	return resp, nil
+}
+
+// dryRun answers what an action would do on the board now — the rules'
+// refusal, or the state it would give — without sending, storing or
+// auditing anything: the confirmation a person sees before acting.
+func (a *arbiterService) dryRun(ctx context.Context, boardID string, action *pb.ClockAction) (*pb.BoardActionResponse, error) {
+	b, err := a.boardFor(ctx, boardID)
+	if err != nil {
+		return nil, err
+	}
+	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
+		return nil, badRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
+	}
+	e, err := wire.Event(action, true)
+	if err != nil {
+		return nil, err
+	}
+	resp := &pb.BoardActionResponse{BoardId: boardID}
+	var derr error
+	if err := b.do(ctx, func() {
+		if b.rec.Source != storage.SourceVirtual && b.rec.DeviceID == "" {
+			derr = fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", ErrNoDevice, b.rec.ID)
+			return
+		}
+		e.T = b.now()
+		next, perr := rules.Apply(b.state, e)
+		if perr != nil && rules.RefusalOf(perr) == nil {
+			derr = perr // not a refusal but a malformed action, as BoardAction answers it
+			return
+		}
+		if perr != nil {
+			resp.Status, resp.Message = pb.CommandStatus_COMMAND_STATUS_REFUSED, perr.Error()
+			resp.State = b.wireState(b.state.Project(e.T), b.seq)
+			return
+		}
+		resp.Status = pb.CommandStatus_COMMAND_STATUS_DRY_RUN
+		resp.State = b.wireState(next, b.seq)
+	}); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
 	return resp, nil
 }

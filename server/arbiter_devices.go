@@ -88,7 +88,7 @@ func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason strin
 			b.timer.Stop()
 			b.timer = nil
 		}
-		b.online = s.linkOf(dev) != nil
+		b.online = b.deviceConnected()
 		b.publishLive()
 	})
 	if err != nil {
@@ -186,7 +186,7 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 						return err
 					}
 					return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: describe(c.action),
-						Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action})
+						Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action, CommandID: c.rec.ID})
 				}); werr != nil {
 					return
 				}

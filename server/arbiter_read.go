@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -32,6 +34,16 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 	})
 	if err != nil {
 		return nil, toStatus(err)
+	}
+	if id := IdentityFrom(ctx); id != nil && id.Role == RoleBroadcast {
+		// Broadcast feeds see the board as their watch streams do: as it
+		// was the broadcast delay ago (nothing, for a board younger than
+		// that), without the arbiters' commands and reasons.
+		out.Pending = nil
+		if a.s.public != nil {
+			st, _, _ := a.s.public.out.State(b.rec.ID)
+			out.State = st
+		}
 	}
 	return out, nil
 }
@@ -125,7 +137,8 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 	}
 	out := &pb.AuditLogResponse{}
 	for _, r := range audits {
-		e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome, BoardSeq: r.BoardSeq}
+		e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome,
+			BoardSeq: r.BoardSeq, CommandId: r.CommandID}
 		if len(r.Action) > 0 {
 			var act pb.ClockAction
 			if protojson.Unmarshal(r.Action, &act) == nil {
@@ -134,16 +147,66 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 		}
 		out.Entries = append(out.Entries, e)
 	}
-	for _, ev := range evs {
-		act := wire.Action(ev.Event)
-		what := describe(act)
-		if ev.CommandID != "" {
-			what += " (command " + ev.CommandID + ")"
-		}
-		out.Entries = append(out.Entries, &pb.AuditEntry{UnixMs: ev.Wall.UnixMilli(), Actor: ev.Actor, What: what,
-			Reason: ev.Reason, Outcome: storage.OutcomeApplied, Action: act, BoardSeq: ev.BoardSeq})
+	entries, err := s.eventEntries(ctx, b.rec, evs)
+	if err != nil {
+		return nil, toStatus(err)
 	}
+	out.Entries = append(out.Entries, entries...)
 	sort.SliceStable(out.Entries, func(i, j int) bool { return out.Entries[i].GetUnixMs() < out.Entries[j].GetUnixMs() })
+	return out, nil
+}
+
+// eventEntries writes a board's events as audit entries, folding them
+// through the rules as the board did, so that each says the clocks after
+// it, the time a move took, and how the event itself changed each clock
+// (a penalty, an increment, a new period, time given or set): the
+// timeline the dashboard draws.
+func (s *Server) eventEntries(ctx context.Context, rec storage.BoardRecord, evs []storage.EventRecord) ([]*pb.AuditEntry, error) {
+	st, err := rules.NewState(rec.Config)
+	if err != nil {
+		return nil, err
+	}
+	issuers := map[string]string{}
+	var thinking [2]int64 // board time each side's clock has run on the move in progress
+	out := make([]*pb.AuditEntry, 0, len(evs))
+	for _, ev := range evs {
+		e := ev.Event
+		act := wire.Action(e)
+		what := describe(act)
+		entry := &pb.AuditEntry{UnixMs: ev.Wall.UnixMilli(), Actor: ev.Actor, What: what, Reason: ev.Reason,
+			Outcome: storage.OutcomeApplied, Action: act, BoardSeq: ev.BoardSeq, CommandId: ev.CommandID}
+		if ev.CommandID != "" {
+			entry.What += " (command " + ev.CommandID + ")"
+			if _, ok := issuers[ev.CommandID]; !ok {
+				c, err := s.store.Command(ctx, ev.CommandID)
+				if err != nil && !errors.Is(err, storage.ErrNotFound) {
+					return nil, err
+				}
+				issuers[ev.CommandID] = c.IssuedBy
+			}
+			entry.IssuedBy = issuers[ev.CommandID]
+		}
+		if side, ok := st.Running(); ok && e.T > st.At {
+			thinking[side] += e.T - st.At
+		}
+		before := st.Project(max(e.T, st.At))
+		next, err := rules.Apply(st, e)
+		if err != nil {
+			// The log holds what the rules accepted; a board that no
+			// longer folds (rules changed since) shows its events bare.
+			out = append(out, entry)
+			continue
+		}
+		entry.After = wire.State(next)
+		entry.WhiteChangeMs = next.P[rules.White].MainMs - before.P[rules.White].MainMs
+		entry.BlackChangeMs = next.P[rules.Black].MainMs - before.P[rules.Black].MainMs
+		if e.Kind == rules.KindPress {
+			entry.UsedMs = thinking[e.Side]
+			thinking[e.Side] = 0
+		}
+		st = next
+		out = append(out, entry)
+	}
 	return out, nil
 }
 

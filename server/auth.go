@@ -269,13 +269,23 @@ func (s *Server) authFunc(ctx context.Context) (context.Context, error) {
 		return nil, toStatus(fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated))
 	}
 	method, _ := grpc.Method(ctx)
-	roles, known := methodRoles[method]
-	if !known || !slices.Contains(roles, id.Role) {
-		allowed := make([]string, len(roles))
-		for i, r := range roles {
-			allowed[i] = string(r)
-		}
-		return nil, toStatus(fmt.Errorf("%w: role %s may not call %s (allowed: %s)", ErrPermission, id.Role, method, strings.Join(allowed, ", ")))
+	if err := mayCall(id, method); err != nil {
+		return nil, toStatus(err)
 	}
 	return context.WithValue(ctx, identityKey{}, id), nil
+}
+
+// mayCall checks in methodRoles that the identity's role may call the
+// method (its full name, "/hall.v1.Arbiter/BoardAction"): the door of
+// gRPC and of the web pages' calls (arbiter_http.go) alike.
+func mayCall(id *Identity, method string) error {
+	roles, known := methodRoles[method]
+	if known && slices.Contains(roles, id.Role) {
+		return nil
+	}
+	allowed := make([]string, len(roles))
+	for i, r := range roles {
+		allowed[i] = string(r)
+	}
+	return fmt.Errorf("%w: role %s may not call %s (allowed: %s)", ErrPermission, id.Role, method, strings.Join(allowed, ", "))
 }

@@ -37,7 +37,8 @@ type board struct {
 	online  bool
 	pending []*command // arbiter commands not yet applied, in issue order
 	alerts  []string
-	timer   mono.Timer // virtual clocks: the next deadline
+	timer   mono.Timer     // virtual clocks: the next deadline
+	ruling  *pb.TimeRuling // the last ruling that changed a clock's time, nil if none
 }
 
 // command is an arbiter command on its way through the board's clock.
@@ -59,6 +60,10 @@ const maxAlerts = 8
 func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64, history []rules.Event) *board {
 	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq, history: history}
 	b.refT, b.refAt = st.At, srv.clock.Now()
+	// A board made after its device connected takes the device's state
+	// from the connection registry, not from the news of a connect it
+	// missed.
+	b.online = b.deviceConnected()
 	return b
 }
 
@@ -184,13 +189,20 @@ func (b *board) wireStateWith(st rules.State, seq uint64, alerts []string, pendi
 	}
 	w.PendingCommands = int32(pending)
 	w.Alerts = append([]string(nil), alerts...)
+	w.LastRuling = b.ruling
 	return w
 }
 
 // publishLive publishes a change of live fields (online, pending, alerts)
 // that is not a board event.
 func (b *board) publishLive() {
-	b.srv.publish(b.rec.RoundID, b.wireState(b.state, b.seq), 0)
+	w := b.wireState(b.state, b.seq)
+	// The state is as old as its last event: its server time is when the
+	// board's time was at_ms (by the server's estimate of board time), so
+	// that a display running the clock forward from it does not give back
+	// the time since.
+	w.ServerUnixMs -= max(0, b.now()-b.state.At)
+	b.srv.publish(b.rec.RoundID, w, 0)
 }
 
 // deviceOutcome is what became of a device event.
@@ -205,6 +217,10 @@ func (b *board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 	refuse := func(code, msg string) (deviceOutcome, error) {
 		rej := &pb.Rejection{Seq: ev.GetSeq(), Code: code, Message: msg}
 		cmd := b.findCommand(ev.GetCommandId())
+		cmdID := ""
+		if cmd != nil {
+			cmdID = cmd.rec.ID
+		}
 		err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
 			if err := tx.AckDevice(dev, ev.GetSeq()); err != nil {
 				return err
@@ -215,7 +231,7 @@ func (b *board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 				}
 			}
 			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: describe(ev.GetAction()),
-				Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction())})
+				Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction()), CommandID: cmdID})
 		})
 		if err != nil {
 			return deviceOutcome{}, err
@@ -283,7 +299,16 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 		rec.CommandID = cmd.rec.ID
 		rec.Reason = cmd.rec.Reason
 	}
+	ruling := b.ruling
+	if r := timeRuling(b.state, next, e); r != nil {
+		r.BoardSeq, r.UnixMs, r.By = seq, b.srv.clock.Now().UnixMilli(), actor
+		if cmd != nil {
+			r.By = cmd.rec.IssuedBy
+		}
+		ruling = r
+	}
 	ws := b.wireStateWith(next, seq, alerts, len(pendingAfter))
+	ws.LastRuling = ruling
 	roundID := b.rec.RoundID
 	err := b.srv.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AppendEvent(&rec); err != nil {
@@ -311,7 +336,7 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 	if err != nil {
 		return err
 	}
-	b.state, b.seq = next, seq
+	b.state, b.seq, b.ruling = next, seq, ruling
 	b.history = append(b.history, e)
 	b.alerts, b.pending = alerts, pendingAfter
 	if cmd != nil {
@@ -395,7 +420,7 @@ func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, rea
 			return err
 		}
 		return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
-			Outcome: storage.OutcomePending, Action: c.rec.Action})
+			Outcome: storage.OutcomePending, Action: c.rec.Action, CommandID: c.rec.ID})
 	})
 	if err != nil {
 		return nil, commandResult{}, err
@@ -441,12 +466,18 @@ func (b *board) assignment() *pb.Assignment {
 // reads the truth from the link registry, so late or reordered news cannot
 // leave a wrong state.
 func (b *board) deviceOnline(bool) {
-	online := b.rec.DeviceID != "" && b.srv.linkOf(b.rec.DeviceID) != nil
+	online := b.deviceConnected()
 	if b.online == online {
 		return
 	}
 	b.online = online
 	b.publishLive()
+}
+
+// deviceConnected reads from the link registry whether the board's clock
+// device is connected.
+func (b *board) deviceConnected() bool {
+	return b.rec.Source == storage.SourceDevice && b.rec.DeviceID != "" && b.srv.linkOf(b.rec.DeviceID) != nil
 }
 
 // armTimer sets the virtual clock's timer for the next deadline: when it

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	_ "embed"
 	"net/http"
 	"strconv"
 
@@ -12,9 +11,6 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
-
-//go:embed dashboard.html
-var dashboardHTML []byte
 
 // httpError answers an error with the HTTP status of its gRPC code, so the
 // mapping of errors to codes stays in one place (toStatus).
@@ -33,16 +29,7 @@ var httpCodes = map[codes.Code]int{
 	codes.NotFound: http.StatusNotFound, codes.AlreadyExists: http.StatusConflict,
 	codes.FailedPrecondition: http.StatusConflict, codes.Unavailable: http.StatusServiceUnavailable,
 	codes.DeadlineExceeded: http.StatusGatewayTimeout, codes.Canceled: 499,
-	codes.ResourceExhausted: http.StatusTooManyRequests,
-}
-
-// serveDashboard serves the dashboard page: a live table of every board,
-// fed by /api/watch. The page works signed in (session.go): it sends the
-// browser to /signin when GET /api/session says it is not.
-func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(dashboardHTML)
+	codes.ResourceExhausted: http.StatusTooManyRequests, codes.Unimplemented: http.StatusNotFound,
 }
 
 // serveWatch streams the hall (or ?round=, ?board=) as server-sent events:

@@ -45,7 +45,7 @@ func TestDashboardEndpoints(t *testing.T) {
 	page := get(t, base+"/", "")
 	body, _ := io.ReadAll(page.Body)
 	page.Body.Close()
-	if page.StatusCode != 200 || !strings.Contains(string(body), "EventSource") {
+	if page.StatusCode != 200 || !strings.Contains(string(body), "/dashboard/app.js") {
 		t.Errorf("GET / = %d, want the dashboard page", page.StatusCode)
 	}
 	for _, c := range []struct {

@@ -76,6 +76,20 @@ func TestBroadcastIsDelayedArbitersAreLive(t *testing.T) {
 		t.Errorf("the public feed shows %d white moves before the delay passed, want 0", public.moves)
 	}
 	public.mu.Unlock()
+	// The board lists a broadcast token reads (the dashboard's) are as late
+	// as its watch streams, and hold no arbiter's commands.
+	feedCtx := halltest.Ctx(context.Background(), feed)
+	listed := func() *pb.Board {
+		t.Helper()
+		r, err := arb.ListBoards(feedCtx, &pb.ListBoardsRequest{})
+		if err != nil || len(r.GetBoards()) != 1 {
+			t.Fatalf("ListBoards as broadcast: %v, %v", r, err)
+		}
+		return r.GetBoards()[0]
+	}
+	if b := listed(); b.GetState().GetWhite().GetMoves() != 0 || b.GetState().GetStatus() == pb.BoardStatus_BOARD_STATUS_RUNNING {
+		t.Errorf("ListBoards as broadcast before the delay passed: %v, want the board not yet started", b.GetState())
+	}
 	clock.Advance(15*time.Minute + time.Second)
 	halltest.Eventually(t, 5*time.Second, func() error {
 		public.mu.Lock()
@@ -85,4 +99,7 @@ func TestBroadcastIsDelayedArbitersAreLive(t *testing.T) {
 		}
 		return nil
 	})
+	if b := listed(); b.GetState().GetWhite().GetMoves() != 1 || len(b.GetPending()) != 0 {
+		t.Errorf("ListBoards as broadcast after the delay: %v (%d pending), want White's move, no commands", b.GetState(), len(b.GetPending()))
+	}
 }

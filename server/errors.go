@@ -36,6 +36,7 @@ var (
 	ErrNoHello         = errors.New("no hello")                         // a device stream silent from the start
 	ErrTooManyStreams  = errors.New("too many streams")                 // a token's streams at their limit
 	ErrRoundStarted    = errors.New("round started")                    // a round replaced after a clock started
+	ErrUnknownMethod   = errors.New("unknown method")                   // the web pages called a method the service does not have
 )
 
 // FaultRetryDelay is the retry delay (google.rpc.RetryInfo) the server
@@ -91,6 +92,8 @@ func toStatus(err error) error {
 		code = codes.ResourceExhausted
 	case errors.Is(err, ErrReplaced):
 		code = codes.Aborted
+	case errors.Is(err, ErrUnknownMethod):
+		code = codes.Unimplemented
 	case errors.Is(err, ErrPermission):
 		code = codes.PermissionDenied
 	case errors.Is(err, ErrUnauthenticated), errors.Is(err, broadcast.ErrNotPublic):

@@ -2,18 +2,22 @@ package server
 
 import (
 	"net/http"
+
+	"github.com/chesshall/hallclock/server/dashboard"
 )
 
 // routes registers the HTTP endpoints: /healthz (liveness), /readyz
 // (readiness: the store commits), /metrics (Prometheus),
-// the dashboard page (/) and its feeds (/api/boards, and /api/watch as
-// server-sent events), the broadcast feeds (package broadcast: PGN of
-// rounds and boards, the display page), the relays' status
-// (/api/broadcasts) and the publisher's to NATS (/api/stream).
+// the dashboard (package dashboard: the page at / and its assets) and its
+// feeds (/api/boards, /api/watch as server-sent events, and the Arbiter
+// service at /api/arbiter/{Method}), the broadcast feeds (package
+// broadcast: PGN of rounds and boards, the display page), the relays'
+// status (/api/broadcasts) and the publisher's to NATS (/api/stream).
 func (s *Server) routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /{$}", s.serveDashboard)
+	dashboard.Routes(mux)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	mux.HandleFunc("GET /api/boards", s.serveBoards)
+	mux.HandleFunc("POST /api/arbiter/{method}", s.serveArbiterJSON)
 	mux.HandleFunc("GET /api/backup", s.serveBackup)
 	mux.HandleFunc("GET /api/broadcasts", s.serveBroadcasts)
 	mux.HandleFunc("GET /api/stream", s.serveStream)

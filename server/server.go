@@ -270,6 +270,7 @@ func (s *Server) load(ctx context.Context) error {
 			last = e.Seq
 		}
 		b := newBoard(s, rec, st, seq, hist)
+		b.ruling = s.lastRuling(ctx, rec.Config, evs)
 		cmds, err := s.store.PendingCommands(ctx, rec.ID)
 		if err != nil {
 			return err
@@ -303,6 +304,9 @@ func (s *Server) addBoard(b *board) {
 		defer s.wg.Done()
 		b.run(s.ctx)
 	}()
+	// The device may have connected between newBoard and now, while the
+	// board was not yet registered to hear of it: ask the registry again.
+	b.post(func() { b.deviceOnline(true) })
 }
 
 func (s *Server) board(id string) (*board, error) {

@@ -91,10 +91,17 @@ func (s *Server) Sessions() *Sessions { return s.sessions }
 
 // SessionInfo is what GET /api/session tells the page.
 type SessionInfo struct {
-	Role          Role   `json:"role"`
-	Label         string `json:"label"`
-	CSRF          string `json:"csrf"`
-	ExpiresUnixMs int64  `json:"expires_unix_ms"`
+	Role          Role     `json:"role"`
+	Label         string   `json:"label"`
+	CSRF          string   `json:"csrf"`
+	ExpiresUnixMs int64    `json:"expires_unix_ms"`
+	Sections      []string `json:"sections,omitempty"` // an arbiter limited to sections: those
+	// DelayMs: what this session watches lags the hall by this much (a
+	// broadcast token under a broadcast delay); 0: live.
+	DelayMs int64 `json:"delay_ms,omitempty"`
+	// ServerUnixMs is the server's clock when it answered, for pages that
+	// extrapolate running clocks from the states' server_unix_ms.
+	ServerUnixMs int64 `json:"server_unix_ms,omitempty"`
 }
 
 func randomID(n int) string {
@@ -192,7 +199,7 @@ func (ss *Sessions) SignIn(w http.ResponseWriter, r *http.Request, credential st
 }
 
 func info(id *Identity, s *webSession) SessionInfo {
-	return SessionInfo{Role: id.Role, Label: id.Label, CSRF: s.csrf, ExpiresUnixMs: s.expires.UnixMilli()}
+	return SessionInfo{Role: id.Role, Label: id.Label, CSRF: s.csrf, ExpiresUnixMs: s.expires.UnixMilli(), Sections: id.Sections}
 }
 
 // SignOut ends the request's session (if any) and clears the cookie. It

@@ -32,16 +32,23 @@ func newWeb(t *testing.T, h *halltest.Hall) *web {
 // returns the response with its body read.
 func (w *web) do(method, path string, form url.Values, header map[string]string) (*http.Response, string) {
 	w.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
+	if form == nil {
+		return w.send(method, path, nil, header)
 	}
+	h := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+	for k, v := range header {
+		h[k] = v
+	}
+	return w.send(method, path, strings.NewReader(form.Encode()), h)
+}
+
+// send sends a request with the session cookie (if any), the body and the
+// headers, and returns the response with its body read.
+func (w *web) send(method, path string, body io.Reader, header map[string]string) (*http.Response, string) {
+	w.t.Helper()
 	req, err := http.NewRequest(method, w.base+path, body)
 	if err != nil {
 		w.t.Fatal(err)
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)

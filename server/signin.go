@@ -106,6 +106,10 @@ func (s *Server) serveSessionInfo(w http.ResponseWriter, r *http.Request) {
 		httpError(w, err)
 		return
 	}
+	if in.Role == RoleBroadcast && s.public != nil {
+		in.DelayMs = s.opts.BroadcastDelay.Milliseconds()
+	}
+	in.ServerUnixMs = s.clock.Now().UnixMilli()
 	writeJSON(w, in)
 }
 

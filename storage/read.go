@@ -344,7 +344,7 @@ func (s *Store) DeviceSeqExists(ctx context.Context, deviceID string, seq uint64
 	return seq != 0 && seq <= acked, err
 }
 
-const auditCols = `seq, board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq`
+const auditCols = `seq, board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq, command_id`
 
 func scanAudit(sc scanner) (AuditRecord, error) {
 	var (
@@ -352,7 +352,7 @@ func scanAudit(sc scanner) (AuditRecord, error) {
 		wall   int64
 		action sql.NullString
 	)
-	if err := sc.Scan(&a.Seq, &a.BoardID, &wall, &a.Actor, &a.What, &a.Reason, &a.Outcome, &action, &a.BoardSeq); err != nil {
+	if err := sc.Scan(&a.Seq, &a.BoardID, &wall, &a.Actor, &a.What, &a.Reason, &a.Outcome, &action, &a.BoardSeq, &a.CommandID); err != nil {
 		return a, scanErr("audit", err)
 	}
 	a.Wall = fromMs(wall)

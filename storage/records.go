@@ -113,6 +113,9 @@ type AuditRecord struct {
 	Outcome  string          // OutcomeApplied, OutcomePending, OutcomeRefused(...), OutcomeAlert(...)
 	Action   json.RawMessage // the request as received, nil if none
 	BoardSeq uint64          // the board event it produced or concerns, 0 if none
+	// CommandID is the arbiter command it concerns (issued, or refused by
+	// the rules on the clock), "" if none.
+	CommandID string
 }
 
 // Command statuses.

@@ -124,7 +124,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	tok := TokenRecord{ID: "k1", Hash: HashSecret("s3cret"), Role: "arbiter", Label: "Deputy", Sections: []string{"A"}}
 	dev := DeviceRecord{ID: "clk-1", Firmware: "1.2.3", BatteryPct: 87, DriftPPM: -3.5}
 	audit := AuditRecord{BoardID: "b1", Actor: "arbiter-1", What: "add_time", Reason: "7.5.5", Outcome: OutcomePending,
-		Action: json.RawMessage(`{"ms":120000}`)}
+		Action: json.RawMessage(`{"ms":120000}`), CommandID: "c1"}
 
 	mustWrite(t, s, func(tx *Tx) error {
 		return errors.Join(tx.CreateTournament(&tour), tx.CreateRound(&round), tx.CreateRound(&round2),

@@ -272,9 +272,9 @@ func (t *Tx) AddAudit(a *AuditRecord) error {
 		action = string(a.Action)
 	}
 	wall := t.s.wallMs(a.Wall)
-	res, err := t.exec(`INSERT INTO audit (board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.BoardID, wall, a.Actor, a.What, a.Reason, a.Outcome, action, a.BoardSeq)
+	res, err := t.exec(`INSERT INTO audit (board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq, command_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.BoardID, wall, a.Actor, a.What, a.Reason, a.Outcome, action, a.BoardSeq, a.CommandID)
 	if err != nil {
 		return fmt.Errorf("storage: audit %q by %s: %w", a.What, a.Actor, err)
 	}

@@ -47,8 +47,11 @@ func TestQuickplayFinish(t *testing.T) {
 // e-board).
 func TestAdjournedGames(t *testing.T) {
 	t.Parallel() // they wait on the scaled clock more than they compute
-	const boards = 10
-	h := startHall(t, 200) // e-boards: every press checks a FEN on both sides
+	// Six boards at 100x: a loaded machine's acknowledgement delays stay
+	// far inside a move's think time, so games reach move 20 rather than
+	// flag (at 200x, seconds of delay under load were minutes of a game).
+	const boards = 6
+	h := startHall(t, 100) // e-boards: every press checks a FEN on both sides
 	spec := sim.RoundSpec{TimeControl: "5m+3s", Boards: boards, EBoard: true, AdjournAfter: 20, AdjournFor: 5 * time.Minute}
 	sum := h.run(t, h.config(spec), 2*time.Minute)
 	rep := h.check(t)

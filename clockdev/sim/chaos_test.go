@@ -127,11 +127,10 @@ func TestChaosReboot(t *testing.T) {
 // own events give.
 func TestChaosDrift(t *testing.T) {
 	const ppm = 20_000
-	// At 15x and over pairs of events three seconds apart at least, the
-	// acknowledgement jitter of a loaded machine (tens of ms) stays well
-	// inside the tolerance; it runs alone (not in parallel) for the same
-	// reason.
-	h, _, rep := chaosRound(t, sim.Chaos{DriftPPM: ppm}, 10, "60", 15)
+	// At 15x a game of one minute a side lasts a few seconds of wall time;
+	// boardDrift bounds its own error by how promptly the hall received
+	// events. It runs alone (not in parallel) to keep them prompt.
+	h, sum, rep := chaosRound(t, sim.Chaos{DriftPPM: ppm}, 10, "60", 15)
 	arb, ctx := h.Arbiter(t)
 	devs, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
 	if err != nil {
@@ -146,20 +145,24 @@ func TestChaosDrift(t *testing.T) {
 	for _, b := range rep.boards {
 		evs := rep.events[b.ID]
 		flags += flagsOnTimeLine(t, b, evs)
-		measured, ok := boardDrift(evs, h.speed)
-		if !ok {
-			continue // a game too short to measure
+		measured, bound, ok := boardDrift(evs, h.speed)
+		if !ok || bound > 10_000 {
+			continue // a game too short, or a machine too busy, to measure
 		}
 		measuredBoards++
 		want := reported[b.DeviceID]
-		t.Logf("board %d (%s): measured drift %+.0f ppm, device reports %+.0f ppm", b.Number, b.DeviceID, measured, want)
-		if math.Abs(measured-want) > 3000 {
+		t.Logf("board %d (%s): measured drift %+.0f ppm (±%.0f), device reports %+.0f ppm", b.Number, b.DeviceID, measured, bound, want)
+		if math.Abs(measured-want) > 1000+bound {
 			t.Errorf("board %d: board time drifts %+.0f ppm from the hall's clock, the device's oscillator %+.0f ppm", b.Number, measured, want)
 		}
 		if math.Abs(measured) > 5000 {
 			drifting++
 		}
 		lo, hi = min(lo, measured), max(hi, measured)
+	}
+	if measuredBoards < len(rep.boards)/2 && sum.AckP50 > promptMs*time.Millisecond {
+		t.Skipf("the machine was too busy to measure drift: %d of %d boards had events received promptly (acknowledgements p50 %v, p99 %v)",
+			measuredBoards, len(rep.boards), sum.AckP50, sum.AckP99)
 	}
 	if measuredBoards < len(rep.boards)/2 || drifting < 3 || hi-lo < ppm {
 		t.Errorf("%d boards measured, %d drifting by more than 5000 ppm, spread %+.0f..%+.0f ppm; want most measured, 3 drifting, a spread over %d ppm",
@@ -169,13 +172,16 @@ func TestChaosDrift(t *testing.T) {
 }
 
 // boardDrift measures how fast a board's time ran against the hall's wall
-// clock, over the events its device reported. An event reaches the hall
-// some latency after its press, never before, and a loaded machine delays
-// whole bursts of events; so, as clock-skew estimation over networks does,
-// the line of wall time over board time is taken from below: the edge of
-// the lower convex hull of the points that spans their mean board time. Its
-// slope, against speed, gives the drift in ppm.
-func boardDrift(evs []storage.EventRecord, speed float64) (float64, bool) {
+// clock, over the events its device reported, and how precisely. An event
+// reaches the hall some latency after its press, never before, and a loaded
+// machine delays whole bursts of events; so, as clock-skew estimation over
+// networks does, the line of wall time over board time is taken from below:
+// the edge of the lower convex hull of the points that spans their mean
+// board time. The events that reached the hall within promptMs of that line
+// are fitted (least squares); their latencies differ by promptMs at most,
+// which over their span bounds the error. It returns the drift and that
+// bound in ppm, or false when too few events were prompt to measure.
+func boardDrift(evs []storage.EventRecord, speed float64) (drift, bound float64, ok bool) {
 	var pts [][2]float64 // board ms, wall ms
 	for _, e := range evs {
 		if e.DeviceID != "" {
@@ -183,8 +189,8 @@ func boardDrift(evs []storage.EventRecord, speed float64) (float64, bool) {
 		}
 	}
 	slices.SortFunc(pts, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
-	if len(pts) < 20 || pts[len(pts)-1][0]-pts[0][0] < 3000*speed {
-		return 0, false // a game too short to measure
+	if len(pts) < 20 {
+		return 0, 0, false // a game too short to measure
 	}
 	var hull [][2]float64 // lower hull, by board time
 	for _, p := range pts {
@@ -201,15 +207,37 @@ func boardDrift(evs []storage.EventRecord, speed float64) (float64, bool) {
 	for _, p := range pts {
 		mean += p[0] / float64(len(pts))
 	}
-	for i := 1; i < len(hull); i++ {
-		a, b := hull[i-1], hull[i]
-		if b[0] >= mean && b[0] > a[0] {
-			wallPerBoard := (b[1] - a[1]) / (b[0] - a[0])
-			return (1/(wallPerBoard*speed) - 1) * 1e6, true
+	i := 1
+	for i < len(hull) && (hull[i][0] < mean || hull[i][0] <= hull[i-1][0]) {
+		i++
+	}
+	if i == len(hull) {
+		return 0, 0, false
+	}
+	a, b := hull[i-1], hull[i]
+	edge := (b[1] - a[1]) / (b[0] - a[0])
+	var prompt [][2]float64
+	for _, p := range pts {
+		if p[1]-(a[1]+(p[0]-a[0])*edge) < promptMs {
+			prompt = append(prompt, p)
 		}
 	}
-	return 0, false
+	var sx, sy, sxx, sxy float64
+	for _, p := range prompt {
+		sx, sy, sxx, sxy = sx+p[0], sy+p[1], sxx+p[0]*p[0], sxy+p[0]*p[1]
+	}
+	n := float64(len(prompt))
+	span := prompt[len(prompt)-1][1] - prompt[0][1] // wall ms
+	if len(prompt) < 6 || span < 2000 {
+		return 0, 0, false
+	}
+	wallPerBoard := (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	return (1/(wallPerBoard*speed) - 1) * 1e6, 2 * promptMs / span * 1e6, true
 }
+
+// promptMs is how soon after its press an event must reach the hall to
+// serve as a point of the drift line.
+const promptMs = 20
 
 // flagsOnTimeLine checks that every flag reported on the board fell at the
 // deadline its earlier events give, and returns how many there were.

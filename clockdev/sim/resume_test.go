@@ -26,14 +26,19 @@ func TestResumeAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	watching := make(chan struct{})
 	go func() {
-		// Stop in the middle of the first round.
-		for f1.Summary().Presses < boards*30 {
+		// Stop in the middle of the first round. (The watcher reads the
+		// hall's figures: it is done before the hall restarts.)
+		defer close(watching)
+		for ctx.Err() == nil && f1.Summary().Presses < boards*30 {
 			time.Sleep(10 * time.Millisecond)
 		}
 		cancel()
 	}()
 	sum1, err := f1.Run(ctx)
+	cancel()
+	<-watching
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("first run: %v, want it cancelled", err)
 	}

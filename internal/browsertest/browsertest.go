@@ -7,6 +7,14 @@
 //	ctx := browsertest.Start(t)   // a fresh headless browser tab, closed at cleanup
 //	err := chromedp.Do(ctx, chromedp.Navigate(url))
 //	browsertest.Artifact(t, "display-round.png", png)
+//
+// A package with many browser tests shares one browser (starting one
+// costs seconds): each test gets a tab in a browser context of its own —
+// its own cookies and storage, as a fresh profile has — and TestMain
+// closes the browser.
+//
+//	func TestMain(m *testing.M) { code := m.Run(); browsertest.Close(); os.Exit(code) }
+//	ctx := browsertest.Tab(t)
 package browsertest
 
 import (
@@ -15,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,34 +32,93 @@ import (
 
 // Start starts a headless Chromium with a fresh profile in a temporary
 // directory, no background networking, no component updates, no sync,
-// and returns a tab's context (closed when the test ends, after at most a
-// minute). It skips the test when no browser is installed, or in -short.
+// and returns a tab's context (closed when the test ends, after at most
+// three minutes). It skips the test when no browser is installed, or in
+// -short.
 func Start(t testing.TB) context.Context {
+	t.Helper()
+	path := browser(t)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), options(path, t.TempDir())...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	ctx, cancelC := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelC(); cancelB(); cancelA() })
+	return ctx
+}
+
+// browser returns the browser's path, or skips the test.
+func browser(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	path := ""
 	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
+			return p
 		}
 	}
-	if path == "" {
-		t.Skip("no chromium installed (apt-get install chromium; .ci/run does): the page is not checked in a browser")
-	}
-	opts := []chromedp.ExecAllocatorOption{
+	t.Skip("no chromium installed (apt-get install chromium; .ci/run does): the page is not checked in a browser")
+	return ""
+}
+
+func options(path, profile string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("no-default-browser-check", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1600, 900),
+		chromedp.UserDataDir(profile), chromedp.WindowSize(1600, 900),
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelB := chromedp.NewContext(actx)
-	ctx, cancelC := context.WithTimeout(ctx, time.Minute)
-	t.Cleanup(func() { cancelC(); cancelB(); cancelA() })
+}
+
+// shared is the browser of Tab, started by the first test that asks.
+var shared struct {
+	mu      sync.Mutex
+	ctx     context.Context
+	cancel  func()
+	profile string
+}
+
+// Tab returns a tab of the package's shared browser (started on first
+// use) in a browser context of its own: cookies, storage and cache start
+// empty, as in a fresh profile. The tab closes when the test ends (after
+// at most three minutes). It skips like Start. Close the browser in TestMain.
+func Tab(t testing.TB) context.Context {
+	t.Helper()
+	path := browser(t)
+	shared.mu.Lock()
+	if shared.ctx == nil {
+		dir, err := os.MkdirTemp("", "browsertest-")
+		if err != nil {
+			shared.mu.Unlock()
+			t.Fatal(err)
+		}
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), options(path, dir)...)
+		bctx, cancelB := chromedp.NewContext(actx)
+		if err := chromedp.Do(bctx); err != nil { // start the browser
+			cancelB()
+			cancelA()
+			os.RemoveAll(dir)
+			shared.mu.Unlock()
+			t.Fatalf("starting %s: %v", path, err)
+		}
+		shared.ctx, shared.cancel, shared.profile = bctx, func() { cancelB(); cancelA() }, dir
+	}
+	bctx := shared.ctx
+	shared.mu.Unlock()
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelT(); cancel() })
 	return ctx
+}
+
+// Close closes the shared browser of Tab, if one was started.
+func Close() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.cancel != nil {
+		shared.cancel()
+		os.RemoveAll(shared.profile)
+		shared.ctx, shared.cancel = nil, nil
+	}
 }
 
 // Artifact saves data as name in the test artifacts folder: $HALL_ARTIFACTS,

@@ -268,6 +268,22 @@ func (h *Hall) Token(t testing.TB, role pb.Role, label, deviceID string, section
 	return resp.GetToken()
 }
 
+// NewRound creates a tournament named name with the default configuration
+// cfg, and its round number.
+func (h *Hall) NewRound(t testing.TB, name string, number int32, cfg *pb.ClockConfig) *pb.Round {
+	t.Helper()
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: name, DefaultConfig: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: number})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // Round creates a tournament (fide-2023 unless cfg says otherwise), one
 // round and n boards with time control tc, each with a device "CLK-<i>".
 func (h *Hall) Round(t testing.TB, tc string, n int, cfg ...*pb.ClockConfig) []*pb.Board {
@@ -280,14 +296,7 @@ func (h *Hall) Round(t testing.TB, tc string, n int, cfg ...*pb.ClockConfig) []*
 			base.TimeControl = tc
 		}
 	}
-	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: t.Name(), DefaultConfig: base})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := h.NewRound(t, t.Name(), 1, base)
 	var out []*pb.Board
 	for i := 1; i <= n; i++ {
 		b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: int32(i),
@@ -320,6 +329,18 @@ func (h *Hall) DeviceToken(t testing.TB, dev string) string {
 // is connected and has its assignment. cfg may set the clock, outbox, ...
 func (h *Hall) Device(t testing.TB, dev string, cfg ...clockdev.Config) *clockdev.Device {
 	t.Helper()
+	return h.device(t, dev, true, cfg...)
+}
+
+// Spare starts a clock device that keeps no board yet (a spare, or a clock
+// switched on before its round is set up) and waits until it is connected.
+func (h *Hall) Spare(t testing.TB, dev string, cfg ...clockdev.Config) *clockdev.Device {
+	t.Helper()
+	return h.device(t, dev, false, cfg...)
+}
+
+func (h *Hall) device(t testing.TB, dev string, assigned bool, cfg ...clockdev.Config) *clockdev.Device {
+	t.Helper()
 	c := clockdev.Config{}
 	if len(cfg) > 0 {
 		c = cfg[0]
@@ -350,7 +371,7 @@ func (h *Hall) Device(t testing.TB, dev string, cfg ...clockdev.Config) *clockde
 		if !st.Connected {
 			return fmt.Errorf("device %s not connected (last error %v)", dev, st.LastError)
 		}
-		if d.Assignment() == nil {
+		if assigned && d.Assignment() == nil {
 			return fmt.Errorf("device %s has no assignment", dev)
 		}
 		return nil

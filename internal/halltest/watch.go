@@ -84,9 +84,11 @@ func (w *Watcher) Seq() uint64 {
 
 // Ruled keeps what the rules and the log decide of a board state, clearing
 // the live fields (wall time, device online, pending commands, alerts,
-// source), for comparing states across restarts and replays.
+// source) and the last ruling (which says who ruled and when: the server's
+// record, not the rules'), for comparing states across restarts and
+// replays.
 func Ruled(s *pb.BoardState) *pb.BoardState {
 	c := proto.Clone(s).(*pb.BoardState)
-	c.ServerUnixMs, c.DeviceOnline, c.PendingCommands, c.Alerts, c.Source = 0, false, 0, nil, 0
+	c.ServerUnixMs, c.DeviceOnline, c.PendingCommands, c.Alerts, c.Source, c.LastRuling = 0, false, 0, nil, 0, nil
 	return c
 }

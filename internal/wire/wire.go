@@ -244,12 +244,26 @@ func TimeControlInfo(r rules.Ruleset, tc rules.TimeControl) (*pb.TimeControlInfo
 	if err != nil {
 		return nil, err
 	}
-	return &pb.TimeControlInfo{
+	info := &pb.TimeControlInfo{
 		Canonical:   tc.String(),
 		WithUnits:   tc.WithUnits(),
 		Words:       tc.Words(),
 		GameType:    p.GameType(tc).String(),
 		SixtyMoveMs: tc.SixtyMoveMs(),
 		Ruleset:     string(p.Ruleset),
-	}, nil
+		Hourglass:   tc.Hourglass,
+	}
+	for _, per := range tc.Periods {
+		pi := &pb.PeriodInfo{Moves: int32(per.Moves), BaseMs: per.BaseMs, Bonus: bonusNames[per.Bonus]}
+		if pi.Bonus != "" {
+			pi.BonusMs = per.BonusMs
+		}
+		info.Periods = append(info.Periods, pi)
+	}
+	return info, nil
+}
+
+// bonusNames are PeriodInfo.bonus's words for what a period gives a move.
+var bonusNames = map[rules.BonusKind]string{
+	rules.Increment: "increment", rules.SimpleDelay: "delay", rules.Bronstein: "bronstein",
 }

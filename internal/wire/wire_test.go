@@ -121,9 +121,28 @@ func TestTimeControlInfo(t *testing.T) {
 	got, err := TimeControlInfo("", tc)
 	want := &pb.TimeControlInfo{Canonical: "40/5400+30:1800+30", WithUnits: "40/90m+30s:30m+30s",
 		Words: "90 min for 40 moves, then 30 min, +30 s per move from move 1", GameType: "standard",
-		SixtyMoveMs: (5400 + 1800 + 60*30) * 1000, Ruleset: "fide-2023"}
+		SixtyMoveMs: (5400 + 1800 + 60*30) * 1000, Ruleset: "fide-2023",
+		Periods: []*pb.PeriodInfo{{Moves: 40, BaseMs: 5_400_000, Bonus: "increment", BonusMs: 30_000}, {BaseMs: 1_800_000, Bonus: "increment", BonusMs: 30_000}}}
 	if err != nil || !proto.Equal(got, want) {
 		t.Errorf("TimeControlInfo = %v, %v; want %v", got, err, want)
+	}
+	// What each period gives a move, for the dashboard's tiles.
+	for _, c := range []struct {
+		tc   string
+		want *pb.PeriodInfo
+	}{
+		{"G/60;d5", &pb.PeriodInfo{BaseMs: 3_600_000, Bonus: "delay", BonusMs: 5000}},
+		{"300b3", &pb.PeriodInfo{BaseMs: 300_000, Bonus: "bronstein", BonusMs: 3000}},
+		{"G/15", &pb.PeriodInfo{BaseMs: 900_000}},
+	} {
+		tc, err := rules.ParseTimeControl(c.tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := TimeControlInfo("", tc)
+		if err != nil || len(got.GetPeriods()) != 1 || !proto.Equal(got.GetPeriods()[0], c.want) {
+			t.Errorf("TimeControlInfo(%q).Periods = %v, %v; want [%v]", c.tc, got.GetPeriods(), err, c.want)
+		}
 	}
 	if _, err := TimeControlInfo("fide-1999", tc); err == nil {
 		t.Error("TimeControlInfo with an unknown ruleset: no error")

@@ -565,6 +565,7 @@ const (
 	CommandStatus_COMMAND_STATUS_PENDING CommandStatus = 0 // sent or waiting for the device
 	CommandStatus_COMMAND_STATUS_APPLIED CommandStatus = 1 // applied and committed
 	CommandStatus_COMMAND_STATUS_REFUSED CommandStatus = 2 // the rules refused it; see message
+	CommandStatus_COMMAND_STATUS_DRY_RUN CommandStatus = 3 // dry_run: the rules accept it; state is what it would give now
 )
 
 // Enum value maps for CommandStatus.
@@ -573,11 +574,13 @@ var (
 		0: "COMMAND_STATUS_PENDING",
 		1: "COMMAND_STATUS_APPLIED",
 		2: "COMMAND_STATUS_REFUSED",
+		3: "COMMAND_STATUS_DRY_RUN",
 	}
 	CommandStatus_value = map[string]int32{
 		"COMMAND_STATUS_PENDING": 0,
 		"COMMAND_STATUS_APPLIED": 1,
 		"COMMAND_STATUS_REFUSED": 2,
+		"COMMAND_STATUS_DRY_RUN": 3,
 	}
 )
 
@@ -1311,6 +1314,7 @@ type BoardState struct {
 	QuickplayPostponed bool                   `protobuf:"varint,21,opt,name=quickplay_postponed,json=quickplayPostponed,proto3" json:"quickplay_postponed,omitempty"`            // a III.5 / 10.2 claim awaits the arbiter's final decision
 	NextDeadlineMs     int64                  `protobuf:"varint,22,opt,name=next_deadline_ms,json=nextDeadlineMs,proto3" json:"next_deadline_ms,omitempty"`                      // board time of the next flag fall or forfeit, 0 if none pending
 	ClaimReferredBy    Side                   `protobuf:"varint,23,opt,name=claim_referred_by,json=claimReferredBy,proto3,enum=hall.v1.Side" json:"claim_referred_by,omitempty"` // status REFERRED: the claimant; UNSPECIFIED otherwise
+	LastRuling         *TimeRuling            `protobuf:"bytes,24,opt,name=last_ruling,json=lastRuling,proto3" json:"last_ruling,omitempty"`                                     // the last ruling that changed a clock's time (a penalty, time given or taken, a setting); unset if none
 	Withdrawn          bool                   `protobuf:"varint,30,opt,name=withdrawn,proto3" json:"withdrawn,omitempty"`                                                        // the board is gone (its round was imported again before it started): drop it
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
@@ -1507,11 +1511,112 @@ func (x *BoardState) GetClaimReferredBy() Side {
 	return Side_SIDE_UNSPECIFIED
 }
 
+func (x *BoardState) GetLastRuling() *TimeRuling {
+	if x != nil {
+		return x.LastRuling
+	}
+	return nil
+}
+
 func (x *BoardState) GetWithdrawn() bool {
 	if x != nil {
 		return x.Withdrawn
 	}
 	return false
+}
+
+// A ruling that changed a clock's time, so that a display can say which
+// ruling made a +2:00 jump.
+type TimeRuling struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          ActionKind             `protobuf:"varint,1,opt,name=kind,proto3,enum=hall.v1.ActionKind" json:"kind,omitempty"`                  // ILLEGAL_MOVE, ILLEGAL_MOVE_FOUND, DRAW_CLAIM_REJECTED, QUICKPLAY_CLAIM, QUICKPLAY_INCREMENT, ADD_TIME or SET_CLOCK
+	Side          Side                   `protobuf:"varint,2,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`                        // the offender, the claimant, or whose time was given or taken (SET_CLOCK: unspecified)
+	WhiteChangeMs int64                  `protobuf:"varint,3,opt,name=white_change_ms,json=whiteChangeMs,proto3" json:"white_change_ms,omitempty"` // how the ruling changed White's remaining time, ms (a penalty to Black: +120000)
+	BlackChangeMs int64                  `protobuf:"varint,4,opt,name=black_change_ms,json=blackChangeMs,proto3" json:"black_change_ms,omitempty"` // how it changed Black's, ms
+	BoardSeq      uint64                 `protobuf:"varint,5,opt,name=board_seq,json=boardSeq,proto3" json:"board_seq,omitempty"`                  // the board event of the ruling
+	UnixMs        int64                  `protobuf:"varint,6,opt,name=unix_ms,json=unixMs,proto3" json:"unix_ms,omitempty"`                        // server wall time the ruling was committed
+	By            string                 `protobuf:"bytes,7,opt,name=by,proto3" json:"by,omitempty"`                                               // who ruled: the arbiter who gave the command ("arbiter:Anna"), or the clock it was entered on ("device:CLK-001")
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimeRuling) Reset() {
+	*x = TimeRuling{}
+	mi := &file_hall_v1_hall_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimeRuling) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimeRuling) ProtoMessage() {}
+
+func (x *TimeRuling) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimeRuling.ProtoReflect.Descriptor instead.
+func (*TimeRuling) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *TimeRuling) GetKind() ActionKind {
+	if x != nil {
+		return x.Kind
+	}
+	return ActionKind_ACTION_KIND_UNSPECIFIED
+}
+
+func (x *TimeRuling) GetSide() Side {
+	if x != nil {
+		return x.Side
+	}
+	return Side_SIDE_UNSPECIFIED
+}
+
+func (x *TimeRuling) GetWhiteChangeMs() int64 {
+	if x != nil {
+		return x.WhiteChangeMs
+	}
+	return 0
+}
+
+func (x *TimeRuling) GetBlackChangeMs() int64 {
+	if x != nil {
+		return x.BlackChangeMs
+	}
+	return 0
+}
+
+func (x *TimeRuling) GetBoardSeq() uint64 {
+	if x != nil {
+		return x.BoardSeq
+	}
+	return 0
+}
+
+func (x *TimeRuling) GetUnixMs() int64 {
+	if x != nil {
+		return x.UnixMs
+	}
+	return 0
+}
+
+func (x *TimeRuling) GetBy() string {
+	if x != nil {
+		return x.By
+	}
+	return ""
 }
 
 type DeviceMessage struct {
@@ -1528,7 +1633,7 @@ type DeviceMessage struct {
 
 func (x *DeviceMessage) Reset() {
 	*x = DeviceMessage{}
-	mi := &file_hall_v1_hall_proto_msgTypes[6]
+	mi := &file_hall_v1_hall_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1540,7 +1645,7 @@ func (x *DeviceMessage) String() string {
 func (*DeviceMessage) ProtoMessage() {}
 
 func (x *DeviceMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[6]
+	mi := &file_hall_v1_hall_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1553,7 +1658,7 @@ func (x *DeviceMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeviceMessage.ProtoReflect.Descriptor instead.
 func (*DeviceMessage) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{6}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *DeviceMessage) GetMsg() isDeviceMessage_Msg {
@@ -1625,7 +1730,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_hall_v1_hall_proto_msgTypes[7]
+	mi := &file_hall_v1_hall_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1637,7 +1742,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[7]
+	mi := &file_hall_v1_hall_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1650,7 +1755,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{7}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Hello) GetDeviceId() string {
@@ -1702,7 +1807,7 @@ type DeviceClock struct {
 
 func (x *DeviceClock) Reset() {
 	*x = DeviceClock{}
-	mi := &file_hall_v1_hall_proto_msgTypes[8]
+	mi := &file_hall_v1_hall_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1714,7 +1819,7 @@ func (x *DeviceClock) String() string {
 func (*DeviceClock) ProtoMessage() {}
 
 func (x *DeviceClock) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[8]
+	mi := &file_hall_v1_hall_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1727,7 +1832,7 @@ func (x *DeviceClock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeviceClock.ProtoReflect.Descriptor instead.
 func (*DeviceClock) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{8}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *DeviceClock) GetBoardId() string {
@@ -1779,7 +1884,7 @@ type DeviceEvent struct {
 
 func (x *DeviceEvent) Reset() {
 	*x = DeviceEvent{}
-	mi := &file_hall_v1_hall_proto_msgTypes[9]
+	mi := &file_hall_v1_hall_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1791,7 +1896,7 @@ func (x *DeviceEvent) String() string {
 func (*DeviceEvent) ProtoMessage() {}
 
 func (x *DeviceEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[9]
+	mi := &file_hall_v1_hall_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1804,7 +1909,7 @@ func (x *DeviceEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeviceEvent.ProtoReflect.Descriptor instead.
 func (*DeviceEvent) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{9}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *DeviceEvent) GetSeq() uint64 {
@@ -1863,7 +1968,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_hall_v1_hall_proto_msgTypes[10]
+	mi := &file_hall_v1_hall_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1875,7 +1980,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[10]
+	mi := &file_hall_v1_hall_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1888,7 +1993,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{10}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Heartbeat) GetDeviceMs() int64 {
@@ -1948,7 +2053,7 @@ type ServerMessage struct {
 
 func (x *ServerMessage) Reset() {
 	*x = ServerMessage{}
-	mi := &file_hall_v1_hall_proto_msgTypes[11]
+	mi := &file_hall_v1_hall_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1960,7 +2065,7 @@ func (x *ServerMessage) String() string {
 func (*ServerMessage) ProtoMessage() {}
 
 func (x *ServerMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[11]
+	mi := &file_hall_v1_hall_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1973,7 +2078,7 @@ func (x *ServerMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerMessage.ProtoReflect.Descriptor instead.
 func (*ServerMessage) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{11}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ServerMessage) GetMsg() isServerMessage_Msg {
@@ -2058,7 +2163,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_hall_v1_hall_proto_msgTypes[12]
+	mi := &file_hall_v1_hall_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2070,7 +2175,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[12]
+	mi := &file_hall_v1_hall_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2083,7 +2188,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{12}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Welcome) GetAckedSeq() uint64 {
@@ -2122,7 +2227,7 @@ type Player struct {
 
 func (x *Player) Reset() {
 	*x = Player{}
-	mi := &file_hall_v1_hall_proto_msgTypes[13]
+	mi := &file_hall_v1_hall_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2134,7 +2239,7 @@ func (x *Player) String() string {
 func (*Player) ProtoMessage() {}
 
 func (x *Player) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[13]
+	mi := &file_hall_v1_hall_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2147,7 +2252,7 @@ func (x *Player) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Player.ProtoReflect.Descriptor instead.
 func (*Player) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{13}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Player) GetName() string {
@@ -2209,7 +2314,7 @@ type Assignment struct {
 
 func (x *Assignment) Reset() {
 	*x = Assignment{}
-	mi := &file_hall_v1_hall_proto_msgTypes[14]
+	mi := &file_hall_v1_hall_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2221,7 +2326,7 @@ func (x *Assignment) String() string {
 func (*Assignment) ProtoMessage() {}
 
 func (x *Assignment) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[14]
+	mi := &file_hall_v1_hall_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2234,7 +2339,7 @@ func (x *Assignment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Assignment.ProtoReflect.Descriptor instead.
 func (*Assignment) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{14}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Assignment) GetBoardId() string {
@@ -2310,7 +2415,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_hall_v1_hall_proto_msgTypes[15]
+	mi := &file_hall_v1_hall_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2322,7 +2427,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[15]
+	mi := &file_hall_v1_hall_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2335,7 +2440,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{15}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Ack) GetUpToSeq() uint64 {
@@ -2363,7 +2468,7 @@ type Rejection struct {
 
 func (x *Rejection) Reset() {
 	*x = Rejection{}
-	mi := &file_hall_v1_hall_proto_msgTypes[16]
+	mi := &file_hall_v1_hall_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2480,7 @@ func (x *Rejection) String() string {
 func (*Rejection) ProtoMessage() {}
 
 func (x *Rejection) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[16]
+	mi := &file_hall_v1_hall_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2493,7 @@ func (x *Rejection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rejection.ProtoReflect.Descriptor instead.
 func (*Rejection) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{16}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Rejection) GetSeq() uint64 {
@@ -2426,7 +2531,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_hall_v1_hall_proto_msgTypes[17]
+	mi := &file_hall_v1_hall_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2438,7 +2543,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[17]
+	mi := &file_hall_v1_hall_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2451,7 +2556,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{17}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Command) GetCommandId() string {
@@ -2491,13 +2596,15 @@ type TimeControlInfo struct {
 	GameType      string                 `protobuf:"bytes,4,opt,name=game_type,json=gameType,proto3" json:"game_type,omitempty"`             // blitz, rapid or standard under the ruleset (Appendix A.1 / B.1)
 	SixtyMoveMs   int64                  `protobuf:"varint,5,opt,name=sixty_move_ms,json=sixtyMoveMs,proto3" json:"sixty_move_ms,omitempty"` // T of Appendix A.1 / B.1: the time for 60 moves, ms
 	Ruleset       string                 `protobuf:"bytes,6,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                               // the ruleset the game type is for
+	Periods       []*PeriodInfo          `protobuf:"bytes,7,rep,name=periods,proto3" json:"periods,omitempty"`                               // the periods, first to last
+	Hourglass     bool                   `protobuf:"varint,8,opt,name=hourglass,proto3" json:"hourglass,omitempty"`                          // an hourglass: the time one player uses is added to the opponent's
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TimeControlInfo) Reset() {
 	*x = TimeControlInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[18]
+	mi := &file_hall_v1_hall_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2509,7 +2616,7 @@ func (x *TimeControlInfo) String() string {
 func (*TimeControlInfo) ProtoMessage() {}
 
 func (x *TimeControlInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[18]
+	mi := &file_hall_v1_hall_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2522,7 +2629,7 @@ func (x *TimeControlInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimeControlInfo.ProtoReflect.Descriptor instead.
 func (*TimeControlInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{18}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TimeControlInfo) GetCanonical() string {
@@ -2567,6 +2674,89 @@ func (x *TimeControlInfo) GetRuleset() string {
 	return ""
 }
 
+func (x *TimeControlInfo) GetPeriods() []*PeriodInfo {
+	if x != nil {
+		return x.Periods
+	}
+	return nil
+}
+
+func (x *TimeControlInfo) GetHourglass() bool {
+	if x != nil {
+		return x.Hourglass
+	}
+	return false
+}
+
+// One period of a time control.
+type PeriodInfo struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Moves         int32                  `protobuf:"varint,1,opt,name=moves,proto3" json:"moves,omitempty"`                    // moves to complete in it; 0: the rest of the game
+	BaseMs        int64                  `protobuf:"varint,2,opt,name=base_ms,json=baseMs,proto3" json:"base_ms,omitempty"`    // the time it adds, ms
+	Bonus         string                 `protobuf:"bytes,3,opt,name=bonus,proto3" json:"bonus,omitempty"`                     // what each move gives: "" (nothing), "increment" (Fischer), "delay" (simple), "bronstein"
+	BonusMs       int64                  `protobuf:"varint,4,opt,name=bonus_ms,json=bonusMs,proto3" json:"bonus_ms,omitempty"` // the increment or delay per move, ms
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PeriodInfo) Reset() {
+	*x = PeriodInfo{}
+	mi := &file_hall_v1_hall_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PeriodInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PeriodInfo) ProtoMessage() {}
+
+func (x *PeriodInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PeriodInfo.ProtoReflect.Descriptor instead.
+func (*PeriodInfo) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *PeriodInfo) GetMoves() int32 {
+	if x != nil {
+		return x.Moves
+	}
+	return 0
+}
+
+func (x *PeriodInfo) GetBaseMs() int64 {
+	if x != nil {
+		return x.BaseMs
+	}
+	return 0
+}
+
+func (x *PeriodInfo) GetBonus() string {
+	if x != nil {
+		return x.Bonus
+	}
+	return ""
+}
+
+func (x *PeriodInfo) GetBonusMs() int64 {
+	if x != nil {
+		return x.BonusMs
+	}
+	return 0
+}
+
 type DescribeTimeControlRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TimeControl   string                 `protobuf:"bytes,1,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // as an arbiter would enter it
@@ -2577,7 +2767,7 @@ type DescribeTimeControlRequest struct {
 
 func (x *DescribeTimeControlRequest) Reset() {
 	*x = DescribeTimeControlRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[19]
+	mi := &file_hall_v1_hall_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2589,7 +2779,7 @@ func (x *DescribeTimeControlRequest) String() string {
 func (*DescribeTimeControlRequest) ProtoMessage() {}
 
 func (x *DescribeTimeControlRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[19]
+	mi := &file_hall_v1_hall_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2602,7 +2792,7 @@ func (x *DescribeTimeControlRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTimeControlRequest.ProtoReflect.Descriptor instead.
 func (*DescribeTimeControlRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{19}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DescribeTimeControlRequest) GetTimeControl() string {
@@ -2634,7 +2824,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_hall_v1_hall_proto_msgTypes[20]
+	mi := &file_hall_v1_hall_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2646,7 +2836,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[20]
+	mi := &file_hall_v1_hall_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2659,7 +2849,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{20}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Tournament) GetTournamentId() string {
@@ -2722,7 +2912,7 @@ type CreateTournamentRequest struct {
 
 func (x *CreateTournamentRequest) Reset() {
 	*x = CreateTournamentRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2734,7 +2924,7 @@ func (x *CreateTournamentRequest) String() string {
 func (*CreateTournamentRequest) ProtoMessage() {}
 
 func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[21]
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2747,7 +2937,7 @@ func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CreateTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{21}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CreateTournamentRequest) GetName() string {
@@ -2793,7 +2983,7 @@ type Round struct {
 
 func (x *Round) Reset() {
 	*x = Round{}
-	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2805,7 +2995,7 @@ func (x *Round) String() string {
 func (*Round) ProtoMessage() {}
 
 func (x *Round) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[22]
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2818,7 +3008,7 @@ func (x *Round) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Round.ProtoReflect.Descriptor instead.
 func (*Round) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{22}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Round) GetRoundId() string {
@@ -2935,7 +3125,7 @@ type RoundTally struct {
 
 func (x *RoundTally) Reset() {
 	*x = RoundTally{}
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2947,7 +3137,7 @@ func (x *RoundTally) String() string {
 func (*RoundTally) ProtoMessage() {}
 
 func (x *RoundTally) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2960,7 +3150,7 @@ func (x *RoundTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundTally.ProtoReflect.Descriptor instead.
 func (*RoundTally) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RoundTally) GetBoards() int32 {
@@ -3024,7 +3214,7 @@ type Bye struct {
 
 func (x *Bye) Reset() {
 	*x = Bye{}
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3036,7 +3226,7 @@ func (x *Bye) String() string {
 func (*Bye) ProtoMessage() {}
 
 func (x *Bye) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3049,7 +3239,7 @@ func (x *Bye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Bye.ProtoReflect.Descriptor instead.
 func (*Bye) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Bye) GetPlayer() *Player {
@@ -3091,7 +3281,7 @@ type CreateRoundRequest struct {
 
 func (x *CreateRoundRequest) Reset() {
 	*x = CreateRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3103,7 +3293,7 @@ func (x *CreateRoundRequest) String() string {
 func (*CreateRoundRequest) ProtoMessage() {}
 
 func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3116,7 +3306,7 @@ func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRoundRequest.ProtoReflect.Descriptor instead.
 func (*CreateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CreateRoundRequest) GetTournamentId() string {
@@ -3162,7 +3352,7 @@ type Board struct {
 
 func (x *Board) Reset() {
 	*x = Board{}
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3174,7 +3364,7 @@ func (x *Board) String() string {
 func (*Board) ProtoMessage() {}
 
 func (x *Board) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3187,7 +3377,7 @@ func (x *Board) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Board.ProtoReflect.Descriptor instead.
 func (*Board) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Board) GetBoardId() string {
@@ -3302,7 +3492,7 @@ type PendingCommand struct {
 
 func (x *PendingCommand) Reset() {
 	*x = PendingCommand{}
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3314,7 +3504,7 @@ func (x *PendingCommand) String() string {
 func (*PendingCommand) ProtoMessage() {}
 
 func (x *PendingCommand) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3327,7 +3517,7 @@ func (x *PendingCommand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingCommand.ProtoReflect.Descriptor instead.
 func (*PendingCommand) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *PendingCommand) GetCommandId() string {
@@ -3388,7 +3578,7 @@ type AddBoardRequest struct {
 
 func (x *AddBoardRequest) Reset() {
 	*x = AddBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3400,7 +3590,7 @@ func (x *AddBoardRequest) String() string {
 func (*AddBoardRequest) ProtoMessage() {}
 
 func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3413,7 +3603,7 @@ func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddBoardRequest.ProtoReflect.Descriptor instead.
 func (*AddBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *AddBoardRequest) GetRoundId() string {
@@ -3484,7 +3674,7 @@ type AssignDeviceRequest struct {
 
 func (x *AssignDeviceRequest) Reset() {
 	*x = AssignDeviceRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3496,7 +3686,7 @@ func (x *AssignDeviceRequest) String() string {
 func (*AssignDeviceRequest) ProtoMessage() {}
 
 func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3509,7 +3699,7 @@ func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignDeviceRequest.ProtoReflect.Descriptor instead.
 func (*AssignDeviceRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AssignDeviceRequest) GetBoardId() string {
@@ -3551,7 +3741,7 @@ type SwapDevicesRequest struct {
 
 func (x *SwapDevicesRequest) Reset() {
 	*x = SwapDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3563,7 +3753,7 @@ func (x *SwapDevicesRequest) String() string {
 func (*SwapDevicesRequest) ProtoMessage() {}
 
 func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3576,7 +3766,7 @@ func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesRequest.ProtoReflect.Descriptor instead.
 func (*SwapDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *SwapDevicesRequest) GetBoardA() string {
@@ -3610,7 +3800,7 @@ type SwapDevicesResponse struct {
 
 func (x *SwapDevicesResponse) Reset() {
 	*x = SwapDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3622,7 +3812,7 @@ func (x *SwapDevicesResponse) String() string {
 func (*SwapDevicesResponse) ProtoMessage() {}
 
 func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3635,7 +3825,7 @@ func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesResponse.ProtoReflect.Descriptor instead.
 func (*SwapDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *SwapDevicesResponse) GetA() *Board {
@@ -3662,7 +3852,7 @@ type UseVirtualClockRequest struct {
 
 func (x *UseVirtualClockRequest) Reset() {
 	*x = UseVirtualClockRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3674,7 +3864,7 @@ func (x *UseVirtualClockRequest) String() string {
 func (*UseVirtualClockRequest) ProtoMessage() {}
 
 func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3687,7 +3877,7 @@ func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UseVirtualClockRequest.ProtoReflect.Descriptor instead.
 func (*UseVirtualClockRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UseVirtualClockRequest) GetBoardId() string {
@@ -3715,7 +3905,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3727,7 +3917,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3740,7 +3930,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *StartRoundRequest) GetRoundId() string {
@@ -3774,7 +3964,7 @@ type Absence struct {
 
 func (x *Absence) Reset() {
 	*x = Absence{}
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3786,7 +3976,7 @@ func (x *Absence) String() string {
 func (*Absence) ProtoMessage() {}
 
 func (x *Absence) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3799,7 +3989,7 @@ func (x *Absence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Absence.ProtoReflect.Descriptor instead.
 func (*Absence) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Absence) GetBoardId() string {
@@ -3825,7 +4015,7 @@ type StartRoundResponse struct {
 
 func (x *StartRoundResponse) Reset() {
 	*x = StartRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3837,7 +4027,7 @@ func (x *StartRoundResponse) String() string {
 func (*StartRoundResponse) ProtoMessage() {}
 
 func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3850,7 +4040,7 @@ func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundResponse.ProtoReflect.Descriptor instead.
 func (*StartRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *StartRoundResponse) GetBoards() []*BoardActionResponse {
@@ -3866,13 +4056,14 @@ type BoardActionRequest struct {
 	Action        *ClockAction           `protobuf:"bytes,2,opt,name=action,proto3" json:"action,omitempty"`                // t_ms is ignored: the clock decides when
 	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                // recorded in the audit log
 	WaitMs        int64                  `protobuf:"varint,4,opt,name=wait_ms,json=waitMs,proto3" json:"wait_ms,omitempty"` // how long to wait for the device to apply it (0: a default of 3000; negative: do not wait)
+	DryRun        bool                   `protobuf:"varint,5,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"` // only check it: the rules' answer and the state it would give now (status DRY_RUN or REFUSED); nothing is sent, stored or audited
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *BoardActionRequest) Reset() {
 	*x = BoardActionRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3884,7 +4075,7 @@ func (x *BoardActionRequest) String() string {
 func (*BoardActionRequest) ProtoMessage() {}
 
 func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3897,7 +4088,7 @@ func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionRequest.ProtoReflect.Descriptor instead.
 func (*BoardActionRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *BoardActionRequest) GetBoardId() string {
@@ -3928,6 +4119,13 @@ func (x *BoardActionRequest) GetWaitMs() int64 {
 	return 0
 }
 
+func (x *BoardActionRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
 type BoardActionResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
@@ -3941,7 +4139,7 @@ type BoardActionResponse struct {
 
 func (x *BoardActionResponse) Reset() {
 	*x = BoardActionResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3953,7 +4151,7 @@ func (x *BoardActionResponse) String() string {
 func (*BoardActionResponse) ProtoMessage() {}
 
 func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3966,7 +4164,7 @@ func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionResponse.ProtoReflect.Descriptor instead.
 func (*BoardActionResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *BoardActionResponse) GetBoardId() string {
@@ -4016,7 +4214,7 @@ type ListBoardsRequest struct {
 
 func (x *ListBoardsRequest) Reset() {
 	*x = ListBoardsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4028,7 +4226,7 @@ func (x *ListBoardsRequest) String() string {
 func (*ListBoardsRequest) ProtoMessage() {}
 
 func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4041,7 +4239,7 @@ func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsRequest.ProtoReflect.Descriptor instead.
 func (*ListBoardsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ListBoardsRequest) GetRoundId() string {
@@ -4081,7 +4279,7 @@ type ListBoardsResponse struct {
 
 func (x *ListBoardsResponse) Reset() {
 	*x = ListBoardsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4093,7 +4291,7 @@ func (x *ListBoardsResponse) String() string {
 func (*ListBoardsResponse) ProtoMessage() {}
 
 func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4106,7 +4304,7 @@ func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsResponse.ProtoReflect.Descriptor instead.
 func (*ListBoardsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ListBoardsResponse) GetBoards() []*Board {
@@ -4125,7 +4323,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4137,7 +4335,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4150,7 +4348,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GetBoardRequest) GetBoardId() string {
@@ -4171,7 +4369,7 @@ type AuditLogRequest struct {
 
 func (x *AuditLogRequest) Reset() {
 	*x = AuditLogRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4183,7 +4381,7 @@ func (x *AuditLogRequest) String() string {
 func (*AuditLogRequest) ProtoMessage() {}
 
 func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4196,7 +4394,7 @@ func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogRequest.ProtoReflect.Descriptor instead.
 func (*AuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *AuditLogRequest) GetBoardId() string {
@@ -4221,22 +4419,29 @@ func (x *AuditLogRequest) GetLimit() int32 {
 }
 
 type AuditEntry struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`                           // audit sequence number (hall-wide)
-	UnixMs        int64                  `protobuf:"varint,2,opt,name=unix_ms,json=unixMs,proto3" json:"unix_ms,omitempty"`       // server wall time
-	Actor         string                 `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`                        // "device:CLK-001", "arbiter:Anna", "chief", "server"
-	What          string                 `protobuf:"bytes,4,opt,name=what,proto3" json:"what,omitempty"`                          // e.g. "press white", "add_time black +60000ms", "assign device CLK-007"
-	Reason        string                 `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`                      // why, as the arbiter gave it
-	Outcome       string                 `protobuf:"bytes,6,opt,name=outcome,proto3" json:"outcome,omitempty"`                    // "applied", "refused: ...", "pending", "alert: ..."
-	Action        *ClockAction           `protobuf:"bytes,7,opt,name=action,proto3" json:"action,omitempty"`                      // the clock action, when there is one
-	BoardSeq      uint64                 `protobuf:"varint,8,opt,name=board_seq,json=boardSeq,proto3" json:"board_seq,omitempty"` // the board's event number it became, 0 if none
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Seq      uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`                           // audit sequence number (hall-wide)
+	UnixMs   int64                  `protobuf:"varint,2,opt,name=unix_ms,json=unixMs,proto3" json:"unix_ms,omitempty"`       // server wall time
+	Actor    string                 `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`                        // "device:CLK-001", "arbiter:Anna", "chief", "server"
+	What     string                 `protobuf:"bytes,4,opt,name=what,proto3" json:"what,omitempty"`                          // e.g. "press white", "add_time black +60000ms", "assign device CLK-007"
+	Reason   string                 `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`                      // why, as the arbiter gave it
+	Outcome  string                 `protobuf:"bytes,6,opt,name=outcome,proto3" json:"outcome,omitempty"`                    // "applied", "refused: ...", "pending", "alert: ..."
+	Action   *ClockAction           `protobuf:"bytes,7,opt,name=action,proto3" json:"action,omitempty"`                      // the clock action, when there is one
+	BoardSeq uint64                 `protobuf:"varint,8,opt,name=board_seq,json=boardSeq,proto3" json:"board_seq,omitempty"` // the board's event number it became, 0 if none
+	// Board events (board_seq set, outcome "applied") only:
+	After         *BoardState `protobuf:"bytes,9,opt,name=after,proto3" json:"after,omitempty"`                                          // the board right after the event (at_ms: the event's board time); server fields unset
+	UsedMs        int64       `protobuf:"varint,10,opt,name=used_ms,json=usedMs,proto3" json:"used_ms,omitempty"`                        // PRESS: board time the move took on the presser's clock (his clock running, pauses not counted), ms
+	WhiteChangeMs int64       `protobuf:"varint,11,opt,name=white_change_ms,json=whiteChangeMs,proto3" json:"white_change_ms,omitempty"` // how the event itself changed White's remaining time (a penalty, an increment, a new period, time given or set), ms
+	BlackChangeMs int64       `protobuf:"varint,12,opt,name=black_change_ms,json=blackChangeMs,proto3" json:"black_change_ms,omitempty"` // the same for Black, ms
+	CommandId     string      `protobuf:"bytes,13,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`                // the arbiter command the entry concerns, "" if none
+	IssuedBy      string      `protobuf:"bytes,14,opt,name=issued_by,json=issuedBy,proto3" json:"issued_by,omitempty"`                   // an event carrying out a command: who gave the command ("arbiter:Anna")
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4248,7 +4453,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4261,7 +4466,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *AuditEntry) GetSeq() uint64 {
@@ -4320,6 +4525,48 @@ func (x *AuditEntry) GetBoardSeq() uint64 {
 	return 0
 }
 
+func (x *AuditEntry) GetAfter() *BoardState {
+	if x != nil {
+		return x.After
+	}
+	return nil
+}
+
+func (x *AuditEntry) GetUsedMs() int64 {
+	if x != nil {
+		return x.UsedMs
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetWhiteChangeMs() int64 {
+	if x != nil {
+		return x.WhiteChangeMs
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetBlackChangeMs() int64 {
+	if x != nil {
+		return x.BlackChangeMs
+	}
+	return 0
+}
+
+func (x *AuditEntry) GetCommandId() string {
+	if x != nil {
+		return x.CommandId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetIssuedBy() string {
+	if x != nil {
+		return x.IssuedBy
+	}
+	return ""
+}
+
 type AuditLogResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
@@ -4329,7 +4576,7 @@ type AuditLogResponse struct {
 
 func (x *AuditLogResponse) Reset() {
 	*x = AuditLogResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4341,7 +4588,7 @@ func (x *AuditLogResponse) String() string {
 func (*AuditLogResponse) ProtoMessage() {}
 
 func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4354,7 +4601,7 @@ func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogResponse.ProtoReflect.Descriptor instead.
 func (*AuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *AuditLogResponse) GetEntries() []*AuditEntry {
@@ -4372,7 +4619,7 @@ type ListDevicesRequest struct {
 
 func (x *ListDevicesRequest) Reset() {
 	*x = ListDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4384,7 +4631,7 @@ func (x *ListDevicesRequest) String() string {
 func (*ListDevicesRequest) ProtoMessage() {}
 
 func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4397,7 +4644,7 @@ func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesRequest.ProtoReflect.Descriptor instead.
 func (*ListDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
 }
 
 type Device struct {
@@ -4416,7 +4663,7 @@ type Device struct {
 
 func (x *Device) Reset() {
 	*x = Device{}
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4428,7 +4675,7 @@ func (x *Device) String() string {
 func (*Device) ProtoMessage() {}
 
 func (x *Device) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4441,7 +4688,7 @@ func (x *Device) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Device.ProtoReflect.Descriptor instead.
 func (*Device) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Device) GetDeviceId() string {
@@ -4509,7 +4756,7 @@ type ListDevicesResponse struct {
 
 func (x *ListDevicesResponse) Reset() {
 	*x = ListDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4521,7 +4768,7 @@ func (x *ListDevicesResponse) String() string {
 func (*ListDevicesResponse) ProtoMessage() {}
 
 func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4534,7 +4781,7 @@ func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesResponse.ProtoReflect.Descriptor instead.
 func (*ListDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ListDevicesResponse) GetDevices() []*Device {
@@ -4556,7 +4803,7 @@ type IssueTokenRequest struct {
 
 func (x *IssueTokenRequest) Reset() {
 	*x = IssueTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4568,7 +4815,7 @@ func (x *IssueTokenRequest) String() string {
 func (*IssueTokenRequest) ProtoMessage() {}
 
 func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4581,7 +4828,7 @@ func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenRequest.ProtoReflect.Descriptor instead.
 func (*IssueTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *IssueTokenRequest) GetRole() Role {
@@ -4622,7 +4869,7 @@ type IssueTokenResponse struct {
 
 func (x *IssueTokenResponse) Reset() {
 	*x = IssueTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4634,7 +4881,7 @@ func (x *IssueTokenResponse) String() string {
 func (*IssueTokenResponse) ProtoMessage() {}
 
 func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4647,7 +4894,7 @@ func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenResponse.ProtoReflect.Descriptor instead.
 func (*IssueTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *IssueTokenResponse) GetTokenId() string {
@@ -4673,7 +4920,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4685,7 +4932,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4698,7 +4945,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *RevokeTokenRequest) GetTokenId() string {
@@ -4716,7 +4963,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4728,7 +4975,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4741,7 +4988,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
 }
 
 type ListTokensRequest struct {
@@ -4752,7 +4999,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4764,7 +5011,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4777,7 +5024,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
 }
 
 type TokenInfo struct {
@@ -4795,7 +5042,7 @@ type TokenInfo struct {
 
 func (x *TokenInfo) Reset() {
 	*x = TokenInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4807,7 +5054,7 @@ func (x *TokenInfo) String() string {
 func (*TokenInfo) ProtoMessage() {}
 
 func (x *TokenInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4820,7 +5067,7 @@ func (x *TokenInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenInfo.ProtoReflect.Descriptor instead.
 func (*TokenInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *TokenInfo) GetTokenId() string {
@@ -4881,7 +5128,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4893,7 +5140,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4906,7 +5153,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ListTokensResponse) GetTokens() []*TokenInfo {
@@ -4924,7 +5171,7 @@ type ListTournamentsRequest struct {
 
 func (x *ListTournamentsRequest) Reset() {
 	*x = ListTournamentsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4936,7 +5183,7 @@ func (x *ListTournamentsRequest) String() string {
 func (*ListTournamentsRequest) ProtoMessage() {}
 
 func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4949,7 +5196,7 @@ func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
 func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
 }
 
 type ListTournamentsResponse struct {
@@ -4961,7 +5208,7 @@ type ListTournamentsResponse struct {
 
 func (x *ListTournamentsResponse) Reset() {
 	*x = ListTournamentsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4973,7 +5220,7 @@ func (x *ListTournamentsResponse) String() string {
 func (*ListTournamentsResponse) ProtoMessage() {}
 
 func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4986,7 +5233,7 @@ func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
 func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
@@ -5005,7 +5252,7 @@ type ListRoundsRequest struct {
 
 func (x *ListRoundsRequest) Reset() {
 	*x = ListRoundsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5017,7 +5264,7 @@ func (x *ListRoundsRequest) String() string {
 func (*ListRoundsRequest) ProtoMessage() {}
 
 func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5030,7 +5277,7 @@ func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRoundsRequest.ProtoReflect.Descriptor instead.
 func (*ListRoundsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListRoundsRequest) GetTournament() string {
@@ -5049,7 +5296,7 @@ type ListRoundsResponse struct {
 
 func (x *ListRoundsResponse) Reset() {
 	*x = ListRoundsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5061,7 +5308,7 @@ func (x *ListRoundsResponse) String() string {
 func (*ListRoundsResponse) ProtoMessage() {}
 
 func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5074,7 +5321,7 @@ func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRoundsResponse.ProtoReflect.Descriptor instead.
 func (*ListRoundsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ListRoundsResponse) GetRounds() []*Round {
@@ -5095,7 +5342,7 @@ type GetRoundRequest struct {
 
 func (x *GetRoundRequest) Reset() {
 	*x = GetRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5107,7 +5354,7 @@ func (x *GetRoundRequest) String() string {
 func (*GetRoundRequest) ProtoMessage() {}
 
 func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5120,7 +5367,7 @@ func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRoundRequest.ProtoReflect.Descriptor instead.
 func (*GetRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *GetRoundRequest) GetRoundId() string {
@@ -5162,7 +5409,7 @@ type ImportRoundRequest struct {
 
 func (x *ImportRoundRequest) Reset() {
 	*x = ImportRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5174,7 +5421,7 @@ func (x *ImportRoundRequest) String() string {
 func (*ImportRoundRequest) ProtoMessage() {}
 
 func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5187,7 +5434,7 @@ func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRoundRequest.ProtoReflect.Descriptor instead.
 func (*ImportRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ImportRoundRequest) GetTournament() string {
@@ -5271,7 +5518,7 @@ type ImportRoundResponse struct {
 
 func (x *ImportRoundResponse) Reset() {
 	*x = ImportRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5283,7 +5530,7 @@ func (x *ImportRoundResponse) String() string {
 func (*ImportRoundResponse) ProtoMessage() {}
 
 func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5296,7 +5543,7 @@ func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRoundResponse.ProtoReflect.Descriptor instead.
 func (*ImportRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ImportRoundResponse) GetRound() *Round {
@@ -5333,7 +5580,7 @@ type ExportRoundRequest struct {
 
 func (x *ExportRoundRequest) Reset() {
 	*x = ExportRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5345,7 +5592,7 @@ func (x *ExportRoundRequest) String() string {
 func (*ExportRoundRequest) ProtoMessage() {}
 
 func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5358,7 +5605,7 @@ func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRoundRequest.ProtoReflect.Descriptor instead.
 func (*ExportRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ExportRoundRequest) GetRoundId() string {
@@ -5408,7 +5655,7 @@ type ExportRoundResponse struct {
 
 func (x *ExportRoundResponse) Reset() {
 	*x = ExportRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5420,7 +5667,7 @@ func (x *ExportRoundResponse) String() string {
 func (*ExportRoundResponse) ProtoMessage() {}
 
 func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5433,7 +5680,7 @@ func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRoundResponse.ProtoReflect.Descriptor instead.
 func (*ExportRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ExportRoundResponse) GetContent() []byte {
@@ -5477,7 +5724,7 @@ type PlanTable struct {
 
 func (x *PlanTable) Reset() {
 	*x = PlanTable{}
-	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5489,7 +5736,7 @@ func (x *PlanTable) String() string {
 func (*PlanTable) ProtoMessage() {}
 
 func (x *PlanTable) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5502,7 +5749,7 @@ func (x *PlanTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanTable.ProtoReflect.Descriptor instead.
 func (*PlanTable) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PlanTable) GetTable() int32 {
@@ -5550,7 +5797,7 @@ type HallPlan struct {
 
 func (x *HallPlan) Reset() {
 	*x = HallPlan{}
-	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5562,7 +5809,7 @@ func (x *HallPlan) String() string {
 func (*HallPlan) ProtoMessage() {}
 
 func (x *HallPlan) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5575,7 +5822,7 @@ func (x *HallPlan) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HallPlan.ProtoReflect.Descriptor instead.
 func (*HallPlan) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *HallPlan) GetVenue() string {
@@ -5601,7 +5848,7 @@ type GetPlanRequest struct {
 
 func (x *GetPlanRequest) Reset() {
 	*x = GetPlanRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5613,7 +5860,7 @@ func (x *GetPlanRequest) String() string {
 func (*GetPlanRequest) ProtoMessage() {}
 
 func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5626,7 +5873,7 @@ func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlanRequest.ProtoReflect.Descriptor instead.
 func (*GetPlanRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *GetPlanRequest) GetVenue() string {
@@ -5648,7 +5895,7 @@ type SetPlanRequest struct {
 
 func (x *SetPlanRequest) Reset() {
 	*x = SetPlanRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5660,7 +5907,7 @@ func (x *SetPlanRequest) String() string {
 func (*SetPlanRequest) ProtoMessage() {}
 
 func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5673,7 +5920,7 @@ func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetPlanRequest.ProtoReflect.Descriptor instead.
 func (*SetPlanRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *SetPlanRequest) GetVenue() string {
@@ -5718,7 +5965,7 @@ type SetBroadcastRequest struct {
 
 func (x *SetBroadcastRequest) Reset() {
 	*x = SetBroadcastRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5730,7 +5977,7 @@ func (x *SetBroadcastRequest) String() string {
 func (*SetBroadcastRequest) ProtoMessage() {}
 
 func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5743,7 +5990,7 @@ func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetBroadcastRequest.ProtoReflect.Descriptor instead.
 func (*SetBroadcastRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *SetBroadcastRequest) GetRoundId() string {
@@ -5804,7 +6051,7 @@ type RoundBroadcast struct {
 
 func (x *RoundBroadcast) Reset() {
 	*x = RoundBroadcast{}
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5816,7 +6063,7 @@ func (x *RoundBroadcast) String() string {
 func (*RoundBroadcast) ProtoMessage() {}
 
 func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5829,7 +6076,7 @@ func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundBroadcast.ProtoReflect.Descriptor instead.
 func (*RoundBroadcast) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *RoundBroadcast) GetRoundId() string {
@@ -5912,7 +6159,7 @@ type RelayStatus struct {
 
 func (x *RelayStatus) Reset() {
 	*x = RelayStatus{}
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5924,7 +6171,7 @@ func (x *RelayStatus) String() string {
 func (*RelayStatus) ProtoMessage() {}
 
 func (x *RelayStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5937,7 +6184,7 @@ func (x *RelayStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelayStatus.ProtoReflect.Descriptor instead.
 func (*RelayStatus) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *RelayStatus) GetUrl() string {
@@ -6054,7 +6301,7 @@ type ListBroadcastsRequest struct {
 
 func (x *ListBroadcastsRequest) Reset() {
 	*x = ListBroadcastsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6066,7 +6313,7 @@ func (x *ListBroadcastsRequest) String() string {
 func (*ListBroadcastsRequest) ProtoMessage() {}
 
 func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6079,7 +6326,7 @@ func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBroadcastsRequest.ProtoReflect.Descriptor instead.
 func (*ListBroadcastsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ListBroadcastsRequest) GetTournament() string {
@@ -6098,7 +6345,7 @@ type ListBroadcastsResponse struct {
 
 func (x *ListBroadcastsResponse) Reset() {
 	*x = ListBroadcastsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6110,7 +6357,7 @@ func (x *ListBroadcastsResponse) String() string {
 func (*ListBroadcastsResponse) ProtoMessage() {}
 
 func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6123,7 +6370,7 @@ func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBroadcastsResponse.ProtoReflect.Descriptor instead.
 func (*ListBroadcastsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ListBroadcastsResponse) GetBroadcasts() []*RoundBroadcast {
@@ -6141,7 +6388,7 @@ type BackupRequest struct {
 
 func (x *BackupRequest) Reset() {
 	*x = BackupRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6153,7 +6400,7 @@ func (x *BackupRequest) String() string {
 func (*BackupRequest) ProtoMessage() {}
 
 func (x *BackupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6166,7 +6413,7 @@ func (x *BackupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
 func (*BackupRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
 }
 
 type BackupChunk struct {
@@ -6181,7 +6428,7 @@ type BackupChunk struct {
 
 func (x *BackupChunk) Reset() {
 	*x = BackupChunk{}
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6193,7 +6440,7 @@ func (x *BackupChunk) String() string {
 func (*BackupChunk) ProtoMessage() {}
 
 func (x *BackupChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6206,7 +6453,7 @@ func (x *BackupChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
 func (*BackupChunk) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *BackupChunk) GetData() []byte {
@@ -6249,7 +6496,7 @@ type BackupSummary struct {
 
 func (x *BackupSummary) Reset() {
 	*x = BackupSummary{}
-	mi := &file_hall_v1_hall_proto_msgTypes[74]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6261,7 +6508,7 @@ func (x *BackupSummary) String() string {
 func (*BackupSummary) ProtoMessage() {}
 
 func (x *BackupSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[74]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6274,7 +6521,7 @@ func (x *BackupSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
 func (*BackupSummary) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *BackupSummary) GetBoards() int32 {
@@ -6315,7 +6562,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[75]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6327,7 +6574,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[75]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6340,7 +6587,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -6367,7 +6614,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[76]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6379,7 +6626,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[76]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6392,7 +6639,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -6421,7 +6668,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[77]
+	mi := &file_hall_v1_hall_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6433,7 +6680,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[77]
+	mi := &file_hall_v1_hall_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6446,7 +6693,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -6474,7 +6721,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[78]
+	mi := &file_hall_v1_hall_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6486,7 +6733,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[78]
+	mi := &file_hall_v1_hall_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6499,7 +6746,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -6585,7 +6832,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"flag_at_ms\x18\x06 \x01(\x03H\x00R\bflagAtMs\x88\x01\x01\x12\"\n" +
 	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMs\x12!\n" +
 	"\ftime_trouble\x18\b \x01(\bR\vtimeTroubleB\r\n" +
-	"\v_flag_at_ms\"\xf8\x06\n" +
+	"\v_flag_at_ms\"\xae\a\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -6614,8 +6861,19 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"blackScore\x12/\n" +
 	"\x13quickplay_postponed\x18\x15 \x01(\bR\x12quickplayPostponed\x12(\n" +
 	"\x10next_deadline_ms\x18\x16 \x01(\x03R\x0enextDeadlineMs\x129\n" +
-	"\x11claim_referred_by\x18\x17 \x01(\x0e2\r.hall.v1.SideR\x0fclaimReferredBy\x12\x1c\n" +
-	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\"\xa0\x01\n" +
+	"\x11claim_referred_by\x18\x17 \x01(\x0e2\r.hall.v1.SideR\x0fclaimReferredBy\x124\n" +
+	"\vlast_ruling\x18\x18 \x01(\v2\x13.hall.v1.TimeRulingR\n" +
+	"lastRuling\x12\x1c\n" +
+	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\"\xee\x01\n" +
+	"\n" +
+	"TimeRuling\x12'\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12!\n" +
+	"\x04side\x18\x02 \x01(\x0e2\r.hall.v1.SideR\x04side\x12&\n" +
+	"\x0fwhite_change_ms\x18\x03 \x01(\x03R\rwhiteChangeMs\x12&\n" +
+	"\x0fblack_change_ms\x18\x04 \x01(\x03R\rblackChangeMs\x12\x1b\n" +
+	"\tboard_seq\x18\x05 \x01(\x04R\bboardSeq\x12\x17\n" +
+	"\aunix_ms\x18\x06 \x01(\x03R\x06unixMs\x12\x0e\n" +
+	"\x02by\x18\a \x01(\tR\x02by\"\xa0\x01\n" +
 	"\rDeviceMessage\x12&\n" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.hall.v1.HelloH\x00R\x05hello\x12,\n" +
 	"\x05event\x18\x02 \x01(\v2\x14.hall.v1.DeviceEventH\x00R\x05event\x122\n" +
@@ -6697,7 +6955,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x1b\n" +
-	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\xbf\x01\n" +
+	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\x8c\x02\n" +
 	"\x0fTimeControlInfo\x12\x1c\n" +
 	"\tcanonical\x18\x01 \x01(\tR\tcanonical\x12\x1d\n" +
 	"\n" +
@@ -6705,7 +6963,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05words\x18\x03 \x01(\tR\x05words\x12\x1b\n" +
 	"\tgame_type\x18\x04 \x01(\tR\bgameType\x12\"\n" +
 	"\rsixty_move_ms\x18\x05 \x01(\x03R\vsixtyMoveMs\x12\x18\n" +
-	"\aruleset\x18\x06 \x01(\tR\aruleset\"Y\n" +
+	"\aruleset\x18\x06 \x01(\tR\aruleset\x12-\n" +
+	"\aperiods\x18\a \x03(\v2\x13.hall.v1.PeriodInfoR\aperiods\x12\x1c\n" +
+	"\thourglass\x18\b \x01(\bR\thourglass\"l\n" +
+	"\n" +
+	"PeriodInfo\x12\x14\n" +
+	"\x05moves\x18\x01 \x01(\x05R\x05moves\x12\x17\n" +
+	"\abase_ms\x18\x02 \x01(\x03R\x06baseMs\x12\x14\n" +
+	"\x05bonus\x18\x03 \x01(\tR\x05bonus\x12\x19\n" +
+	"\bbonus_ms\x18\x04 \x01(\x03R\abonusMs\"Y\n" +
 	"\x1aDescribeTimeControlRequest\x12!\n" +
 	"\ftime_control\x18\x01 \x01(\tR\vtimeControl\x12\x18\n" +
 	"\aruleset\x18\x02 \x01(\tR\aruleset\"\x9e\x02\n" +
@@ -6812,12 +7078,13 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12!\n" +
 	"\x04side\x18\x02 \x01(\x0e2\r.hall.v1.SideR\x04side\"J\n" +
 	"\x12StartRoundResponse\x124\n" +
-	"\x06boards\x18\x01 \x03(\v2\x1c.hall.v1.BoardActionResponseR\x06boards\"\x8e\x01\n" +
+	"\x06boards\x18\x01 \x03(\v2\x1c.hall.v1.BoardActionResponseR\x06boards\"\xa7\x01\n" +
 	"\x12BoardActionRequest\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x17\n" +
-	"\await_ms\x18\x04 \x01(\x03R\x06waitMs\"\xc4\x01\n" +
+	"\await_ms\x18\x04 \x01(\x03R\x06waitMs\x12\x17\n" +
+	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\xc4\x01\n" +
 	"\x13BoardActionResponse\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1d\n" +
 	"\n" +
@@ -6839,7 +7106,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fAuditLogRequest\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1b\n" +
 	"\tafter_seq\x18\x02 \x01(\x04R\bafterSeq\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xde\x01\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xae\x03\n" +
 	"\n" +
 	"AuditEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x17\n" +
@@ -6849,7 +7116,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06reason\x18\x05 \x01(\tR\x06reason\x12\x18\n" +
 	"\aoutcome\x18\x06 \x01(\tR\aoutcome\x12,\n" +
 	"\x06action\x18\a \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x1b\n" +
-	"\tboard_seq\x18\b \x01(\x04R\bboardSeq\"A\n" +
+	"\tboard_seq\x18\b \x01(\x04R\bboardSeq\x12)\n" +
+	"\x05after\x18\t \x01(\v2\x13.hall.v1.BoardStateR\x05after\x12\x17\n" +
+	"\aused_ms\x18\n" +
+	" \x01(\x03R\x06usedMs\x12&\n" +
+	"\x0fwhite_change_ms\x18\v \x01(\x03R\rwhiteChangeMs\x12&\n" +
+	"\x0fblack_change_ms\x18\f \x01(\x03R\rblackChangeMs\x12\x1d\n" +
+	"\n" +
+	"command_id\x18\r \x01(\tR\tcommandId\x12\x1b\n" +
+	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\"A\n" +
 	"\x10AuditLogResponse\x12-\n" +
 	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\"\x14\n" +
 	"\x12ListDevicesRequest\"\xfa\x01\n" +
@@ -7086,11 +7361,12 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\rBYE_KIND_HALF\x10\x01\x12\x11\n" +
 	"\rBYE_KIND_FULL\x10\x02\x12\x14\n" +
 	"\x10BYE_KIND_PAIRING\x10\x03\x12\x11\n" +
-	"\rBYE_KIND_ZERO\x10\x04*c\n" +
+	"\rBYE_KIND_ZERO\x10\x04*\x7f\n" +
 	"\rCommandStatus\x12\x1a\n" +
 	"\x16COMMAND_STATUS_PENDING\x10\x00\x12\x1a\n" +
 	"\x16COMMAND_STATUS_APPLIED\x10\x01\x12\x1a\n" +
-	"\x16COMMAND_STATUS_REFUSED\x10\x02*k\n" +
+	"\x16COMMAND_STATUS_REFUSED\x10\x02\x12\x1a\n" +
+	"\x16COMMAND_STATUS_DRY_RUN\x10\x03*k\n" +
 	"\x04Role\x12\x14\n" +
 	"\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vROLE_DEVICE\x10\x01\x12\x10\n" +
@@ -7161,7 +7437,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 79)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -7182,79 +7458,81 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*ClockAction)(nil),                // 16: hall.v1.ClockAction
 	(*PlayerClock)(nil),                // 17: hall.v1.PlayerClock
 	(*BoardState)(nil),                 // 18: hall.v1.BoardState
-	(*DeviceMessage)(nil),              // 19: hall.v1.DeviceMessage
-	(*Hello)(nil),                      // 20: hall.v1.Hello
-	(*DeviceClock)(nil),                // 21: hall.v1.DeviceClock
-	(*DeviceEvent)(nil),                // 22: hall.v1.DeviceEvent
-	(*Heartbeat)(nil),                  // 23: hall.v1.Heartbeat
-	(*ServerMessage)(nil),              // 24: hall.v1.ServerMessage
-	(*Welcome)(nil),                    // 25: hall.v1.Welcome
-	(*Player)(nil),                     // 26: hall.v1.Player
-	(*Assignment)(nil),                 // 27: hall.v1.Assignment
-	(*Ack)(nil),                        // 28: hall.v1.Ack
-	(*Rejection)(nil),                  // 29: hall.v1.Rejection
-	(*Command)(nil),                    // 30: hall.v1.Command
-	(*TimeControlInfo)(nil),            // 31: hall.v1.TimeControlInfo
-	(*DescribeTimeControlRequest)(nil), // 32: hall.v1.DescribeTimeControlRequest
-	(*Tournament)(nil),                 // 33: hall.v1.Tournament
-	(*CreateTournamentRequest)(nil),    // 34: hall.v1.CreateTournamentRequest
-	(*Round)(nil),                      // 35: hall.v1.Round
-	(*RoundTally)(nil),                 // 36: hall.v1.RoundTally
-	(*Bye)(nil),                        // 37: hall.v1.Bye
-	(*CreateRoundRequest)(nil),         // 38: hall.v1.CreateRoundRequest
-	(*Board)(nil),                      // 39: hall.v1.Board
-	(*PendingCommand)(nil),             // 40: hall.v1.PendingCommand
-	(*AddBoardRequest)(nil),            // 41: hall.v1.AddBoardRequest
-	(*AssignDeviceRequest)(nil),        // 42: hall.v1.AssignDeviceRequest
-	(*SwapDevicesRequest)(nil),         // 43: hall.v1.SwapDevicesRequest
-	(*SwapDevicesResponse)(nil),        // 44: hall.v1.SwapDevicesResponse
-	(*UseVirtualClockRequest)(nil),     // 45: hall.v1.UseVirtualClockRequest
-	(*StartRoundRequest)(nil),          // 46: hall.v1.StartRoundRequest
-	(*Absence)(nil),                    // 47: hall.v1.Absence
-	(*StartRoundResponse)(nil),         // 48: hall.v1.StartRoundResponse
-	(*BoardActionRequest)(nil),         // 49: hall.v1.BoardActionRequest
-	(*BoardActionResponse)(nil),        // 50: hall.v1.BoardActionResponse
-	(*ListBoardsRequest)(nil),          // 51: hall.v1.ListBoardsRequest
-	(*ListBoardsResponse)(nil),         // 52: hall.v1.ListBoardsResponse
-	(*GetBoardRequest)(nil),            // 53: hall.v1.GetBoardRequest
-	(*AuditLogRequest)(nil),            // 54: hall.v1.AuditLogRequest
-	(*AuditEntry)(nil),                 // 55: hall.v1.AuditEntry
-	(*AuditLogResponse)(nil),           // 56: hall.v1.AuditLogResponse
-	(*ListDevicesRequest)(nil),         // 57: hall.v1.ListDevicesRequest
-	(*Device)(nil),                     // 58: hall.v1.Device
-	(*ListDevicesResponse)(nil),        // 59: hall.v1.ListDevicesResponse
-	(*IssueTokenRequest)(nil),          // 60: hall.v1.IssueTokenRequest
-	(*IssueTokenResponse)(nil),         // 61: hall.v1.IssueTokenResponse
-	(*RevokeTokenRequest)(nil),         // 62: hall.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),        // 63: hall.v1.RevokeTokenResponse
-	(*ListTokensRequest)(nil),          // 64: hall.v1.ListTokensRequest
-	(*TokenInfo)(nil),                  // 65: hall.v1.TokenInfo
-	(*ListTokensResponse)(nil),         // 66: hall.v1.ListTokensResponse
-	(*ListTournamentsRequest)(nil),     // 67: hall.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),    // 68: hall.v1.ListTournamentsResponse
-	(*ListRoundsRequest)(nil),          // 69: hall.v1.ListRoundsRequest
-	(*ListRoundsResponse)(nil),         // 70: hall.v1.ListRoundsResponse
-	(*GetRoundRequest)(nil),            // 71: hall.v1.GetRoundRequest
-	(*ImportRoundRequest)(nil),         // 72: hall.v1.ImportRoundRequest
-	(*ImportRoundResponse)(nil),        // 73: hall.v1.ImportRoundResponse
-	(*ExportRoundRequest)(nil),         // 74: hall.v1.ExportRoundRequest
-	(*ExportRoundResponse)(nil),        // 75: hall.v1.ExportRoundResponse
-	(*PlanTable)(nil),                  // 76: hall.v1.PlanTable
-	(*HallPlan)(nil),                   // 77: hall.v1.HallPlan
-	(*GetPlanRequest)(nil),             // 78: hall.v1.GetPlanRequest
-	(*SetPlanRequest)(nil),             // 79: hall.v1.SetPlanRequest
-	(*SetBroadcastRequest)(nil),        // 80: hall.v1.SetBroadcastRequest
-	(*RoundBroadcast)(nil),             // 81: hall.v1.RoundBroadcast
-	(*RelayStatus)(nil),                // 82: hall.v1.RelayStatus
-	(*ListBroadcastsRequest)(nil),      // 83: hall.v1.ListBroadcastsRequest
-	(*ListBroadcastsResponse)(nil),     // 84: hall.v1.ListBroadcastsResponse
-	(*BackupRequest)(nil),              // 85: hall.v1.BackupRequest
-	(*BackupChunk)(nil),                // 86: hall.v1.BackupChunk
-	(*BackupSummary)(nil),              // 87: hall.v1.BackupSummary
-	(*WatchBoardRequest)(nil),          // 88: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),          // 89: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),           // 90: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),                // 91: hall.v1.WatchUpdate
+	(*TimeRuling)(nil),                 // 19: hall.v1.TimeRuling
+	(*DeviceMessage)(nil),              // 20: hall.v1.DeviceMessage
+	(*Hello)(nil),                      // 21: hall.v1.Hello
+	(*DeviceClock)(nil),                // 22: hall.v1.DeviceClock
+	(*DeviceEvent)(nil),                // 23: hall.v1.DeviceEvent
+	(*Heartbeat)(nil),                  // 24: hall.v1.Heartbeat
+	(*ServerMessage)(nil),              // 25: hall.v1.ServerMessage
+	(*Welcome)(nil),                    // 26: hall.v1.Welcome
+	(*Player)(nil),                     // 27: hall.v1.Player
+	(*Assignment)(nil),                 // 28: hall.v1.Assignment
+	(*Ack)(nil),                        // 29: hall.v1.Ack
+	(*Rejection)(nil),                  // 30: hall.v1.Rejection
+	(*Command)(nil),                    // 31: hall.v1.Command
+	(*TimeControlInfo)(nil),            // 32: hall.v1.TimeControlInfo
+	(*PeriodInfo)(nil),                 // 33: hall.v1.PeriodInfo
+	(*DescribeTimeControlRequest)(nil), // 34: hall.v1.DescribeTimeControlRequest
+	(*Tournament)(nil),                 // 35: hall.v1.Tournament
+	(*CreateTournamentRequest)(nil),    // 36: hall.v1.CreateTournamentRequest
+	(*Round)(nil),                      // 37: hall.v1.Round
+	(*RoundTally)(nil),                 // 38: hall.v1.RoundTally
+	(*Bye)(nil),                        // 39: hall.v1.Bye
+	(*CreateRoundRequest)(nil),         // 40: hall.v1.CreateRoundRequest
+	(*Board)(nil),                      // 41: hall.v1.Board
+	(*PendingCommand)(nil),             // 42: hall.v1.PendingCommand
+	(*AddBoardRequest)(nil),            // 43: hall.v1.AddBoardRequest
+	(*AssignDeviceRequest)(nil),        // 44: hall.v1.AssignDeviceRequest
+	(*SwapDevicesRequest)(nil),         // 45: hall.v1.SwapDevicesRequest
+	(*SwapDevicesResponse)(nil),        // 46: hall.v1.SwapDevicesResponse
+	(*UseVirtualClockRequest)(nil),     // 47: hall.v1.UseVirtualClockRequest
+	(*StartRoundRequest)(nil),          // 48: hall.v1.StartRoundRequest
+	(*Absence)(nil),                    // 49: hall.v1.Absence
+	(*StartRoundResponse)(nil),         // 50: hall.v1.StartRoundResponse
+	(*BoardActionRequest)(nil),         // 51: hall.v1.BoardActionRequest
+	(*BoardActionResponse)(nil),        // 52: hall.v1.BoardActionResponse
+	(*ListBoardsRequest)(nil),          // 53: hall.v1.ListBoardsRequest
+	(*ListBoardsResponse)(nil),         // 54: hall.v1.ListBoardsResponse
+	(*GetBoardRequest)(nil),            // 55: hall.v1.GetBoardRequest
+	(*AuditLogRequest)(nil),            // 56: hall.v1.AuditLogRequest
+	(*AuditEntry)(nil),                 // 57: hall.v1.AuditEntry
+	(*AuditLogResponse)(nil),           // 58: hall.v1.AuditLogResponse
+	(*ListDevicesRequest)(nil),         // 59: hall.v1.ListDevicesRequest
+	(*Device)(nil),                     // 60: hall.v1.Device
+	(*ListDevicesResponse)(nil),        // 61: hall.v1.ListDevicesResponse
+	(*IssueTokenRequest)(nil),          // 62: hall.v1.IssueTokenRequest
+	(*IssueTokenResponse)(nil),         // 63: hall.v1.IssueTokenResponse
+	(*RevokeTokenRequest)(nil),         // 64: hall.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),        // 65: hall.v1.RevokeTokenResponse
+	(*ListTokensRequest)(nil),          // 66: hall.v1.ListTokensRequest
+	(*TokenInfo)(nil),                  // 67: hall.v1.TokenInfo
+	(*ListTokensResponse)(nil),         // 68: hall.v1.ListTokensResponse
+	(*ListTournamentsRequest)(nil),     // 69: hall.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),    // 70: hall.v1.ListTournamentsResponse
+	(*ListRoundsRequest)(nil),          // 71: hall.v1.ListRoundsRequest
+	(*ListRoundsResponse)(nil),         // 72: hall.v1.ListRoundsResponse
+	(*GetRoundRequest)(nil),            // 73: hall.v1.GetRoundRequest
+	(*ImportRoundRequest)(nil),         // 74: hall.v1.ImportRoundRequest
+	(*ImportRoundResponse)(nil),        // 75: hall.v1.ImportRoundResponse
+	(*ExportRoundRequest)(nil),         // 76: hall.v1.ExportRoundRequest
+	(*ExportRoundResponse)(nil),        // 77: hall.v1.ExportRoundResponse
+	(*PlanTable)(nil),                  // 78: hall.v1.PlanTable
+	(*HallPlan)(nil),                   // 79: hall.v1.HallPlan
+	(*GetPlanRequest)(nil),             // 80: hall.v1.GetPlanRequest
+	(*SetPlanRequest)(nil),             // 81: hall.v1.SetPlanRequest
+	(*SetBroadcastRequest)(nil),        // 82: hall.v1.SetBroadcastRequest
+	(*RoundBroadcast)(nil),             // 83: hall.v1.RoundBroadcast
+	(*RelayStatus)(nil),                // 84: hall.v1.RelayStatus
+	(*ListBroadcastsRequest)(nil),      // 85: hall.v1.ListBroadcastsRequest
+	(*ListBroadcastsResponse)(nil),     // 86: hall.v1.ListBroadcastsResponse
+	(*BackupRequest)(nil),              // 87: hall.v1.BackupRequest
+	(*BackupChunk)(nil),                // 88: hall.v1.BackupChunk
+	(*BackupSummary)(nil),              // 89: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),          // 90: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),          // 91: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),           // 92: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),                // 93: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -7272,137 +7550,142 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	0,   // 12: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
 	6,   // 13: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
 	0,   // 14: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
-	20,  // 15: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	22,  // 16: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	23,  // 17: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	21,  // 18: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	16,  // 19: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	25,  // 20: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	27,  // 21: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	28,  // 22: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	30,  // 23: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	29,  // 24: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	26,  // 25: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	26,  // 26: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	15,  // 27: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	18,  // 28: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	16,  // 29: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	29,  // 30: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	16,  // 31: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	15,  // 32: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	31,  // 33: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 34: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 35: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 36: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	36,  // 37: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	37,  // 38: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	31,  // 39: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	26,  // 40: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 41: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 42: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	26,  // 43: hall.v1.Board.white:type_name -> hall.v1.Player
-	26,  // 44: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 45: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	18,  // 46: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	40,  // 47: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	31,  // 48: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	16,  // 49: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	26,  // 50: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	26,  // 51: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 52: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	39,  // 53: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	39,  // 54: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	47,  // 55: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 56: hall.v1.Absence.side:type_name -> hall.v1.Side
-	50,  // 57: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	16,  // 58: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 59: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	18,  // 60: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	39,  // 61: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	16,  // 62: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	55,  // 63: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	58,  // 64: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 65: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	10,  // 66: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	65,  // 67: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	33,  // 68: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	35,  // 69: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 70: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 71: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	35,  // 72: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	39,  // 73: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	12,  // 74: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	76,  // 75: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	76,  // 76: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	82,  // 77: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	81,  // 78: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	87,  // 79: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	18,  // 80: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	19,  // 81: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	34,  // 82: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	38,  // 83: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	41,  // 84: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	42,  // 85: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	43,  // 86: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	45,  // 87: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	46,  // 88: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	49,  // 89: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	51,  // 90: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	53,  // 91: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	54,  // 92: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	57,  // 93: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	60,  // 94: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	62,  // 95: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	64,  // 96: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	32,  // 97: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	67,  // 98: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	69,  // 99: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	71,  // 100: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	72,  // 101: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	74,  // 102: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	78,  // 103: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	79,  // 104: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	80,  // 105: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	83,  // 106: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	85,  // 107: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	88,  // 108: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	89,  // 109: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	90,  // 110: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	24,  // 111: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	33,  // 112: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	35,  // 113: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	39,  // 114: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	39,  // 115: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	44,  // 116: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	39,  // 117: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	48,  // 118: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	50,  // 119: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	52,  // 120: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	39,  // 121: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	56,  // 122: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	59,  // 123: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	61,  // 124: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	63,  // 125: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	66,  // 126: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	31,  // 127: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	68,  // 128: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	70,  // 129: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	35,  // 130: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	73,  // 131: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	75,  // 132: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	77,  // 133: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	77,  // 134: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	81,  // 135: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	84,  // 136: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	86,  // 137: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	91,  // 138: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	91,  // 139: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	91,  // 140: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	111, // [111:141] is the sub-list for method output_type
-	81,  // [81:111] is the sub-list for method input_type
-	81,  // [81:81] is the sub-list for extension type_name
-	81,  // [81:81] is the sub-list for extension extendee
-	0,   // [0:81] is the sub-list for field type_name
+	19,  // 15: hall.v1.BoardState.last_ruling:type_name -> hall.v1.TimeRuling
+	3,   // 16: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
+	0,   // 17: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
+	21,  // 18: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	23,  // 19: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	24,  // 20: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	22,  // 21: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	16,  // 22: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	26,  // 23: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	28,  // 24: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	29,  // 25: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	31,  // 26: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	30,  // 27: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	27,  // 28: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	27,  // 29: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15,  // 30: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	18,  // 31: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	16,  // 32: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	30,  // 33: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	16,  // 34: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	33,  // 35: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	15,  // 36: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	32,  // 37: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 38: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 39: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 40: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	38,  // 41: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	39,  // 42: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	32,  // 43: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	27,  // 44: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 45: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 46: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	27,  // 47: hall.v1.Board.white:type_name -> hall.v1.Player
+	27,  // 48: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 49: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	18,  // 50: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	42,  // 51: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	32,  // 52: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	16,  // 53: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	27,  // 54: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	27,  // 55: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 56: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	41,  // 57: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	41,  // 58: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	49,  // 59: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 60: hall.v1.Absence.side:type_name -> hall.v1.Side
+	52,  // 61: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	16,  // 62: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 63: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	18,  // 64: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	41,  // 65: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	16,  // 66: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	18,  // 67: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	57,  // 68: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	60,  // 69: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 70: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	10,  // 71: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	67,  // 72: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	35,  // 73: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	37,  // 74: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 75: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 76: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	37,  // 77: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	41,  // 78: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	12,  // 79: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	78,  // 80: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	78,  // 81: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	84,  // 82: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	83,  // 83: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	89,  // 84: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	18,  // 85: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	20,  // 86: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	36,  // 87: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	40,  // 88: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	43,  // 89: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	44,  // 90: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	45,  // 91: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	47,  // 92: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	48,  // 93: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	51,  // 94: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	53,  // 95: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	55,  // 96: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	56,  // 97: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	59,  // 98: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	62,  // 99: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	64,  // 100: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	66,  // 101: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	34,  // 102: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	69,  // 103: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	71,  // 104: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	73,  // 105: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	74,  // 106: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	76,  // 107: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	80,  // 108: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	81,  // 109: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	82,  // 110: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	85,  // 111: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	87,  // 112: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	90,  // 113: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	91,  // 114: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	92,  // 115: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	25,  // 116: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	35,  // 117: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	37,  // 118: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	41,  // 119: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	41,  // 120: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	46,  // 121: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	41,  // 122: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	50,  // 123: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	52,  // 124: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	54,  // 125: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	41,  // 126: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	58,  // 127: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	61,  // 128: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	63,  // 129: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	65,  // 130: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	68,  // 131: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	32,  // 132: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	70,  // 133: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	72,  // 134: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	37,  // 135: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	75,  // 136: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	77,  // 137: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	79,  // 138: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	79,  // 139: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	83,  // 140: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	86,  // 141: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	88,  // 142: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	93,  // 143: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	93,  // 144: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	93,  // 145: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	116, // [116:146] is the sub-list for method output_type
+	86,  // [86:116] is the sub-list for method input_type
+	86,  // [86:86] is the sub-list for extension type_name
+	86,  // [86:86] is the sub-list for extension extendee
+	0,   // [0:86] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -7413,25 +7696,25 @@ func file_hall_v1_hall_proto_init() {
 	file_hall_v1_hall_proto_msgTypes[1].OneofWrappers = []any{}
 	file_hall_v1_hall_proto_msgTypes[3].OneofWrappers = []any{}
 	file_hall_v1_hall_proto_msgTypes[4].OneofWrappers = []any{}
-	file_hall_v1_hall_proto_msgTypes[6].OneofWrappers = []any{
+	file_hall_v1_hall_proto_msgTypes[7].OneofWrappers = []any{
 		(*DeviceMessage_Hello)(nil),
 		(*DeviceMessage_Event)(nil),
 		(*DeviceMessage_Heartbeat)(nil),
 	}
-	file_hall_v1_hall_proto_msgTypes[11].OneofWrappers = []any{
+	file_hall_v1_hall_proto_msgTypes[12].OneofWrappers = []any{
 		(*ServerMessage_Welcome)(nil),
 		(*ServerMessage_Assignment)(nil),
 		(*ServerMessage_Ack)(nil),
 		(*ServerMessage_Command)(nil),
 	}
-	file_hall_v1_hall_proto_msgTypes[67].OneofWrappers = []any{}
+	file_hall_v1_hall_proto_msgTypes[69].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   79,
+			NumMessages:   81,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+// The Arbiter service for the web pages.
+//
+//	POST /api/arbiter/{Method}    body: the request in protojson ("" is {})
+//
+// calls the Arbiter method of that name (BoardAction, ListBoards,
+// AuditLog, AssignDevice, ...) as the caller of the request — the session
+// of a signed-in browser (with its CSRF token), or a bearer token — and
+// answers its response in protojson. It is not a second set of handlers:
+// the call goes through the generated service descriptor to the same
+// method the gRPC door calls, after the same role table (methodRoles) and
+// the same validation, and errors map through toStatus to the HTTP status
+// of their gRPC code, as {"code": "PermissionDenied", "message": "..."}.
+// So the page may do exactly what its token may do over gRPC, no more.
+// The response carries the server's clock (X-Server-Unix-Ms), which the
+// page uses to extrapolate running clocks.
+
+// maxArbiterBody bounds a request body (an imported round's files are the
+// largest: gRPC's own default limit).
+const maxArbiterBody = 4 << 20
+
+var arbiterMethods = func() map[string]grpc.MethodDesc {
+	m := map[string]grpc.MethodDesc{}
+	for _, d := range pb.Arbiter_ServiceDesc.Methods {
+		m[d.MethodName] = d
+	}
+	return m
+}()
+
+func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("method")
+	desc, ok := arbiterMethods[name]
+	if !ok {
+		writeCallError(w, fmt.Errorf("%w: the Arbiter service has no method %q", ErrUnknownMethod, name))
+		return
+	}
+	full := "/" + pb.Arbiter_ServiceDesc.ServiceName + "/" + name
+	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	if err == nil {
+		err = mayCall(id, full)
+	}
+	if err != nil {
+		writeCallError(w, err)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxArbiterBody))
+	if err != nil {
+		writeCallError(w, badRequest("request body: %v (at most %d bytes)", err, maxArbiterBody))
+		return
+	}
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	dec := func(m any) error {
+		if err := protojson.Unmarshal(body, m.(proto.Message)); err != nil {
+			return badRequest("%s request: %v", name, err)
+		}
+		return nil
+	}
+	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	resp, err := s.callArbiter(ctx, desc, dec)
+	if err != nil {
+		writeCallError(w, err)
+		return
+	}
+	b, err := protojson.Marshal(resp.(proto.Message))
+	if err != nil {
+		writeCallError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Server-Unix-Ms", strconv.FormatInt(s.clock.Now().UnixMilli(), 10))
+	_, _ = w.Write(b)
+}
+
+// callArbiter runs one Arbiter method through its generated handler, with
+// the door's validation, turning a panic into an internal error as the
+// gRPC door's recovery does.
+func (s *Server) callArbiter(ctx context.Context, desc grpc.MethodDesc, dec func(any) error) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic in handler", "method", desc.MethodName, "panic", p)
+			resp, err = nil, status.Error(codes.Internal, fmt.Sprintf("internal error: %v", p))
+		}
+	}()
+	return desc.Handler(&arbiterService{s: s}, ctx, dec, validateUnary)
+}
+
+// callError is the JSON of a refused call.
+type callError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// writeCallError answers an error as JSON with the HTTP status of its gRPC
+// code (toStatus, httpCodes).
+func writeCallError(w http.ResponseWriter, err error) {
+	st := status.Convert(toStatus(err))
+	code, ok := httpCodes[st.Code()]
+	if !ok {
+		code = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(callError{Code: st.Code().String(), Message: st.Message()})
+}

@@ -1,0 +1,431 @@
+// The arbiters' dashboard: signs in (or says why not), loads the rounds and
+// boards the session may see, follows the hall's live feed, and keeps the
+// tiles, the attention panel and the open board current.
+
+import * as api from "./api.js";
+import * as f from "./format.js";
+import { el, option } from "./dom.js";
+import { noteLive, setDelay } from "./clock.js";
+import { Hall } from "./hall.js";
+import { attention, worst } from "./attention.js";
+import { BoardPanel } from "./board.js";
+import { Actions } from "./actions.js";
+
+const $ = id => document.getElementById(id);
+
+const state = {
+  session: null,
+  rounds: new Map(), // round id → Round
+  boards: new Map(), // board id → {info, state, device, finishedLive}
+  devices: new Map(), // device id → Device
+  broadcasts: new Map(), // round id → RoundBroadcast
+  ignored: new Set(), // board ids of rounds not shown
+  view: "hall", // "hall": every round playing now; else a round id
+  mode: "tiles",
+  source: null,
+  lastSeq: 0,
+  dismissed: new Set(JSON.parse(localStorage.getItem("hall.dismissed") || "[]")),
+  ended: false,
+};
+
+let hall, panel, actions;
+
+// ---- signing in, and out ----------------------------------------------
+
+function banner(msg, cls, withSignIn) {
+  const b = $("banner");
+  b.className = cls || "";
+  b.replaceChildren(document.createTextNode(msg));
+  if (withSignIn) {
+    const a = el("a", "button", "Sign in again");
+    a.href = "/signin?next=" + encodeURIComponent(location.pathname + location.hash);
+    b.append(" ", a);
+  }
+  b.hidden = !msg;
+}
+
+// signedOut stops everything and says why: a revoked token, an ended
+// session, a server restarted (sessions are in its memory).
+function signedOut(reason) {
+  if (state.ended) return;
+  state.ended = true;
+  if (state.source) state.source.close();
+  $("live").textContent = "signed out";
+  $("live").className = "live bad";
+  banner("Signed out: " + reason.replace(/^unauthenticated: /, ""), "bad", true);
+}
+
+async function boot() {
+  let s;
+  try {
+    s = await api.session();
+  } catch (e) {
+    if (e.httpStatus === 401 && /not signed in/.test(e.message)) {
+      location.replace("/signin?next=" + encodeURIComponent(location.pathname + location.hash));
+      return;
+    }
+    state.ended = true;
+    banner(e.httpStatus === 401 ? "Signed out: " + e.message.replace(/^unauthenticated: /, "") : "The hall server does not answer: " + e.message, "bad", e.httpStatus === 401);
+    return;
+  }
+  state.session = s;
+  api.init(s, signedOut);
+  setDelay(s.delay_ms || 0);
+  $("signout-csrf").value = s.csrf;
+  const role = { chief: "chief arbiter", arbiter: "arbiter", broadcast: "broadcast, read-only" }[s.role] || s.role;
+  $("who-label").textContent = s.label + " (" + role + (s.sections && s.sections.length ? ", sections " + s.sections.join(", ") : "") + ")";
+  document.body.classList.add("role-" + s.role);
+  if (s.delay_ms) {
+    $("delay").textContent = "delayed: the hall as it was " + f.duration(s.delay_ms) + " ago";
+    $("delay").hidden = false;
+  }
+
+  const canAct = s.role === "chief" || s.role === "arbiter";
+  hall = new Hall($("hall"), id => go({ board: id }));
+  actions = new Actions($("action-dialog"), {
+    boards: () => [...state.boards.values()],
+    devices: () => [...state.devices.values()],
+    onDone: id => { panel.refresh(); refreshBoard(id); },
+  });
+  panel = new BoardPanel($("board"), {
+    onClose: () => go({ board: null }),
+    actions: canAct ? actions : { buttons: () => [] },
+    canAudit: canAct,
+  });
+  wireControls();
+  await loadRounds();
+  readHash();
+  await loadBoards();
+  watch();
+  requestAnimationFrame(frame);
+  setInterval(() => renderAttention(), 1000);
+  if (canAct) {
+    pollDevices();
+    setInterval(pollDevices, 15000);
+    pollBroadcasts();
+    setInterval(pollBroadcasts, 30000);
+  }
+  setInterval(() => loadRounds().then(() => renderHeads()), 30000);
+}
+
+// ---- what is shown ------------------------------------------------------
+
+// current returns the rounds the hall view shows: of each tournament, its
+// latest round with boards.
+function current() {
+  const latest = new Map();
+  for (const r of state.rounds.values()) {
+    if (!r.tally || !r.tally.boards) continue;
+    const was = latest.get(r.tournamentId);
+    if (!was || r.number > was.number) latest.set(r.tournamentId, r);
+  }
+  return [...latest.values()];
+}
+
+function shownRounds() {
+  if (state.view === "hall") return current();
+  const r = state.rounds.get(state.view);
+  return r ? [r] : [];
+}
+
+async function loadRounds() {
+  const r = await api.call("ListRounds", {});
+  state.rounds = new Map((r.rounds || []).map(x => [x.roundId, x]));
+  const sel = $("view");
+  const keep = sel.value;
+  const opts = [["hall", "The hall now: every round playing"]];
+  const rounds = [...state.rounds.values()].filter(x => x.tally && x.tally.boards)
+    .sort((a, b) => a.tournamentName.localeCompare(b.tournamentName) || b.number - a.number);
+  for (const x of rounds) opts.push([x.roundId, x.tournamentName + " · round " + x.number + " (" + x.tally.boards + " boards)"]);
+  sel.replaceChildren(...opts.map(([v, t]) => option(v, t)));
+  sel.value = keep && [...sel.options].some(o => o.value === keep) ? keep : state.view;
+}
+
+async function loadBoards() {
+  const rounds = shownRounds();
+  const asked = performance.now();
+  const lists = await Promise.all(rounds.map(r => api.call("ListBoards", { roundId: r.roundId })));
+  const old = state.boards;
+  state.boards = new Map();
+  for (const l of lists) {
+    for (const b of l.boards || []) {
+      const { state: st, ...info } = b;
+      const was = old.get(b.boardId);
+      const rec = { info, state: was && was.state, heard: was && was.heard, device: state.devices.get(b.deviceId), finishedLive: was && was.finishedLive };
+      take(rec, st, asked);
+      state.boards.set(b.boardId, rec);
+    }
+  }
+  state.ignored.clear();
+  const recs = [...state.boards.values()].sort((a, b) =>
+    a.info.tournamentName.localeCompare(b.info.tournamentName) || a.info.roundNumber - b.info.roundNumber ||
+    (a.info.section || "").localeCompare(b.info.section || "") || a.info.number - b.info.number);
+  hall.setBoards(recs, { rounds: state.rounds, broadcasts: state.broadcasts });
+  fillSections(recs);
+  $("title").textContent = state.view === "hall" ? "The hall: " + rounds.map(r => r.tournamentName + " R" + r.number).join(" · ") :
+    rounds.length ? rounds[0].tournamentName + " · round " + rounds[0].number : "No round";
+  renderAttention();
+  const open = new URLSearchParams(location.hash.slice(1)).get("board");
+  if (open) openBoard(open);
+}
+
+// take keeps st as the board's state if it is the later one, and says
+// so. asOf is when the page last knew st to be the hall's (performance
+// time): a feed's state when it arrived, a reply's when it was asked for.
+// A state with fewer events is older. With as many, the live fields
+// (online, alerts, pending) decide: a reply asked for before a feed's
+// state arrived may predate it (the clock went offline in between), so
+// the feed's stays; a reply asked for after it is as new or newer.
+function take(rec, st, asOf) {
+  const a = rec.state;
+  if (a && (f.num(st.boardSeq) < f.num(a.boardSeq) || (f.num(st.boardSeq) === f.num(a.boardSeq) && asOf < rec.heard))) return false;
+  rec.state = st;
+  rec.heard = asOf;
+  return true;
+}
+
+function fillSections(recs) {
+  const sel = $("f-section");
+  const keep = sel.value;
+  const secs = [...new Set(recs.map(r => r.info.section || ""))].filter(Boolean).sort();
+  sel.replaceChildren(option("", "All sections"), ...secs.map(s => option(s, "Section " + s)));
+  sel.value = secs.includes(keep) ? keep : "";
+  sel.hidden = secs.length === 0;
+}
+
+// ---- the live feed ------------------------------------------------------
+
+function watch() {
+  if (state.source) state.source.close();
+  if (state.ended) return;
+  const url = "/api/watch" + (state.view === "hall" ? "" : "?round=" + encodeURIComponent(state.view));
+  const es = new EventSource(url, { withCredentials: true });
+  state.source = es;
+  const live = $("live");
+  es.onopen = () => { live.textContent = "live"; live.className = "live ok"; if (!state.ended) banner(""); };
+  es.onmessage = ev => {
+    const u = JSON.parse(ev.data);
+    state.lastSeq = f.num(u.seq);
+    let unknown = false;
+    for (const st of u.boards || []) {
+      if (!u.snapshot) noteLive(st);
+      if (st.withdrawn) {
+        if (state.boards.delete(st.boardId)) unknown = true;
+        continue;
+      }
+      const rec = state.boards.get(st.boardId);
+      if (!rec) {
+        if (!state.ignored.has(st.boardId)) {
+          state.ignored.add(st.boardId);
+          if (!u.snapshot) unknown = true;
+        }
+        continue;
+      }
+      const was = rec.state;
+      if (take(rec, st, performance.now()) && !u.snapshot && f.finished(st) && !f.finished(was || {})) rec.finishedLive = Date.now();
+      hall.update(rec);
+      panel.update(rec);
+    }
+    renderAttention();
+    if (unknown) scheduleReload();
+  };
+  es.onerror = async () => {
+    if (state.ended) return;
+    live.textContent = "reconnecting…";
+    live.className = "live busy";
+    // An EventSource says nothing of why: ask the session. A token revoked
+    // or a session ended is said so, and the page stops trying.
+    try {
+      await api.session();
+    } catch (e) {
+      if (e.httpStatus === 401) { signedOut(e.message); return; }
+      banner("The hall server does not answer (" + e.message + "); trying again…", "bad");
+    }
+    if (es.readyState === EventSource.CLOSED && !state.ended) {
+      // Refused (not a dropped connection): the browser will not retry.
+      setTimeout(() => { if (state.source === es) watch(); }, 3000);
+    }
+  };
+}
+
+let reloadTimer = 0;
+// scheduleReload picks up a new round (or boards added) shortly after the
+// feed names boards the page does not know.
+function scheduleReload() {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(async () => {
+    try {
+      await loadRounds();
+      await loadBoards();
+    } catch (e) { /* the next change tries again */ }
+  }, 1500);
+}
+
+async function refreshBoard(id) {
+  try {
+    const asked = performance.now();
+    const b = await api.call("GetBoard", { boardId: id });
+    const rec = state.boards.get(id);
+    if (!rec) return;
+    const { state: st, ...info } = b;
+    rec.info = info;
+    take(rec, st, asked);
+    hall.update(rec);
+    panel.update(rec);
+  } catch (e) { /* shown by the action's outcome */ }
+}
+
+async function pollDevices() {
+  try {
+    const r = await api.call("ListDevices", {});
+    state.devices = new Map((r.devices || []).map(d => [d.deviceId, d]));
+    for (const rec of state.boards.values()) {
+      const d = state.devices.get(rec.info.deviceId);
+      if (d !== rec.device) { rec.device = d; hall.update(rec); }
+    }
+    renderAttention();
+  } catch (e) { /* next time */ }
+}
+
+async function pollBroadcasts() {
+  try {
+    const r = await api.call("ListBroadcasts", {});
+    state.broadcasts = new Map((r.broadcasts || []).map(b => [b.roundId, b]));
+    hall.ctx.broadcasts = state.broadcasts;
+    renderHeads();
+  } catch (e) { /* next time */ }
+}
+
+function renderHeads() {
+  hall.ctx.rounds = state.rounds;
+  for (const g of hall.groups) if (g.head) hall.head(g);
+}
+
+// ---- needs attention ------------------------------------------------------
+
+let lastAttention = "";
+function renderAttention() {
+  if (!hall) return;
+  const entries = attention([...state.boards.values()], state.dismissed);
+  hall.setMarks(worst(entries));
+  $("attn-count").textContent = entries.filter(e => e.urgency <= 3).length;
+  $("attn-total").textContent = entries.length ? "(" + entries.length + ")" : "";
+  const sig = entries.map(e => e.key + e.text).join("|");
+  if (sig === lastAttention) return;
+  lastAttention = sig;
+  const items = entries.slice(0, 200).map(e => {
+    const li = el("li", "attn u" + e.urgency + " k-" + e.kind);
+    li.dataset.board = e.board.info.boardId;
+    const i = e.board.info;
+    const go1 = el("button", "goto", "R" + i.roundNumber + " · " + f.boardLabel(i));
+    go1.title = "Open board " + f.boardLabel(i) + " of " + i.tournamentName + " round " + i.roundNumber;
+    const who = el("span", "players", f.shortName(i.white) + " – " + f.shortName(i.black));
+    const what = el("span", "why", e.text);
+    const x = el("button", "dismiss", "✓");
+    x.title = "Seen: hide it here until it changes";
+    x.onclick = ev => {
+      ev.stopPropagation();
+      state.dismissed.add(e.key);
+      localStorage.setItem("hall.dismissed", JSON.stringify([...state.dismissed].slice(-500)));
+      renderAttention();
+    };
+    li.append(go1, who, x, what);
+    li.onclick = () => go({ board: i.boardId });
+    return li;
+  });
+  $("attn-list").replaceChildren(...items);
+  $("attn-empty").hidden = entries.length > 0;
+}
+
+// ---- navigation: #board=<id>, #view=<round id>, #mode=hall ---------------
+
+function go(change) {
+  const p = new URLSearchParams(location.hash.slice(1));
+  for (const [k, v] of Object.entries(change)) {
+    if (v === null || v === undefined || v === "") p.delete(k);
+    else p.set(k, v);
+  }
+  location.hash = p.toString();
+}
+
+function readHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const view = p.get("view") || "hall";
+  state.view = view === "hall" || state.rounds.has(view) ? view : "hall";
+  $("view").value = state.view;
+  setMode(p.get("mode") || "tiles", false);
+}
+
+async function onHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const view = p.get("view") || "hall";
+  const mode = p.get("mode") || "tiles";
+  if (mode !== state.mode) setMode(mode, false);
+  if (view !== state.view && (view === "hall" || state.rounds.has(view))) {
+    state.view = view;
+    $("view").value = view;
+    await loadBoards();
+    watch();
+    return;
+  }
+  const board = p.get("board");
+  if (board) openBoard(board);
+  else panel.close();
+}
+
+async function openBoard(id) {
+  const rec = state.boards.get(id);
+  if (rec) { panel.open(rec); return; }
+  // Not in view (another round, or not the session's to see): ask.
+  try {
+    const b = await api.call("GetBoard", { boardId: id });
+    const { state: st, ...info } = b;
+    panel.open({ info, state: st, device: state.devices.get(b.deviceId) });
+  } catch (e) {
+    panel.error("Board " + id + ": " + e.message);
+  }
+}
+
+function setMode(mode, push = true) {
+  state.mode = mode;
+  document.body.classList.toggle("hallview", mode === "hall");
+  for (const m of ["tiles", "list", "hall"]) $("mode-" + m).classList.toggle("on", m === mode);
+  hall.setMode(mode);
+  if (push) go({ mode: mode === "tiles" ? null : mode });
+}
+
+function wireControls() {
+  $("view").onchange = e => go({ view: e.target.value === "hall" ? null : e.target.value, board: null });
+  $("mode-tiles").onclick = () => setMode("tiles");
+  $("mode-list").onclick = () => setMode("list");
+  $("mode-hall").onclick = () => {
+    setMode("hall");
+    if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+  };
+  $("attn-toggle").onclick = () => document.body.classList.toggle("show-attention");
+  const filter = () => hall.setFilter({ section: $("f-section").value, status: $("f-status").value, trouble: $("f-trouble").checked, search: $("f-search").value });
+  for (const id of ["f-section", "f-status", "f-trouble", "f-search"]) $(id).addEventListener("input", filter);
+  window.addEventListener("hashchange", onHash);
+  document.addEventListener("keydown", e => {
+    if (e.key !== "Escape" || $("action-dialog").open) return;
+    if (!$("board").hidden) go({ board: null });
+    else if (state.mode === "hall") setMode("tiles");
+  });
+}
+
+// ---- the clocks tick --------------------------------------------------------
+
+let lastTick = 0;
+function frame(t) {
+  if (t - lastTick >= 100) {
+    lastTick = t;
+    hall.tick();
+    panel.tick();
+  }
+  requestAnimationFrame(frame);
+}
+
+boot();
+
+// For the browser tests and the curious: the page's state.
+window.hallDashboard = state;

@@ -1,0 +1,371 @@
+// One board: players and clocks, status, the clock device, the actions an
+// arbiter may take, the timeline (the audit log, readable), the moves and
+// position when an e-board sent them, and a chart of both clocks over the
+// moves.
+
+import * as f from "./format.js";
+import { el, svg } from "./dom.js";
+import { remaining, isRunning } from "./clock.js";
+import { rulingText } from "./attention.js";
+import { call } from "./api.js";
+import { moveNumber, troubleCounts } from "./hall.js";
+
+export class BoardPanel {
+  // actions: {buttons(rec) → [elements]}; canAudit: the session may read
+  // the audit log (arbiters and the chief).
+  constructor(root, { onClose, actions, canAudit }) {
+    this.root = root;
+    this.onClose = onClose;
+    this.actions = actions;
+    this.canAudit = canAudit;
+    this.rec = null;
+    this.entries = [];
+    this.shownSeq = -1;
+    this.pick = null; // the move whose position is shown, null: the last
+  }
+
+  open(rec) {
+    const same = this.rec && this.rec.info.boardId === rec.info.boardId;
+    this.rec = rec;
+    if (!same) {
+      this.entries = [];
+      this.shownSeq = -1;
+      this.pick = null;
+      this.build();
+    }
+    this.root.hidden = false;
+    this.update(rec);
+  }
+
+  close() {
+    this.root.hidden = true;
+    this.rec = null;
+  }
+
+  error(msg) {
+    this.root.hidden = false;
+    this.rec = null;
+    const box = el("div", "panel");
+    const close = el("button", "close", "×");
+    close.title = "Back to the hall";
+    close.onclick = () => this.onClose();
+    box.append(close, el("p", "error", msg));
+    this.root.replaceChildren(box);
+  }
+
+  build() {
+    const i = this.rec.info;
+    const box = el("div", "panel");
+    const close = el("button", "close", "×");
+    close.title = "Back to the hall (Esc)";
+    close.onclick = () => this.onClose();
+    const h = el("h2", "", i.tournamentName + " · Round " + i.roundNumber + " · Board " + f.boardLabel(i));
+    const sub = el("p", "dim", [i.section ? "section " + i.section : "", i.table ? "table " + i.table : "",
+      i.timeControlInfo ? i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ", " + i.timeControlInfo.ruleset + ")" : ""].filter(Boolean).join(" · "));
+    this.players = {};
+    const clocks = el("div", "bigclocks");
+    for (const s of f.SIDES) {
+      const p = i[s] || {};
+      const side = el("div", "bside " + s);
+      const name = el("div", "bname", f.playerName(p));
+      name.title = f.playerTitle(p);
+      const meta = el("div", "bmeta dim", [p.rating ? "rating " + p.rating : "", p.fideId ? "FIDE " + p.fideId : "", p.federation || ""].filter(Boolean).join(" · "));
+      const ck = el("div", "bclock");
+      const note = el("div", "bnote");
+      side.append(el("div", "bcolor", f.Side(s)), name, meta, ck, note);
+      this.players[s] = { side, ck, note };
+      clocks.append(side);
+    }
+    this.status = el("p", "bstatus");
+    this.device = el("p", "bdevice");
+    this.alerts = el("ul", "balerts");
+    this.actionBox = el("div", "actions");
+    this.chart = el("div", "chart");
+    this.position = el("div", "position");
+    this.moves = el("ol", "moves");
+    this.timeline = el("ol", "timeline");
+    const sideBySide = el("div", "posmoves");
+    sideBySide.append(this.position, this.moves);
+    const parts = [close, h, sub, clocks, this.status, this.device, this.alerts, this.actionBox];
+    if (this.canAudit) {
+      parts.push(el("h3", "", "Clocks over the moves"), this.chart, el("h3", "", "Moves and position"), sideBySide,
+        el("h3", "", "Timeline"), this.timeline);
+    } else {
+      parts.push(el("h3", "", "Position"), this.position, el("p", "dim", "A read-only view: the timeline is for arbiters."));
+    }
+    box.append(...parts);
+    this.root.replaceChildren(box);
+  }
+
+  // update redraws the board after a change; the timeline is read again
+  // when the board has new events.
+  update(rec) {
+    if (!this.rec || rec.info.boardId !== this.rec.info.boardId) return;
+    this.rec = rec;
+    const st = rec.state || {};
+    for (const s of f.SIDES) {
+      const p = this.players[s];
+      p.side.classList.toggle("run", isRunning(st) && f.sideOf(st.running) === s);
+      p.side.classList.toggle("tomove", f.sideOf(st.toMove) === s && !f.finished(st));
+      const trouble = !!(st[s] && st[s].timeTrouble) && troubleCounts(st);
+      p.side.classList.toggle("trouble", trouble);
+      const notes = [];
+      const { n, p: per, count } = f.periodOf(rec.info, st, s);
+      if (count > 1 || f.bonus(per)) notes.push((count > 1 ? "period " + n + " " : "") + (f.bonus(per) || ""));
+      notes.push(f.num(st[s] && st[s].moves) + " moves");
+      if (st[s] && st[s].absent) notes.push("absent");
+      if (trouble) notes.push("time trouble (8.4)");
+      if (st[s] && f.num(st[s].illegalMoves)) notes.push(f.num(st[s].illegalMoves) + " illegal move(s)");
+      if (st[s] && st[s].flagAtMs !== undefined) notes.push("flag fell");
+      const r = st.lastRuling;
+      if (r && f.num(r[s + "ChangeMs"])) notes.push("last ruling " + f.change(f.num(r[s + "ChangeMs"])) + ": " + rulingText(r).split(" — ")[1] + (r.by ? " (" + f.actorName(r.by) + ", " + f.wall(r.unixMs) + ")" : ""));
+      p.note.textContent = notes.join(" · ");
+    }
+    this.tick();
+    const words = [f.statusWord(st)];
+    if (!f.waiting(st)) words.push("move " + moveNumber(st));
+    if (st.toMove && !f.finished(st)) words.push(f.Side(st.toMove) + " to move");
+    if (st.result && st.result !== "*") words.push("result " + f.resultText(st.result) + " " + f.termination(st.termination));
+    if (st.firstFlag) words.push(f.Side(st.firstFlag) + "'s flag fell first");
+    if (st.quickplayPostponed) words.push("quickplay claim postponed: the arbiter decides");
+    if (st.status === "BOARD_STATUS_REFERRED") words.push(f.Side(st.claimReferredBy) + "'s claim referred: decide the result");
+    if (st.category) words.push(st.category);
+    this.status.textContent = words.join(" · ");
+    this.device.textContent = deviceLine(rec);
+    this.device.classList.toggle("bad", st.source !== "CLOCK_SOURCE_VIRTUAL" && !st.deviceOnline && !f.finished(st));
+    this.alerts.replaceChildren(...(st.alerts || []).map(a => el("li", "", a)));
+    this.actionBox.replaceChildren(...this.actions.buttons(rec));
+    this.drawPosition();
+    const seq = f.num(st.boardSeq);
+    if (this.canAudit && seq !== this.shownSeq) {
+      this.shownSeq = seq;
+      this.refresh();
+    }
+  }
+
+  // refresh reads the audit log again (after an event or an action).
+  async refresh() {
+    if (!this.canAudit || !this.rec) return;
+    const id = this.rec.info.boardId;
+    try {
+      const r = await call("AuditLog", { boardId: id });
+      if (!this.rec || this.rec.info.boardId !== id) return;
+      this.entries = r.entries || [];
+      this.drawTimeline();
+      this.drawMoves();
+      this.drawChart();
+      this.drawPosition();
+    } catch (e) {
+      this.timeline.replaceChildren(el("li", "error", "The timeline cannot be read: " + e.message));
+    }
+  }
+
+  tick() {
+    if (!this.rec || this.root.hidden) return;
+    for (const s of f.SIDES) {
+      const t = f.clock(remaining(this.rec.state, s));
+      if (this.players[s].ck.textContent !== t) this.players[s].ck.textContent = t;
+    }
+  }
+
+  drawTimeline() {
+    const items = [];
+    let prev = null;
+    // A command and the board event that carried it out are one ruling:
+    // the event says who gave it; the command's own entry shows only
+    // while the clock has not applied it.
+    const applied = new Set(this.entries.filter(e => e.after && e.commandId).map(e => e.commandId));
+    for (const e of this.entries) {
+      if (e.outcome === "pending" && applied.has(e.commandId)) continue;
+      const d = describe(e, prev);
+      if (e.after) prev = e.after;
+      const li = el("li", "tl " + d.cls);
+      li.dataset.seq = e.boardSeq || "";
+      li.append(el("time", "", f.wall(e.unixMs)), el("span", "who", d.who), el("span", "what", d.what));
+      if (d.detail) li.append(el("span", "detail", d.detail));
+      if (e.reason) li.append(el("q", "why", e.reason));
+      if (d.outcome) li.append(el("span", "outcome", d.outcome));
+      items.push(li);
+    }
+    items.reverse(); // the newest first
+    this.timeline.replaceChildren(...items);
+  }
+
+  drawMoves() {
+    const moves = this.entries.filter(e => e.action && e.action.kind === "ACTION_KIND_PRESS" && e.after);
+    const items = [];
+    let last = "";
+    for (const e of moves) {
+      const side = f.sideOf(e.action.side);
+      const n = f.num(e.after[side] && e.after[side].moves);
+      const li = el("li", "mv " + side);
+      // 1. e4 e5 2. Nf3: Black's move after White's needs no number.
+      const label = (side === "white" ? n + ". " : last === "white" ? "" : n + "… ") + (e.action.san || "—");
+      last = side;
+      const b = el("button", "", label);
+      b.title = f.Side(side) + " used " + f.duration(f.num(e.usedMs)) + ", left " + f.clock(f.num(e.after[side].remainingMs));
+      b.onclick = () => { this.pick = e; this.drawPosition(); };
+      li.append(b);
+      items.push(li);
+    }
+    if (!items.length) items.push(el("li", "dim", "No moves: this board's clock sends presses only (an e-board sends the moves)."));
+    this.moves.replaceChildren(...items);
+  }
+
+  drawPosition() {
+    const st = (this.rec && this.rec.state) || {};
+    let fen = st.fen;
+    let caption = "the position now";
+    if (this.pick) {
+      fen = this.pick.action.fen || (this.pick.after && this.pick.after.fen);
+      caption = "after " + (this.pick.action.san || "the move");
+    }
+    if (!fen) {
+      this.position.replaceChildren(el("p", "dim", "No position: this board has no e-board."));
+      return;
+    }
+    this.position.replaceChildren(boardDiagram(fen), el("p", "dim caption", caption + (this.pick ? " (click the board for now)" : "")));
+    this.position.firstChild.onclick = () => { this.pick = null; this.drawPosition(); };
+  }
+
+  // drawChart plots both remaining times after each press, with the
+  // rulings marked where a clock jumped.
+  drawChart() {
+    const pts = [];
+    for (const e of this.entries) {
+      if (!e.after) continue;
+      const press = e.action && e.action.kind === "ACTION_KIND_PRESS";
+      const jump = !press && (f.num(e.whiteChangeMs) || f.num(e.blackChangeMs));
+      if (!press && !jump && pts.length) continue;
+      pts.push({ x: pts.length, w: f.num(e.after.white && e.after.white.remainingMs), b: f.num(e.after.black && e.after.black.remainingMs), e, jump });
+    }
+    if (pts.length < 2) {
+      this.chart.replaceChildren(el("p", "dim", "The chart starts with the first moves."));
+      return;
+    }
+    const W = 600, H = 140, pad = 4;
+    const maxMs = Math.max(...pts.map(p => Math.max(p.w, p.b)), 1);
+    const X = x => pad + (W - 2 * pad) * x / (pts.length - 1);
+    const Y = ms => H - pad - (H - 2 * pad) * ms / maxMs;
+    const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Both clocks over the moves" });
+    s.append(svg("rect", { x: 0, y: 0, width: W, height: H, class: "bg" }));
+    for (const side of ["w", "b"]) {
+      s.append(svg("polyline", { class: "line " + side, points: pts.map(p => X(p.x) + "," + Y(p[side])).join(" ") }));
+    }
+    for (const p of pts.filter(p => p.jump)) {
+      const c = svg("circle", { cx: X(p.x), cy: Y(f.num(p.e.whiteChangeMs) ? p.w : p.b), r: 4, class: "ruling" });
+      const t = svg("title");
+      t.textContent = describe(p.e, null).what + " " + changes(p.e);
+      c.append(t);
+      s.append(c);
+    }
+    const legend = el("p", "legend");
+    legend.append(el("span", "lw", "White"), el("span", "lb", "Black"), el("span", "dim", " · top: " + f.clock(maxMs) + " · ● a ruling"));
+    this.chart.replaceChildren(s, legend);
+  }
+}
+
+function deviceLine(rec) {
+  const st = rec.state || {}, i = rec.info;
+  if (st.source === "CLOCK_SOURCE_VIRTUAL") return "Virtual clock: the server keeps this board's time (6.10.1).";
+  if (!i.deviceId) return "No clock device: assign one, or use a virtual clock.";
+  const bits = ["Clock " + i.deviceId + (st.deviceOnline ? " online" : " offline")];
+  const d = rec.device;
+  if (d) {
+    if (f.num(d.batteryPct) > 0) bits.push("battery " + f.num(d.batteryPct) + "%");
+    if (d.firmware) bits.push("firmware " + d.firmware);
+    if (d.lastSeenUnixMs) bits.push("last heard " + f.wall(d.lastSeenUnixMs));
+  }
+  if (f.num(st.pendingCommands)) bits.push(f.num(st.pendingCommands) + " command(s) not yet applied");
+  return bits.join(" · ");
+}
+
+const DECISION = {
+  QUICKPLAY_DECISION_DRAW: "drawn", QUICKPLAY_DECISION_POSTPONE: "postponed", QUICKPLAY_DECISION_REJECT: "rejected",
+  QUICKPLAY_DECISION_REFER: "referred to the arbiter",
+};
+
+function changes(e) {
+  const out = [];
+  if (f.num(e.whiteChangeMs)) out.push("White " + f.change(f.num(e.whiteChangeMs)));
+  if (f.num(e.blackChangeMs)) out.push("Black " + f.change(f.num(e.blackChangeMs)));
+  return out.join(", ");
+}
+
+// describe writes one audit entry for people: who, what, the detail (time
+// used and left, how the clocks changed, a period begun) and the outcome.
+export function describe(e, prev) {
+  const a = e.action || {};
+  const side = f.Side(a.side);
+  let what = e.what || "";
+  let detail = "";
+  const after = e.after;
+  switch (a.kind) {
+    case "ACTION_KIND_START": what = "clock started" + (a.absentWhite ? ", White absent" : "") + (a.absentBlack ? ", Black absent" : ""); break;
+    case "ACTION_KIND_ARRIVE": what = side + " arrives"; break;
+    case "ACTION_KIND_PRESS": {
+      const s = f.sideOf(a.side);
+      const n = after ? f.num(after[s] && after[s].moves) : 0;
+      what = (n ? (s === "white" ? n + ". " : n + "… ") : "") + (a.san || side + " pressed");
+      if (after) detail = side + " used " + f.duration(f.num(e.usedMs)) + ", left " + f.clock(f.num(after[s] && after[s].remainingMs));
+      break;
+    }
+    case "ACTION_KIND_PAUSE": what = "clock paused"; break;
+    case "ACTION_KIND_RESUME": what = "clock resumed"; break;
+    case "ACTION_KIND_ADJOURN": what = "game adjourned (sealed move)"; break;
+    case "ACTION_KIND_FLAG_CLAIM": what = side + " claims the flag"; break;
+    case "ACTION_KIND_ILLEGAL_MOVE": what = "illegal move by " + side + " (7.5)"; break;
+    case "ACTION_KIND_DRAW_CLAIM_REJECTED": what = side + "'s draw claim incorrect (9.5)"; break;
+    case "ACTION_KIND_QUICKPLAY_INCREMENT": what = side + ": 5 s a move (III.4)"; break;
+    case "ACTION_KIND_QUICKPLAY_CLAIM": what = side + "'s quickplay claim " + (DECISION[a.decision] || "") + (a.noExtraTime ? ", no extra time" : ""); break;
+    case "ACTION_KIND_ADD_TIME": what = side + " " + f.change(f.num(a.ms)); break;
+    case "ACTION_KIND_SET_CLOCK": what = "clock set: White " + f.clock(f.num(a.whiteMs)) + ", Black " + f.clock(f.num(a.blackMs)); break;
+    case "ACTION_KIND_POSITION": what = "position entered"; break;
+    case "ACTION_KIND_RESULT": what = "result " + f.resultText(a.result) + (a.termination ? " (" + f.termination(a.termination) + ")" : ""); break;
+    case "ACTION_KIND_FLAG": what = side + "'s flag fell"; break;
+    case "ACTION_KIND_ILLEGAL_MOVE_FOUND": what = "illegal move found later: " + side + "'s move " + f.num(a.move) + " (7.5.1)"; break;
+    case "ACTION_KIND_FLAGS_UNORDERED": what = "both flags down, order unknown"; break;
+    case "ACTION_KIND_DECLARE_LOST": what = "game declared lost by " + side + (a.result ? " (" + f.resultText(a.result) + ")" : ""); break;
+  }
+  if (after && a.kind !== "ACTION_KIND_PRESS") detail = changes(e);
+  if (after && prev) {
+    for (const s of f.SIDES) {
+      const was = f.num(prev[s] && prev[s].period), is = f.num(after[s] && after[s].period);
+      if (is > was) detail = (detail ? detail + "; " : "") + f.Side(s) + " enters period " + is;
+    }
+    if (after.result && after.result !== "*" && (!prev.result || prev.result === "*")) {
+      detail = (detail ? detail + "; " : "") + "game over: " + f.resultText(after.result) + " " + f.termination(after.termination);
+    }
+  }
+  let who = f.actorName(e.actor);
+  if (e.issuedBy) who = f.actorName(e.issuedBy) + " via " + who;
+  let outcome = "", cls = "applied";
+  const o = e.outcome || "";
+  if (o.startsWith("refused")) { outcome = o; cls = "refused"; }
+  else if (o.startsWith("alert")) { outcome = o; cls = "alert"; }
+  else if (o === "pending") { outcome = "sent to the clock"; cls = "pending"; }
+  if (a.kind === "ACTION_KIND_PRESS" && o === "applied") cls += " press";
+  return { who, what, detail, outcome, cls };
+}
+
+const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+
+// boardDiagram draws a FEN's position as an 8×8 grid (a8 first).
+function boardDiagram(fen) {
+  const g = el("div", "diagram");
+  g.title = fen;
+  const rows = (fen.split(" ")[0] || "").split("/");
+  for (let r = 0; r < 8; r++) {
+    const cells = [];
+    for (const ch of rows[r] || "8") {
+      if (/\d/.test(ch)) for (let k = 0; k < +ch; k++) cells.push("");
+      else cells.push(ch);
+    }
+    for (let c = 0; c < 8; c++) {
+      const p = cells[c] || "";
+      const sq = el("span", "sq " + ((r + c) % 2 ? "dark" : "light") + (p ? (p === p.toUpperCase() ? " pw" : " pb") : ""), p ? GLYPH[p.toLowerCase()] || "" : "");
+      g.append(sq);
+    }
+  }
+  return g;
+}

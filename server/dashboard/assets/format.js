@@ -1,0 +1,130 @@
+// Words and numbers as the hall writes them. protojson writes int64 as
+// strings and leaves out zero values: num() reads either.
+
+export const num = v => Number(v || 0);
+
+export const SIDES = ["white", "black"];
+
+// sideOf turns "SIDE_WHITE" into "white" ("" for none).
+export function sideOf(s) {
+  return s === "SIDE_WHITE" ? "white" : s === "SIDE_BLACK" ? "black" : "";
+}
+
+export function Side(s) {
+  const x = typeof s === "string" && s.startsWith("SIDE_") ? sideOf(s) : s;
+  return x === "white" ? "White" : x === "black" ? "Black" : "";
+}
+
+export const other = side => (side === "white" ? "black" : "white");
+
+// clock writes a remaining time: 1:23:45, 23:45, 0:45, and tenths under
+// twenty seconds (9.7).
+export function clock(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 20000) {
+    const t = Math.floor(ms / 100);
+    return "0:" + String(Math.floor(t / 10)).padStart(2, "0") + "." + (t % 10);
+  }
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  if (h > 0) return h + ":" + String(m).padStart(2, "0") + ":" + String(sec).padStart(2, "0");
+  return m + ":" + String(sec).padStart(2, "0");
+}
+
+// duration writes a span of time for people: 2:00, 0:45, 1:02:03.
+export function duration(ms) {
+  const s = Math.round(Math.abs(ms) / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  if (h > 0) return h + ":" + String(m).padStart(2, "0") + ":" + String(sec).padStart(2, "0");
+  return m + ":" + String(sec).padStart(2, "0");
+}
+
+// change writes a change of a clock: +2:00, −0:30.
+export function change(ms) {
+  return (ms < 0 ? "\u2212" : "+") + duration(ms);
+}
+
+export function wall(unixMs) {
+  if (!unixMs) return "";
+  const d = new Date(num(unixMs));
+  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+}
+
+export const STATUS = {
+  BOARD_STATUS_WAITING: "not started", BOARD_STATUS_RUNNING: "playing", BOARD_STATUS_PAUSED: "paused",
+  BOARD_STATUS_ADJOURNED: "adjourned", BOARD_STATUS_FINISHED: "finished", BOARD_STATUS_REFERRED: "claim referred",
+};
+
+export const statusKey = st => (st && st.status) || "BOARD_STATUS_WAITING";
+export const statusWord = st => STATUS[statusKey(st)] || "?";
+
+export const finished = st => statusKey(st) === "BOARD_STATUS_FINISHED";
+export const waiting = st => statusKey(st) === "BOARD_STATUS_WAITING";
+
+// resultText writes a result for people: 1-0, ½-½, +/− for forfeits.
+export function resultText(r) {
+  if (!r || r === "*") return "";
+  return r.replaceAll("1/2", "½");
+}
+
+export const TERMINATION = {
+  normal: "", time: "on time", illegal_move: "illegal moves", default: "by default", quickplay_claim: "quickplay claim",
+  arbiter: "arbiter's decision", agreement: "agreed",
+};
+
+export function termination(t) {
+  return t in TERMINATION ? TERMINATION[t] : (t || "").replaceAll("_", " ");
+}
+
+// bonus writes what a period gives a move: +30s, d5, b3.
+export function bonus(p) {
+  if (!p || !p.bonus) return "";
+  const s = num(p.bonusMs) / 1000;
+  return { increment: "+" + s + "s", delay: "d" + s, bronstein: "b" + s }[p.bonus] || "";
+}
+
+// periodOf returns the period in force for a side (from 1) and its info.
+export function periodOf(info, st, side) {
+  const n = Math.max(1, num(st && st[side] && st[side].period));
+  const ps = (info && info.timeControlInfo && info.timeControlInfo.periods) || [];
+  return { n, p: ps[Math.min(n, ps.length) - 1], count: ps.length };
+}
+
+export const CATEGORY = { blitz: "B", rapid: "R", standard: "S" };
+
+// playerName writes "GM Carlsen, Magnus" from a Player.
+export function playerName(p, withTitle = true) {
+  if (!p || !p.name) return "—";
+  return (withTitle && p.title ? p.title + " " : "") + p.name;
+}
+
+// playerTitle is what hovering a player says: FIDE id, rating, federation.
+export function playerTitle(p) {
+  if (!p) return "";
+  const bits = [playerName(p)];
+  if (p.rating) bits.push("rating " + p.rating);
+  if (p.fideId) bits.push("FIDE id " + p.fideId);
+  if (p.federation) bits.push(p.federation);
+  if (p.startRank) bits.push("pairing no. " + p.startRank);
+  return bits.join(" · ");
+}
+
+// surname keeps a tile's name short: "Carlsen, Magnus" → "Carlsen M".
+export function shortName(p) {
+  if (!p || !p.name) return "—";
+  const [last, first] = p.name.split(",").map(s => s.trim());
+  if (first) return last + " " + first[0];
+  return p.name;
+}
+
+// boardLabel is how arbiters name a board: "A12" in a section, "12" otherwise.
+export function boardLabel(info) {
+  return (info.section || "") + (info.number || "?");
+}
+
+// actorName makes an audit log's actor readable: "arbiter:Anna" → "Anna (arbiter)".
+export function actorName(a) {
+  if (!a) return "";
+  const i = a.indexOf(":");
+  if (i < 0) return a;
+  const role = a.slice(0, i), who = a.slice(i + 1);
+  return { device: "clock " + who, chief: who + " (chief arbiter)", arbiter: who + " (arbiter)", broadcast: who }[role] || a;
+}
