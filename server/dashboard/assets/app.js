@@ -10,6 +10,7 @@ import { Hall } from "./hall.js";
 import { attention, worst } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
+import { followStream } from "./stream.js";
 
 const $ = id => document.getElementById(id);
 
@@ -81,6 +82,7 @@ async function boot() {
   }
 
   const canAct = s.role === "chief" || s.role === "arbiter";
+  if (canAct) followStream($("stream"));
   hall = new Hall($("hall"), id => go({ board: id }));
   actions = new Actions($("action-dialog"), {
     boards: () => [...state.boards.values()],
