@@ -72,7 +72,7 @@ func TestDashboardAttentionAndTimeTroubleOnRealStates(t *testing.T) {
 		t.Errorf("the time-trouble entry says %q", got)
 	}
 	absent := entry("absent-black", a1)
-	if got := p.text(absent); !contains(got, "Black absent: default in 4:") || !evalAs[bool](p, `document.querySelector('`+absent+`').classList.contains("u2")`) {
+	if got := p.text(absent); !contains(got, "Black absent: default in ") || !evalAs[bool](p, `document.querySelector('`+absent+`').classList.contains("u2")`) {
 		t.Errorf("the absence entry says %q (urgency 2 wanted: the default time is within 10 min)", got)
 	}
 	if n := evalAs[int](p, `document.querySelectorAll("#attn-list li.k-trouble").length`); n != 1 {
