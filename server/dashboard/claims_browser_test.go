@@ -56,23 +56,13 @@ func TestDashboardClaimsDecidedFromThePage(t *testing.T) {
 	p.poll("the timeline shows the result", `[...document.querySelectorAll("#board .timeline li")].some(li => li.textContent.includes("result") &&
 		li.textContent.includes("game over") && li.textContent.includes("Black made no attempt to win"))`, 3*time.Second)
 
-	var postponed, result *pb.AuditEntry
-	for _, e := range tb.auditOf(t, a1.GetBoardId()) {
-		if e.GetAfter() == nil || e.GetIssuedBy() != "chief:chief arbiter" {
-			continue
-		}
-		switch e.GetAction().GetKind() {
-		case pb.ActionKind_ACTION_KIND_QUICKPLAY_CLAIM:
-			postponed = e
-		case pb.ActionKind_ACTION_KIND_RESULT:
-			result = e
-		}
-	}
-	if postponed == nil || !postponed.GetAfter().GetQuickplayPostponed() || postponed.GetAfter().GetBlack().GetRemainingMs() != 720_000 ||
+	postponed := tb.applied(t, a1.GetBoardId(), pb.ActionKind_ACTION_KIND_QUICKPLAY_CLAIM)
+	result := tb.applied(t, a1.GetBoardId(), pb.ActionKind_ACTION_KIND_RESULT)
+	if postponed == nil || postponed.GetIssuedBy() != "chief:chief arbiter" || !postponed.GetAfter().GetQuickplayPostponed() || postponed.GetAfter().GetBlack().GetRemainingMs() != 720_000 ||
 		postponed.GetReason() != "to watch whether Black tries to win" {
 		t.Errorf("audit log: the quickplay claim is %v; want it postponed, Black 12:00, with the reason", postponed)
 	}
-	if result == nil || result.GetAfter().GetResult() != "1/2-1/2" || result.GetAfter().GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED ||
+	if result == nil || result.GetIssuedBy() != "chief:chief arbiter" || result.GetAfter().GetResult() != "1/2-1/2" || result.GetAfter().GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED ||
 		result.GetReason() != "Black made no attempt to win" {
 		t.Errorf("audit log: the result is %v; want 1/2-1/2, finished, with the reason", result)
 	}
@@ -91,12 +81,7 @@ func TestDashboardClaimsDecidedFromThePage(t *testing.T) {
 	if got := tb.boardOf(t, a2.GetBoardId()).GetState().GetBlack().GetRemainingMs(); got != 92*60_000 {
 		t.Errorf("Black's time after White's incorrect draw claim: %d ms, want 92 min", got)
 	}
-	var rejected *pb.AuditEntry
-	for _, e := range tb.auditOf(t, a2.GetBoardId()) {
-		if e.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED && e.GetAfter() != nil {
-			rejected = e
-		}
-	}
+	rejected := tb.applied(t, a2.GetBoardId(), pb.ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED)
 	if rejected == nil || rejected.GetIssuedBy() != "chief:chief arbiter" || rejected.GetReason() != "no threefold repetition" {
 		t.Errorf("audit log: the incorrect draw claim is %v; want it applied as the chief's command, with the reason", rejected)
 	}

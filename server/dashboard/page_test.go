@@ -345,3 +345,16 @@ func (p *page) shown() string {
 	p.t.Helper()
 	return evalAs[string](p, `[...document.querySelectorAll(".tile")].filter(t => !t.hidden && t.offsetParent !== null).map(t => t.dataset.board).join(" ")`)
 }
+
+// applied returns the last entry of a board's audit log that applied an
+// action of kind (nil if none).
+func (tb *table) applied(t *testing.T, boardID string, kind pb.ActionKind) *pb.AuditEntry {
+	t.Helper()
+	var last *pb.AuditEntry
+	for _, e := range tb.auditOf(t, boardID) {
+		if e.GetAction().GetKind() == kind && e.GetAfter() != nil {
+			last = e
+		}
+	}
+	return last
+}

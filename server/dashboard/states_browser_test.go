@@ -100,12 +100,7 @@ func TestDashboardAttentionAndTimeTroubleOnRealStates(t *testing.T) {
 	if p.text(`#board button[data-action="arrive"]`) != "" {
 		t.Errorf("the board still offers a player's arrival with nobody absent")
 	}
-	var arrived *pb.AuditEntry
-	for _, e := range tb.auditOf(t, a1.GetBoardId()) {
-		if e.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_ARRIVE && e.GetAfter() != nil {
-			arrived = e
-		}
-	}
+	arrived := tb.applied(t, a1.GetBoardId(), pb.ActionKind_ACTION_KIND_ARRIVE)
 	if arrived == nil || arrived.GetIssuedBy() != "chief:chief arbiter" || arrived.GetReason() != "arrived 3 min late" ||
 		arrived.GetAfter().GetBlack().GetAbsent() || arrived.GetAfter().GetStatus() != pb.BoardStatus_BOARD_STATUS_RUNNING {
 		t.Errorf("audit log: the arrival is %v; want Black present, the game running, as the chief's command with the reason", arrived)
