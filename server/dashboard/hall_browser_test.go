@@ -110,12 +110,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	p.poll("the round's progress and its result", `[...document.querySelectorAll("h3.ghead")].some(h => h.textContent.includes("Nordic Open · Round 3 · Section B") &&
 		h.textContent.includes("1 finished · 3 playing · 0 not started") && h.textContent.includes("latest: B4 0-1"))`, 2*time.Second)
 
-	var claimed *pb.AuditEntry
-	for _, e := range tb.auditOf(t, b4.GetBoardId()) {
-		if e.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_FLAG_CLAIM && e.GetAfter() != nil {
-			claimed = e
-		}
-	}
+	claimed := tb.applied(t, b4.GetBoardId(), pb.ActionKind_ACTION_KIND_FLAG_CLAIM)
 	if claimed == nil || claimed.GetIssuedBy() != "chief:chief arbiter" || claimed.GetReason() != "Black claimed at the board" || claimed.GetAfter().GetResult() != "0-1" {
 		t.Errorf("audit log: the flag claim is %v; want it applied as the chief's command, with his reason, 0-1", claimed)
 	}

@@ -194,6 +194,7 @@ type table struct {
 type boardSpec struct {
 	section string
 	config  *pb.ClockConfig
+	battery int // the clock's battery (per cent) in its heartbeats; 0: mains powered
 }
 
 func newTable(t *testing.T, h *halltest.Hall, tc string, specs []boardSpec) *table {
@@ -202,8 +203,12 @@ func newTable(t *testing.T, h *halltest.Hall, tc string, specs []boardSpec) *tab
 	r := h.NewRound(t, "Nordic Open", 3, &pb.ClockConfig{TimeControl: tc})
 	tb := &table{h: h, round: r, devs: map[string]*clockdev.Device{}, cancel: map[string]context.CancelFunc{}}
 	devs := make([]*clockdev.Device, len(specs))
-	for i := range specs {
-		devs[i] = h.Spare(t, fmt.Sprintf("CLK-%03d", i+1))
+	for i, s := range specs {
+		var cfg clockdev.Config
+		if s.battery > 0 {
+			cfg.BatteryPct = func() int { return s.battery }
+		}
+		devs[i] = h.Spare(t, fmt.Sprintf("CLK-%03d", i+1), cfg)
 	}
 	number := map[string]int32{}
 	for i, s := range specs {
@@ -339,4 +344,17 @@ func (p *page) confirmApplied(reason string) {
 func (p *page) shown() string {
 	p.t.Helper()
 	return evalAs[string](p, `[...document.querySelectorAll(".tile")].filter(t => !t.hidden && t.offsetParent !== null).map(t => t.dataset.board).join(" ")`)
+}
+
+// applied returns the last entry of a board's audit log that applied an
+// action of kind (nil if none).
+func (tb *table) applied(t *testing.T, boardID string, kind pb.ActionKind) *pb.AuditEntry {
+	t.Helper()
+	var last *pb.AuditEntry
+	for _, e := range tb.auditOf(t, boardID) {
+		if e.GetAction().GetKind() == kind && e.GetAfter() != nil {
+			last = e
+		}
+	}
+	return last
 }
