@@ -143,11 +143,19 @@ func drained(t testing.TB, p *Publisher) Status {
 // readStream returns every message of the hall's stream, in order.
 func readStream(t testing.TB, nc *nats.Conn, hall string) []streamtest.Message {
 	t.Helper()
-	msgs, err := streamtest.ReadAll(context.Background(), nc, hall)
-	if err != nil {
-		t.Fatal(err)
+	// Just after a cluster restart the stream may still be electing its
+	// leader: a JetStream API request times out; ask again for a while.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		msgs, err := streamtest.ReadAll(context.Background(), nc, hall)
+		if err == nil {
+			return msgs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("reading the stream: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	return msgs
 }
 
 // checkExactlyOnce checks that the stream holds every committed event of

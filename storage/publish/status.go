@@ -43,7 +43,11 @@ func (s Status) Age(now time.Time) time.Duration {
 func (p *Publisher) Status(ctx context.Context) (Status, error) {
 	o, err := p.store.OutboxState(ctx)
 	p.mu.Lock()
-	s := Status{Hall: p.opts.Hall, Stream: p.stream, Connected: p.connected, Acked: p.acked, Sessions: p.sessions,
+	// Connected needs both: the session reached the stream, and the NATS
+	// connection is up now (a publish waiting on a cut server fails only
+	// at its timeout).
+	up := p.opts.Conn == nil || p.opts.Conn.IsConnected()
+	s := Status{Hall: p.opts.Hall, Stream: p.stream, Connected: p.connected && up, Acked: p.acked, Sessions: p.sessions,
 		LastError: p.lastErr, LastErrorAt: p.lastErrAt, Ahead: p.ahead}
 	p.mu.Unlock()
 	if err != nil {
