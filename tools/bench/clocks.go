@@ -100,11 +100,18 @@ func connect(addr string, devs, tokens []string) (*fleet, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &fleet{addr: addr, byBoard: map[string]*clock{}, ctx: ctx, cancel: cancel}
 	f.hbEvery.Store(int64(time.Second))
+	for i, dev := range devs {
+		f.clocks = append(f.clocks, &clock{f: f, idx: i, dev: dev, token: tokens[i], ready: make(chan struct{}), nextSeq: 1, acks: map[uint64]time.Time{}})
+	}
+	// The pacers beat from the start: connecting 10,000 clocks takes
+	// seconds, longer than the hall lets a connected clock stay silent.
+	for p := range pacers {
+		f.wg.Add(1)
+		go f.pace(p)
+	}
 	sem := make(chan struct{}, 64)
 	errc := make(chan error, len(devs))
-	for i, dev := range devs {
-		c := &clock{f: f, idx: i, dev: dev, token: tokens[i], ready: make(chan struct{}), nextSeq: 1, acks: map[uint64]time.Time{}}
-		f.clocks = append(f.clocks, c)
+	for _, c := range f.clocks {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem }()
@@ -125,11 +132,9 @@ func connect(addr string, devs, tokens []string) (*fleet, error) {
 			f.close()
 			return nil, fmt.Errorf("clock %s not welcomed and assigned after 2 minutes", c.dev)
 		}
+		c.mu.Lock()
 		f.byBoard[c.board] = c
-	}
-	for p := range pacers {
-		f.wg.Add(1)
-		go f.pace(p)
+		c.mu.Unlock()
 	}
 	return f, nil
 }

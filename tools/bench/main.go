@@ -175,7 +175,11 @@ func run(c config) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	if os.Getenv("HALL_BENCH_KEEP") == "" {
+		defer os.RemoveAll(tmp)
+	} else {
+		fmt.Printf("bench: keeping %s (HALL_BENCH_KEEP): the servers' logs and data\n", tmp)
+	}
 	needServer := c.parts["ingest"] || c.parts["saturation"] || c.parts["watchers"] || c.parts["memory"] || c.parts["restart"]
 	if needServer && c.hallserver == "" {
 		if c.hallserver, err = buildHallserver(tmp); err != nil {
