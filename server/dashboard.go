@@ -82,21 +82,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	fl.Flush()
 	sub := hub.Subscribe(scope, from, s.opts.WatchInterval)
 	defer sub.Close()
-	for {
-		u, err := sub.NextUpdate(ctx)
-		if err != nil {
-			return
-		}
-		// Encoded once for every watcher of the scope (Update.SSE).
-		b, err := u.SSE()
-		if err != nil {
-			return
-		}
-		if _, err := w.Write(b); err != nil {
-			return
-		}
-		fl.Flush()
-	}
+	SendSSE(ctx, w, fl, sub, nil)
 }
 
 // serveBoards lists the boards the caller may see, with players and live

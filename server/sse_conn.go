@@ -32,3 +32,27 @@ func limitSendBuffer(r *http.Request, bytes int) {
 		_ = tcp.SetWriteBuffer(bytes)
 	}
 }
+
+// SendSSE writes sub's updates to an event stream until ctx ends or the
+// client goes: each one encoded once for every watcher of the scope
+// (Update.SSE). sent, if not nil, is called after each update is flushed.
+// The caller has written the headers.
+func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, sub *Sub, sent func()) {
+	for {
+		u, err := sub.NextUpdate(ctx)
+		if err != nil {
+			return
+		}
+		b, err := u.SSE()
+		if err != nil {
+			return
+		}
+		if _, err := w.Write(b); err != nil {
+			return
+		}
+		fl.Flush()
+		if sent != nil {
+			sent()
+		}
+	}
+}

@@ -156,20 +156,5 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	defer g.metrics.watchers.Dec()
 	sub := hub.Subscribe(scope, from, max(g.opts.WatchInterval, 250*time.Millisecond))
 	defer sub.Close()
-	for {
-		u, err := sub.NextUpdate(ctx)
-		if err != nil {
-			return
-		}
-		// Encoded once for every watcher of the scope.
-		b, err := u.SSE()
-		if err != nil {
-			return
-		}
-		if _, err := w.Write(b); err != nil {
-			return
-		}
-		fl.Flush()
-		g.metrics.updates.Inc()
-	}
+	server.SendSSE(ctx, w, fl, sub, g.metrics.updates.Inc)
 }
