@@ -18,6 +18,7 @@
 package browsertest
 
 import (
+	"encoding/json"
 	"context"
 	"os"
 	"os/exec"
@@ -138,4 +139,17 @@ func Artifact(t testing.TB, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// Click clicks the first visible element matching the CSS selector sel as
+// soon as there is one, within the given time. It finds and clicks in one
+// step inside the page: a list the page re-renders between a lookup and a
+// click (as chromedp.Click does them, in two round trips) loses the node,
+// "Could not find node with given id".
+func Click(ctx context.Context, sel string, within time.Duration) error {
+	q, _ := json.Marshal(sel)
+	js := `(() => { const e = [...document.querySelectorAll(` + string(q) + `)].find(e => e.getClientRects().length > 0);
+		if (!e) return false; e.click(); return true; })()`
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(within)))
+	return err
 }

@@ -122,7 +122,9 @@ func (p *page) confirm() {
 
 func (p *page) click(step, sel string) {
 	p.t.Helper()
-	p.do(step, chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+	if err := browsertest.Click(p.ctx, sel, 10*time.Second); err != nil {
+		p.t.Fatalf("%s: %s: %v", step, sel, err)
+	}
 }
 
 func jsString(s string) string {
