@@ -164,8 +164,13 @@ func TestLostStorageRenumbers(t *testing.T) {
 	if got[0].GetAction().GetKind() != hallv1.ActionKind_ACTION_KIND_START || got[1].GetAction().GetSan() != "d4" {
 		t.Errorf("renumbered events = %v, %v; want the start and d4", got[0].GetAction(), got[1].GetAction())
 	}
-	if len(hellos) != 1 || hellos[0].GetNextSeq() != 3 {
-		t.Errorf("Hellos = %v, want one with next_seq 3 (no gap error)", hellos)
+	// One stream: the renumbering raised no gap error and no reconnection.
+	// Its Hello says next_seq 3, or 1 when the device opened the stream
+	// before the start and the press were recorded (a gRPC stream opens
+	// on the client before the hall's handler runs, so on a loaded
+	// machine the fake hall may read a Hello built while it was down).
+	if len(hellos) != 1 || (hellos[0].GetNextSeq() != 3 && hellos[0].GetNextSeq() != 1) {
+		t.Errorf("Hellos = %v, want one with next_seq 3 (or 1, built before the events; no gap error)", hellos)
 	}
 	if err := d.Press(rules.Black, "d5", ""); err != nil {
 		t.Fatal(err)
