@@ -18,8 +18,8 @@
 package browsertest
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
