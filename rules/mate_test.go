@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/corentings/chess/v2"
 )
 
@@ -361,7 +363,7 @@ func TestMateMoveGeneratorAgreesWithLibrary(t *testing.T) {
 		seed = seed*6364136223846793005 + 1442695040888963407
 		return int(seed>>33) % n
 	}
-	games := 8
+	games := longtest.Scale(3, 8)
 	if testing.Short() {
 		games = 2
 	}
@@ -484,9 +486,7 @@ func mateTriangle() []int {
 }
 
 func TestMateDeadMaterialBruteForce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("brute force")
-	}
+	longtest.Skip(t) // brute force, ~2 s under the race detector
 	// FIDE 2023 Art. 6.9: K+N v K+Q and K+B v K+R, K+B v K+Q have no mate.
 	for _, c := range []struct {
 		name string

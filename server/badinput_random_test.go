@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -133,9 +135,9 @@ func TestRandomArbiterCallsAreNeverInternal(t *testing.T) {
 	v := reflect.ValueOf(arb)
 	r := rand.New(rand.NewPCG(7, 8))
 	seen := map[string]int{}
-	calls := 3000
+	calls := longtest.Scale(600, 3000)
 	if testing.Short() {
-		calls = 500
+		calls = 300
 	}
 	for i := range calls {
 		mi := r.IntN(v.NumMethod())

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/chesshall/hallclock/internal/browsertest"
@@ -22,6 +24,7 @@ const (
 // (the move, the position with the move marked, the other clock running),
 // and a screenshot saved as a test artifact.
 func TestDisplayPageInABrowser(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	ctx := browsertest.Start(t)
 	h := halltest.Start(t)

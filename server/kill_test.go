@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
@@ -173,6 +175,7 @@ func freeLoopbackAddr(t *testing.T) string {
 // device resends the rest to the restarted server, and the log ends up
 // holding exactly the device's history.
 func TestKillServerMidStream(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills server processes")

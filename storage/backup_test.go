@@ -18,6 +18,7 @@ import (
 // board's log in the copy is a prefix of the live one, replays, and the
 // copy opens as a hall; writing goes on meanwhile.
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	boards := mustBoards(t, s, 4)
@@ -106,6 +107,7 @@ func TestBackupWhileWriting(t *testing.T) {
 
 // Backup never overwrites; Inspect refuses what is not a hall.
 func TestBackupRefusesAnExistingFileAndInspectAForeignOne(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	dest := filepath.Join(t.TempDir(), "b.db")
 	if err := os.WriteFile(dest, []byte("precious"), 0o644); err != nil {

@@ -12,6 +12,7 @@ import (
 // The writer never checkpoints (a COMMIT never waits for the database
 // file); the checkpoints' goroutine copies the log into the file.
 func TestCheckpointsLeaveTheWriterAlone(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	var auto int

@@ -32,6 +32,7 @@ const durabilityBoards = 8
 // keeps its promises on power loss (that is what synchronous=FULL asks of
 // it).
 func TestDurabilityKill(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}

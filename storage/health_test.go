@@ -16,6 +16,7 @@ import (
 // On a full disk, commits fail and Health says so (the disk, not the
 // writes); once space is freed, a probe commits and Health is nil again.
 func TestHealthOnAFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := faultfs.Small(t, 4<<20)
 	s := mustOpenAt(t, filepath.Join(dir, "hall.db"), Options{})
 	ctx := context.Background()
@@ -45,6 +46,7 @@ func TestHealthOnAFullDisk(t *testing.T) {
 
 // A closed store is not healthy.
 func TestHealthOfAClosedStore(t *testing.T) {
+	t.Parallel()
 	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "hall.db"), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // A 0-byte hall.db holds no hall: Open refuses it, saying so, instead of
 // starting a new hall (and a new chief token) over it; NewHall says to.
 func TestOpenRefusesAnEmptyFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hall.db")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -31,6 +32,7 @@ func TestOpenRefusesAnEmptyFile(t *testing.T) {
 
 // A SQLite database without the hall's tables is not a hall either.
 func TestOpenRefusesAForeignDatabase(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hall.db")
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
@@ -48,6 +50,7 @@ func TestOpenRefusesAForeignDatabase(t *testing.T) {
 
 // A file that is not SQLite at all is named as such.
 func TestOpenRefusesGarbage(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hall.db")
 	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 400)), 0o644); err != nil {
 		t.Fatal(err)
@@ -61,6 +64,7 @@ func TestOpenRefusesGarbage(t *testing.T) {
 // A hall on a read-only file system says so, not "no such file or
 // directory": whether the database is still to be created or is there.
 func TestOpenSaysReadOnly(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name     string
 		populate func(dir string)
@@ -91,6 +95,7 @@ func TestOpenSaysReadOnly(t *testing.T) {
 // A database deleted while its log stays is not silently replaced by a
 // new hall.
 func TestOpenRefusesANewHallOverAnotherHallsLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hall.db")
 	if err := os.WriteFile(path+"-wal", []byte("frames of another hall"), 0o644); err != nil {

@@ -35,6 +35,7 @@ func mustOutbox(tb testing.TB, s *Store, after uint64) []OutboxEntry {
 // Every change a follower needs adds one outbox row in its own
 // transaction, in commit order; a Write that rolls back adds none.
 func TestOutboxRowsInCommitOrder(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	start := mustOutbox(t, s, 0)
@@ -107,6 +108,7 @@ func TestOutboxRowsInCommitOrder(t *testing.T) {
 
 // A deleted board's rows have only its id: followers drop it.
 func TestOutboxDeletedBoard(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ids := mustBoards(t, s, 1)
 	mustWrite(t, s, func(tx *Tx) error { return tx.DeleteBoard(ids[0]) })
@@ -120,6 +122,7 @@ func TestOutboxDeletedBoard(t *testing.T) {
 // Events written by many boards at once (grouped into shared commits)
 // get one row each, in hall-wide seq order.
 func TestOutboxConcurrentEvents(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ids := mustBoards(t, s, 8)
 	const per = 40
@@ -171,6 +174,7 @@ func TestOutboxConcurrentEvents(t *testing.T) {
 }
 
 func TestOutboxPublishedPruneRewind(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	mustBoards(t, s, 3)
@@ -216,6 +220,7 @@ func TestOutboxPublishedPruneRewind(t *testing.T) {
 // A new hall id reseeds the outbox with the whole hall, after every id
 // used: the new stream gets everything.
 func TestSetHallIDReseeds(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	id, err := s.HallID(ctx)
@@ -261,6 +266,7 @@ func TestSetHallIDReseeds(t *testing.T) {
 }
 
 func TestSetHallInfo(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	n := len(mustOutbox(t, s, 0))

@@ -133,6 +133,7 @@ func genHistory(t *rapid.T, cfg rules.Config) (evs []rules.Event, states []rules
 // replay gives exactly the state the rules gave when the events happened:
 // restarting the server rebuilds identical boards.
 func TestReplayEqualsFold(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 0)
@@ -208,6 +209,7 @@ func TestReplayEqualsFold(t *testing.T) {
 // TestReplayIgnoresUnusableSnapshots: a snapshot of another shape of
 // rules.State, or one that does not decode, is a cache miss.
 func TestReplayIgnoresUnusableSnapshots(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)

@@ -11,6 +11,7 @@ import (
 // A board that never had an event can be deleted (a round imported again
 // before it started); one with events never: the log is the truth.
 func TestDeleteBoard(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ids := mustBoards(t, s, 2)
 	mustWrite(t, s, func(tx *Tx) error {
@@ -31,6 +32,7 @@ func TestDeleteBoard(t *testing.T) {
 
 // The hall plan keeps one device per table and one table per device.
 func TestHallPlan(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	mustWrite(t, s, func(tx *Tx) error {
@@ -66,6 +68,7 @@ func TestHallPlan(t *testing.T) {
 
 // A round's file, byes, and its boards' tables and players are kept.
 func TestRoundFileByesAndTables(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	mustBoards(t, s, 0)
@@ -104,6 +107,7 @@ func TestRoundFileByesAndTables(t *testing.T) {
 // A round's broadcast settings are kept, replaced, and refused for a
 // round that does not exist.
 func TestRoundBroadcast(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	ctx := context.Background()
 	mustBoards(t, s, 0)

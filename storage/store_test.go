@@ -16,6 +16,7 @@ import (
 )
 
 func TestOpenPragmasAndMigrations(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub", "dir", "hall.db") // the directory is created
 	s, err := Open(ctx, path, Options{})
@@ -76,6 +77,7 @@ func TestOpenPragmasAndMigrations(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "hall.db")
 	s, err := Open(ctx, path, Options{})
@@ -95,6 +97,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "a?b#c%d e", "hall.db")
 	s := mustOpenAt(t, path, Options{})
 	mustBoards(t, s, 1)
@@ -104,6 +107,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 }
 
 func TestRecordsRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 3, 14, 15, 9, 26, 535_000_000, time.UTC)
 	s := MustOpen(t, Options{Now: func() time.Time { return now }})
@@ -182,6 +186,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 }
 
 func TestSetBoardDeviceMovesTheDevice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 2)
@@ -195,6 +200,7 @@ func TestSetBoardDeviceMovesTheDevice(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)

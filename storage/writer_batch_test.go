@@ -20,6 +20,7 @@ import (
 // takes its changes back there too, so the numbers go on from what is
 // committed.
 func TestSequencesFollowRollbacks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
@@ -85,6 +86,7 @@ func TestSequencesFollowRollbacks(t *testing.T) {
 // database or in what the writer remembers: once space is freed the
 // board's numbers go on from the last committed event.
 func TestSequencesAfterAFailedCommit(t *testing.T) {
+	t.Parallel()
 	dir := faultfs.Small(t, 4<<20)
 	s := mustOpenAt(t, filepath.Join(dir, "hall.db"), Options{})
 	ctx := context.Background()
@@ -126,6 +128,7 @@ func TestSequencesAfterAFailedCommit(t *testing.T) {
 // writes that arrive meanwhile sharing the next one; a write after a quiet
 // spell does not wait.
 func TestCommitEveryGathersWrites(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const every = 50 * time.Millisecond
 	s := MustOpen(t, Options{CommitEvery: every})

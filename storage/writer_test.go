@@ -11,6 +11,7 @@ import (
 )
 
 func TestAppendAndReplay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 2)
@@ -82,6 +83,7 @@ func TestAppendAndReplay(t *testing.T) {
 }
 
 func TestDeviceSequences(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
@@ -168,6 +170,7 @@ func TestDeviceSequences(t *testing.T) {
 // event the rules refuse: acknowledge its sequence number and audit the
 // refusal together, so that either both are committed or neither.
 func TestRefusedDeviceEventInOneWrite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
@@ -217,6 +220,7 @@ func TestRefusedDeviceEventInOneWrite(t *testing.T) {
 }
 
 func TestGroupCommit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	const writers = 200
@@ -257,6 +261,7 @@ func TestGroupCommit(t *testing.T) {
 }
 
 func TestFailingWriteDoesNotSinkTheBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 3)
@@ -307,6 +312,7 @@ func TestFailingWriteDoesNotSinkTheBatch(t *testing.T) {
 }
 
 func TestWritePanicRollsBackAndRepanics(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
@@ -333,6 +339,7 @@ func TestWritePanicRollsBackAndRepanics(t *testing.T) {
 }
 
 func TestWriteContextCancelled(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
 
@@ -383,6 +390,7 @@ func TestWriteContextCancelled(t *testing.T) {
 }
 
 func TestCloseDrainsQueuedWrites(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := t.TempDir() + "/hall.db"
 	s, err := Open(ctx, path, Options{})
@@ -438,6 +446,7 @@ func TestCloseDrainsQueuedWrites(t *testing.T) {
 }
 
 func TestTxNotUsableAfterItsFunction(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	mustBoards(t, s, 1)
 	var kept *Tx

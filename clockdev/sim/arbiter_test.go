@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -13,6 +15,7 @@ import (
 // minutes claim, the clock is paused, the arbiter decides (five seconds a
 // move, a draw, or a rejection) and restarts it.
 func TestQuickplayFinish(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 24
 	h := startHall(t, 300)
@@ -46,6 +49,7 @@ func TestQuickplayFinish(t *testing.T) {
 // the adjournment with the sealed move completed (and shown on the
 // e-board).
 func TestAdjournedGames(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	// Six boards at 100x: a loaded machine's acknowledgement delays stay
 	// far inside a move's think time, so games reach move 20 rather than

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/pgncheck"
@@ -65,6 +67,7 @@ func behind(now, before []int) string {
 // final PGN, which pgn-extract reads as the store has it — every move,
 // every clock.
 func TestBroadcastOfASimulatedRound(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // like the other fleet tests: it waits on the scaled clock
 	speed := 60.0
 	if raceDetector {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -40,6 +42,7 @@ func chaosRound(t *testing.T, c sim.Chaos, boards int, tc string, speed float64)
 
 // Cut: connections are cut and restored; devices reconnect and resend.
 func TestChaosCut(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 12
 	h, sum, _ := chaosRound(t, sim.Chaos{Cut: 0.05}, boards, "60+1", chaosSpeed)
@@ -52,6 +55,7 @@ func TestChaosCut(t *testing.T) {
 
 // Latency: every acknowledgement takes at least the injected latency.
 func TestChaosLatency(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const latency = 40 * time.Millisecond
 	h, sum, rep := chaosRound(t, sim.Chaos{Latency: latency, Jitter: 20 * time.Millisecond}, 8, "60+1", chaosSpeed)
@@ -77,6 +81,7 @@ func TestChaosLatency(t *testing.T) {
 
 // Duplicate: events sent twice are dropped by the hall and acknowledged again.
 func TestChaosDuplicate(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, _ := chaosRound(t, sim.Chaos{Duplicate: 0.05}, 8, "60+1", chaosSpeed)
 	if st := h.Server.Stats(); st.Duplicates == 0 || sum.Duplicated == 0 {
@@ -87,6 +92,7 @@ func TestChaosDuplicate(t *testing.T) {
 // Reorder: an event sent after the next one is a sequence gap; the hall
 // refuses it with OUT_OF_RANGE and the device resends in order.
 func TestChaosReorder(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, _ := chaosRound(t, sim.Chaos{Reorder: 0.03}, 8, "60+1", chaosSpeed)
 	if st := h.Server.Stats(); st.Gaps == 0 || sum.Reordered == 0 {
@@ -97,6 +103,7 @@ func TestChaosReorder(t *testing.T) {
 // Reboot: a device loses power after a press it could not send, restarts
 // from its file outbox and delivers the press.
 func TestChaosReboot(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, _ := chaosRound(t, sim.Chaos{Reboot: 0.03}, 8, "60+1", chaosSpeed)
 	if sum.Reboots == 0 || sum.Recovered == 0 || sum.RecoveredDelivered != sum.Recovered {
@@ -126,6 +133,7 @@ func TestChaosReboot(t *testing.T) {
 // and flags fall on the device's time line, exactly at the deadline its
 // own events give.
 func TestChaosDrift(t *testing.T) {
+	longtest.Skip(t)
 	const ppm = 20_000
 	// At 15x a game of one minute a side lasts a few seconds of wall time;
 	// boardDrift bounds its own error by how promptly the hall received
@@ -265,6 +273,7 @@ func flagsOnTimeLine(t *testing.T, b storage.BoardRecord, evs []storage.EventRec
 // Die: a clock dies mid-game; the arbiter moves its board to a virtual
 // clock and the game is finished through the arbiter's console.
 func TestChaosDie(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	h, sum, rep := chaosRound(t, sim.Chaos{Die: 0.5}, 8, "60+1", chaosSpeed)
 	virtual := 0

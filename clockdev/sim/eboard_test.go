@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/corentings/chess/v2"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
@@ -17,6 +19,7 @@ import (
 // ruled before the next move, and a game ending in checkmate has the
 // result the position gives.
 func TestEBoardGamesAreLegal(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	// About one game in five ends in a mate. At 50x the round presses
 	// ~250 times a second (each press checks its FEN on both sides): light

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"os"
 	"reflect"
 	"strings"
@@ -25,6 +27,7 @@ import (
 // readers and by pgn-extract — as the same games with the same results
 // and moves.
 func TestTRFRoundTrip(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	players, err := os.ReadFile("../../formats/trf/testdata/nordic-open-r5.trfx")
 	if err != nil {
@@ -138,6 +141,7 @@ func TestTRFRoundTrip(t *testing.T) {
 // imports them: nobody plays twice in a round or against himself, and
 // nobody meets the same opponent twice.
 func TestFleetPairsRealRounds(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	speed := 120.0
 	if raceDetector {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 )
 
@@ -14,6 +16,7 @@ import (
 // back with their outboxes, the players pick up every unfinished game
 // where the clocks left it, and the next round follows.
 func TestResumeAfterRestart(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 6
 	h := startHall(t, 60)
@@ -78,6 +81,7 @@ func TestResumeAfterRestart(t *testing.T) {
 // With Loop the hall stays alive: after the last round, the next one is
 // created and played.
 func TestLoopCreatesRounds(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	h := startHall(t, 200)
 	cfg := h.config(sim.RoundSpec{TimeControl: "60+1", Boards: 3})

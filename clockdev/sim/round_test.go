@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 )
 
@@ -17,6 +19,7 @@ import (
 // mode or those HALL_SOAK_CHAOS lists (cut,latency,dup,reorder,reboot,
 // drift,die).
 func TestRoundOfBoardsWithChaos(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	boards, speed := 24, 40.0
 	if os.Getenv("HALL_SOAK") == "1" {

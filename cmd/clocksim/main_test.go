@@ -87,6 +87,7 @@ func runRound(t *testing.T, h *halltest.Hall, games int, args ...string) {
 
 // clocksim plays a round against a hall and prints its summary.
 func TestRunPlaysARound(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(200))
 	runRound(t, h, 3, "-chaos", "dup")
 }
@@ -94,6 +95,7 @@ func TestRunPlaysARound(t *testing.T) {
 // Defect 10: clocksim plays against a hall whose certificate comes from a
 // private CA, trusting that CA (-tls-ca).
 func TestRunOverTLSWithAPrivateCA(t *testing.T) {
+	t.Parallel()
 	cfg, pool, caPEM := halltest.SelfSigned(t)
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithTLS(cfg, pool), halltest.WithSpeed(200))
 	ca := filepath.Join(t.TempDir(), "ca.pem")

@@ -18,6 +18,7 @@ import (
 // arbiter only), never over an existing file; GET /api/backup gives the
 // same to a chief's bearer token.
 func TestBackup(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	h.Round(t, "180+2", 3)
 	dir := t.TempDir()

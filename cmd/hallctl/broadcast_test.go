@@ -17,6 +17,7 @@ import (
 // file; the relay gets the round's PGN with the token; the status says so;
 // the relay is stopped again.
 func TestBroadcastCommands(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var auth, body string
 	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -12,6 +12,7 @@ import (
 
 // The CLI against a real server on loopback: set up, act, read back.
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	boards := h.Round(t, "90m+30s", 1)
 	id := boards[0].GetBoardId()

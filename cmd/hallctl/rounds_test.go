@@ -16,6 +16,7 @@ import (
 // round.board, time taken away with a negative duration, the audit at 100
 // columns, results exported for the pairing program.
 func TestRoundCommands(t *testing.T) {
+	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	env := chiefEnv(h)
 	do, expect := runner(t, env)

@@ -15,6 +15,7 @@ import (
 // private CA with -tls-ca (or HALL_TLS_CA); with the system's roots alone
 // it is refused.
 func TestTLSWithAPrivateCA(t *testing.T) {
+	t.Parallel()
 	cfg, pool, caPEM := halltest.SelfSigned(t)
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithTLS(cfg, pool))
 	h.Round(t, "180+2", 1)

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
@@ -153,6 +155,7 @@ func (p *hallProc) stream(chief string) (server.StreamStatus, error) {
 }
 
 func TestStreamFaults(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("starts hallserver processes and a NATS cluster")
 	}

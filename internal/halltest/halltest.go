@@ -132,7 +132,7 @@ func (h *Hall) boot(t testing.TB) {
 		h.lis = l
 		h.addr = l.Addr().String() // keep the port across restarts
 	} else {
-		bl := bufconn.Listen(1 << 20)
+		bl := bufconn.Listen(256 << 10)
 		h.mu.Lock() // Conn's dialers read it while clients reconnect
 		h.bufconn = bl
 		h.mu.Unlock()

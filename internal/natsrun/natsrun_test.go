@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -12,6 +14,7 @@ import (
 // A three-node cluster keeps an R3 stream through a node's restart and
 // through all of them stopped and started again.
 func TestClusterKeepsAStream(t *testing.T) {
+	longtest.Skip(t)
 	c, err := StartCluster("test", t.TempDir(), 3)
 	if err != nil {
 		t.Fatal(err)

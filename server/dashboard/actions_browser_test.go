@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -19,6 +21,7 @@ import (
 // clocks. An e-board's moves show with their position and both clocks'
 // chart.
 func TestDashboardEveryAction(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)

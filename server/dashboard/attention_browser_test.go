@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/internal/halltest"
 )
 
@@ -15,6 +17,7 @@ import (
 // trouble), and within an urgency the order of the list. Time
 // trouble in a blitz game is no one's business (B.2: no recording).
 func TestAttentionOrder(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t)
 	p := openPage(t, h.HTTP(t), 800, 600)

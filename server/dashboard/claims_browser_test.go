@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -17,6 +19,7 @@ import (
 // Each ruling shows in the board's timeline with its reason and lands in
 // the audit log as the chief's command.
 func TestDashboardClaimsDecidedFromThePage(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/device"
 
@@ -16,6 +18,7 @@ import (
 // opens from its button on a phone, and a board opens full screen with
 // its actions within reach.
 func TestDashboardOnATabletAndAPhone(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -24,6 +26,7 @@ import (
 // (HALL_SCREENSHOTS=1) the demo's simulated fleet plays instead, six times
 // faster than real time, shot 20 s into its rounds.
 func TestDashboardWholeHallOnOneScreen(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("201 games and a browser")
 	}

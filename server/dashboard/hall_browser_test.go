@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -21,6 +23,7 @@ import (
 // section's header counts the round's progress with the result, and the
 // filters and the search show the boards they name.
 func TestDashboardInABrowser(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -15,6 +17,7 @@ import (
 // of section B, opened by its link, is refused with the reason, and so is
 // an action on it sent from the page.
 func TestDashboardSectionArbiter(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)
@@ -69,6 +72,7 @@ func TestDashboardSectionArbiter(t *testing.T) {
 // A broadcast token sees the hall as its feeds do: read-only, without the
 // arbiters' panel or actions, as it was the broadcast delay ago.
 func TestDashboardBroadcastView(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	clock := mono.NewFake(time.Now())
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: 15 * time.Minute}))

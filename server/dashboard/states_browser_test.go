@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chesshall/hallclock/internal/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -19,6 +21,7 @@ import (
 // 8.4), on A4 (30 s increment: none) and on A5 (rapid: the players need
 // not record); the filter leaves A3 alone.
 func TestDashboardAttentionAndTimeTroubleOnRealStates(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
 	base := h.HTTP(t)

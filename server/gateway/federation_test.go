@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/chromedp/chromedp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -40,6 +42,7 @@ func federation(t *testing.T, url, token string) map[string]gateway.FederationHa
 // hall's rounds, boards and results on one page: the public ones to
 // anyone, a hall's others to holders of its broadcast tokens.
 func TestFederationView(t *testing.T) {
+	longtest.Skip(t)
 	const speed = 45
 	n := startNATS(t)
 	bergen := startPublishedHall(t, n.URL(), "bergen", halltest.WithOptions(server.Options{PublicRounds: true}),

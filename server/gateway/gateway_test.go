@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -61,7 +63,7 @@ func playRound(t *testing.T, h *publishedHall, speed float64, tournament string,
 // public needs one of the hall's broadcast tokens, which the gateway
 // checks offline against the stream, revocations included.
 func TestGatewayServesTheHall(t *testing.T) {
-	const speed = 45
+	const speed = 120
 	n := startNATS(t)
 	h := startPublishedHall(t, n.URL(), "bergen", halltest.WithSpeed(speed), halltest.InDir(tmpDir(t)))
 	hallURL := h.HTTP(t)
@@ -185,6 +187,7 @@ func firstRecv(stream interface {
 // in its stream, and a gateway shows the round as the hall shows it to a
 // broadcast token — an hour late, so none of the moves just played.
 func TestGatewayKeepsTheHallsDelay(t *testing.T) {
+	longtest.Skip(t)
 	const speed = 45
 	n := startNATS(t)
 	h := startPublishedHall(t, n.URL(), "delayed", halltest.WithOptions(server.Options{BroadcastDelay: time.Hour}),

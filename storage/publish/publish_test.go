@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/longtest"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -331,6 +333,7 @@ func TestPublishStreamAhead(t *testing.T) {
 // An R3 stream on a three-node cluster: a node restarted, then the whole
 // cluster stopped and started again while the hall commits.
 func TestPublishClusterRestart(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("starts a three-node NATS cluster")
 	}
