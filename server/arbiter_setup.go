@@ -122,7 +122,7 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 			return nil, toStatus(err)
 		}
 	}
-	b := newBoard(s, rec, st, 0, nil)
+	b := newBoard(s, rec, st, 0)
 	s.place(rec.ID, rec.Section)
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.CreateBoard(&b.rec); err != nil {

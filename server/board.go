@@ -29,7 +29,6 @@ type board struct {
 	// owned by the actor goroutine
 	state   rules.State
 	seq     uint64 // board events committed
-	history []rules.Event
 	// board time line ↔ server clock: the board was at refT when the server
 	// clock showed refAt.
 	refT    int64
@@ -57,8 +56,8 @@ type commandResult struct {
 
 const maxAlerts = 8
 
-func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64, history []rules.Event) *board {
-	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq, history: history}
+func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64) *board {
+	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq}
 	b.refT, b.refAt = st.At, srv.clock.Now()
 	// A board made after its device connected takes the device's state
 	// from the connection registry, not from the news of a connect it
@@ -337,7 +336,6 @@ func (b *board) commit(ctx context.Context, next rules.State, e rules.Event, dev
 		return err
 	}
 	b.state, b.seq, b.ruling = next, seq, ruling
-	b.history = append(b.history, e)
 	b.alerts, b.pending = alerts, pendingAfter
 	if cmd != nil {
 		b.resolve(cmd, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED, message: ""})
@@ -445,8 +443,14 @@ func (b *board) sendCommand(c *command) bool {
 		CommandId: c.rec.ID, Action: c.action, Reason: c.rec.Reason, IssuedBy: c.rec.IssuedBy}}})
 }
 
-// assignment builds what a device assigned to this board is told.
-func (b *board) assignment() *pb.Assignment {
+// assignment builds what a device assigned to this board is told, with
+// the board's history read from the store (every committed event up to
+// b.seq: the actor runs this after its commits, so the store has them).
+func (b *board) assignment(ctx context.Context) (*pb.Assignment, error) {
+	evs, err := b.srv.store.Events(ctx, b.rec.ID, 0)
+	if err != nil {
+		return nil, fmt.Errorf("board %s: reading its history for the device: %w", b.rec.ID, err)
+	}
 	st := b.state.Project(b.now())
 	a := &pb.Assignment{
 		BoardId: b.rec.ID, BoardNumber: int32(b.rec.Number),
@@ -456,10 +460,14 @@ func (b *board) assignment() *pb.Assignment {
 		State:  b.wireState(st, b.seq),
 	}
 	a.Round, a.Tournament = b.srv.roundInfo(b.rec.RoundID)
-	for _, e := range b.history {
-		a.History = append(a.History, wire.Action(e))
+	a.History = make([]*pb.ClockAction, 0, len(evs))
+	for _, e := range evs {
+		if e.BoardSeq > b.seq {
+			break
+		}
+		a.History = append(a.History, wire.Action(e.Event))
 	}
-	return a
+	return a, nil
 }
 
 // deviceOnline is told when the board's device connects or leaves; it

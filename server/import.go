@@ -165,7 +165,7 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 		if err != nil {
 			return nil, toStatus(err)
 		}
-		b := newBoard(s, br, st, 0, nil)
+		b := newBoard(s, br, st, 0)
 		s.place(br.ID, br.Section)
 		s.publish(rec.ID, b.wireState(st, 0), 0)
 		if br.DeviceID != "" {

@@ -519,7 +519,15 @@ func (s *Server) sendAssignment(ctx context.Context, dev string, withCommands bo
 			l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
 			return
 		}
-		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: b.assignment()}})
+		a, err := b.assignment(ctx)
+		if err != nil {
+			// The device is told nothing it could act on: its stream is
+			// cut, and it comes back (with backoff) for the whole story.
+			s.log.Error("assignment not sent", "device", dev, "err", err)
+			l.cancel(toStatus(err))
+			return
+		}
+		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: a}})
 		if withCommands {
 			for _, c := range b.pending {
 				b.sendCommand(c)

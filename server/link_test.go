@@ -311,6 +311,19 @@ func TestLinkWelcomeAssignmentAndAcks(t *testing.T) {
 	if a.GetState().GetBoardSeq() != 3 || a.GetState().GetWhite().GetMoves() != 1 || a.GetState().GetBlack().GetMoves() != 1 {
 		t.Errorf("Assignment state = %v, want board_seq 3 and one move each", a.GetState())
 	}
+
+	// A restarted hall keeps no history in memory: it reads it from the
+	// store when the device connects, the same actions.
+	h.Restart(t)
+	_, _, a = connectRaw(t, h, dev, 3, 4)
+	if len(a.GetHistory()) != len(actions) {
+		t.Fatalf("after a restart, Assignment history has %d actions, want %d", len(a.GetHistory()), len(actions))
+	}
+	for i, act := range actions {
+		if !proto.Equal(a.GetHistory()[i], act) {
+			t.Errorf("after a restart, Assignment history[%d] = %v, want %v", i, a.GetHistory()[i], act)
+		}
+	}
 }
 
 // A duplicate — a resend of an acknowledged seq, on the same stream or after

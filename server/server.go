@@ -61,7 +61,6 @@ import (
 
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -255,22 +254,26 @@ func (s *Server) load(ctx context.Context) error {
 		return err
 	}
 	for _, rec := range bs {
+		// The state from the board's last snapshot and the events after
+		// it, where its log ends, and its last ruling: a start reads a
+		// bounded part of each board's history, not all of it (the
+		// history a device is given is read when it connects).
 		st, seq, err := s.store.Replay(ctx, rec.ID)
 		if err != nil {
 			return fmt.Errorf("replaying board %s: %w", rec.ID, err)
 		}
-		evs, err := s.store.Events(ctx, rec.ID, 0)
+		head, err := s.store.Head(ctx, rec.ID)
 		if err != nil {
 			return err
 		}
-		hist := make([]rules.Event, 0, len(evs))
-		var last uint64
-		for _, e := range evs {
-			hist = append(hist, e.Event)
-			last = e.Seq
+		b := newBoard(s, rec, st, seq)
+		if head.LastRuling > 0 {
+			evs, err := s.store.Events(ctx, rec.ID, 0)
+			if err != nil {
+				return err
+			}
+			b.ruling = s.lastRuling(ctx, rec.Config, evs)
 		}
-		b := newBoard(s, rec, st, seq, hist)
-		b.ruling = s.lastRuling(ctx, rec.Config, evs)
 		cmds, err := s.store.PendingCommands(ctx, rec.ID)
 		if err != nil {
 			return err
@@ -284,7 +287,7 @@ func (s *Server) load(ctx context.Context) error {
 			b.pending = append(b.pending, pc)
 		}
 		s.addBoard(b)
-		s.seed(rec.RoundID, b.wireState(st, seq), last)
+		s.seed(rec.RoundID, b.wireState(st, seq), head.Seq)
 	}
 	return nil
 }
