@@ -27,8 +27,8 @@ type board struct {
 	quit    chan struct{} // closed when the board is withdrawn
 
 	// owned by the actor goroutine
-	state   rules.State
-	seq     uint64 // board events committed
+	state rules.State
+	seq   uint64 // board events committed
 	// board time line ↔ server clock: the board was at refT when the server
 	// clock showed refAt.
 	refT    int64
