@@ -27,8 +27,25 @@ type Message struct {
 }
 
 // ReadAll reads every message of the hall's stream in order, with an
-// ordered consumer.
+// ordered consumer. A cluster whose nodes were just restarted may have no
+// JetStream leader for a while ("no responders", timeouts): it tries
+// again, from the start, for up to 30 seconds before giving up.
 func ReadAll(ctx context.Context, nc *nats.Conn, hall string) ([]Message, error) {
+	give := time.Now().Add(30 * time.Second)
+	for {
+		out, err := readAll(ctx, nc, hall)
+		if err == nil || ctx.Err() != nil || time.Now().After(give) {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func readAll(ctx context.Context, nc *nats.Conn, hall string) ([]Message, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
