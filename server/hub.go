@@ -423,9 +423,15 @@ func (s *Sub) deliverLocked() *Update {
 	case len(got) == 1 && got[0] == newest:
 		return newest.u
 	}
-	// Missed several, or updates of other scopes' boards since: merged
-	// into one, the latest state of each board, at the newest seq (to
-	// resume from).
+	// Missed several: merged into one, the latest state of each board,
+	// at the newest seq (to resume from), shared by every watcher that
+	// missed the same ones.
+	if f.mergedTo != newest.index {
+		f.merged, f.mergedTo = map[uint64]*Update{}, newest.index
+	}
+	if u := f.merged[first]; u != nil {
+		return u
+	}
 	latest := map[string]*pb.BoardState{}
 	for _, fu := range got {
 		for _, b := range fu.u.msg.GetBoards() {
@@ -437,7 +443,9 @@ func (s *Sub) deliverLocked() *Update {
 		m.Boards = append(m.Boards, b)
 	}
 	sortBoards(m.Boards)
-	return newUpdate(m)
+	u := newUpdate(m)
+	f.merged[first] = u
+	return u
 }
 
 // feedKey identifies a feed: watchers with the same scope and interval
@@ -477,6 +485,14 @@ type feed struct {
 	snap      *Update // a snapshot as of update snapIndex
 	snapIndex uint64
 	snapAt    time.Time
+
+	// merged are the merges of the updates from index first to the
+	// newest, by first, made for watchers that missed several: watchers
+	// behind by the same updates share one (built and encoded once), so
+	// watchers falling behind cost the hall at most one merge per kept
+	// update per interval, not one per watcher. For mergedTo only.
+	merged   map[uint64]*Update
+	mergedTo uint64
 }
 
 // feedUpdate is one of a feed's updates: the boards of its scope that

@@ -596,6 +596,62 @@ func TestHubSlowWatcherCatchesUp(t *testing.T) {
 	}
 }
 
+// Watchers that missed the same updates share one merge of them, built
+// and encoded once: a thousand watchers falling behind together must not
+// cost the hall a thousand merges. One that missed fewer gets its own
+// (shared with its like), holding only what it missed.
+func TestHubSlowWatchersShareTheirMerge(t *testing.T) {
+	t.Parallel()
+	h := server.NewHub(0)
+	h.Publish("R", hubState("a", 1, 1), 1)
+	next := func(s *server.Sub) *server.Update {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		u, err := s.NextUpdate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	slow := make([]*server.Sub, 4)
+	for i := range slow {
+		slow[i] = h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+		defer slow[i].Close()
+		next(slow[i])
+	}
+	later := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+	defer later.Close()
+	next(later)
+	h.Publish("R", hubState("a", 2, 2), 2)
+	if u := next(later); u == nil || len(u.Msg().GetBoards()) != 1 {
+		t.Fatalf("the watcher that kept up got %v", u)
+	}
+	h.Publish("R", hubState("b", 1, 3), 3)
+	if u := next(later); u == nil || len(u.Msg().GetBoards()) != 1 {
+		t.Fatalf("the watcher that kept up got %v", u)
+	}
+	h.Publish("R", hubState("c", 1, 4), 4)
+	h.Publish("R", hubState("a", 3, 5), 5)
+
+	var merged *server.Update
+	for i, s := range slow {
+		u := next(s)
+		if i == 0 {
+			merged = u
+			if got := updateBoardIDs(u.Msg()); u.Msg().GetSeq() != 5 || !slices.Equal(got, []string{"a", "b", "c"}) || u.Msg().GetBoards()[0].GetAtMs() != 5 {
+				t.Fatalf("four updates behind: %v; want a (latest), b and c at seq 5", u.Msg())
+			}
+		} else if u != merged {
+			t.Errorf("slow watcher %d got a merge of its own, want the one shared with watcher 0", i)
+		}
+	}
+	u := next(later)
+	if got := updateBoardIDs(u.Msg()); u == merged || u.Msg().GetSeq() != 5 || !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("two updates behind: %v (shared with the slower: %v); want a and c only, at seq 5", u.Msg(), u == merged)
+	}
+}
+
 // Watchers on goroutines of their own, some sharing a scope's feed, with
 // and without an interval, while a publisher runs: each sees seq never go
 // down, no board older than it had, and at the end holds every board of
