@@ -15,10 +15,13 @@ import (
 // time given, taken or set by the arbiter.
 
 // rulingKinds are the events that are rulings on time.
-var rulingKinds = map[rules.Kind]bool{
-	rules.KindIllegalMove: true, rules.KindIllegalMoveFound: true, rules.KindDrawClaimRejected: true,
-	rules.KindQuickplayClaim: true, rules.KindQuickplayIncrement: true, rules.KindAddTime: true, rules.KindSetClock: true,
-}
+var rulingKinds = func() map[rules.Kind]bool {
+	m := map[rules.Kind]bool{}
+	for _, k := range storage.RulingKinds {
+		m[k] = true
+	}
+	return m
+}()
 
 // timeRuling says how event e, taking the board from prev to next, changed
 // each clock's time, if it is a ruling that did; nil otherwise. The caller
