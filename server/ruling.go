@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -14,20 +15,15 @@ import (
 // illegal move or an incorrect claim, the two minutes of a quickplay claim,
 // time given, taken or set by the arbiter.
 
-// rulingKinds are the events that are rulings on time.
-var rulingKinds = func() map[rules.Kind]bool {
-	m := map[rules.Kind]bool{}
-	for _, k := range storage.RulingKinds {
-		m[k] = true
-	}
-	return m
-}()
+// isRuling reports whether events of kind k are rulings on time
+// (storage.RulingKinds, the list the start-up index covers).
+func isRuling(k rules.Kind) bool { return slices.Contains(storage.RulingKinds, k) }
 
 // timeRuling says how event e, taking the board from prev to next, changed
 // each clock's time, if it is a ruling that did; nil otherwise. The caller
 // fills in the board event, the time and who ruled.
 func timeRuling(prev, next rules.State, e rules.Event) *pb.TimeRuling {
-	if !rulingKinds[e.Kind] {
+	if !isRuling(e.Kind) {
 		return nil
 	}
 	before := prev.Project(max(e.T, prev.At))
@@ -49,7 +45,7 @@ func timeRuling(prev, next rules.State, e rules.Event) *pb.TimeRuling {
 // folds the events up to it (only boards with such a ruling, few, pay).
 func (s *Server) lastRuling(ctx context.Context, cfg rules.Config, evs []storage.EventRecord) *pb.TimeRuling {
 	for i := len(evs) - 1; i >= 0; i-- {
-		if !rulingKinds[evs[i].Event.Kind] {
+		if !isRuling(evs[i].Event.Kind) {
 			continue
 		}
 		events := make([]rules.Event, i)
