@@ -220,7 +220,12 @@ func (s *Store) MarkPublished(ctx context.Context, id uint64, keep time.Duration
 		if _, err := tx.exec(`UPDATE outbox_state SET published_id = ?, wall_ms = ? WHERE id = 1 AND published_id < ?`, id, wall, id); err != nil {
 			return fmt.Errorf("storage: outbox published: %w", err)
 		}
-		if _, err := tx.exec(`DELETE FROM outbox WHERE id <= (SELECT published_id FROM outbox_state WHERE id = 1) AND created_ms < ?`,
+		// Rows are written in id order as time goes on: the ones to prune
+		// are those before the first row young enough to keep, a range of
+		// ids (a scan of created_ms would read the whole outbox on every
+		// mark). A wall clock set back keeps some rows longer.
+		if _, err := tx.exec(`DELETE FROM outbox WHERE id <= (SELECT published_id FROM outbox_state WHERE id = 1)
+			AND id < COALESCE((SELECT id FROM outbox WHERE created_ms >= ? ORDER BY id LIMIT 1), 9223372036854775807)`,
 			wall-keep.Milliseconds()); err != nil {
 			return fmt.Errorf("storage: outbox prune: %w", err)
 		}
@@ -305,10 +310,30 @@ func (s *Store) OutboxAfter(ctx context.Context, after uint64, limit int) ([]Out
 	if err != nil {
 		return nil, err
 	}
+	// The events (nearly every row) in one query, not one each: the
+	// publisher reads the outbox as fast as presses come.
+	var events map[int64]*EventRecord
+	if len(rows) > 0 {
+		evs, err := queryAll(ctx, rtx, scanEvent, `SELECT `+eventCols+` FROM events WHERE seq IN
+			(SELECT event_seq FROM outbox WHERE id > ? AND id <= ? AND event_seq IS NOT NULL)`, after, rows[len(rows)-1].e.ID)
+		if err != nil {
+			return nil, fmt.Errorf("storage: outbox: %w", err)
+		}
+		events = make(map[int64]*EventRecord, len(evs))
+		for i := range evs {
+			events[int64(evs[i].Seq)] = &evs[i]
+		}
+	}
 	out := make([]OutboxEntry, 0, len(rows))
 	for _, r := range rows {
 		e := r.e
-		if err := e.read(ctx, rtx, r.eventSeq.Int64); err != nil {
+		if e.Kind == OutboxEvent {
+			ev := events[r.eventSeq.Int64]
+			if ev == nil {
+				return nil, fmt.Errorf("storage: outbox %d: event %d: none", e.ID, r.eventSeq.Int64) // events are never deleted
+			}
+			e.Event, e.Ref = ev, ev.BoardID
+		} else if err := e.read(ctx, rtx, r.eventSeq.Int64); err != nil {
 			return nil, err
 		}
 		out = append(out, e)

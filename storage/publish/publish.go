@@ -363,32 +363,22 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 	}
 	markTimer := time.NewTimer(time.Hour)
 	defer markTimer.Stop()
+	// more: the outbox may hold rows after sent. It is read again only
+	// then — after a commit woke us, or a read that filled the room — so
+	// the outbox is read about once per commit, not once per PubAck.
+	more := true
 	for {
-		// Fill the window.
-		if room := p.opts.Window - len(window); room > 0 {
+		// Fill the window once half of it is free (or it is empty).
+		if room := p.opts.Window - len(window); more && room > 0 && (len(window) == 0 || room >= (p.opts.Window+1)/2) {
 			rows, err := p.store.OutboxAfter(ctx, sent, room)
 			if err != nil {
 				return err
 			}
+			more = len(rows) == room
 			for _, r := range rows {
-				m, err := message(p.opts.Hall, r)
+				f, err := p.send(r, lastSeq)
 				if err != nil {
 					return err
-				}
-				id := hallstream.MsgID(m, r.ID)
-				if r.ID <= p.resendUpTo {
-					id += "." + p.resendTag
-				}
-				subj, body, err := hallstream.Encode(m)
-				if err != nil {
-					return err
-				}
-				msg := nats.NewMsg(subj)
-				msg.Data = body
-				msg.Header.Set(hallstream.HeaderOutbox, strconv.FormatUint(r.ID, 10))
-				f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequence(lastSeq))
-				if err != nil {
-					return fmt.Errorf("publishing outbox row %d: %w", r.ID, err)
 				}
 				window = append(window, inflight{row: r.ID, f: f})
 				sent = r.ID
@@ -405,28 +395,46 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 			case <-p.store.OutboxWake():
 			case <-time.After(time.Second): // a wake missed while reading: look again
 			}
+			more = true
 			continue
 		}
 		// The oldest in flight decides: its PubAck, or the session ends.
-		head := window[0]
 		if acked != marked {
 			markTimer.Reset(p.opts.MarkEvery)
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case err := <-head.f.Err():
-			return fmt.Errorf("outbox row %d: %w", head.row, err)
-		case ack := <-head.f.Ok():
-			if ack.Duplicate {
-				// Stored before (a resend that landed meanwhile): the
-				// places counted after it are one too far.
-				return fmt.Errorf("outbox row %d: already in the stream at %d; starting again from the stream's end", head.row, ack.Sequence)
+		case <-p.store.OutboxWake():
+			more = true
+			continue
+		case err := <-window[0].f.Err():
+			return fmt.Errorf("outbox row %d: %w", window[0].row, err)
+		case ack := <-window[0].f.Ok():
+			n := uint64(0)
+			// This PubAck, then every one already in, in order.
+			for {
+				if ack.Duplicate {
+					// Stored before (a resend that landed meanwhile): the
+					// places counted after it are one too far.
+					return fmt.Errorf("outbox row %d: already in the stream at %d; starting again from the stream's end", window[0].row, ack.Sequence)
+				}
+				acked = window[0].row
+				window = window[1:]
+				n++
+				if len(window) == 0 {
+					break
+				}
+				var err error
+				if ack, err = ready(window[0].f); err != nil {
+					return fmt.Errorf("outbox row %d: %w", window[0].row, err)
+				}
+				if ack == nil {
+					break
+				}
 			}
-			window = window[1:]
-			acked = head.row
 			p.mu.Lock()
-			p.acked++
+			p.acked += n
 			p.mu.Unlock()
 		case <-markTimer.C:
 		}
@@ -434,6 +442,43 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 			return err
 		}
 	}
+}
+
+// ready returns f's PubAck if it is in, nil if not yet.
+func ready(f jetstream.PubAckFuture) (*jetstream.PubAck, error) {
+	select {
+	case err := <-f.Err():
+		return nil, err
+	case ack := <-f.Ok():
+		return ack, nil
+	default:
+		return nil, nil
+	}
+}
+
+// send publishes one outbox row, expecting the stream's last sequence to
+// be lastSeq.
+func (p *Publisher) send(r storage.OutboxEntry, lastSeq uint64) (jetstream.PubAckFuture, error) {
+	m, err := message(p.opts.Hall, r)
+	if err != nil {
+		return nil, err
+	}
+	id := hallstream.MsgID(m, r.ID)
+	if r.ID <= p.resendUpTo {
+		id += "." + p.resendTag
+	}
+	subj, body, err := hallstream.Encode(m)
+	if err != nil {
+		return nil, err
+	}
+	msg := nats.NewMsg(subj)
+	msg.Data = body
+	msg.Header.Set(hallstream.HeaderOutbox, strconv.FormatUint(r.ID, 10))
+	f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequence(lastSeq))
+	if err != nil {
+		return nil, fmt.Errorf("publishing outbox row %d: %w", r.ID, err)
+	}
+	return f, nil
 }
 
 // message is the stream's message for an outbox row.
