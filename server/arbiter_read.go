@@ -229,8 +229,10 @@ func (a *arbiterService) ListDevices(ctx context.Context, _ *pb.ListDevicesReque
 		out.Devices = append(out.Devices, d)
 	}
 	for _, info := range s.devices {
+		info.mu.Lock()
 		seen[info.rec.ID] = true
 		add(info.rec, info)
+		info.mu.Unlock()
 	}
 	for _, r := range recs {
 		if !seen[r.ID] {

@@ -31,8 +31,12 @@ type board struct {
 	seq   uint64 // board events committed
 	// board time line ↔ server clock: the board was at refT when the server
 	// clock showed refAt.
-	refT    int64
-	refAt   time.Time
+	refT  int64
+	refAt time.Time
+	// hb is the latest heartbeat's reference, left by the device's
+	// receive loop for now() to take: a heartbeat a second from every
+	// clock need not wake the actor.
+	hb      atomic.Pointer[boardRef]
 	online  bool
 	pending []*command // arbiter commands not yet applied, in issue order
 	alerts  []string
@@ -158,8 +162,27 @@ func (b *board) post(f func()) {
 	}
 }
 
-// now estimates the board time now from the last reference.
+// boardRef is a device's board time t when the server clock showed at.
+type boardRef struct {
+	dev string
+	t   int64
+	at  time.Time
+}
+
+// heartbeatRef leaves a heartbeat's board time for the actor; any
+// goroutine may call it.
+func (b *board) heartbeatRef(dev string, t int64) {
+	b.hb.Store(&boardRef{dev: dev, t: t, at: b.srv.clock.Now()})
+}
+
+// now estimates the board time now from the last reference: the newer of
+// the actor's own and the last heartbeat's (if it came from the board's
+// device and is not behind the board's state).
 func (b *board) now() int64 {
+	if r := b.hb.Swap(nil); r != nil && r.dev == b.rec.DeviceID && r.t >= b.state.At &&
+		(r.at.After(b.refAt) || r.at.Equal(b.refAt) && r.t >= b.refT) {
+		b.refT, b.refAt = r.t, r.at
+	}
 	t := b.refT + b.srv.clock.Since(b.refAt).Milliseconds()
 	return max(t, b.state.At)
 }

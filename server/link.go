@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc/status"
@@ -20,8 +21,11 @@ type linkService struct {
 }
 
 // deviceInfo is what the hall last heard from a device.
+// Its fields are guarded by its own mutex, not the server's: every
+// heartbeat and acknowledgement writes them.
 type deviceInfo struct {
-	rec       storage.DeviceRecord
+	mu        sync.Mutex
+	rec       storage.DeviceRecord // rec.ID never changes
 	online    bool
 	acked     uint64
 	persisted time.Time
@@ -35,6 +39,7 @@ type link struct {
 	token  string // the token it connected with: revoking it cuts the link
 	out    chan *pb.ServerMessage
 	cancel context.CancelCauseFunc
+	info   *deviceInfo // the device's, set by attach
 	// owned by the receive loop
 	acked  uint64 // highest seq committed (refused or applied)
 	expect uint64 // next seq the device may send
@@ -235,7 +240,7 @@ func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage)
 	s := ls.s
 	switch msg := m.GetMsg().(type) {
 	case *pb.DeviceMessage_Heartbeat:
-		s.heartbeat(l.dev, msg.Heartbeat)
+		s.heartbeat(l, msg.Heartbeat)
 		return nil
 	case *pb.DeviceMessage_Hello:
 		return badRequest("Hello may only be the first message of a stream")
@@ -285,13 +290,13 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 			// Committed before (e.g. by a stream that just died): acknowledge.
 			s.counters.duplicates.Add(1)
 			l.expect, l.acked = seq+1, seq
-			s.setAcked(l.dev, seq)
+			l.setAcked(seq)
 			return s.ackAgain(ctx, l, seq)
 		}
 		return aerr
 	}
 	l.expect, l.acked = seq+1, seq
-	s.setAcked(l.dev, seq)
+	l.setAcked(seq)
 	if out.rejected != nil {
 		s.counters.rejected.Add(1)
 	} else {
@@ -330,7 +335,7 @@ func (ls *linkService) skipLost(ctx context.Context, l *link, upTo uint64) error
 	}
 	s.log.Warn("events lost in a restore", "device", l.dev, "from", from, "to", upTo)
 	l.expect, l.acked = upTo+1, upTo
-	s.setAcked(l.dev, upTo)
+	l.setAcked(upTo)
 	return nil
 }
 
@@ -351,7 +356,7 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 		return err
 	}
 	l.expect, l.acked = seq+1, seq
-	s.setAcked(l.dev, seq)
+	l.setAcked(seq)
 	if err != nil {
 		// Refused before, by a stream that just died: acknowledge again.
 		s.counters.duplicates.Add(1)
@@ -426,11 +431,14 @@ func (s *Server) attach(l *link, hello *pb.Hello) {
 		info = &deviceInfo{rec: storage.DeviceRecord{ID: l.dev, BatteryPct: -1}}
 		s.devices[l.dev] = info
 	}
+	l.info = info
+	info.mu.Lock()
 	info.online = true
 	info.rec.Firmware = hello.GetFirmware()
 	info.rec.LastSeen = s.clock.Now()
 	info.acked = l.acked
 	rec := info.rec
+	info.mu.Unlock()
 	b := s.boards[s.byDevice[l.dev]]
 	s.mu.Unlock()
 	if old != nil {
@@ -450,7 +458,9 @@ func (s *Server) detach(l *link) {
 	if current {
 		delete(s.links, l.dev)
 		if info := s.devices[l.dev]; info != nil {
+			info.mu.Lock()
 			info.online = false
+			info.mu.Unlock()
 		}
 	}
 	b := s.boards[s.byDevice[l.dev]]
@@ -463,42 +473,34 @@ func (s *Server) detach(l *link) {
 	}
 }
 
-func (s *Server) setAcked(dev string, seq uint64) {
-	s.mu.Lock()
-	if info := s.devices[dev]; info != nil {
-		info.acked = seq
-	}
-	s.mu.Unlock()
+func (l *link) setAcked(seq uint64) {
+	l.info.mu.Lock()
+	l.info.acked = seq
+	l.info.mu.Unlock()
 }
 
 // heartbeat records a device's telemetry and its board time.
-func (s *Server) heartbeat(dev string, hb *pb.Heartbeat) {
+func (s *Server) heartbeat(l *link, hb *pb.Heartbeat) {
+	dev, info := l.dev, l.info
 	now := s.clock.Now()
-	s.mu.Lock()
-	info := s.devices[dev]
 	var persist *storage.DeviceRecord
-	if info != nil {
-		info.rec.LastSeen = now
-		info.rec.BatteryPct = int(hb.GetBatteryPct())
-		info.rec.DriftPPM = hb.GetDriftPpm()
-		if now.Sub(info.persisted) > 30*time.Second {
-			info.persisted = now
-			r := info.rec
-			persist = &r
-		}
+	info.mu.Lock()
+	info.rec.LastSeen = now
+	info.rec.BatteryPct = int(hb.GetBatteryPct())
+	info.rec.DriftPPM = hb.GetDriftPpm()
+	if now.Sub(info.persisted) > 30*time.Second {
+		info.persisted = now
+		r := info.rec
+		persist = &r
 	}
-	b := s.boards[s.byDevice[dev]]
-	s.mu.Unlock()
+	info.mu.Unlock()
+	b := s.boardOfDevice(dev)
 	if persist != nil {
 		go func() { _ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(*persist) }) }()
 	}
 	if b != nil && hb.GetBoardTMs() > 0 {
 		t := hb.GetBoardTMs()
-		b.tell(func() {
-			if b.rec.DeviceID == dev && t >= b.state.At {
-				b.setRef(t)
-			}
-		})
+		b.heartbeatRef(dev, t)
 	}
 }
 

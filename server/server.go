@@ -172,7 +172,7 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu          sync.Mutex
+	mu          sync.RWMutex // lookups on the press path take it to read
 	boards      map[string]*board
 	byDevice    map[string]string // device id → board id
 	links       map[string]*link  // device id → its live link
@@ -313,8 +313,8 @@ func (s *Server) addBoard(b *board) {
 }
 
 func (s *Server) board(id string) (*board, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	b, ok := s.boards[id]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownBoard, id)
@@ -323,20 +323,20 @@ func (s *Server) board(id string) (*board, error) {
 }
 
 func (s *Server) boardOfDevice(dev string) *board {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return s.boards[s.byDevice[dev]]
 }
 
 func (s *Server) linkOf(dev string) *link {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return s.links[dev]
 }
 
 func (s *Server) roundInfo(roundID string) (number int32, tournament string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	r, ok := s.rounds[roundID]
 	if !ok {
 		return 0, ""
