@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/status"
 
+	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -156,8 +158,12 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 
 	// Receive loop, with a watchdog: silence for three heartbeat intervals
 	// means the device is gone (keepalive catches dead connections too).
+	// The device is heard when a message arrives, not when it is handled:
+	// a press waiting for its commit must not make its heartbeats late.
 	msgs := make(chan *pb.DeviceMessage)
 	recvErr := make(chan error, 1)
+	var heard atomic.Int64 // server clock, Unix ns
+	heard.Store(s.clock.Now().UnixNano())
 	go func() {
 		for {
 			m, err := stream.Recv()
@@ -165,6 +171,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 				recvErr <- err
 				return
 			}
+			heard.Store(s.clock.Now().UnixNano())
 			select {
 			case msgs <- m:
 			case <-ctx.Done():
@@ -172,10 +179,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 		}
 	}()
-	silence := 3 * s.opts.HeartbeatInterval
-	watchdog := s.clock.AfterFunc(silence, func() {
-		cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))
-	})
+	watchdog := s.watchSilence(dev, &heard, cancel)
 	defer watchdog.Stop()
 	for {
 		select {
@@ -188,12 +192,48 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 			return err
 		case m := <-msgs:
-			watchdog.Reset(silence)
 			if err := ls.handle(ctx, l, m); err != nil {
 				return toStatus(err)
 			}
 		}
 	}
+}
+
+// watchSilence cuts a device's link (DEADLINE_EXCEEDED) once nothing was
+// heard from it for three heartbeat intervals. It looks when the silence
+// would be complete, not at every message. If it looks late by more than
+// a heartbeat interval, it is the hall that is behind (overloaded), not
+// necessarily the device: the device gets another three intervals
+// rather than being cut for the hall's delay (a dead connection is still
+// found by keepalive).
+func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) mono.Timer {
+	silence := 3 * s.opts.HeartbeatInterval
+	var (
+		mu  sync.Mutex
+		t   mono.Timer
+		due = s.clock.Now().Add(silence)
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	t = s.clock.AfterFunc(silence, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := s.clock.Now()
+		quiet := now.Sub(time.Unix(0, heard.Load()))
+		switch late := now.Sub(due); {
+		case quiet < silence:
+			due = now.Add(silence - quiet)
+		case late > s.opts.HeartbeatInterval:
+			s.counters.lateWatchdogs.Add(1)
+			s.log.Warn("the hall looked for a silent device late: giving it more time", "device", dev, "late", late, "quiet", quiet)
+			due = now.Add(silence)
+		default:
+			cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))
+			return
+		}
+		t.Reset(due.Sub(now))
+	})
+	return t
 }
 
 // refuseHelloClaim refuses the board a Hello names if the device does not

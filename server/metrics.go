@@ -33,6 +33,8 @@ func (s *Server) newMetrics() *metrics {
 	counter("device_events_rejected_total", "Device events refused by the rules (committed to the audit log).", func(st Stats) uint64 { return st.Rejected })
 	counter("device_events_duplicate_total", "Device events dropped as already received and acknowledged again.", func(st Stats) uint64 { return st.Duplicates })
 	counter("device_sequence_gaps_total", "Device streams ended because a sequence number was skipped.", func(st Stats) uint64 { return st.Gaps })
+	counter("late_silence_checks_total", "Checks for silent devices that ran over a heartbeat interval late (the hall overloaded); the device got more time.",
+		func(st Stats) uint64 { return st.LateWatchdogs })
 	counter("arbiter_commands_total", "Arbiter commands issued to clocks.", func(st Stats) uint64 { return st.Commands })
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_commits_total", Help: "Transactions committed by the store."},
 		func() float64 { c, _ := s.store.Stats(); return float64(c) }))

@@ -12,10 +12,13 @@ type Stats struct {
 	Duplicates    uint64 // device events dropped as already received, re-acknowledged
 	Gaps          uint64 // streams ended because a sequence number was skipped
 	Commands      uint64 // arbiter commands issued
+	// LateWatchdogs counts silence checks that ran more than a heartbeat
+	// interval late (the hall overloaded): the device got more time.
+	LateWatchdogs uint64
 }
 
 type counters struct {
-	connects, applied, rejected, duplicates, gaps, commands atomic.Uint64
+	connects, applied, rejected, duplicates, gaps, commands, lateWatchdogs atomic.Uint64
 }
 
 // Stats returns a snapshot of the counters.
@@ -24,5 +27,6 @@ func (s *Server) Stats() Stats {
 	return Stats{
 		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
 		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: c.commands.Load(),
+		LateWatchdogs: c.lateWatchdogs.Load(),
 	}
 }

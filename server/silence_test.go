@@ -1,0 +1,106 @@
+package server_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+
+	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/mono"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server"
+)
+
+// The silence watchdog on the server's clock (fake): a device is cut
+// three heartbeat intervals after it was last heard, counted from the
+// last message it sent; a check that runs more than an interval late
+// (the hall was behind, not the device) gives the device more time.
+func TestSilenceWatchdog(t *testing.T) {
+	t.Parallel()
+	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake, HeartbeatInterval: time.Second}))
+	boards := h.Round(t, "300+2", 3)
+	arb, ctx := h.Arbiter(t)
+	lastSeen := func(dev string) int64 {
+		t.Helper()
+		ds, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds.GetDevices() {
+			if d.GetDeviceId() == dev {
+				return d.GetLastSeenUnixMs()
+			}
+		}
+		return 0
+	}
+	// beat sends a heartbeat and waits until the hall has it.
+	beat := func(l *rawLink, dev string) {
+		t.Helper()
+		l.heartbeat(1)
+		now := fake.Now().UnixMilli()
+		halltest.Eventually(t, 5*time.Second, func() error {
+			if got := lastSeen(dev); got != now {
+				return fmt.Errorf("device %s last seen %d, want %d", dev, got, now)
+			}
+			return nil
+		})
+	}
+	alive := func(l *rawLink) bool {
+		select {
+		case <-l.done:
+			return false
+		case <-time.After(100 * time.Millisecond): // the fake clock's timers run in goroutines
+			return true
+		}
+	}
+
+	// Heard 2 s after connecting: at 3 s it is not cut, at 5 s it is.
+	dev0 := boards[0].GetDeviceId()
+	l0, _, _ := connectRaw(t, h, dev0, 0, 1)
+	fake.Advance(2 * time.Second)
+	beat(l0, dev0)
+	fake.Advance(time.Second)
+	if !alive(l0) {
+		t.Fatalf("device cut 1 s after its heartbeat: %v", l0.err)
+	}
+	fake.Advance(1900 * time.Millisecond)
+	if !alive(l0) {
+		t.Fatalf("device cut 2.9 s after its heartbeat: %v", l0.err)
+	}
+	fake.Advance(100 * time.Millisecond)
+	if err := l0.ended(); codeOf(err) != codes.DeadlineExceeded {
+		t.Fatalf("silent for 3 s: stream ended with %v, want DEADLINE_EXCEEDED", err)
+	}
+
+	// A check 2 s late (the clock jumps 5 s): more time, counted.
+	dev1 := boards[1].GetDeviceId()
+	l1, _, _ := connectRaw(t, h, dev1, 0, 1)
+	late0 := h.Server.Stats().LateWatchdogs
+	fake.Advance(5 * time.Second)
+	if !alive(l1) {
+		t.Fatalf("device cut by a check 2 s late: %v", l1.err)
+	}
+	if got := h.Server.Stats().LateWatchdogs - late0; got != 1 {
+		t.Errorf("late checks counted: %d, want 1", got)
+	}
+	// The next check, on time, cuts it: still nothing heard.
+	fake.Advance(3 * time.Second)
+	if err := l1.ended(); codeOf(err) != codes.DeadlineExceeded {
+		t.Fatalf("silent, checked on time: stream ended with %v, want DEADLINE_EXCEEDED", err)
+	}
+
+	// Heard while its press waits for the board: a device whose messages
+	// arrive is not silent, whatever the hall does with them.
+	dev2 := boards[2].GetDeviceId()
+	l2, _, _ := connectRaw(t, h, dev2, 0, 1)
+	for range 4 {
+		fake.Advance(2 * time.Second)
+		beat(l2, dev2)
+	}
+	if !alive(l2) {
+		t.Fatalf("a device beating every 2 s was cut: %v", l2.err)
+	}
+}
