@@ -82,7 +82,7 @@ func main() {
 	flag.Float64Var(&c.rate, "rate", 5000, "offered presses per second, all clocks together")
 	flag.DurationVar(&c.duration, "duration", 20*time.Second, "length of each measured window")
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "pressing before each window, not measured")
-	flag.StringVar(&satRates, "sat-rates", "5000,7500,10000,15000,20000,30000,40000", "saturation: offered rates, in order")
+	flag.StringVar(&satRates, "sat-rates", "1000,2500,5000,7500,10000,15000,20000,30000,40000", "saturation: offered rates, in order")
 	flag.DurationVar(&c.satDuration, "sat-duration", 8*time.Second, "saturation: length of each step")
 	flag.IntVar(&c.watchers, "watchers", 1000, "watchers of each kind (gRPC, then SSE)")
 	flag.IntVar(&c.sample, "watch-sample", 10, "watchers of each kind that decode every update to time it")
