@@ -160,9 +160,13 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	// means the device is gone (keepalive catches dead connections too).
 	// The device is heard when a message arrives, not when it is handled:
 	// a press waiting for its commit must not make its heartbeats late.
+	// Heartbeats are handled here, on the receive goroutine (they wait for
+	// nothing); events go to the loop below, one at a time. While an event
+	// waits for the loop, the device counts as heard: it is the hall that
+	// is busy.
 	msgs := make(chan *pb.DeviceMessage)
 	recvErr := make(chan error, 1)
-	var heard atomic.Int64 // server clock, Unix ns
+	var heard atomic.Int64 // server clock, Unix ns; 0 while an event waits for the loop
 	heard.Store(s.clock.Now().UnixNano())
 	go func() {
 		for {
@@ -172,8 +176,14 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 				return
 			}
 			heard.Store(s.clock.Now().UnixNano())
+			if hb := m.GetHeartbeat(); hb != nil {
+				s.heartbeat(l, hb)
+				continue
+			}
+			heard.Store(0)
 			select {
 			case msgs <- m:
+				heard.Store(s.clock.Now().UnixNano())
 			case <-ctx.Done():
 				return
 			}
@@ -219,7 +229,10 @@ func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.Ca
 		mu.Lock()
 		defer mu.Unlock()
 		now := s.clock.Now()
-		quiet := now.Sub(time.Unix(0, heard.Load()))
+		var quiet time.Duration // 0 while a message waits to be handled
+		if at := heard.Load(); at != 0 {
+			quiet = now.Sub(time.Unix(0, at))
+		}
 		switch late := now.Sub(due); {
 		case quiet < silence:
 			due = now.Add(silence - quiet)
@@ -280,7 +293,7 @@ func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage)
 	s := ls.s
 	switch msg := m.GetMsg().(type) {
 	case *pb.DeviceMessage_Heartbeat:
-		s.heartbeat(l, msg.Heartbeat)
+		s.heartbeat(l, msg.Heartbeat) // (Connect handles them as they arrive)
 		return nil
 	case *pb.DeviceMessage_Hello:
 		return badRequest("Hello may only be the first message of a stream")
