@@ -401,6 +401,7 @@ func (f *fleet) pace(p int) {
 // of the last d once every press of it is acknowledged (or drain passed;
 // the unacknowledged count as lost).
 func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) *window {
+	f.settle(settleLimit)
 	f.setRate(rate)
 	time.Sleep(warm)
 	now := time.Now()
@@ -417,13 +418,32 @@ func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) 
 	return w
 }
 
-// pendingIn counts the presses of w not yet acknowledged.
+// settleLimit bounds how long settle waits for a server's backlog.
+const settleLimit = time.Minute
+
+// settle stops pressing until every press sent is acknowledged (or limit
+// passed): each window starts from a server that has caught up, not
+// behind on the previous window's load.
+func (f *fleet) settle(limit time.Duration) {
+	f.setRate(0)
+	end := time.Now().Add(limit)
+	for time.Now().Before(end) {
+		if f.pendingIn(nil) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	fmt.Printf("   (still %d presses unacknowledged after %s: measuring anyway)\n", f.pendingIn(nil), limit)
+}
+
+// pendingIn counts the presses of w (of any window if w is nil) not yet
+// acknowledged.
 func (f *fleet) pendingIn(w *window) int {
 	n := 0
 	for _, c := range f.clocks {
 		c.mu.Lock()
 		for _, p := range c.pend {
-			if p.w == w && p.press {
+			if (w == nil || p.w == w) && p.press {
 				n++
 			}
 		}
