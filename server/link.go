@@ -212,10 +212,10 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 // watchSilence cuts a device's link (DEADLINE_EXCEEDED) once nothing was
 // heard from it for three heartbeat intervals. It looks when the silence
 // would be complete, not at every message. If it looks late by more than
-// a heartbeat interval, it is the hall that is behind (overloaded), not
-// necessarily the device: the device gets another three intervals
-// rather than being cut for the hall's delay (a dead connection is still
-// found by keepalive).
+// a heartbeat interval, or the hall is behind its work (lag.go), it is
+// the hall that is slow, not necessarily the device: the device gets
+// another three intervals rather than being cut for the hall's delay (a
+// dead connection is still found by keepalive).
 func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) mono.Timer {
 	silence := 3 * s.opts.HeartbeatInterval
 	var (
@@ -236,9 +236,10 @@ func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.Ca
 		switch late := now.Sub(due); {
 		case quiet < silence:
 			due = now.Add(silence - quiet)
-		case late > s.opts.HeartbeatInterval:
+		case late > s.opts.HeartbeatInterval || s.behind():
 			s.counters.lateWatchdogs.Add(1)
-			s.log.Warn("the hall looked for a silent device late: giving it more time", "device", dev, "late", late, "quiet", quiet)
+			s.log.Warn("the hall is behind (overloaded): a clock that seems silent gets more time", "device", dev, "late", late, "quiet", quiet,
+				"sched_p99", time.Duration(s.lag.last.Load()))
 			due = now.Add(silence)
 		default:
 			cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))

@@ -603,7 +603,8 @@ func TestLinkSecondConnectionReplacesFirst(t *testing.T) {
 // beats stays online.
 func TestLinkSilentDeviceTakenOffline(t *testing.T) {
 	// Not in parallel: it counts heartbeats 100 ms apart.
-	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{HeartbeatInterval: 100 * time.Millisecond}))
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{HeartbeatInterval: 100 * time.Millisecond,
+		Overloaded: func() bool { return false }})) // whatever the tests beside it do to the scheduler
 	b := h.Round(t, "300+2", 1)[0]
 	id, dev := b.GetBoardId(), b.GetDeviceId()
 	l, w, _ := connectRaw(t, h, dev, 0, 1)

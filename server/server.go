@@ -113,6 +113,11 @@ type Options struct {
 	// fares (stream.go): GET /api/stream and the hall_outbox_* and
 	// hall_stream_* metrics.
 	Stream func(context.Context) (StreamStatus, error)
+	// Overloaded, if set, says whether the hall is behind its own work, in
+	// place of the default (goroutines waited over 200 ms at p99 to run in
+	// the last 3 heartbeat intervals, lag.go): while it is, no clock is
+	// cut for silence.
+	Overloaded func() bool
 }
 
 func (o *Options) defaults() {
@@ -182,6 +187,7 @@ type Server struct {
 	tournaments map[string]storage.TournamentRecord
 	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
 
+	lag     lagMonitor         // whether the hall is behind its own work
 	changes *broadcast.Changes // each round's change counter, for the feeds
 	feeds   *broadcast.Feeds   // PGN, relays, display page
 
@@ -229,6 +235,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.wg.Add(1)
 	go s.watchReadiness()
+	go s.watchLag(s.ctx, 3*opts.HeartbeatInterval)
 	return s, nil
 }
 

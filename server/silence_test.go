@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,8 +21,10 @@ import (
 func TestSilenceWatchdog(t *testing.T) {
 	t.Parallel()
 	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
-	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake, HeartbeatInterval: time.Second}))
-	boards := h.Round(t, "300+2", 3)
+	var overloaded atomic.Bool
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake, HeartbeatInterval: time.Second,
+		Overloaded: overloaded.Load}))
+	boards := h.Round(t, "300+2", 4)
 	arb, ctx := h.Arbiter(t)
 	lastSeen := func(dev string) int64 {
 		t.Helper()
@@ -102,5 +105,26 @@ func TestSilenceWatchdog(t *testing.T) {
 	}
 	if !alive(l2) {
 		t.Fatalf("a device beating every 2 s was cut: %v", l2.err)
+	}
+
+	// While the hall is behind its own work, a silent clock is not cut;
+	// once it has caught up, it is.
+	dev3 := boards[3].GetDeviceId()
+	l3, _, _ := connectRaw(t, h, dev3, 0, 1)
+	overloaded.Store(true)
+	late0 = h.Server.Stats().LateWatchdogs
+	for range 3 {
+		fake.Advance(3 * time.Second)
+		if !alive(l3) {
+			t.Fatalf("a silent device was cut while the hall was overloaded: %v", l3.err)
+		}
+	}
+	if got := h.Server.Stats().LateWatchdogs - late0; got < 3 {
+		t.Errorf("checks put off while overloaded: %d, want at least 3 (this clock's)", got)
+	}
+	overloaded.Store(false)
+	fake.Advance(3 * time.Second)
+	if err := l3.ended(); codeOf(err) != codes.DeadlineExceeded {
+		t.Fatalf("silent once the hall caught up: stream ended with %v, want DEADLINE_EXCEEDED", err)
 	}
 }
