@@ -48,6 +48,7 @@ type clock struct {
 	pend     []pending
 	welcomed bool
 	assigned bool
+	cut      bool // the stream ended: the clock sends nothing more
 	// acks: board_seq → when its acknowledgement arrived, for presses of
 	// a window that watchers are measured in (zero until it arrives).
 	acks map[uint64]time.Time
@@ -83,6 +84,7 @@ type fleet struct {
 	rate    atomic.Uint64 // offered presses per second, all clocks together (float bits)
 	hbEvery atomic.Int64  // heartbeat interval (ns), from the Welcome
 	errs    atomic.Int64
+	cuts    atomic.Int64 // clock streams that ended
 	lastErr atomic.Value
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -175,6 +177,15 @@ func (c *clock) recv() {
 	for {
 		m, err := c.stream.Recv()
 		if err != nil {
+			// The bench's clocks do not reconnect: a cut clock stays
+			// cut, its presses count as never acknowledged, and the
+			// table counts the cut streams.
+			c.mu.Lock()
+			c.cut = true
+			c.mu.Unlock()
+			if c.f.ctx.Err() == nil {
+				c.f.cuts.Add(1)
+			}
 			c.f.fail(fmt.Errorf("clock %s: stream ended: %w", c.dev, err))
 			return
 		}
@@ -261,10 +272,16 @@ func (c *clock) press(at time.Time, w *window) error {
 	if c.st.Status != rules.Running {
 		return nil
 	}
-	e := rules.Event{Kind: rules.KindPress, T: c.boardNow(time.Now()), Side: c.st.ToMove}
 	if w != nil {
 		w.sent.Add(1)
 	}
+	if c.cut {
+		if w != nil {
+			w.lat.add(never)
+		}
+		return nil
+	}
+	e := rules.Event{Kind: rules.KindPress, T: c.boardNow(time.Now()), Side: c.st.ToMove}
 	return c.sendLocked(e, "", at, w, true)
 }
 
@@ -292,7 +309,7 @@ func (c *clock) sendLocked(e rules.Event, commandID string, at time.Time, w *win
 func (c *clock) heartbeat(now time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.assigned {
+	if !c.assigned || c.cut {
 		return nil
 	}
 	t := c.boardNow(now)
@@ -437,11 +454,15 @@ func (f *fleet) settle(limit time.Duration) {
 }
 
 // pendingIn counts the presses of w (of any window if w is nil) not yet
-// acknowledged.
+// acknowledged; with w nil, not those of cut clocks, which never will be.
 func (f *fleet) pendingIn(w *window) int {
 	n := 0
 	for _, c := range f.clocks {
 		c.mu.Lock()
+		if w == nil && c.cut {
+			c.mu.Unlock()
+			continue
+		}
 		for _, p := range c.pend {
 			if (w == nil || p.w == w) && p.press {
 				n++

@@ -22,6 +22,7 @@ type live struct {
 	satAt          float64 // the saturation throughput
 	watch          *watchResult
 	streamErrs     int64
+	streamCuts     int64 // clock streams the server ended (of clocks)
 	lastStreamErr  error
 	profiles       []string
 	connectTook    time.Duration
@@ -158,6 +159,7 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		res.sat, res.satAt = saturate(f, c)
 	}
 	res.streamErrs, res.lastStreamErr = f.errors()
+	res.streamCuts = f.cuts.Load()
 	return res, nil
 }
 

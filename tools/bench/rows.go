@@ -65,7 +65,8 @@ func liveRows(c config, hall, echo *live) []row {
 	}
 	for _, l := range []*live{hall, echo} {
 		if l.streamErrs > 0 {
-			rows = append(rows, row{figure: l.kind + ": clock streams that failed", hall: fmt.Sprintf("%d (last: %v)", l.streamErrs, l.lastStreamErr), holds: "NO"})
+			rows = append(rows, row{figure: l.kind + ": clock streams cut (the bench's clocks do not reconnect)",
+				hall: fmt.Sprintf("%d of %d; errors %d (last: %v)", l.streamCuts, l.clocks, l.streamErrs, l.lastStreamErr), holds: "NO"})
 		}
 		if l.ingest != nil && l.ingest.rejected.Load() > 0 {
 			rows = append(rows, row{figure: l.kind + ": presses rejected", hall: fmt.Sprint(l.ingest.rejected.Load()), holds: "NO"})
