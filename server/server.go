@@ -106,8 +106,13 @@ type Options struct {
 	// ReadinessInterval is how often readiness is checked, with a probe
 	// commit while the hall is idle (default 2 s, real time).
 	ReadinessInterval time.Duration
-	// Keepalive of gRPC connections (defaults tuned for venue Wi-Fi: a ping
-	// after 2 s of silence, dead after 2 s more).
+	// Keepalive of gRPC connections: a ping after KeepaliveTime without a
+	// message, the connection dead if it is not answered within
+	// KeepaliveTimeout (defaults 10 s and 20 s). Clocks are found gone by
+	// the silence watchdog (three heartbeat intervals) long before; these
+	// find half-open connections of watchers. Shorter ones made a busy
+	// hall close thousands of live connections whose peers answered a
+	// ping two seconds late.
 	KeepaliveTime, KeepaliveTimeout time.Duration
 	// Stream, if set, says how the hall's publisher to NATS JetStream
 	// fares (stream.go): GET /api/stream and the hall_outbox_* and
@@ -152,10 +157,10 @@ func (o *Options) defaults() {
 		o.ReadinessInterval = 2 * time.Second
 	}
 	if o.KeepaliveTime <= 0 {
-		o.KeepaliveTime = 2 * time.Second
+		o.KeepaliveTime = 10 * time.Second
 	}
 	if o.KeepaliveTimeout <= 0 {
-		o.KeepaliveTimeout = 2 * time.Second
+		o.KeepaliveTimeout = 20 * time.Second
 	}
 }
 
@@ -188,6 +193,7 @@ type Server struct {
 	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
 
 	lag     lagMonitor         // whether the hall is behind its own work
+	budget  *Budget            // the watchers' bytes per second, shared by both hubs
 	changes *broadcast.Changes // each round's change counter, for the feeds
 	feeds   *broadcast.Feeds   // PGN, relays, display page
 
@@ -210,6 +216,11 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if opts.BroadcastDelay > 0 {
 		s.public = newDelayLine(opts.BroadcastDelay, opts.Clock)
+	}
+	s.budget = NewBudget(budgetMin, budgetMax)
+	s.hub.SetBudget(s.budget)
+	if s.public != nil {
+		s.public.out.SetBudget(s.budget)
 	}
 	var err error
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {

@@ -73,7 +73,7 @@ func serveEcho() error {
 	}
 	g := grpc.NewServer(
 		// As the hall's (server/server.go newGRPC).
-		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 2 * time.Second, Timeout: 2 * time.Second}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 10 * time.Second, Timeout: 20 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 		grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20))
 	pb.RegisterClockLinkServer(g, echoServer{})
