@@ -120,7 +120,7 @@ type Options struct {
 	Stream func(context.Context) (StreamStatus, error)
 	// Overloaded, if set, says whether the hall is behind its own work, in
 	// place of the default (goroutines waited over 200 ms at p99 to run in
-	// the last 3 heartbeat intervals, lag.go): while it is, no clock is
+	// the last 6 heartbeat intervals, lag.go): while it is, no clock is
 	// cut for silence.
 	Overloaded func() bool
 }
@@ -246,7 +246,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.wg.Add(1)
 	go s.watchReadiness()
-	go s.watchLag(s.ctx, 3*opts.HeartbeatInterval)
+	go s.watchLag(s.ctx, 6*opts.HeartbeatInterval)
 	return s, nil
 }
 
