@@ -189,8 +189,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 		}
 	}()
-	watchdog := s.watchSilence(dev, &heard, cancel)
-	defer watchdog.Stop()
+	defer s.watchSilence(dev, &heard, cancel)()
 	for {
 		select {
 		case <-ctx.Done():
@@ -215,19 +214,24 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 // a heartbeat interval, or the hall is behind its work (lag.go), it is
 // the hall that is slow, not necessarily the device: the device gets
 // another three intervals rather than being cut for the hall's delay (a
-// dead connection is still found by keepalive).
-func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) mono.Timer {
+// dead connection is still found by keepalive). It returns the function
+// that stops it.
+func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
 	silence := 3 * s.opts.HeartbeatInterval
 	var (
-		mu  sync.Mutex
-		t   mono.Timer
-		due = s.clock.Now().Add(silence)
+		mu      sync.Mutex
+		t       mono.Timer
+		stopped bool
+		due     = s.clock.Now().Add(silence)
 	)
 	mu.Lock()
 	defer mu.Unlock()
 	t = s.clock.AfterFunc(silence, func() {
 		mu.Lock()
 		defer mu.Unlock()
+		if stopped {
+			return
+		}
 		now := s.clock.Now()
 		var quiet time.Duration // 0 while a message waits to be handled
 		if at := heard.Load(); at != 0 {
@@ -247,7 +251,12 @@ func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.Ca
 		}
 		t.Reset(due.Sub(now))
 	})
-	return t
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }
 
 // refuseHelloClaim refuses the board a Hello names if the device does not

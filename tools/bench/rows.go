@@ -32,8 +32,13 @@ func liveRows(c config, hall, echo *live) []row {
 		for _, k := range w.kinds {
 			name := map[string]string{"grpc": "WatchHall (gRPC)", "sse": "SSE"}[k.kind]
 			p99 := k.lat.quantile(0.99)
-			rows = append(rows, row{figure: fmt.Sprintf("%s %s watchers: p99 acknowledgement → update", count(c.watchers), name),
-				hall: ms(p99) + lostNote(k.lost), target: "≤ 100 ms", holds: yesNo(p99 <= 100*time.Millisecond && k.errs == 0)})
+			r := row{figure: fmt.Sprintf("%s %s watchers: p99 acknowledgement → update", count(c.watchers), name),
+				hall: ms(p99) + lostNote(k.lost), target: "≤ 100 ms", holds: yesNo(p99 <= 100*time.Millisecond && k.errs == 0)}
+			if k.lat.count() == 0 {
+				// No sampled update was timed: nothing holds.
+				r.hall, r.holds = "no update timed"+lostNote(k.lost), "NO"
+			}
+			rows = append(rows, r)
 			with, without := float64(k.with.acked.Load())/c.duration.Seconds(), float64(k.base.acked.Load())/c.duration.Seconds()
 			rows = append(rows, row{figure: fmt.Sprintf("%s %s watchers: acknowledged presses/s", count(c.watchers), name),
 				hall: perSec(with), base: perSec(without) + " without", ratio: ratio(with, without), target: "≥ 0.90", holds: yesNo(with >= 0.9*without)})
