@@ -64,6 +64,9 @@ func Start(o Options) (*Node, error) {
 	return n, n.start()
 }
 
+// readyWait is how long a starting server may take to accept connections.
+const readyWait = 30 * time.Second
+
 func (n *Node) start() error {
 	o := n.opts
 	port := o.Port
@@ -100,9 +103,11 @@ func (n *Node) start() error {
 		s.ConfigureLogger()
 	}
 	s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
+	// Generous: a cluster's node started under load (the race detector,
+	// browsers and fleets beside it in CI) took over 10 s to be ready.
+	if !s.ReadyForConnections(readyWait) {
 		s.Shutdown()
-		return fmt.Errorf("natsrun: server %s not ready after 10 s", o.Name)
+		return fmt.Errorf("natsrun: server %s not ready after %s", o.Name, readyWait)
 	}
 	n.srv = s
 	// Keep the ports for a restart.
