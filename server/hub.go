@@ -42,15 +42,7 @@ type Hub struct {
 	spare    []published // the last applied list, reused
 	closed   bool
 	epoch    time.Time // the changes' times are since then
-	budget   *Budget   // bounds what its watchers are sent; nil: no bound
 }
-
-// SetBudget bounds what the hub's watchers are sent (WatchHall and SSE):
-// each waits for its share before sending. Set it before watchers come.
-func (h *Hub) SetBudget(b *Budget) { h.budget = b }
-
-// Spend waits until n bytes may be sent to a watcher of the hub.
-func (h *Hub) Spend(ctx context.Context, n int) error { return h.budget.Spend(ctx, n) }
 
 type published struct {
 	roundID string

@@ -58,7 +58,6 @@ func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
 		if p99 > lagLimit {
 			m.behindUntil.Store(s.clock.Now().Add(hold).UnixNano())
 		}
-		s.budget.Adjust(p99 > lagLimit)
 	}
 }
 

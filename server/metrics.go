@@ -41,9 +41,6 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { c, _ := s.store.Stats(); return float64(c) }))
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_writes_total", Help: "Writes committed by the store (grouped into commits)."},
 		func() float64 { _, w := s.store.Stats(); return float64(w) }))
-	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "watch_budget_bytes_per_second",
-		Help: "What all watchers together may be sent now: lowered while the hall is behind its own work, raised while it is not."},
-		func() float64 { return s.budget.Rate() }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "sched_latency_p99_seconds",
 		Help: "How long runnable goroutines waited to run (p99, last 250 ms): over 0.2 s the hall is behind."},
 		func() float64 { return time.Duration(s.lag.last.Load()).Seconds() }))

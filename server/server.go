@@ -193,7 +193,6 @@ type Server struct {
 	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
 
 	lag     lagMonitor         // whether the hall is behind its own work
-	budget  *Budget            // the watchers' bytes per second, shared by both hubs
 	changes *broadcast.Changes // each round's change counter, for the feeds
 	feeds   *broadcast.Feeds   // PGN, relays, display page
 
@@ -216,11 +215,6 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if opts.BroadcastDelay > 0 {
 		s.public = newDelayLine(opts.BroadcastDelay, opts.Clock)
-	}
-	s.budget = NewBudget(budgetMin, budgetMax)
-	s.hub.SetBudget(s.budget)
-	if s.public != nil {
-		s.public.out.SetBudget(s.budget)
 	}
 	var err error
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {

@@ -47,9 +47,6 @@ func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, sub *S
 		if err != nil {
 			return
 		}
-		if err := sub.h.Spend(ctx, len(b)); err != nil {
-			return
-		}
 		if _, err := w.Write(b); err != nil {
 			return
 		}

@@ -106,10 +106,6 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		if err != nil {
 			return toStatus(err)
 		}
-		// The watchers' budget: ingest keeps priority (budget.go).
-		if err := hub.Spend(ctx, len(b)); err != nil {
-			continue // ctx ended: NextUpdate says why
-		}
 		if err := stream.SendMsg(encoded(b)); err != nil {
 			return err
 		}
