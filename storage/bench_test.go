@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -79,3 +80,48 @@ var benchConfig = func() rules.Config {
 	}
 	return rules.Config{Ruleset: rules.FIDE2023, TimeControl: tc}
 }()
+
+// BenchmarkWriteManyBoards appends presses to 10,000 boards from 64
+// goroutines, as a full hall does: each write touches another board's
+// end of the indexes, unlike BenchmarkWrite's few boards. It reports the
+// CPU time per write and the average group size.
+//
+//	go test -run '^$' -bench WriteManyBoards ./storage
+func BenchmarkWriteManyBoards(b *testing.B) {
+	const boards, writers = 10_000, 64
+	s := MustOpen(b, Options{})
+	ids := mustBoards(b, s, boards)
+	ctx := context.Background()
+	var next atomic.Int64
+	commits0, writes0 := s.Stats()
+	b.SetParallelism(writers / max(1, runtime.GOMAXPROCS(0)))
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		k := int(next.Add(1) - 1)
+		var mine []string
+		for i := k; i < boards; i += writers {
+			mine = append(mine, ids[i])
+		}
+		if len(mine) == 0 {
+			return
+		}
+		seqs := make([]uint64, len(mine))
+		var devSeq uint64
+		for i := 0; pb.Next(); i = (i + 1) % len(mine) {
+			seqs[i]++
+			devSeq++
+			r := EventRecord{BoardID: mine[i], BoardSeq: seqs[i], Event: rules.Event{Kind: rules.KindPress, Side: rules.Side(seqs[i] % 2), T: int64(seqs[i]) * 1000},
+				DeviceID: fmt.Sprintf("clk-%d", k), DeviceSeq: devSeq}
+			if err := s.Write(ctx, func(tx *Tx) error { return tx.AppendEvent(&r) }); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/write")
+	if commits, writes := s.Stats(); commits > commits0 {
+		b.ReportMetric(float64(writes-writes0)/float64(commits-commits0), "writes/commit")
+	}
+}
