@@ -72,7 +72,6 @@ type Store struct {
 	closeErr  error
 
 	seqs       *seqCache     // the writer's knowledge of boards' and devices' logs (writer goroutine only)
-	stmts      *stmtCache    // the writer's prepared statements (writer goroutine only)
 	outboxWake chan struct{} // a signal after commits that added outbox rows
 
 	commits, writes atomic.Uint64
@@ -107,7 +106,6 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		maxBatch: opts.MaxBatch,
 		stopped:  make(chan struct{}),
 		seqs:     newSeqCache(),
-		stmts:    newStmtCache(),
 
 		outboxWake: make(chan struct{}, 1),
 	}
@@ -217,7 +215,6 @@ func (s *Store) Close() error {
 		close(s.queue)
 		s.mu.Unlock()
 		<-s.stopped
-		s.stmts.close()
 		close(s.cpStop)
 		<-s.cpStopped
 		// Readers first, so that closing the writer's connection, the last

@@ -41,9 +41,6 @@ func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
 	if t.done {
 		return nil, errTxDone
 	}
-	if st := t.s.stmts.stmt(t.tx, query); st != nil {
-		return st.ExecContext(txCtx, args...)
-	}
 	return t.tx.ExecContext(txCtx, query, args...)
 }
 

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -158,7 +157,6 @@ func (s *Store) commitBatch(batch []*request) {
 	// A background context: a caller's cancellation must not roll back
 	// the others' work.
 	ctx := context.Background()
-	s.stmts.prepare(s.wdb)
 	sqlTx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		s.log.Error("storage: begin failed", "err", err)
@@ -168,7 +166,7 @@ func (s *Store) commitBatch(batch []*request) {
 	outcomes := make([]outcome, len(live))
 	txs := make([]*Tx, len(live))
 	for i, r := range live {
-		if _, err := s.execBatch(sqlTx, "SAVEPOINT w"); err != nil {
+		if _, err := sqlTx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
 			s.abort(sqlTx, fail, fmt.Errorf("storage: savepoint: %w", err))
 			return
 		}
@@ -180,14 +178,14 @@ func (s *Store) commitBatch(batch []*request) {
 		if outcomes[i].err != nil || outcomes[i].panicked {
 			tx.after = nil
 			s.seqs.rollback(mark)
-			if _, err := s.execBatch(sqlTx, "ROLLBACK TO w"); err != nil {
+			if _, err := sqlTx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
 				// SQLite may have rolled back the whole transaction
 				// (disk full, I/O error): nothing of the batch stands.
 				s.abort(sqlTx, fail, fmt.Errorf("storage: rollback to savepoint after %v: %w", outcomes[i].err, err))
 				return
 			}
 		}
-		if _, err := s.execBatch(sqlTx, "RELEASE w"); err != nil {
+		if _, err := sqlTx.ExecContext(ctx, "RELEASE w"); err != nil {
 			s.abort(sqlTx, fail, fmt.Errorf("storage: release savepoint: %w", err))
 			return
 		}
@@ -217,15 +215,6 @@ func (s *Store) commitBatch(batch []*request) {
 	for i, r := range live {
 		r.done <- outcomes[i]
 	}
-}
-
-// execBatch runs one of the batch's own statements (the savepoints),
-// prepared once.
-func (s *Store) execBatch(tx *sql.Tx, query string) (sql.Result, error) {
-	if st := s.stmts.stmt(tx, query); st != nil {
-		return st.ExecContext(txCtx)
-	}
-	return tx.ExecContext(txCtx, query)
 }
 
 // abort rolls the batch's transaction back and fails every Write of it.
