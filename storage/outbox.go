@@ -333,7 +333,7 @@ func (s *Store) OutboxAfter(ctx context.Context, after uint64, limit int) ([]Out
 				return nil, fmt.Errorf("storage: outbox %d: event %d: none", e.ID, r.eventSeq.Int64) // events are never deleted
 			}
 			e.Event, e.Ref = ev, ev.BoardID
-		} else if err := e.read(ctx, rtx, r.eventSeq.Int64); err != nil {
+		} else if err := e.read(ctx, rtx); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
@@ -341,8 +341,9 @@ func (s *Store) OutboxAfter(ctx context.Context, after uint64, limit int) ([]Out
 	return out, nil
 }
 
-// read fills in the record an outbox row tells of.
-func (e *OutboxEntry) read(ctx context.Context, q querier, eventSeq int64) error {
+// read fills in the record an outbox row other than an event tells of
+// (OutboxAfter reads a batch's events in one query).
+func (e *OutboxEntry) read(ctx context.Context, q querier) error {
 	gone := func(err error) error {
 		if errors.Is(err, ErrNotFound) || errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -350,13 +351,6 @@ func (e *OutboxEntry) read(ctx context.Context, q querier, eventSeq int64) error
 		return err
 	}
 	switch e.Kind {
-	case OutboxEvent:
-		ev, err := queryOne(ctx, q, scanEvent, fmt.Sprintf("event %d: none", eventSeq),
-			`SELECT `+eventCols+` FROM events WHERE seq = ?`, eventSeq)
-		if err != nil {
-			return fmt.Errorf("storage: outbox %d: %w", e.ID, err) // events are never deleted
-		}
-		e.Event, e.Ref = &ev, ev.BoardID
 	case OutboxHall:
 		var js string
 		if err := q.QueryRowContext(ctx, `SELECT info_json FROM hall WHERE id = 1`).Scan(&js); err != nil {
