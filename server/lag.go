@@ -30,15 +30,14 @@ const schedLatencies = "/sched/latencies:seconds"
 type lagMonitor struct {
 	behindUntil atomic.Int64 // Unix ns (server clock): behind until then
 	last        atomic.Int64 // the last sample's p99, ns
-	samples     []rtmetrics.Sample
-	prev        []uint64
 }
 
 // watchLag samples the scheduling latency until ctx is done; after a
 // sample over lagLimit the hall counts as behind for hold.
 func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
 	m := &s.lag
-	m.samples = []rtmetrics.Sample{{Name: schedLatencies}}
+	samples := []rtmetrics.Sample{{Name: schedLatencies}}
+	var prev []uint64
 	t := time.NewTicker(lagSample)
 	defer t.Stop()
 	for {
@@ -47,13 +46,13 @@ func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
 			return
 		case <-t.C:
 		}
-		rtmetrics.Read(m.samples)
-		if m.samples[0].Value.Kind() != rtmetrics.KindFloat64Histogram {
+		rtmetrics.Read(samples)
+		if samples[0].Value.Kind() != rtmetrics.KindFloat64Histogram {
 			return // not reported by this runtime
 		}
-		h := m.samples[0].Value.Float64Histogram()
-		p99 := quantileSince(m.prev, h.Counts, h.Buckets, 0.99)
-		m.prev = append(m.prev[:0], h.Counts...)
+		h := samples[0].Value.Float64Histogram()
+		p99 := quantileSince(prev, h.Counts, h.Buckets, 0.99)
+		prev = append(prev[:0], h.Counts...)
 		m.last.Store(int64(p99))
 		if p99 > lagLimit {
 			m.behindUntil.Store(s.clock.Now().Add(hold).UnixNano())
