@@ -75,14 +75,13 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	stop := trackCtx(s, id.TokenID, &ctx)
 	defer stop()
-	limitSendBuffer(r, sseSendBuffer)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
 	sub := hub.Subscribe(scope, from, s.opts.WatchInterval)
 	defer sub.Close()
-	SendSSE(ctx, w, fl, sub, nil)
+	SendSSE(ctx, w, fl, r, sub, nil)
 }
 
 // serveBoards lists the boards the caller may see, with players and live

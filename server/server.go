@@ -234,7 +234,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: connContext}
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: ConnContext}
 	if opts.TLS != nil {
 		s.http.TLSConfig = opts.TLS.Clone()
 	}

@@ -5,39 +5,58 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
+	"time"
 )
 
 // A dashboard's feed that stops reading must soon stop taking the
 // server's sends, so that it falls behind its hub feed and, reading again,
 // gets a fresh snapshot instead of seconds of stale updates queued in the
 // kernel (a socket's send buffer grows to megabytes by itself). Its
-// connection's send buffer is therefore held to sseSendBuffer: a fraction
-// of a second of the whole hall's updates.
-const sseSendBuffer = 256 << 10
+// connection's send buffer is therefore held to sseSendBuffer, and the next
+// update is written only once what is still unacknowledged by the client's
+// TCP is at most sseInFlight: a client that stops reading closes its
+// receive window, its bytes stay queued here, and its updates wait in the
+// hub (merged, or a snapshot once it is far behind) rather than in buffers.
+const (
+	sseSendBuffer = 256 << 10
+	sseInFlight   = 64 << 10
+)
+
+// How often SendSSE looks again at a connection whose client has not taken
+// what was sent: from sseWaitFirst, doubling up to sseWaitMax.
+const (
+	sseWaitFirst = 2 * time.Millisecond
+	sseWaitMax   = 100 * time.Millisecond
+)
 
 type connKey struct{}
 
-// connContext keeps each HTTP connection in its requests' context.
-func connContext(ctx context.Context, c net.Conn) context.Context {
+// ConnContext keeps each HTTP connection in its requests' context, for
+// SendSSE: set it as the http.Server's ConnContext.
+func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
 
-// limitSendBuffer sets the send buffer of the request's TCP connection.
-func limitSendBuffer(r *http.Request, bytes int) {
+// tcpConn returns the TCP connection r came on, if ConnContext kept it.
+func tcpConn(r *http.Request) *net.TCPConn {
 	c, _ := r.Context().Value(connKey{}).(net.Conn)
 	if tc, ok := c.(*tls.Conn); ok {
 		c = tc.NetConn()
 	}
-	if tcp, ok := c.(*net.TCPConn); ok {
-		_ = tcp.SetWriteBuffer(bytes)
-	}
+	tcp, _ := c.(*net.TCPConn)
+	return tcp
 }
 
-// SendSSE writes sub's updates to an event stream until ctx ends or the
-// client goes: each one encoded once for every watcher of the scope
-// (Update.SSE). sent, if not nil, is called after each update is flushed.
-// The caller has written the headers.
-func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, sub *Sub, sent func()) {
+// SendSSE writes sub's updates to the event stream of r until ctx ends or
+// the client goes: each one encoded once for every watcher of the scope
+// (Update.SSE), and each only once the client's TCP has taken all but
+// sseInFlight of what was written before. sent, if not nil, is called
+// after each update is flushed. The caller has written the headers.
+func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *http.Request, sub *Sub, sent func()) {
+	tcp := tcpConn(r)
+	if tcp != nil {
+		_ = tcp.SetWriteBuffer(sseSendBuffer)
+	}
 	for {
 		u, err := sub.NextUpdate(ctx)
 		if err != nil {
@@ -54,5 +73,33 @@ func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, sub *S
 		if sent != nil {
 			sent()
 		}
+		if tcp != nil && !waitTaken(ctx, tcp, sseInFlight) {
+			return
+		}
+	}
+}
+
+// waitTaken waits until at most limit bytes written to c are not yet
+// acknowledged by its peer, and reports false if ctx ended first. Where the
+// queue cannot be read it does not wait.
+func waitTaken(ctx context.Context, c *net.TCPConn, limit int) bool {
+	wait := sseWaitFirst
+	var t *time.Timer
+	for {
+		if n, ok := unacked(c); !ok || n <= limit {
+			return true
+		}
+		if t == nil {
+			t = time.NewTimer(wait)
+			defer t.Stop()
+		} else {
+			t.Reset(wait)
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+		wait = min(2*wait, sseWaitMax)
 	}
 }

@@ -156,5 +156,5 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	defer g.metrics.watchers.Dec()
 	sub := hub.Subscribe(scope, from, max(g.opts.WatchInterval, 250*time.Millisecond))
 	defer sub.Close()
-	server.SendSSE(ctx, w, fl, sub, g.metrics.updates.Inc)
+	server.SendSSE(ctx, w, fl, r, sub, g.metrics.updates.Inc)
 }
