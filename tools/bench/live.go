@@ -58,9 +58,10 @@ type watchKind struct {
 }
 
 type slowOutcome struct {
-	kind   string
-	report slowReport
-	err    error
+	kind    string
+	report  slowReport
+	noStall bool // no update came while it was not reading
+	err     error
 }
 
 const drain = 10 * time.Second
@@ -181,7 +182,7 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			name, err := s.profile(ctx, c.profile, kind, c.duration)
+			name, err := s.profile(ctx, c.profile, kind, "", c.duration)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && first == nil {
@@ -245,7 +246,28 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		wk.lat = &hist{}
 		set.lat.Store(wk.lat)
 		u0, b0 := set.updates.Load(), set.bytes.Load()
+		prof := make(chan string, 1)
+		if c.profile != "" {
+			go func() {
+				// The CPU profile of the window with the watchers,
+				// once it starts (after the fleet settled and warmed).
+				asked := time.Now()
+				for w := f.win.Load(); w == nil || w.from.Before(asked); w = f.win.Load() {
+					time.Sleep(10 * time.Millisecond)
+				}
+				name, err := s.profile(context.Background(), c.profile, "profile", kind+"-watchers", c.duration)
+				if err != nil {
+					name = err.Error()
+				}
+				prof <- name
+			}()
+		} else {
+			prof <- ""
+		}
 		wk.with = f.measure(c.rate, c.warmup, c.duration, drain, true)
+		if name := <-prof; name != "" {
+			fmt.Printf("   profile with the %s watchers: %s\n", kind, name)
+		}
 		time.Sleep(2 * time.Second) // the last updates
 		set.lat.Store(nil)
 		wk.updates, wk.bytes = set.updates.Load()-u0, set.bytes.Load()-b0
@@ -287,6 +309,14 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 			_, err := set.errors()
 			o.err = fmt.Errorf("no snapshot within %s of resuming, %d updates read since, stopped reading after %d (stream error: %v)",
 				3*c.stall+10*time.Second, set.ws[0].afterResume.Load(), set.ws[0].stalledAt.Load(), err)
+		}
+		if stalled := time.Duration(set.ws[0].stalledFor.Load()); stalled < c.stall/2 {
+			// No update came while it was told to stop reading: it
+			// never fell behind, so its first update after resuming
+			// says nothing.
+			o.noStall = true
+			o.err = fmt.Errorf("it did not fall behind: no update came in the first %s of the %s it was told to stop reading",
+				(c.stall - stalled).Round(time.Millisecond), c.stall)
 		}
 		res.slow = append(res.slow, o)
 		fmt.Printf("   slow %s watcher, %s without reading: ingest p99 %s (without %s); resumed: snapshot %v after %s, %d updates / %.0f KB before it %v\n",

@@ -222,8 +222,9 @@ func (s *server) goroutines() int {
 }
 
 // profile saves the server's profile of kind (profile = CPU, block, mutex)
-// over d into dir; it returns the file name.
-func (s *server) profile(ctx context.Context, dir, kind string, d time.Duration) (string, error) {
+// over d into dir, its name ending in label if not empty; it returns the
+// file name.
+func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Duration) (string, error) {
 	if s.debug == "" {
 		return "", fmt.Errorf("%s has no profiler", s.name)
 	}
@@ -240,7 +241,10 @@ func (s *server) profile(ctx context.Context, dir, kind string, d time.Duration)
 		b, _ := io.ReadAll(resp.Body)
 		return "", fmt.Errorf("%s profile: %s: %s", kind, resp.Status, b)
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%s.pb.gz", s.name, kind))
+	if label != "" {
+		label = "-" + label
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s%s.pb.gz", s.name, kind, label))
 	f, err := os.Create(name)
 	if err != nil {
 		return "", err

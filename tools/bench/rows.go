@@ -51,6 +51,9 @@ func liveRows(c config, hall, echo *live) []row {
 			for _, o := range w.slow {
 				name := map[string]string{"grpc": "gRPC", "sse": "SSE"}[o.kind]
 				got := "no snapshot"
+				if o.noStall {
+					got = "not measured: no update came while it was not reading"
+				}
 				if o.err == nil && o.report.snapshot {
 					got = fmt.Sprintf("snapshot %s after resuming, behind %d updates (%.0f KB) in flight", o.report.after.Round(time.Millisecond), o.report.updatesAhead, float64(o.report.bytesBefore)/1024)
 				}

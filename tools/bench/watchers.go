@@ -60,6 +60,7 @@ type watcher struct {
 	caught        chan slowReport
 	afterResume   atomic.Int64 // updates read since resuming (without a snapshot)
 	stalledAt     atomic.Int64 // updates read when it stopped reading
+	stalledFor    atomic.Int64 // how long it did not read, in nanoseconds
 }
 
 type slowReport struct {
@@ -214,6 +215,11 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 				rest, err2 := br.ReadBytes('\n')
 				data = append(append([]byte(nil), line...), rest...)
 				size, err = len(data), err2
+			} else if errors.Is(err, bufio.ErrBufferFull) {
+				// Reading the rest of the line overwrites the
+				// reader's buffer: keep the head, where the
+				// snapshot flag is.
+				data = append([]byte(nil), line[:min(len(line), jsonHead)]...)
 			} else {
 				data = line
 			}
@@ -235,6 +241,9 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 		n++
 	}
 }
+
+// jsonHead is how far into an update's JSON its snapshot flag is looked for.
+const jsonHead = 200
 
 // slowTracker follows a slow watcher from its resumption to its snapshot.
 type slowTracker struct {
@@ -258,8 +267,10 @@ func (w *watcher) got(n, size int, snapshot bool, slow *slowTracker) {
 	case <-w.stall:
 		if slow.resumed.IsZero() {
 			w.stalledAt.Store(int64(n))
+			t := time.Now()
 			<-w.resume
 			slow.resumed = time.Now()
+			w.stalledFor.Store(int64(slow.resumed.Sub(t)))
 			return // this one was read before the stall
 		}
 	default:
@@ -344,7 +355,7 @@ var (
 // jsonUpdate reads a data: line of protojson (which may put a space after
 // a colon) for its snapshot flag and, if sampled, its boards.
 func (w *watcher) jsonUpdate(line []byte, now time.Time) (snapshot bool) {
-	head := line[:min(len(line), 200)]
+	head := line[:min(len(line), jsonHead)]
 	if i := bytes.Index(head, jsonSnapshot); i >= 0 {
 		snapshot = bytes.HasPrefix(bytes.TrimLeft(head[i+len(jsonSnapshot):], " "), []byte("true"))
 	}
