@@ -125,3 +125,40 @@ func BenchmarkWriteManyBoards(b *testing.B) {
 		b.ReportMetric(float64(writes-writes0)/float64(commits-commits0), "writes/commit")
 	}
 }
+
+// BenchmarkMarkPublished is the publisher's published mark (every 200 ms)
+// on a day's outbox: 500,000 rows younger than the day kept, all but the
+// newest published. Its cost must not grow with the rows kept.
+//
+//	go test -run '^$' -bench MarkPublished ./storage
+func BenchmarkMarkPublished(b *testing.B) {
+	const rows = 500_000
+	s := MustOpen(b, Options{})
+	ctx := context.Background()
+	now := time.Now().UnixMilli()
+	var first, last uint64
+	if err := s.Write(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?)
+			INSERT INTO outbox (kind, ref, created_ms) SELECT 'board', 'b' || x, ? FROM c`, rows, now); err != nil {
+			return err
+		}
+		return tx.queryRow(`SELECT MIN(id), MAX(id) FROM outbox`).Scan(&first, &last)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	id := last - uint64(b.N) - 1
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for range b.N {
+		id++
+		if err := s.MarkPublished(ctx, id, 24*time.Hour); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	// The time per mark is mostly its commit's fsync; the CPU is the scan.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/mark")
+	if st, err := s.OutboxState(ctx); err != nil || st.Published != id || st.Backlog() != last-id {
+		b.Fatalf("after marking %d: %+v, %v", id, st, err)
+	}
+}

@@ -221,12 +221,23 @@ func (s *Store) MarkPublished(ctx context.Context, id uint64, keep time.Duration
 			return fmt.Errorf("storage: outbox published: %w", err)
 		}
 		// Rows are written in id order as time goes on: the ones to prune
-		// are those before the first row young enough to keep, a range of
-		// ids (a scan of created_ms would read the whole outbox on every
-		// mark). A wall clock set back keeps some rows longer.
-		if _, err := tx.exec(`DELETE FROM outbox WHERE id <= (SELECT published_id FROM outbox_state WHERE id = 1)
-			AND id < COALESCE((SELECT id FROM outbox WHERE created_ms >= ? ORDER BY id LIMIT 1), 9223372036854775807)`,
-			wall-keep.Milliseconds()); err != nil {
+		// are the published ones before the first row young enough to
+		// keep, a range of ids (a scan of created_ms would read the whole
+		// outbox on every mark). The bound is worked out first: given
+		// two, SQLite walked every published row — the whole day kept —
+		// checking the other. A wall clock set back keeps some rows longer.
+		var upTo uint64
+		if err := tx.queryRow(`SELECT published_id FROM outbox_state WHERE id = 1`).Scan(&upTo); err != nil {
+			return fmt.Errorf("storage: outbox published: %w", err)
+		}
+		var young uint64
+		switch err := tx.queryRow(`SELECT id FROM outbox WHERE created_ms >= ? ORDER BY id LIMIT 1`, wall-keep.Milliseconds()).Scan(&young); {
+		case err == nil:
+			upTo = min(upTo, young-1)
+		case !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("storage: outbox prune: %w", err)
+		}
+		if _, err := tx.exec(`DELETE FROM outbox WHERE id <= ?`, upTo); err != nil {
 			return fmt.Errorf("storage: outbox prune: %w", err)
 		}
 		return nil
