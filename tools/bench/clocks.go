@@ -86,6 +86,9 @@ type fleet struct {
 	errs    atomic.Int64
 	cuts    atomic.Int64 // clock streams that ended
 	lastErr atomic.Value
+	// backlog, if set, is the server's own work left over (the hall's
+	// outbox not yet in its stream): settle waits for it too.
+	backlog func() float64
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -438,19 +441,37 @@ func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) 
 // settleLimit bounds how long settle waits for a server's backlog.
 const settleLimit = time.Minute
 
-// settle stops pressing until every press sent is acknowledged (or limit
-// passed): each window starts from a server that has caught up, not
-// behind on the previous window's load.
+// settle stops pressing until every press sent is acknowledged and the
+// server's backlog, if it reports one, is nearly gone (or limit passed):
+// each window starts from a server that has caught up, not behind on the
+// previous window's load.
 func (f *fleet) settle(limit time.Duration) {
 	f.setRate(0)
-	end := time.Now().Add(limit)
+	start := time.Now()
+	end := start.Add(limit)
 	for time.Now().Before(end) {
 		if f.pendingIn(nil) == 0 {
-			return
+			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	fmt.Printf("   (still %d presses unacknowledged after %s: measuring anyway)\n", f.pendingIn(nil), limit)
+	if n := f.pendingIn(nil); n > 0 {
+		fmt.Printf("   (still %d presses unacknowledged after %s: measuring anyway)\n", n, limit)
+		return
+	}
+	if f.backlog == nil {
+		return
+	}
+	for time.Now().Before(end) {
+		if f.backlog() < 100 {
+			if d := time.Since(start); d > time.Second {
+				fmt.Printf("   (the server caught up in %s)\n", d.Round(100*time.Millisecond))
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	fmt.Printf("   (the server's backlog is still %.0f after %s: measuring anyway)\n", f.backlog(), limit)
 }
 
 // pendingIn counts the presses of w (of any window if w is nil) not yet

@@ -113,6 +113,9 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		return nil, err
 	}
 	defer f.close()
+	if kind == "hall" {
+		f.backlog = func() float64 { return s.metric("hall_outbox_backlog") }
+	}
 	res.connectTook = time.Since(t)
 	fmt.Printf("   set up in %s, %d clocks connected in %s\n", res.setupTook.Round(time.Millisecond), c.clocks, res.connectTook.Round(time.Millisecond))
 	time.Sleep(3 * time.Second) // idle: heartbeats only
@@ -150,14 +153,16 @@ func runServer(c config, tmp, kind string) (*live, error) {
 			return nil, err
 		}
 	}
+	// Saturation before the watchers: its steps measure the hall, not
+	// what 1,000 watchers left behind (clocks cut, backlogs).
+	if c.parts["saturation"] {
+		res.sat, res.satAt = saturate(f, c)
+	}
 	if c.parts["watchers"] && kind == "hall" {
 		if res.watch, err = watchPart(s, f, arb, c); err != nil {
 			res.watchersFailed = err.Error()
 			fmt.Printf("   watchers: %v\n", err)
 		}
-	}
-	if c.parts["saturation"] {
-		res.sat, res.satAt = saturate(f, c)
 	}
 	res.streamErrs, res.lastStreamErr = f.errors()
 	res.streamCuts = f.cuts.Load()
