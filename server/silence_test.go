@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/storage"
 )
 
 // The silence watchdog on the server's clock (fake): a device is cut
@@ -126,5 +128,67 @@ func TestSilenceWatchdog(t *testing.T) {
 	fake.Advance(3 * time.Second)
 	if err := l3.ended(); codeOf(err) != codes.DeadlineExceeded {
 		t.Fatalf("silent once the hall caught up: stream ended with %v, want DEADLINE_EXCEEDED", err)
+	}
+}
+
+// A device whose next message waits because the hall has not finished
+// with its last one is heard: the hall, not the device, is behind. Its
+// press waits for a commit that the store holds up (a stalled disk), its
+// next event waits behind it, and the heartbeats it sends meanwhile wait
+// unread behind that: it is not cut, however long the store takes. Once
+// the store has caught up, silence counts again.
+func TestSilenceNotCountedWhileEventWaits(t *testing.T) {
+	t.Parallel()
+	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake, HeartbeatInterval: time.Second,
+		Overloaded: func() bool { return false }}))
+	b := h.Round(t, "300+2", 1)[0]
+	dev := b.GetDeviceId()
+	l, _, _ := connectRaw(t, h, dev, 0, 1)
+
+	// The store's writer is held inside a write of the test's own.
+	held, release := make(chan struct{}), make(chan struct{})
+	writeDone := make(chan error, 1)
+	go func() {
+		writeDone <- h.Store.Write(context.Background(), func(*storage.Tx) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	l.event(1, b.GetBoardId(), startAction(0), 300_000, 300_000)
+	l.event(2, b.GetBoardId(), pressAction(pb.Side_SIDE_WHITE, 1000), 301_000, 300_000)
+	for range 5 {
+		l.heartbeat(1)
+	}
+	// The messages reach the hall (real time; nothing of the hall shows
+	// it: the first waits in the store, the rest behind it).
+	time.Sleep(500 * time.Millisecond)
+	for i := range 10 {
+		fake.Advance(time.Second) // every check on time
+		select {
+		case <-l.done:
+			t.Fatalf("cut %d s into a stalled commit, its next event waiting: %v", i+1, l.err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+
+	close(release)
+	if err := <-writeDone; err != nil {
+		t.Fatal(err)
+	}
+	for a := l.ack(); a.GetUpToSeq() < 2; a = l.ack() {
+	}
+	fake.Advance(3 * time.Second)
+	if err := l.ended(); codeOf(err) != codes.DeadlineExceeded {
+		t.Fatalf("silent for 3 s once its events were handled: stream ended with %v, want DEADLINE_EXCEEDED", err)
 	}
 }
