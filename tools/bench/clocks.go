@@ -85,7 +85,12 @@ type fleet struct {
 	hbEvery atomic.Int64  // heartbeat interval (ns), from the Welcome
 	errs    atomic.Int64
 	cuts    atomic.Int64 // clock streams that ended
-	lastErr atomic.Value
+	// beatLate is the most a heartbeat was sent after its time (ns): a
+	// clock cut as silent when its heartbeats left the bench seconds late
+	// was cut for the bench's delay (its own goroutines starved), not the
+	// server's.
+	beatLate atomic.Int64
+	lastErr  atomic.Value
 	// backlog, if set, is the server's own work left over (the hall's
 	// outbox not yet in its stream): settle waits for it too.
 	backlog func() float64
@@ -410,6 +415,9 @@ func (f *fleet) pace(p int) {
 		}
 		beatGap := time.Duration(f.hbEvery.Load()) / time.Duration(len(mine))
 		for !nextBeat.After(now) {
+			if late := int64(time.Since(nextBeat)); late > f.beatLate.Load() {
+				f.beatLate.Store(late) // one pacer's view; the others' may race: a max either way
+			}
 			f.fail(mine[j%len(mine)].heartbeat(now))
 			j++
 			nextBeat = nextBeat.Add(beatGap)

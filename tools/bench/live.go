@@ -22,7 +22,8 @@ type live struct {
 	satAt          float64 // the saturation throughput
 	watch          *watchResult
 	streamErrs     int64
-	streamCuts     int64 // clock streams the server ended (of clocks)
+	streamCuts     int64         // clock streams the server ended (of clocks)
+	beatLate       time.Duration // the latest the bench sent a heartbeat
 	lastStreamErr  error
 	profiles       []string
 	connectTook    time.Duration
@@ -166,6 +167,7 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	}
 	res.streamErrs, res.lastStreamErr = f.errors()
 	res.streamCuts = f.cuts.Load()
+	res.beatLate = time.Duration(f.beatLate.Load())
 	return res, nil
 }
 

@@ -74,7 +74,8 @@ func liveRows(c config, hall, echo *live) []row {
 	for _, l := range []*live{hall, echo} {
 		if l.streamErrs > 0 {
 			rows = append(rows, row{figure: l.kind + ": clock streams cut (the bench's clocks do not reconnect)",
-				hall: fmt.Sprintf("%d of %d; errors %d (last: %v)", l.streamCuts, l.clocks, l.streamErrs, l.lastStreamErr), holds: "NO"})
+				hall: fmt.Sprintf("%d of %d; errors %d (last: %v); the bench sent heartbeats up to %s late", l.streamCuts, l.clocks, l.streamErrs, l.lastStreamErr,
+					l.beatLate.Round(time.Millisecond)), holds: "NO"})
 		}
 		if l.ingest != nil && l.ingest.rejected.Load() > 0 {
 			rows = append(rows, row{figure: l.kind + ": presses rejected", hall: fmt.Sprint(l.ingest.rejected.Load()), holds: "NO"})
