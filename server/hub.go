@@ -42,6 +42,10 @@ type Hub struct {
 	spare    []published // the last applied list, reused
 	closed   bool
 	epoch    time.Time // the changes' times are since then
+
+	// hold, if set, is waited on before each of a watcher's updates is
+	// taken, with the time of its last (ingest_first.go). Set before use.
+	hold func(ctx context.Context, last time.Time) error
 }
 
 type published struct {
@@ -109,6 +113,11 @@ func NewHub(ringSize int) *Hub {
 	return &Hub{boards: map[string]*hubBoard{}, sections: map[string]string{}, ring: make([]hubChange, ringSize),
 		wake: make(chan struct{}), feeds: map[feedKey]*feed{}, epoch: time.Now()}
 }
+
+// HoldWith makes every watcher wait on hold before taking each update,
+// given the time of its last one (or of its subscription): the hall holds
+// its watchers back while ingest is behind. Call it before any Subscribe.
+func (h *Hub) HoldWith(hold func(ctx context.Context, last time.Time) error) { h.hold = hold }
 
 // Place records a board's section, for scopes limited to sections. Call
 // it before the board's first Seed or Publish.
@@ -265,7 +274,8 @@ type Sub struct {
 	f        *feed
 	started  bool
 	closed   bool
-	last     uint64 // the watcher has its feed's updates up to this index
+	last     uint64    // the watcher has its feed's updates up to this index
+	lastAt   time.Time // when it took its last update (or subscribed)
 }
 
 // Subscribe returns a watcher of scope. With fromSeq 0 its first update is a
@@ -274,7 +284,7 @@ type Sub struct {
 // (coalescing what happened meanwhile); 0 sends as soon as anything changes.
 // Close it when done.
 func (h *Hub) Subscribe(scope Scope, fromSeq uint64, interval time.Duration) *Sub {
-	return &Sub{h: h, scope: scope, fromSeq: fromSeq, interval: interval}
+	return &Sub{h: h, scope: scope, fromSeq: fromSeq, interval: interval, lastAt: time.Now()}
 }
 
 // Close releases the watcher's place in its feed.
@@ -305,6 +315,19 @@ func (s *Sub) Next(ctx context.Context) (*pb.WatchUpdate, error) {
 
 // NextUpdate is Next with the update's shared encodings.
 func (s *Sub) NextUpdate(ctx context.Context) (*Update, error) {
+	if s.h.hold != nil {
+		if err := s.h.hold(ctx, s.lastAt); err != nil {
+			return nil, err
+		}
+	}
+	u, err := s.nextUpdate(ctx)
+	if err == nil {
+		s.lastAt = time.Now()
+	}
+	return u, err
+}
+
+func (s *Sub) nextUpdate(ctx context.Context) (*Update, error) {
 	h := s.h
 	h.mu.Lock()
 	h.applyLocked()
@@ -353,6 +376,13 @@ func (s *Sub) NextUpdate(ctx context.Context) (*Update, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-ch:
+		}
+		if h.hold != nil {
+			// Something changed while it waited: the hold applies to
+			// this update too, and it then takes what changed meanwhile.
+			if err := h.hold(ctx, s.lastAt); err != nil {
+				return nil, err
+			}
 		}
 		h.mu.Lock()
 		h.applyLocked()

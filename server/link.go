@@ -164,7 +164,11 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	// nothing); events go to the loop below, one at a time. While an event
 	// waits for the loop, the device counts as heard: it is the hall that
 	// is busy.
-	msgs := make(chan *pb.DeviceMessage)
+	type arrival struct {
+		m  *pb.DeviceMessage
+		at time.Time // when it arrived (real time), for ingest_first.go
+	}
+	msgs := make(chan arrival)
 	recvErr := make(chan error, 1)
 	var heard atomic.Int64 // server clock, Unix ns; 0 while an event waits for the loop
 	heard.Store(s.clock.Now().UnixNano())
@@ -182,7 +186,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 			heard.Store(0)
 			select {
-			case msgs <- m:
+			case msgs <- arrival{m, time.Now()}:
 				heard.Store(s.clock.Now().UnixNano())
 			case <-ctx.Done():
 				return
@@ -200,10 +204,11 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 				return nil
 			}
 			return err
-		case m := <-msgs:
-			if err := ls.handle(ctx, l, m); err != nil {
+		case a := <-msgs:
+			if err := ls.handle(ctx, l, a.m); err != nil {
 				return toStatus(err)
 			}
+			s.ingest.observeAck(time.Since(a.at))
 		}
 	}
 }

@@ -36,6 +36,8 @@ func (s *Server) newMetrics() *metrics {
 	counter("device_sequence_gaps_total", "Device streams ended because a sequence number was skipped.", func(st Stats) uint64 { return st.Gaps })
 	counter("late_silence_checks_total", "Checks for silent devices that ran over a heartbeat interval late (the hall overloaded); the device got more time.",
 		func(st Stats) uint64 { return st.LateWatchdogs })
+	counter("watch_holds_total", "Watchers' updates held back while presses waited over 500 ms to be acknowledged (ingest first).",
+		func(st Stats) uint64 { return st.WatchHolds })
 	counter("arbiter_commands_total", "Arbiter commands issued to clocks.", func(st Stats) uint64 { return st.Commands })
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_commits_total", Help: "Transactions committed by the store."},
 		func() float64 { c, _ := s.store.Stats(); return float64(c) }))

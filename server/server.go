@@ -123,6 +123,11 @@ type Options struct {
 	// the last 6 heartbeat intervals, lag.go): while it is, no clock is
 	// cut for silence.
 	Overloaded func() bool
+	// IngestBehind, if set, says whether ingest is behind, in place of the
+	// default (a press acknowledged over 500 ms after it arrived in the
+	// last second, ingest_first.go): while it is, watchers hold their
+	// next update back (up to 10 s).
+	IngestBehind func() bool
 }
 
 func (o *Options) defaults() {
@@ -193,6 +198,7 @@ type Server struct {
 	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
 
 	lag     lagMonitor         // whether the hall is behind its own work
+	ingest  ingestMonitor      // whether presses wait to be acknowledged
 	changes *broadcast.Changes // each round's change counter, for the feeds
 	feeds   *broadcast.Feeds   // PGN, relays, display page
 
@@ -213,8 +219,10 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		changes: broadcast.NewChanges(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.hub.HoldWith(s.holdForIngest)
 	if opts.BroadcastDelay > 0 {
 		s.public = newDelayLine(opts.BroadcastDelay, opts.Clock)
+		s.public.out.HoldWith(s.holdForIngest)
 	}
 	var err error
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {

@@ -15,6 +15,9 @@ type Stats struct {
 	// LateWatchdogs counts silence checks that ran more than a heartbeat
 	// interval late (the hall overloaded): the device got more time.
 	LateWatchdogs uint64
+	// WatchHolds counts watchers' updates held back while ingest was
+	// behind (ingest_first.go).
+	WatchHolds uint64
 }
 
 type counters struct {
@@ -27,6 +30,6 @@ func (s *Server) Stats() Stats {
 	return Stats{
 		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
 		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: c.commands.Load(),
-		LateWatchdogs: c.lateWatchdogs.Load(),
+		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.holds.Load(),
 	}
 }

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// Ingest first. Watchers share the hall's CPU with the clocks, and a whole
+// hall's watchers can want more than it has: at 10,000 boards each
+// whole-hall watcher needs 1.5 MB/s of protobuf (2.5 MB/s of JSON), and
+// coalescing saves nothing once every board changes within the interval.
+// So while presses wait to be acknowledged — the worst receive-to-
+// acknowledgement time of a sample (lagSample) over ingestLagLimit — the
+// hall's watchers hold their next update back (ingestHold after the last
+// such sample), and reading again get what changed meanwhile merged, or a
+// fresh snapshot: fresher, rarer updates. However long ingest stays behind,
+// a watcher gets an update at least every watchFloor, so that a dashboard
+// never freezes.
+
+const (
+	// ingestLagLimit: a press acknowledged later than this after it
+	// arrived means ingest is behind.
+	ingestLagLimit = 500 * time.Millisecond
+	// ingestHold is how long after the last sample that saw ingest behind
+	// watchers are held back.
+	ingestHold = time.Second
+	// watchFloor is the longest a watcher is held back.
+	watchFloor = 10 * time.Second
+	// watchHoldStep is how often a held watcher looks again.
+	watchHoldStep = 25 * time.Millisecond
+)
+
+// ingestMonitor keeps whether ingest was recently behind. Its times are
+// real (time.Now): it is about the machine's load, not the hall's clock.
+type ingestMonitor struct {
+	worst       atomic.Int64 // the worst receive-to-ack time (ns) since the last sample
+	behindUntil atomic.Int64 // Unix ns
+	holds       atomic.Uint64
+}
+
+// observeAck records how long a device event took from its arrival to its
+// acknowledgement.
+func (m *ingestMonitor) observeAck(d time.Duration) {
+	for {
+		w := m.worst.Load()
+		if int64(d) <= w || m.worst.CompareAndSwap(w, int64(d)) {
+			return
+		}
+	}
+}
+
+// sample takes the worst time since the last sample (lag.go's loop).
+func (m *ingestMonitor) sample(now time.Time) {
+	if time.Duration(m.worst.Swap(0)) > ingestLagLimit {
+		m.behindUntil.Store(now.Add(ingestHold).UnixNano())
+	}
+}
+
+// ingestBehind reports whether watchers should hold back (the
+// IngestBehind option decides instead when set).
+func (s *Server) ingestBehind() bool {
+	if s.opts.IngestBehind != nil {
+		return s.opts.IngestBehind()
+	}
+	return time.Now().UnixNano() < s.ingest.behindUntil.Load()
+}
+
+// holdForIngest waits while ingest is behind, up to watchFloor since the
+// watcher's last update (last); it returns ctx's error if ctx ends first.
+func (s *Server) holdForIngest(ctx context.Context, last time.Time) error {
+	if !s.ingestBehind() {
+		return nil
+	}
+	s.ingest.holds.Add(1)
+	t := time.NewTimer(watchHoldStep)
+	defer t.Stop()
+	for s.ingestBehind() && time.Since(last) < watchFloor {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		t.Reset(watchHoldStep)
+	}
+	return nil
+}
