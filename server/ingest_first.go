@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -27,16 +28,22 @@ const (
 	ingestHold = time.Second
 	// watchFloor is the longest a watcher is held back.
 	watchFloor = 10 * time.Second
-	// watchHoldStep is how often a held watcher looks again.
+	// watchHoldStep is how often a held watcher looks again when the
+	// IngestBehind option decides (tests).
 	watchHoldStep = 25 * time.Millisecond
 )
 
 // ingestMonitor keeps whether ingest was recently behind. Its times are
 // real (time.Now): it is about the machine's load, not the hall's clock.
+// Held watchers wait on release, closed when ingest is no longer behind:
+// a thousand held watchers cost nothing while they wait.
 type ingestMonitor struct {
-	worst       atomic.Int64 // the worst receive-to-ack time (ns) since the last sample
-	behindUntil atomic.Int64 // Unix ns
-	holds       atomic.Uint64
+	worst atomic.Int64 // the worst receive-to-ack time (ns) since the last sample
+	holds atomic.Uint64
+
+	mu          sync.Mutex
+	behindUntil time.Time
+	release     chan struct{} // nil while not behind
 }
 
 // observeAck records how long a device event took from its arrival to its
@@ -50,32 +57,69 @@ func (m *ingestMonitor) observeAck(d time.Duration) {
 	}
 }
 
-// sample takes the worst time since the last sample (lag.go's loop).
+// sample takes the worst time since the last sample (lag.go's loop): over
+// ingestLagLimit, ingest is behind for ingestHold; once that has passed
+// with no such sample, the held watchers are released.
 func (m *ingestMonitor) sample(now time.Time) {
-	if time.Duration(m.worst.Swap(0)) > ingestLagLimit {
-		m.behindUntil.Store(now.Add(ingestHold).UnixNano())
+	worst := time.Duration(m.worst.Swap(0))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case worst > ingestLagLimit:
+		m.behindUntil = now.Add(ingestHold)
+		if m.release == nil {
+			m.release = make(chan struct{})
+		}
+	case m.release != nil && !now.Before(m.behindUntil):
+		close(m.release)
+		m.release = nil
 	}
 }
 
-// ingestBehind reports whether watchers should hold back (the
-// IngestBehind option decides instead when set).
-func (s *Server) ingestBehind() bool {
-	if s.opts.IngestBehind != nil {
-		return s.opts.IngestBehind()
-	}
-	return time.Now().UnixNano() < s.ingest.behindUntil.Load()
+// behind returns the channel closed when ingest is no longer behind, or
+// nil if it is not behind.
+func (m *ingestMonitor) behind() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.release
 }
 
 // holdForIngest waits while ingest is behind, up to watchFloor since the
 // watcher's last update (last); it returns ctx's error if ctx ends first.
 func (s *Server) holdForIngest(ctx context.Context, last time.Time) error {
-	if !s.ingestBehind() {
+	if s.opts.IngestBehind != nil {
+		return s.holdPolling(ctx, last, s.opts.IngestBehind)
+	}
+	release := s.ingest.behind()
+	if release == nil {
+		return nil
+	}
+	floor := watchFloor - time.Since(last)
+	if floor <= 0 {
+		return nil
+	}
+	s.ingest.holds.Add(1)
+	t := time.NewTimer(floor)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-release:
+	case <-t.C:
+	}
+	return nil
+}
+
+// holdPolling is holdForIngest for an IngestBehind option (tests), which
+// says nothing when it changes: it looks every watchHoldStep.
+func (s *Server) holdPolling(ctx context.Context, last time.Time, behind func() bool) error {
+	if !behind() {
 		return nil
 	}
 	s.ingest.holds.Add(1)
 	t := time.NewTimer(watchHoldStep)
 	defer t.Stop()
-	for s.ingestBehind() && time.Since(last) < watchFloor {
+	for behind() && time.Since(last) < watchFloor {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

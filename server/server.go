@@ -126,7 +126,7 @@ type Options struct {
 	// IngestBehind, if set, says whether ingest is behind, in place of the
 	// default (a press acknowledged over 500 ms after it arrived in the
 	// last second, ingest_first.go): while it is, watchers hold their
-	// next update back (up to 10 s).
+	// next update back (up to 10 s), looking again every 25 ms.
 	IngestBehind func() bool
 }
 
