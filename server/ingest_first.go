@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -41,9 +40,10 @@ type ingestMonitor struct {
 	worst atomic.Int64 // the worst receive-to-ack time (ns) since the last sample
 	holds atomic.Uint64
 
-	mu          sync.Mutex
-	behindUntil time.Time
-	release     chan struct{} // nil while not behind
+	// release is read by every watcher at every update, without a lock;
+	// only sample (one goroutine) changes it.
+	release     atomic.Pointer[chan struct{}] // nil while not behind
+	behindUntil time.Time                     // sample's own
 }
 
 // observeAck records how long a device event took from its arrival to its
@@ -62,26 +62,26 @@ func (m *ingestMonitor) observeAck(d time.Duration) {
 // with no such sample, the held watchers are released.
 func (m *ingestMonitor) sample(now time.Time) {
 	worst := time.Duration(m.worst.Swap(0))
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	switch {
+	switch r := m.release.Load(); {
 	case worst > ingestLagLimit:
 		m.behindUntil = now.Add(ingestHold)
-		if m.release == nil {
-			m.release = make(chan struct{})
+		if r == nil {
+			ch := make(chan struct{})
+			m.release.Store(&ch)
 		}
-	case m.release != nil && !now.Before(m.behindUntil):
-		close(m.release)
-		m.release = nil
+	case r != nil && !now.Before(m.behindUntil):
+		m.release.Store(nil)
+		close(*r)
 	}
 }
 
 // behind returns the channel closed when ingest is no longer behind, or
 // nil if it is not behind.
 func (m *ingestMonitor) behind() <-chan struct{} {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.release
+	if r := m.release.Load(); r != nil {
+		return *r
+	}
+	return nil
 }
 
 // holdForIngest waits while ingest is behind, up to watchFloor since the
