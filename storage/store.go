@@ -71,6 +71,10 @@ type Store struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	// The writer's SAVEPOINT and RELEASE, prepared on its connection
+	// (writer goroutine only; savepoints).
+	savepointStmt, releaseStmt *sql.Stmt
+
 	seqs       *seqCache     // the writer's knowledge of boards' and devices' logs (writer goroutine only)
 	outboxWake chan struct{} // a signal after commits that added outbox rows
 
@@ -217,6 +221,13 @@ func (s *Store) Close() error {
 		<-s.stopped
 		close(s.cpStop)
 		<-s.cpStopped
+		// The writer's statements before its connection, which otherwise
+		// stays open, its WAL not checkpointed, until the collector finalizes them.
+		for _, st := range []*sql.Stmt{s.savepointStmt, s.releaseStmt} {
+			if st != nil {
+				st.Close()
+			}
+		}
 		// Readers first, so that closing the writer's connection, the last
 		// one, checkpoints the WAL into the database file.
 		s.closeErr = errors.Join(s.cdb.Close(), s.rdb.Close(), s.wdb.Close())

@@ -157,16 +157,22 @@ func (s *Store) commitBatch(batch []*request) {
 	// A background context: a caller's cancellation must not roll back
 	// the others' work.
 	ctx := context.Background()
+	if err := s.prepareSavepoints(ctx); err != nil {
+		s.log.Error("storage: prepare failed", "err", err)
+		fail(err)
+		return
+	}
 	sqlTx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		s.log.Error("storage: begin failed", "err", err)
 		fail(fmt.Errorf("storage: begin: %w", err))
 		return
 	}
+	savepoint, release := sqlTx.StmtContext(ctx, s.savepointStmt), sqlTx.StmtContext(ctx, s.releaseStmt)
 	outcomes := make([]outcome, len(live))
 	txs := make([]*Tx, len(live))
 	for i, r := range live {
-		if _, err := sqlTx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+		if _, err := savepoint.ExecContext(ctx); err != nil {
 			s.abort(sqlTx, fail, fmt.Errorf("storage: savepoint: %w", err))
 			return
 		}
@@ -185,7 +191,7 @@ func (s *Store) commitBatch(batch []*request) {
 				return
 			}
 		}
-		if _, err := sqlTx.ExecContext(ctx, "RELEASE w"); err != nil {
+		if _, err := release.ExecContext(ctx); err != nil {
 			s.abort(sqlTx, fail, fmt.Errorf("storage: release savepoint: %w", err))
 			return
 		}
@@ -215,6 +221,26 @@ func (s *Store) commitBatch(batch []*request) {
 	for i, r := range live {
 		r.done <- outcomes[i]
 	}
+}
+
+// prepareSavepoints prepares the SAVEPOINT and RELEASE that surround each
+// Write of a batch, once, on the writer's connection (before a batch takes
+// it: it has only one). Two of them per Write, parsed anew each time, were
+// ~7% of the hall's CPU at 5,000 presses a second (an Exec without
+// arguments bypasses the driver's statement cache).
+func (s *Store) prepareSavepoints(ctx context.Context) error {
+	var err error
+	if s.savepointStmt == nil {
+		if s.savepointStmt, err = s.wdb.PrepareContext(ctx, "SAVEPOINT w"); err != nil {
+			return fmt.Errorf("storage: prepare savepoint: %w", err)
+		}
+	}
+	if s.releaseStmt == nil {
+		if s.releaseStmt, err = s.wdb.PrepareContext(ctx, "RELEASE w"); err != nil {
+			return fmt.Errorf("storage: prepare release: %w", err)
+		}
+	}
+	return nil
 }
 
 // abort rolls the batch's transaction back and fails every Write of it.
