@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -172,7 +173,7 @@ func runServer(c config, tmp, kind string) (*live, error) {
 }
 
 // profileUnder takes CPU, block and mutex profiles of the hall over one
-// window at the ingest rate.
+// window at the ingest rate, and a heap profile at its end.
 func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string, error) {
 	if err := os.MkdirAll(c.profile, 0o755); err != nil {
 		return nil, err
@@ -201,6 +202,12 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 		}()
 	}
 	wg.Wait()
+	// The heap as the window ends: what each GC cycle has to mark.
+	if name, err := s.profile(ctx, c.profile, "heap", "", 0); err != nil {
+		first = cmp.Or(first, err)
+	} else {
+		files = append(files, name)
+	}
 	fmt.Printf("   profiles under %.0f presses/s: %v\n", c.rate, files)
 	return files, first
 }

@@ -222,13 +222,17 @@ func (s *server) goroutines() int {
 }
 
 // profile saves the server's profile of kind (profile = CPU, block, mutex)
-// over d into dir, its name ending in label if not empty; it returns the
+// over d (heap: as of now, d 0) into dir, its name ending in label if not empty; it returns the
 // file name.
 func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Duration) (string, error) {
 	if s.debug == "" {
 		return "", fmt.Errorf("%s has no profiler", s.name)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s%s?seconds=%d", s.debug, kind, int(d.Seconds())), nil)
+	url := s.debug + kind
+	if d > 0 {
+		url += fmt.Sprintf("?seconds=%d", int(d.Seconds()))
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return "", err
 	}
