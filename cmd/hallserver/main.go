@@ -71,6 +71,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hallserver:", err)
 		os.Exit(2)
 	}
+	m.gc.apply()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := m.Run(ctx); err != nil {
@@ -113,6 +114,11 @@ type Main struct {
 
 	// DebugAddr, if set, serves Go's profiler there (debug.go).
 	DebugAddr string
+	// GCPercent and MemoryLimit are the collector's settings (gc.go),
+	// applied by the command, not by Run: they are the process's.
+	GCPercent   int
+	MemoryLimit int64
+	gc          gcSettings // what ParseFlags decided to apply
 
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
@@ -148,6 +154,10 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
 	grace := env("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
+	gcPercent := env("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
+	fs.StringVar(&gcPercent, "gc-percent", gcPercent, "Go's GOGC for the server: collect once the heap has grown by this percentage of the live one; the default trades memory for rarer collections, each of which stalls acknowledgements (GOGC, if set and this is not, wins) (HALL_GC_PERCENT)")
+	memLimit := env("HALL_MEMORY_LIMIT", "")
+	fs.StringVar(&memLimit, "memory-limit", memLimit, "a soft limit on the server's memory, e.g. 2GiB: the collector runs more often near it; none by default (GOMEMLIMIT, if set and this is not, wins) (HALL_MEMORY_LIMIT)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -181,6 +191,15 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	if (m.TLSCert == "") != (m.TLSKey == "") {
 		return fmt.Errorf("-tls-cert and -tls-key go together")
 	}
+	if m.GCPercent, err = strconv.Atoi(gcPercent); err != nil || m.GCPercent < 10 {
+		return fmt.Errorf("-gc-percent %q: want a whole percentage, 10 or more (Go's default is 100, the server's %d)", gcPercent, defaultGCPercent)
+	}
+	if memLimit != "" {
+		if m.MemoryLimit, err = parseBytes(memLimit); err != nil {
+			return fmt.Errorf("-memory-limit %w", err)
+		}
+	}
+	m.gc = m.gcPlan(getenv, func(name string) bool { return isSet(fs, name) })
 	return nil
 }
 
