@@ -107,7 +107,6 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 		}}).DialContext
 	}
 	every := max(n/max(sample, 1), 1)
-	deadline := time.After(5 * time.Minute)
 	for i := range n {
 		w := &watcher{set: set, sampled: sample > 0 && i%every == 0, first: make(chan struct{}), seen: map[string]uint64{}}
 		if slow {
@@ -129,31 +128,21 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 				set.lastErr.Store(errBox{err})
 			}
 		}()
-		if i%50 == 49 || i == n-1 {
-			// A crowd arriving, not a stampede: fifty at a time, the next
-			// fifty once these have their snapshot. Decoding a thousand
-			// snapshots of 10k boards at once starved the bench's own
-			// pacers, whose late heartbeats got clocks cut as silent.
-			if err := set.firsts(set.ws[i/50*50:], deadline); err != nil {
-				return nil, err
-			}
+		if i%50 == 49 {
+			time.Sleep(20 * time.Millisecond) // a crowd arriving, not a stampede
 		}
 	}
-	return set, nil
-}
-
-// firsts waits until each of ws has its first update.
-func (set *watcherSet) firsts(ws []*watcher, deadline <-chan time.Time) error {
-	for _, w := range ws {
+	deadline := time.After(5 * time.Minute)
+	for _, w := range set.ws {
 		select {
 		case <-w.first:
 		case <-deadline:
 			set.close()
 			_, err := set.errors()
-			return fmt.Errorf("%s watchers: not all had their first update after 5 minutes (last error %v)", set.kind, err)
+			return nil, fmt.Errorf("%s watchers: not all had their first update after 5 minutes (last error %v)", kind, err)
 		}
 	}
-	return nil
+	return set, nil
 }
 
 func (set *watcherSet) errors() (int64, error) {
