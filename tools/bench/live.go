@@ -259,7 +259,7 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		f.resetAcks()
 		wk.lat = &hist{}
 		set.lat.Store(wk.lat)
-		u0, b0 := set.updates.Load(), set.bytes.Load()
+		u0, b0 := set.counts()
 		prof := make(chan string, 1)
 		if c.profile != "" {
 			go func() {
@@ -284,10 +284,11 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		}
 		time.Sleep(2 * time.Second) // the last updates
 		set.lat.Store(nil)
-		wk.updates, wk.bytes = set.updates.Load()-u0, set.bytes.Load()-b0
+		set.close() // the crowd's last report
+		u1, b1 := set.counts()
+		wk.updates, wk.bytes = u1-u0, b1-b0
 		wk.lost = set.lost(wk.lat)
 		wk.errs, wk.lastErr = set.errors()
-		set.close()
 		fmt.Printf("   %d %s watchers (connected in %s): ingest %.0f/s p99 %s (without: %.0f/s p99 %s); ack→update p50 %s p99 %s, %d lost; %.1f MB/s to the watchers\n",
 			c.watchers, kind, wk.connectedTook.Round(time.Millisecond),
 			float64(wk.with.acked.Load())/c.duration.Seconds(), ms(wk.with.lat.quantile(0.99)),

@@ -70,12 +70,14 @@ type config struct {
 
 func main() {
 	var (
-		c        config
-		parts    string
-		satRates string
-		echoMode bool
+		c         config
+		parts     string
+		satRates  string
+		echoMode  bool
+		crowdMode bool
 	)
 	flag.BoolVar(&echoMode, "serve-echo", false, "run as the echo server (the baseline; started by bench itself)")
+	flag.BoolVar(&crowdMode, "serve-crowd", false, "run as a crowd of watchers (orders on standard input; started by bench itself)")
 	flag.BoolVar(&c.quick, "quick", false, "reduced scale for CI: under a minute, asserts nothing about time")
 	flag.StringVar(&parts, "parts", "ingest,saturation,watchers,memory,restart,rules", "parts to run")
 	flag.IntVar(&c.clocks, "clocks", 10000, "clock devices, each its own connection, stream and board")
@@ -105,6 +107,13 @@ ratios. The parts are described by go doc ./tools/bench.
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if crowdMode {
+		if err := serveCrowd(); err != nil {
+			fmt.Fprintln(os.Stderr, "crowd:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if echoMode {
 		if err := serveEcho(); err != nil {
 			fmt.Fprintln(os.Stderr, "echo:", err)

@@ -41,6 +41,7 @@ type watcherSet struct {
 	updates atomic.Int64
 	errs    atomic.Int64
 	lastErr atomic.Value
+	crowd   *crowd // the watchers that only read, if in a process of their own
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -107,6 +108,15 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 		}}).DialContext
 	}
 	every := max(n/max(sample, 1), 1)
+	if !slow && n > sample {
+		// The sample here, the rest in a process of their own (crowd.go).
+		c, err := startCrowd(s, kind, n-sample, tokens)
+		if err != nil {
+			return nil, fmt.Errorf("%s watchers: %w", kind, err)
+		}
+		set.crowd = c
+		n, every = sample, 1
+	}
 	for i := range n {
 		w := &watcher{set: set, sampled: sample > 0 && i%every == 0, first: make(chan struct{}), seen: map[string]uint64{}}
 		if slow {
@@ -142,18 +152,44 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 			return nil, fmt.Errorf("%s watchers: not all had their first update after 5 minutes (last error %v)", kind, err)
 		}
 	}
+	if set.crowd != nil {
+		if err := set.crowd.waitReady(deadline); err != nil {
+			set.close()
+			return nil, fmt.Errorf("%s watchers: %w", kind, err)
+		}
+	}
 	return set, nil
+}
+
+// counts returns the updates and bytes the set's watchers read so far,
+// the crowd's included (as of its last report, at most 100 ms old).
+func (set *watcherSet) counts() (updates, bytes int64) {
+	updates, bytes = set.updates.Load(), set.bytes.Load()
+	if c := set.crowd; c != nil {
+		updates += c.updates.Load()
+		bytes += c.bytes.Load()
+	}
+	return updates, bytes
 }
 
 func (set *watcherSet) errors() (int64, error) {
 	b, _ := set.lastErr.Load().(errBox)
-	err := b.err
-	return set.errs.Load(), err
+	err, n := b.err, set.errs.Load()
+	if c := set.crowd; c != nil {
+		n += c.errs.Load()
+		if msg, _ := c.lastErr.Load().(string); msg != "" && err == nil {
+			err = errors.New(msg)
+		}
+	}
+	return n, err
 }
 
 func (set *watcherSet) close() {
 	set.cancel()
 	set.wg.Wait()
+	if set.crowd != nil {
+		set.crowd.stop()
+	}
 }
 
 // grpc runs one Watch.WatchHall stream on a connection of its own.
