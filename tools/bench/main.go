@@ -22,7 +22,9 @@
 //   - watchers: -watchers WatchHall (gRPC) watchers, then as many SSE
 //     watchers (/api/watch), on the live hall at -rate: p99 from a press's
 //     acknowledgement to the watcher's update showing it, and ingest with
-//     them against ingest without them (the window before). Then one gRPC
+//     them against ingest without them (the window before). All but
+//     -watch-sample of them only read, in a process of their own
+//     (-serve-crowd, crowd.go), so as not to starve the clocks. Then one gRPC
 //     and one SSE watcher, with small receive buffers as a phone's, that
 //     stop reading for -stall: ingest p99 against without, and whether the
 //     slow watcher resumes with a fresh snapshot rather than a backlog.
