@@ -72,7 +72,7 @@ type Store struct {
 	closeErr  error
 
 	// The writer's SAVEPOINT and RELEASE, prepared on its connection
-	// (writer goroutine only; savepoints).
+	// (writer goroutine only; prepareSavepoints).
 	savepointStmt, releaseStmt *sql.Stmt
 
 	seqs       *seqCache     // the writer's knowledge of boards' and devices' logs (writer goroutine only)
@@ -221,8 +221,9 @@ func (s *Store) Close() error {
 		<-s.stopped
 		close(s.cpStop)
 		<-s.cpStopped
-		// The writer's statements before its connection, which otherwise
-		// stays open, its WAL not checkpointed, until the collector finalizes them.
+		// The writer's statements before its connection, which would
+		// otherwise stay open, its WAL not checkpointed, until the
+		// collector finalized them.
 		for _, st := range []*sql.Stmt{s.savepointStmt, s.releaseStmt} {
 			if st != nil {
 				st.Close()

@@ -145,25 +145,7 @@ func serveCrowd() error {
 	tr := &http.Transport{MaxIdleConnsPerHost: o.N + 1, DisableCompression: true, ReadBufferSize: 64 << 10}
 	for i := range o.N {
 		w := &watcher{set: set, first: make(chan struct{}), seen: map[string]uint64{}}
-		set.ws = append(set.ws, w)
-		tok := o.Tokens[i%len(o.Tokens)]
-		set.wg.Add(1)
-		go func() {
-			defer set.wg.Done()
-			var err error
-			if o.Kind == "sse" {
-				err = w.sse(ctx, tr, o.HTTP, tok)
-			} else {
-				err = w.grpc(ctx, o.GRPC, tok, 1<<20)
-			}
-			if err != nil && ctx.Err() == nil {
-				set.errs.Add(1)
-				set.lastErr.Store(errBox{err})
-			}
-		}()
-		if i%50 == 49 {
-			time.Sleep(20 * time.Millisecond) // a crowd arriving, not a stampede
-		}
+		set.start(w, i, o.GRPC, o.HTTP, o.Tokens[i%len(o.Tokens)], tr, 1<<20)
 	}
 	stat := func() {
 		_, err := set.errors()

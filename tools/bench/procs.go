@@ -222,8 +222,8 @@ func (s *server) goroutines() int {
 }
 
 // profile saves the server's profile of kind (profile = CPU, block, mutex)
-// over d (heap: as of now, d 0) into dir, its name ending in label if not empty; it returns the
-// file name.
+// over d (heap: as of now, d 0) into dir, its name ending in label if not
+// empty; it returns the file name.
 func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Duration) (string, error) {
 	if s.debug == "" {
 		return "", fmt.Errorf("%s has no profiler", s.name)

@@ -122,25 +122,7 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 		if slow {
 			w.stall, w.resume, w.caught = make(chan struct{}), make(chan struct{}), make(chan slowReport, 1)
 		}
-		set.ws = append(set.ws, w)
-		tok := tokens[i%len(tokens)]
-		set.wg.Add(1)
-		go func() {
-			defer set.wg.Done()
-			var err error
-			if kind == "sse" {
-				err = w.sse(ctx, tr, s.http, tok)
-			} else {
-				err = w.grpc(ctx, s.grpc, tok, window)
-			}
-			if err != nil && ctx.Err() == nil {
-				set.errs.Add(1)
-				set.lastErr.Store(errBox{err})
-			}
-		}()
-		if i%50 == 49 {
-			time.Sleep(20 * time.Millisecond) // a crowd arriving, not a stampede
-		}
+		set.start(w, i, s.grpc, s.http, tokens[i%len(tokens)], tr, window)
 	}
 	deadline := time.After(5 * time.Minute)
 	for _, w := range set.ws {
@@ -159,6 +141,30 @@ func startWatchers(s *server, f *fleet, kind string, n, sample int, tokens []str
 		}
 	}
 	return set, nil
+}
+
+// start runs the i-th watcher w of the set until the set is closed, on
+// its own connection to the server at grpcAddr or httpBase (by the set's
+// kind), and paces the arrivals: a crowd arriving, not a stampede.
+func (set *watcherSet) start(w *watcher, i int, grpcAddr, httpBase, token string, tr *http.Transport, window int32) {
+	set.ws = append(set.ws, w)
+	set.wg.Add(1)
+	go func() {
+		defer set.wg.Done()
+		var err error
+		if set.kind == "sse" {
+			err = w.sse(set.ctx, tr, httpBase, token)
+		} else {
+			err = w.grpc(set.ctx, grpcAddr, token, window)
+		}
+		if err != nil && set.ctx.Err() == nil {
+			set.errs.Add(1)
+			set.lastErr.Store(errBox{err})
+		}
+	}()
+	if i%50 == 49 {
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // counts returns the updates and bytes the set's watchers read so far,
