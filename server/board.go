@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,16 +18,21 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// board is the actor of one board: one goroutine owns its state and applies
-// every event through the rules, writes it (group commit) and publishes it
-// after the commit. Everything else talks to it through do.
+// board is the actor of one board: its functions, one at a time, own its
+// state and apply every event through the rules, write it (group commit)
+// and publish it after the commit. Everything else talks to it through do,
+// tell and post.
 type board struct {
-	srv     *Server
-	rec     storage.BoardRecord
-	mailbox chan func()
-	quit    chan struct{} // closed when the board is withdrawn
+	srv      *Server
+	rec      storage.BoardRecord
+	quit     chan struct{} // closed when the board is withdrawn: closeQuit
+	quitOnce sync.Once
 
-	// owned by the actor goroutine
+	mu    sync.Mutex // guards queue and busy: see do
+	queue []func()
+	busy  bool
+
+	// owned by the actor (the function running)
 	state rules.State
 	seq   uint64 // board events committed
 	// board time line ↔ server clock: the board was at refT when the server
@@ -61,7 +67,7 @@ type commandResult struct {
 const maxAlerts = 8
 
 func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64) *board {
-	b := &board{srv: srv, rec: rec, mailbox: make(chan func(), 64), quit: make(chan struct{}), state: st, seq: seq}
+	b := &board{srv: srv, rec: rec, quit: make(chan struct{}), state: st, seq: seq}
 	b.refT, b.refAt = st.At, srv.clock.Now()
 	// A board made after its device connected takes the device's state
 	// from the connection registry, not from the news of a connect it
@@ -70,28 +76,14 @@ func newBoard(srv *Server, rec storage.BoardRecord, st rules.State, seq uint64) 
 	return b
 }
 
-// run is the actor loop; it ends when ctx is done.
-func (b *board) run(ctx context.Context) {
-	if b.rec.Source == storage.SourceVirtual {
-		b.armTimer()
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			if b.timer != nil {
-				b.timer.Stop()
-			}
-			return
-		case <-b.quit:
-			if b.timer != nil {
-				b.timer.Stop()
-			}
-			return
-		case f := <-b.mailbox:
-			f()
-		}
-	}
-}
+// The board's functions run one at a time, on whichever goroutine is there
+// to run them, so that an idle board holds no goroutine and a press waits
+// for no hand-off: a caller of do whose board is idle runs its function
+// itself; what arrives while the board is busy is queued, and the
+// goroutine that finishes hands a non-empty queue to a goroutine started
+// for it, which runs it dry and ends. Nothing runs once the board is
+// withdrawn or the server shuts down (Shutdown waits for what is running).
+// Invariant: the queue is empty whenever busy is false.
 
 // do runs f on the actor and waits for it. Either f has run to its end
 // when do returns nil, or it never runs: a caller that gives up (ctx done,
@@ -99,15 +91,27 @@ func (b *board) run(ctx context.Context) {
 // started waits for it, so f never writes into what its caller has
 // already handed on (a reply being marshalled).
 func (b *board) do(ctx context.Context, f func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	if !b.busy {
+		b.busy = true
+		b.mu.Unlock()
+		err := b.runOne(f)
+		b.handOn()
+		return err
+	}
 	done := make(chan struct{})
 	var state atomic.Int32 // 0 queued, 1 taken by the actor, 2 abandoned
-	run := func() {
+	b.queue = append(b.queue, func() {
 		if !state.CompareAndSwap(0, 1) {
 			return
 		}
 		f()
 		close(done)
-	}
+	})
+	b.mu.Unlock()
 	giveUp := func(err error) error {
 		if state.CompareAndSwap(0, 2) {
 			return err
@@ -116,49 +120,107 @@ func (b *board) do(ctx context.Context, f func()) error {
 		return nil
 	}
 	select {
-	case b.mailbox <- run:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-b.srv.ctx.Done():
-		return ErrShuttingDown
-	case <-b.quit:
-		return fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID)
-	}
-	select {
 	case <-done:
 		return nil
 	case <-ctx.Done():
 		return giveUp(ctx.Err())
 	case <-b.srv.ctx.Done():
-		// The actor stops at shutdown, so f may never be taken.
+		// Nothing runs after shutdown, so f may never be taken.
 		return giveUp(ErrShuttingDown)
 	case <-b.quit:
-		return giveUp(fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID))
+		return giveUp(b.withdrawnErr())
 	}
 }
 
-// tell runs f on the actor without waiting; it drops f if the mailbox is
-// full (for telemetry that the next message repeats).
+// tell runs f on the actor without waiting; it drops f if the queue is
+// long (for telemetry that the next message repeats).
 func (b *board) tell(f func()) {
-	select {
-	case b.mailbox <- f:
-	default:
+	b.enqueue(f, true)
+}
+
+// post runs f on the actor without waiting and without dropping it.
+func (b *board) post(f func()) {
+	b.enqueue(f, false)
+}
+
+// maxQueue is how many functions tell lets wait for a busy board.
+const maxQueue = 64
+
+func (b *board) enqueue(f func(), droppable bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if droppable && len(b.queue) >= maxQueue {
+		return
+	}
+	b.queue = append(b.queue, f)
+	if !b.busy {
+		b.busy = true
+		go b.drain()
 	}
 }
 
-// post runs f on the actor without waiting and without dropping it: if the
-// mailbox is full, a goroutine waits to deliver it (until shutdown).
-func (b *board) post(f func()) {
+// handOn ends a turn: the queue, if any, goes to a goroutine of its own
+// (the caller that ran its function inline returns to its own work).
+func (b *board) handOn() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.queue) == 0 {
+		b.busy = false
+		return
+	}
+	go b.drain()
+}
+
+// drain runs the queue dry, then the board is idle.
+func (b *board) drain() {
+	for {
+		b.mu.Lock()
+		if len(b.queue) == 0 {
+			b.busy = false
+			b.mu.Unlock()
+			return
+		}
+		f := b.queue[0]
+		b.queue[0] = nil
+		b.queue = b.queue[1:]
+		if len(b.queue) == 0 {
+			b.queue = nil // let a long backlog's array go
+		}
+		b.mu.Unlock()
+		_ = b.runOne(f)
+	}
+}
+
+// runOne runs f unless the board is withdrawn or the server is shutting
+// down; Shutdown waits for it.
+func (b *board) runOne(f func()) error {
 	select {
-	case b.mailbox <- f:
+	case <-b.quit:
+		return b.withdrawnErr()
 	default:
-		go func() {
-			select {
-			case b.mailbox <- f:
-			case <-b.srv.ctx.Done():
-			case <-b.quit:
-			}
-		}()
+	}
+	if !b.srv.enterActor() {
+		return ErrShuttingDown
+	}
+	defer b.srv.wg.Done()
+	f()
+	return nil
+}
+
+func (b *board) closeQuit() {
+	b.quitOnce.Do(func() { close(b.quit) })
+}
+
+func (b *board) withdrawnErr() error {
+	return fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID)
+}
+
+// stopTimer stops the virtual clock's timer; it runs on the actor (or
+// after the last function ran: Shutdown).
+func (b *board) stopTimer() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
 	}
 }
 
@@ -514,10 +576,7 @@ func (b *board) deviceConnected() bool {
 // armTimer sets the virtual clock's timer for the next deadline: when it
 // fires the server, keeping the time, records the flag at its exact instant.
 func (b *board) armTimer() {
-	if b.timer != nil {
-		b.timer.Stop()
-		b.timer = nil
-	}
+	b.stopTimer()
 	d, ok := b.state.NextDeadline()
 	if !ok || b.state.Over() {
 		return

@@ -3,20 +3,21 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
-// actorForTest is a board actor with nothing but its mailbox, on a server
-// context that the test ends.
+// actorForTest is a board with nothing but its actor, on a server context
+// that the test ends.
 func actorForTest(t *testing.T) *board {
 	t.Helper()
 	sctx, stop := context.WithCancel(context.Background())
-	b := &board{srv: &Server{ctx: sctx}, mailbox: make(chan func(), 4)}
-	done := make(chan struct{})
-	go func() { defer close(done); b.run(sctx) }()
-	t.Cleanup(func() { stop(); <-done })
+	b := &board{srv: &Server{ctx: sctx}, quit: make(chan struct{})}
+	t.Cleanup(func() { stop(); b.srv.wg.Wait() })
 	return b
 }
 
@@ -83,5 +84,91 @@ func TestDoAbandonsAFunctionNotStarted(t *testing.T) {
 	case <-ran:
 		t.Error("the abandoned function ran")
 	default:
+	}
+}
+
+// Functions run one at a time, each sender's in the order sent, whether
+// their callers ran them (an idle board) or a goroutine took the queue:
+// the counter below has no lock but the actor's, so the race detector
+// would see two at once.
+func TestActorRunsOneAtATimeInOrder(t *testing.T) {
+	t.Parallel()
+	b := actorForTest(t)
+	const senders, each = 8, 200
+	var ran int
+	last := make([]int, senders)
+	var bad []string
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				f := func() {
+					ran++
+					if i > 0 && last[s] != i-1 {
+						bad = append(bad, fmt.Sprintf("sender %d: %d ran after %d", s, i, last[s]))
+					}
+					last[s] = i
+				}
+				switch i % 3 {
+				case 0:
+					if err := b.do(context.Background(), f); err != nil {
+						t.Error(err)
+						return
+					}
+				default:
+					b.post(f)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// Everything posted before this do ran before it.
+	var total int
+	if err := b.do(context.Background(), func() { total = ran }); err != nil {
+		t.Fatal(err)
+	}
+	if total != senders*each || len(bad) > 0 {
+		t.Errorf("%d of %d functions ran; out of order: %v", total, senders*each, bad)
+	}
+}
+
+// An idle board holds no goroutine: the queue's goroutine ends with it.
+func TestIdleActorHoldsNoGoroutine(t *testing.T) {
+	b := actorForTest(t)
+	before := goleak.IgnoreCurrent()
+	block := make(chan struct{})
+	b.post(func() { <-block })
+	for range 100 {
+		b.post(func() {})
+	}
+	close(block)
+	if err := b.do(context.Background(), func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := goleak.Find(before); err != nil {
+		t.Errorf("an idle board still holds a goroutine: %v", err)
+	}
+}
+
+// Nothing of a withdrawn board runs, nor anything after shutdown; do says
+// which.
+func TestActorStops(t *testing.T) {
+	t.Parallel()
+	b := actorForTest(t)
+	b.closeQuit()
+	ran := false
+	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, ErrUnknownBoard) || ran {
+		t.Errorf("do on a withdrawn board = %v, ran %v; want ErrUnknownBoard, not run", err, ran)
+	}
+
+	b = actorForTest(t)
+	sctx, stop := context.WithCancel(context.Background())
+	b.srv.ctx = sctx
+	stop()
+	b.post(func() { ran = true })
+	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, ErrShuttingDown) || ran {
+		t.Errorf("do after shutdown = %v, ran %v; want ErrShuttingDown, not run", err, ran)
 	}
 }

@@ -14,8 +14,11 @@
 //
 // # Concurrency
 //
-// Each board is owned by one goroutine (its actor); device links, arbiter
-// calls and timers hand it work through a mailbox and wait for the commit.
+// Each board is an actor: its functions run one at a time, and device
+// links, arbiter calls and timers hand it work (board.do) and wait for the
+// commit. An idle board holds no goroutine: a caller finding it idle runs
+// its function itself, and a queue that builds up while it is busy gets a
+// goroutine until it is empty.
 // Events of different boards share commits (group commit in storage). A
 // device's events are handled in sequence order, one at a time, so its
 // acknowledgements are cumulative. Watchers never slow ingest: the store
@@ -186,6 +189,8 @@ type Server struct {
 	ctx    context.Context // cancelled by Shutdown: ends streams and actors
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// actorMu orders enterActor's s.wg.Add before Shutdown's s.wg.Wait.
+	actorMu sync.RWMutex
 
 	mu          sync.RWMutex // lookups on the press path take it to read
 	boards      map[string]*board
@@ -312,7 +317,7 @@ func (s *Server) load(ctx context.Context) error {
 	return nil
 }
 
-// addBoard registers a board and starts its actor.
+// addBoard registers a board; its actor runs when it has work (board.do).
 func (s *Server) addBoard(b *board) {
 	s.place(b.rec.ID, b.rec.Section)
 	s.mu.Lock()
@@ -322,14 +327,15 @@ func (s *Server) addBoard(b *board) {
 	}
 	s.mu.Unlock()
 	s.changes.Touch(b.rec.RoundID) // the feeds see the board from now
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		b.run(s.ctx)
-	}()
-	// The device may have connected between newBoard and now, while the
-	// board was not yet registered to hear of it: ask the registry again.
-	b.post(func() { b.deviceOnline(true) })
+	b.post(func() {
+		if b.rec.Source == storage.SourceVirtual {
+			b.armTimer()
+		}
+		// The device may have connected between newBoard and now, while
+		// the board was not yet registered to hear of it: ask the
+		// registry again.
+		b.deviceOnline(true)
+	})
 }
 
 func (s *Server) board(id string) (*board, error) {
@@ -504,7 +510,30 @@ func (s *Server) Shutdown(grace time.Duration) {
 	hctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	_ = s.http.Shutdown(hctx)
+	// No board function starts from now (s.ctx is done: enterActor);
+	// the lock waits out any enterActor that looked before.
+	s.actorMu.Lock()
+	s.actorMu.Unlock() //nolint:staticcheck // an empty critical section: a barrier
 	s.wg.Wait()
+	// The virtual clocks' timers, armed by functions that have all ended.
+	s.mu.RLock()
+	for _, b := range s.boards {
+		b.stopTimer()
+	}
+	s.mu.RUnlock()
+}
+
+// enterActor says whether a board function may start (not once the server
+// is shutting down) and, if so, counts it in s.wg until it calls
+// s.wg.Done.
+func (s *Server) enterActor() bool {
+	s.actorMu.RLock()
+	defer s.actorMu.RUnlock()
+	if s.ctx.Err() != nil {
+		return false
+	}
+	s.wg.Add(1)
+	return true
 }
 
 // GRPC returns the gRPC server, for tests that serve it on their own listener.

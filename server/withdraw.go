@@ -12,7 +12,12 @@ import (
 // free; the caller tells it where it goes.
 func (s *Server) withdraw(ctx context.Context, b *board) string {
 	var dev string
-	_ = b.do(ctx, func() { dev = b.rec.DeviceID })
+	_ = b.do(ctx, func() {
+		dev = b.rec.DeviceID
+		b.stopTimer()
+		b.closeQuit() // nothing of the board's runs after this
+	})
+	b.closeQuit() // (if do could not run)
 	s.mu.Lock()
 	delete(s.boards, b.rec.ID)
 	if dev != "" && s.byDevice[dev] == b.rec.ID {
@@ -21,7 +26,6 @@ func (s *Server) withdraw(ctx context.Context, b *board) string {
 		dev = ""
 	}
 	s.mu.Unlock()
-	close(b.quit)
 	s.publish(b.rec.RoundID, &pb.BoardState{BoardId: b.rec.ID, Withdrawn: true, ServerUnixMs: s.clock.Now().UnixMilli()}, 0)
 	return dev
 }
