@@ -34,14 +34,13 @@ type deviceInfo struct {
 }
 
 // link is one connected device's stream. The receive loop (Connect) handles
-// the device's messages in order, one at a time; only the send loop calls
-// Send. Other goroutines hand it messages with send.
+// the device's messages in order, one at a time; messages to the device go
+// through its linkSender (send, from any goroutine).
 type link struct {
-	dev    string
-	token  string // the token it connected with: revoking it cuts the link
-	out    chan *pb.ServerMessage
-	cancel context.CancelCauseFunc
-	info   *deviceInfo // the device's, set by attach
+	dev   string
+	token string      // the token it connected with: revoking it cuts the link
+	info  *deviceInfo // the device's, set by attach
+	linkSender
 	// owned by the receive loop
 	acked  uint64 // highest seq committed (refused or applied)
 	expect uint64 // next seq the device may send
@@ -49,40 +48,6 @@ type link struct {
 	// (Hello): above acked, the hall lost events (a restore from an older
 	// backup), and numbers up to it the device no longer holds are skipped.
 	claimed uint64
-}
-
-// send queues a message for the device; false if the device is gone or its
-// queue is full (then the link is cut: the device reconnects and resyncs).
-func (l *link) send(m *pb.ServerMessage) bool {
-	select {
-	case l.out <- m:
-		return true
-	default:
-		l.cancel(toStatus(fmt.Errorf("%w: device %s does not read its messages", ErrSlowDevice, l.dev)))
-		return false
-	}
-}
-
-// sendLoop sends the link's queued messages until ctx is done or a send
-// fails. Nothing queued after the link was cut is sent, even while the
-// stream still stands: a message dropped at the cut (a full queue) must
-// not be followed by a later one, whose acknowledgement covers the
-// dropped one's sequence number (the device would count a refused event
-// applied). The device reconnects and learns the rest from its Welcome.
-func (l *link) sendLoop(ctx context.Context, send func(*pb.ServerMessage) error) error {
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case m := <-l.out:
-			if ctx.Err() != nil {
-				return nil
-			}
-			if err := send(m); err != nil {
-				return err
-			}
-		}
-	}
 }
 
 // Connect is one device's bidirectional stream.
@@ -121,8 +86,8 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if err != nil {
 		return toStatus(err)
 	}
-	l := &link{dev: dev, token: id.TokenID, out: make(chan *pb.ServerMessage, 256), cancel: cancel, acked: acked, expect: acked + 1,
-		claimed: hello.GetLastAckedSeq()}
+	l := &link{dev: dev, token: id.TokenID, acked: acked, expect: acked + 1, claimed: hello.GetLastAckedSeq(),
+		linkSender: linkSender{dev: dev, ctx: ctx, cancel: cancel, stream: stream.Send}}
 	if l.claimed > acked {
 		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
 			"device", dev, "hall_acked", acked, "device_acked", l.claimed)
@@ -139,19 +104,10 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	defer s.detach(l)
 	s.counters.connects.Add(1)
 
-	var sendErr error
-	sendDone := make(chan struct{})
-	go func() {
-		defer close(sendDone)
-		if err := l.sendLoop(ctx, stream.Send); err != nil {
-			sendErr = err
-			cancel(err)
-		}
-	}()
-	// Stop the send loop before waiting for it: it runs until ctx is done,
-	// and a stream ending by the device's EOF or a protocol error has not
-	// cancelled ctx yet (Connect would never return).
-	defer func() { cancel(nil); <-sendDone }()
+	// Nothing may call Send once Connect returns: the link is cut (a
+	// stream ending by the device's EOF or a protocol error has not
+	// cancelled ctx yet) and what is sending is waited for.
+	defer func() { cancel(nil); _ = l.close() }()
 
 	s.refuseHelloClaim(ctx, dev, hello)
 	s.sendAssignment(ctx, dev, true)
@@ -197,8 +153,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	for {
 		select {
 		case <-ctx.Done():
-			<-sendDone // sendErr is the send loop's until it is done
-			return causeStatus(ctx, sendErr)
+			return causeStatus(ctx, l.close())
 		case err := <-recvErr:
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -329,7 +284,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		return badRequest("device event without a sequence number (they start at 1)")
 	case seq < l.expect:
 		s.counters.duplicates.Add(1)
-		l.send(ack(l.acked, nil))
+		l.sendHere(ack(l.acked, nil))
 		return nil
 	case seq > l.expect && seq <= l.claimed+1:
 		// The hall acknowledged these once and lost them (a restore); the
@@ -370,7 +325,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 	} else {
 		s.counters.applied.Add(1)
 	}
-	l.send(ack(seq, out.rejected))
+	l.sendHere(ack(seq, out.rejected))
 	if out.rejected != nil {
 		// The device's own rules accepted what ours refused: resend the
 		// board so it can resynchronise.
@@ -431,7 +386,7 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 		return s.ackAgain(ctx, l, seq)
 	}
 	s.counters.rejected.Add(1)
-	l.send(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
+	l.sendHere(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
 	return nil
 }
 
@@ -477,7 +432,7 @@ func (s *Server) ackAgain(ctx context.Context, l *link, seq uint64) error {
 	if !stored[seq] {
 		rej = refusedRejection(seq)
 	}
-	l.send(ack(seq, rej))
+	l.sendHere(ack(seq, rej))
 	return nil
 }
 

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+// maxLinkQueue is how many messages may wait for a device that does not
+// read them before its link is cut.
+const maxLinkQueue = 256
+
+// linkSender sends a link's messages in the order queued, on whichever
+// goroutine is there: the receive loop sends its own acknowledgements
+// (flush), and a message queued by another goroutine (a command, an
+// assignment) while nothing sends gets a goroutine until the queue is
+// empty. An idle link holds no goroutine for sending, and an
+// acknowledgement is not handed to another goroutine to be sent.
+//
+// Nothing queued after the link was cut is sent, even while the stream
+// still stands: a message dropped at the cut (a full queue) must not be
+// followed by a later one, whose acknowledgement covers the dropped one's
+// sequence number (the device would count a refused event applied). The
+// device reconnects and learns the rest from its Welcome.
+type linkSender struct {
+	dev    string
+	ctx    context.Context // the link's: done when it is cut
+	cancel context.CancelCauseFunc
+	stream func(*pb.ServerMessage) error // stream.Send
+
+	mu      sync.Mutex
+	queue   []*pb.ServerMessage
+	sending bool           // a goroutine is sending the queue
+	closed  bool           // the stream ended: nothing more starts sending
+	err     error          // the first failed Send
+	senders sync.WaitGroup // goroutines started to send
+}
+
+// send queues a message for the device; false if the device is gone or its
+// queue is full (then the link is cut: the device reconnects and
+// resyncs). If nothing is sending, a goroutine starts to.
+func (l *linkSender) send(m *pb.ServerMessage) bool {
+	if !l.enqueue(m) {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.sending && !l.closed && len(l.queue) > 0 {
+		l.sending = true
+		l.senders.Add(1)
+		go func() {
+			defer l.senders.Done()
+			l.drain()
+		}()
+	}
+	return true
+}
+
+// sendHere queues a message and, if nothing is sending, sends the queue on
+// the calling goroutine. Only the link's receive loop (Connect's own
+// goroutine) may call it, for its acknowledgements: close does not wait
+// for it, since Connect calls close after its loop.
+func (l *linkSender) sendHere(m *pb.ServerMessage) bool {
+	if !l.enqueue(m) {
+		return false
+	}
+	l.mu.Lock()
+	if l.sending || l.closed {
+		l.mu.Unlock()
+		return true
+	}
+	l.sending = true
+	l.mu.Unlock()
+	l.drain()
+	return true
+}
+
+func (l *linkSender) enqueue(m *pb.ServerMessage) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ctx.Err() != nil || l.closed {
+		return false
+	}
+	if len(l.queue) >= maxLinkQueue {
+		l.cancel(toStatus(fmt.Errorf("%w: device %s does not read its messages", ErrSlowDevice, l.dev)))
+		return false
+	}
+	l.queue = append(l.queue, m)
+	return true
+}
+
+// drain sends the queue until it is empty, the link is cut or a send
+// fails; the caller has set sending.
+func (l *linkSender) drain() {
+	for {
+		l.mu.Lock()
+		if len(l.queue) == 0 || l.ctx.Err() != nil || l.err != nil {
+			l.queue = nil
+			l.sending = false
+			l.mu.Unlock()
+			return
+		}
+		m := l.queue[0]
+		l.queue[0] = nil
+		l.queue = l.queue[1:]
+		l.mu.Unlock()
+		if err := l.stream(m); err != nil {
+			l.mu.Lock()
+			l.err = err
+			l.mu.Unlock()
+			l.cancel(err)
+		}
+	}
+}
+
+// close stops anything new from sending and waits for the goroutines
+// sending; it returns the first Send error. After it, the stream's Send
+// is not called again (its handler may return).
+func (l *linkSender) close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	l.senders.Wait()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
