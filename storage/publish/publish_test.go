@@ -209,6 +209,36 @@ func TestPublishEverythingOnce(t *testing.T) {
 	}
 }
 
+// While commits keep coming the outbox is read at most once per
+// ReadEvery (each read is a transaction and two queries, whatever it
+// finds), and nothing is lost or doubled for it.
+func TestPublishPacesItsReads(t *testing.T) {
+	h := newHall(t, t.TempDir(), 8)
+	n := startNATS(t)
+	nc := connect(t, n.URL())
+	const every = 40 * time.Millisecond
+	p, _ := run(t, h, nc, Options{ReadEvery: every})
+	drained(t, p) // the records
+	p.mu.Lock()
+	before := p.reads
+	p.mu.Unlock()
+	start := time.Now()
+	h.play(40) // 320 commits, one after another on each of 8 boards
+	s := drained(t, p)
+	took := time.Since(start)
+	p.mu.Lock()
+	reads := p.reads - before
+	p.mu.Unlock()
+	if most := uint64(took/every) + 2; reads > most {
+		t.Errorf("%d outbox reads in %v; paced at one per %v, want at most %d", reads, took.Round(time.Millisecond), every, most)
+	}
+	msgs := readStream(t, nc, h.id)
+	checkExactlyOnce(t, h, msgs)
+	if s.Published != msgs[len(msgs)-1].Outbox {
+		t.Errorf("published up to %d, the stream's last is %d", s.Published, msgs[len(msgs)-1].Outbox)
+	}
+}
+
 // The hall does not wait for NATS: with NATS down, commits go on, the
 // backlog and its age show, and everything arrives once NATS is back.
 func TestPublishNATSDownAndBack(t *testing.T) {
