@@ -106,8 +106,11 @@ func lostNote(n int64) string {
 	return fmt.Sprintf(" (%d never seen)", n)
 }
 
-// count writes 10000 as 10k.
+// count writes 10000 as 10k and 10000000 as 10M.
 func count(n int) string {
+	if n >= 1000000 && n%1000000 == 0 {
+		return fmt.Sprintf("%dM", n/1000000)
+	}
 	if n >= 1000 && n%1000 == 0 {
 		return fmt.Sprintf("%dk", n/1000)
 	}
