@@ -36,14 +36,15 @@ func newCatchUpBudget(bytesPerSecond, burst int) *catchUpBudget {
 }
 
 // reserve takes n bytes (at most the burst) from the budget at now and
-// returns how long to wait before sending them, and what it reserved.
-func (b *catchUpBudget) reserve(now time.Time, n int) (time.Duration, int) {
+// returns how long to wait before sending them and the reservation (nil if
+// none was taken).
+func (b *catchUpBudget) reserve(now time.Time, n int) (time.Duration, *rate.Reservation, int) {
 	n = max(1, min(n, b.lim.Burst()))
 	r := b.lim.ReserveN(now, n)
 	if !r.OK() {
-		return 0, 0
+		return 0, nil, 0
 	}
-	return r.DelayFrom(now), n
+	return r.DelayFrom(now), r, n
 }
 
 // settle charges what was sent beyond what was reserved; the budget owes
@@ -56,9 +57,11 @@ func (b *catchUpBudget) settle(now time.Time, reserved, sent int) {
 	}
 }
 
-// wait reserves n bytes and waits for them, or for ctx.
+// wait reserves n bytes and waits for them, or for ctx: a watcher that
+// goes away while it waits gives its reservation back, so that those
+// behind it do not wait for bytes never sent.
 func (b *catchUpBudget) wait(ctx context.Context, n int) (int, error) {
-	d, reserved := b.reserve(time.Now(), n)
+	d, r, reserved := b.reserve(time.Now(), n)
 	if d <= 0 {
 		return reserved, nil
 	}
@@ -66,7 +69,8 @@ func (b *catchUpBudget) wait(ctx context.Context, n int) (int, error) {
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return reserved, ctx.Err()
+		r.CancelAt(time.Now())
+		return 0, ctx.Err()
 	case <-t.C:
 		return reserved, nil
 	}
@@ -80,7 +84,9 @@ func (s *Sub) holdBack(ctx context.Context) error {
 		return nil
 	}
 	held, err := h.hold(ctx, s.lastAt)
-	if err != nil || !held || s.held || h.budget == nil {
+	if err != nil || !held || s.held || h.budget == nil || !s.started {
+		// A watcher's first update (its snapshot) is not a catch-up: a
+		// new dashboard waits for the hold, not for the budget.
 		return err
 	}
 	s.held = true
