@@ -44,11 +44,8 @@ type Hub struct {
 	epoch    time.Time // the changes' times are since then
 
 	// hold, if set, is waited on before each of a watcher's updates is
-	// taken, with the time of its last (ingest_first.go); held says it
-	// waited. A held watcher's next update then waits its turn in budget
-	// (hub_budget.go). Set before use.
-	hold   func(ctx context.Context, last time.Time) (held bool, err error)
-	budget *catchUpBudget
+	// taken, with the time of its last (ingest_first.go). Set before use.
+	hold func(ctx context.Context, last time.Time) error
 }
 
 type published struct {
@@ -119,12 +116,8 @@ func NewHub(ringSize int) *Hub {
 
 // HoldWith makes every watcher wait on hold before taking each update,
 // given the time of its last one (or of its subscription): the hall holds
-// its watchers back while ingest is behind. A watcher that was held takes
-// its next update only once budget has room for it (nil: at once); its
-// sender reports the bytes with Sub.Sent. Call it before any Subscribe.
-func (h *Hub) HoldWith(hold func(ctx context.Context, last time.Time) (bool, error), budget *catchUpBudget) {
-	h.hold, h.budget = hold, budget
-}
+// its watchers back while ingest is behind. Call it before any Subscribe.
+func (h *Hub) HoldWith(hold func(ctx context.Context, last time.Time) error) { h.hold = hold }
 
 // Place records a board's section, for scopes limited to sections. Call
 // it before the board's first Seed or Publish.
@@ -283,11 +276,6 @@ type Sub struct {
 	closed   bool
 	last     uint64    // the watcher has its feed's updates up to this index
 	lastAt   time.Time // when it took its last update (or subscribed)
-	// A held watcher's next update is a catch-up: reserved bytes of the
-	// budget, guessed from the last one's size (guess).
-	held     bool
-	reserved int
-	guess    int
 }
 
 // Subscribe returns a watcher of scope. With fromSeq 0 its first update is a
@@ -327,9 +315,10 @@ func (s *Sub) Next(ctx context.Context) (*pb.WatchUpdate, error) {
 
 // NextUpdate is Next with the update's shared encodings.
 func (s *Sub) NextUpdate(ctx context.Context) (*Update, error) {
-	s.held, s.reserved = false, 0 // a catch-up not reported by Sent is forgotten
-	if err := s.holdBack(ctx); err != nil {
-		return nil, err
+	if s.h.hold != nil {
+		if err := s.h.hold(ctx, s.lastAt); err != nil {
+			return nil, err
+		}
 	}
 	u, err := s.nextUpdate(ctx)
 	if err == nil {
@@ -388,10 +377,12 @@ func (s *Sub) nextUpdate(ctx context.Context) (*Update, error) {
 			return nil, ctx.Err()
 		case <-ch:
 		}
-		// Something changed while it waited: the hold applies to this
-		// update too, and it then takes what changed meanwhile.
-		if err := s.holdBack(ctx); err != nil {
-			return nil, err
+		if h.hold != nil {
+			// Something changed while it waited: the hold applies to
+			// this update too, and it then takes what changed meanwhile.
+			if err := h.hold(ctx, s.lastAt); err != nil {
+				return nil, err
+			}
 		}
 		h.mu.Lock()
 		h.applyLocked()

@@ -86,35 +86,35 @@ func (m *ingestMonitor) behind() <-chan struct{} {
 
 // holdForIngest waits while ingest is behind, up to watchFloor since the
 // watcher's last update (last); it returns ctx's error if ctx ends first.
-func (s *Server) holdForIngest(ctx context.Context, last time.Time) (held bool, err error) {
+func (s *Server) holdForIngest(ctx context.Context, last time.Time) error {
 	if s.opts.IngestBehind != nil {
 		return s.holdPolling(ctx, last, s.opts.IngestBehind)
 	}
 	release := s.ingest.behind()
 	if release == nil {
-		return false, nil
+		return nil
 	}
 	floor := watchFloor - time.Since(last)
 	if floor <= 0 {
-		return true, nil
+		return nil
 	}
 	s.ingest.holds.Add(1)
 	t := time.NewTimer(floor)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return true, ctx.Err()
+		return ctx.Err()
 	case <-release:
 	case <-t.C:
 	}
-	return true, nil
+	return nil
 }
 
 // holdPolling is holdForIngest for an IngestBehind option (tests), which
 // says nothing when it changes: it looks every watchHoldStep.
-func (s *Server) holdPolling(ctx context.Context, last time.Time, behind func() bool) (bool, error) {
+func (s *Server) holdPolling(ctx context.Context, last time.Time, behind func() bool) error {
 	if !behind() {
-		return false, nil
+		return nil
 	}
 	s.ingest.holds.Add(1)
 	t := time.NewTimer(watchHoldStep)
@@ -122,10 +122,10 @@ func (s *Server) holdPolling(ctx context.Context, last time.Time, behind func() 
 	for behind() && time.Since(last) < watchFloor {
 		select {
 		case <-ctx.Done():
-			return true, ctx.Err()
+			return ctx.Err()
 		case <-t.C:
 		}
 		t.Reset(watchHoldStep)
 	}
-	return true, nil
+	return nil
 }

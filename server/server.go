@@ -224,11 +224,10 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		changes: broadcast.NewChanges(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	catchUp := newCatchUpBudget(catchUpRate, catchUpBurst) // hall-wide
-	s.hub.HoldWith(s.holdForIngest, catchUp)
+	s.hub.HoldWith(s.holdForIngest)
 	if opts.BroadcastDelay > 0 {
 		s.public = newDelayLine(opts.BroadcastDelay, opts.Clock)
-		s.public.out.HoldWith(s.holdForIngest, catchUp)
+		s.public.out.HoldWith(s.holdForIngest)
 	}
 	var err error
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {

@@ -70,7 +70,6 @@ func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *htt
 			return
 		}
 		fl.Flush()
-		sub.Sent(len(b))
 		if sent != nil {
 			sent()
 		}

@@ -109,6 +109,5 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		if err := stream.SendMsg(encoded(b)); err != nil {
 			return err
 		}
-		sub.Sent(len(b))
 	}
 }
