@@ -180,15 +180,22 @@ func (b *board) drain() {
 			b.mu.Unlock()
 			return
 		}
-		f := b.queue[0]
-		b.queue[0] = nil
-		b.queue = b.queue[1:]
-		if len(b.queue) == 0 {
-			b.queue = nil // let a long backlog's array go
-		}
+		f := popFront(&b.queue)
 		b.mu.Unlock()
 		_ = b.runOne(f)
 	}
+}
+
+// popFront takes the first of a queue (a board's functions, a link's
+// messages), letting go of its array once it is empty.
+func popFront[T any](q *[]T) T {
+	var zero T
+	v := (*q)[0]
+	(*q)[0] = zero
+	if *q = (*q)[1:]; len(*q) == 0 {
+		*q = nil
+	}
+	return v
 }
 
 // runOne runs f unless the board is withdrawn or the server is shutting

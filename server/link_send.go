@@ -102,9 +102,7 @@ func (l *linkSender) drain() {
 			l.mu.Unlock()
 			return
 		}
-		m := l.queue[0]
-		l.queue[0] = nil
-		l.queue = l.queue[1:]
+		m := popFront(&l.queue)
 		l.mu.Unlock()
 		if err := l.stream(m); err != nil {
 			l.mu.Lock()
