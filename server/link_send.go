@@ -42,20 +42,14 @@ type linkSender struct {
 // queue is full (then the link is cut: the device reconnects and
 // resyncs). If nothing is sending, a goroutine starts to.
 func (l *linkSender) send(m *pb.ServerMessage) bool {
-	if !l.enqueue(m) {
-		return false
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.sending && !l.closed && len(l.queue) > 0 {
-		l.sending = true
-		l.senders.Add(1)
+	ok, mine := l.enqueue(m, true)
+	if mine {
 		go func() {
 			defer l.senders.Done()
 			l.drain()
 		}()
 	}
-	return true
+	return ok
 }
 
 // sendHere queues a message and, if nothing is sending, sends the queue on
@@ -63,32 +57,34 @@ func (l *linkSender) send(m *pb.ServerMessage) bool {
 // goroutine) may call it, for its acknowledgements: close does not wait
 // for it, since Connect calls close after its loop.
 func (l *linkSender) sendHere(m *pb.ServerMessage) bool {
-	if !l.enqueue(m) {
-		return false
+	ok, mine := l.enqueue(m, false)
+	if mine {
+		l.drain()
 	}
-	l.mu.Lock()
-	if l.sending || l.closed {
-		l.mu.Unlock()
-		return true
-	}
-	l.sending = true
-	l.mu.Unlock()
-	l.drain()
-	return true
+	return ok
 }
 
-func (l *linkSender) enqueue(m *pb.ServerMessage) bool {
+// enqueue queues m; mine says the caller took the sending (nothing was
+// sending), counted in senders if it will send on a goroutine of its own.
+func (l *linkSender) enqueue(m *pb.ServerMessage, goroutine bool) (ok, mine bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ctx.Err() != nil || l.closed {
-		return false
+		return false, false
 	}
 	if len(l.queue) >= maxLinkQueue {
 		l.cancel(toStatus(fmt.Errorf("%w: device %s does not read its messages", ErrSlowDevice, l.dev)))
-		return false
+		return false, false
 	}
 	l.queue = append(l.queue, m)
-	return true
+	if l.sending {
+		return true, false
+	}
+	l.sending = true
+	if goroutine {
+		l.senders.Add(1)
+	}
+	return true, true
 }
 
 // drain sends the queue until it is empty, the link is cut or a send
