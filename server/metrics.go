@@ -48,6 +48,8 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { return time.Duration(s.lag.last.Load()).Seconds() }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "devices_online", Help: "Clock devices connected now."},
 		func() float64 { s.mu.Lock(); defer s.mu.Unlock(); return float64(len(s.links)) }))
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "streams_open", Help: "Streams open now with a token (clock links, watch streams, SSE feeds)."},
+		func() float64 { return float64(s.slots.openStreams()) }))
 	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})
 	if s.opts.Stream != nil {
 		m.reg.MustRegister(newStreamCollector(s))

@@ -18,6 +18,9 @@ type Stats struct {
 	// WatchHolds counts watchers' updates held back while ingest was
 	// behind (ingest_first.go).
 	WatchHolds uint64
+	// StreamsOpen is the streams with an identity (clock links, watch
+	// streams, SSE feeds) open now: a gauge, not a counter.
+	StreamsOpen uint64
 }
 
 type counters struct {
@@ -31,5 +34,6 @@ func (s *Server) Stats() Stats {
 		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
 		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: c.commands.Load(),
 		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.holds.Load(),
+		StreamsOpen: s.slots.openStreams(),
 	}
 }

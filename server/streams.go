@@ -18,8 +18,16 @@ import (
 
 // streamSlots counts the open streams of each token.
 type streamSlots struct {
-	mu   sync.Mutex
-	open map[string]int // token id → open streams
+	mu    sync.Mutex
+	open  map[string]int // token id → open streams
+	total int            // all tokens' open streams
+}
+
+// openStreams is how many counted streams are open now.
+func (sl *streamSlots) openStreams() uint64 {
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	return uint64(sl.total)
 }
 
 // acquire takes a slot for a stream of id, or fails with ErrTooManyStreams.
@@ -39,10 +47,12 @@ func (s *Server) acquireStream(id *Identity) (release func(), err error) {
 			ErrTooManyStreams, id.TokenID, id.Role, n, limit)
 	}
 	sl.open[id.TokenID]++
+	sl.total++
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			sl.mu.Lock()
+			sl.total--
 			if sl.open[id.TokenID]--; sl.open[id.TokenID] <= 0 {
 				delete(sl.open, id.TokenID)
 			}

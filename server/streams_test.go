@@ -36,7 +36,7 @@ func TestStreamsWithoutHelloDoNotDelayShutdown(t *testing.T) {
 	for range 3 {
 		openRawLink(t, h, b.GetDeviceId())
 	}
-	time.Sleep(50 * time.Millisecond) // the streams reach the server
+	waitStreamsOpen(t, h, 3)
 	began := time.Now()
 	h.Server.Shutdown(20 * time.Second)
 	if d := time.Since(began); d > 10*time.Second {
@@ -55,7 +55,9 @@ func TestStreamsPerTokenAreCapped(t *testing.T) {
 	// A device token: two streams, not three.
 	first := openRawLink(t, h, dev)
 	openRawLink(t, h, dev)
-	time.Sleep(50 * time.Millisecond)
+	// A client's stream is open before the server has seen it: wait until
+	// the server holds both, or the third could take a slot first.
+	waitStreamsOpen(t, h, 2)
 	third := openRawLink(t, h, dev)
 	if err := third.ended(); codeOf(err) != codes.ResourceExhausted {
 		t.Errorf("a device token's third stream ended with %v, want RESOURCE_EXHAUSTED", err)
@@ -99,4 +101,15 @@ func TestStreamsPerTokenAreCapped(t *testing.T) {
 	if codeOf(err) != codes.ResourceExhausted {
 		t.Errorf("a fourth watch stream of one token: %v, want RESOURCE_EXHAUSTED", err)
 	}
+}
+
+// waitStreamsOpen waits until the server counts n open streams.
+func waitStreamsOpen(t *testing.T, h *halltest.Hall, n uint64) {
+	t.Helper()
+	halltest.Eventually(t, 10*time.Second, func() error {
+		if got := h.Server.Stats().StreamsOpen; got != n {
+			return fmt.Errorf("the server holds %d streams, want %d", got, n)
+		}
+		return nil
+	})
 }
