@@ -106,13 +106,13 @@ func BenchmarkWriteManyBoards(b *testing.B) {
 		if len(mine) == 0 {
 			return
 		}
+		// One clock per board, as in a hall: its sequence numbers are
+		// the board's.
 		seqs := make([]uint64, len(mine))
-		var devSeq uint64
 		for i := 0; pb.Next(); i = (i + 1) % len(mine) {
 			seqs[i]++
-			devSeq++
 			r := EventRecord{BoardID: mine[i], BoardSeq: seqs[i], Event: rules.Event{Kind: rules.KindPress, Side: rules.Side(seqs[i] % 2), T: int64(seqs[i]) * 1000},
-				DeviceID: fmt.Sprintf("clk-%d", k), DeviceSeq: devSeq}
+				DeviceID: "clk-" + mine[i], DeviceSeq: seqs[i]}
 			if err := s.Write(ctx, func(tx *Tx) error { return tx.AppendEvent(&r) }); err != nil {
 				b.Error(err)
 				return
