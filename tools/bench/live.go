@@ -247,9 +247,10 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		return nil, err
 	}
 	res := &watchResult{}
+	rate := c.watchRateOr()
 	for _, kind := range []string{"grpc", "sse"} {
 		wk := watchKind{kind: kind, window: c.duration}
-		wk.base = f.measure(c.rate, c.warmup, c.duration, drain, false)
+		wk.base = f.measure(rate, c.warmup, c.duration, drain, false)
 		t := time.Now()
 		set, err := startWatchers(s, f, kind, c.watchers, c.sample, tokens, false)
 		if err != nil {
@@ -278,7 +279,7 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		} else {
 			prof <- ""
 		}
-		wk.with = f.measure(c.rate, c.warmup, c.duration, drain, true)
+		wk.with = f.measure(rate, c.warmup, c.duration, drain, true)
 		if name := <-prof; name != "" {
 			fmt.Printf("   profile with the %s watchers: %s\n", kind, name)
 		}
@@ -298,7 +299,7 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		time.Sleep(2 * time.Second)
 	}
 	// One watcher of each kind stops reading.
-	res.slowBase = f.measure(c.rate, c.warmup, c.stall, drain, false)
+	res.slowBase = f.measure(rate, c.warmup, c.stall, drain, false)
 	var sets []*watcherSet
 	for _, kind := range []string{"grpc", "sse"} {
 		set, err := startWatchers(s, f, kind, 1, 0, tokens, true)
@@ -311,8 +312,8 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 	for _, set := range sets {
 		close(set.ws[0].stall)
 	}
-	res.slowWith = f.measure(c.rate, 0, c.stall, drain, false)
-	f.setRate(c.rate)
+	res.slowWith = f.measure(rate, 0, c.stall, drain, false)
+	f.setRate(rate)
 	for _, set := range sets {
 		close(set.ws[0].resume)
 	}

@@ -20,7 +20,9 @@
 //   - saturation: the offered rate raised step by step (-sat-rates) until
 //     throughput stops rising or p99 passes 100 ms, hall and echo.
 //   - watchers: -watchers WatchHall (gRPC) watchers, then as many SSE
-//     watchers (/api/watch), on the live hall at -rate: p99 from a press's
+//     watchers (/api/watch), on the live hall at -watch-rate (default
+//     -rate; a lower rate shows them where the hall has headroom, and
+//     the rows then name it): p99 from a press's
 //     acknowledgement to the watcher's update showing it, and ingest with
 //     them against ingest without them (the window before). All but
 //     -watch-sample of them only read, in a process of their own
@@ -62,6 +64,7 @@ type config struct {
 	satRates                     []float64
 	satDuration                  time.Duration
 	watchers, sample             int
+	watchRate                    float64 // the watchers part's offered rate (0: rate)
 	stall                        time.Duration
 	restartBoards, restartEvents int
 	restartDir                   string
@@ -89,6 +92,7 @@ func main() {
 	flag.StringVar(&satRates, "sat-rates", "1000,2500,5000,7500,10000,15000,20000,30000,40000", "saturation: offered rates, in order")
 	flag.DurationVar(&c.satDuration, "sat-duration", 8*time.Second, "saturation: length of each step")
 	flag.IntVar(&c.watchers, "watchers", 1000, "watchers of each kind (gRPC, then SSE)")
+	flag.Float64Var(&c.watchRate, "watch-rate", 0, "watchers: offered presses per second while the watchers are measured (default: -rate)")
 	flag.IntVar(&c.sample, "watch-sample", 10, "watchers of each kind that decode every update to time it")
 	flag.DurationVar(&c.stall, "stall", 10*time.Second, "how long the slow watchers stop reading")
 	flag.IntVar(&c.restartBoards, "restart-boards", 10000, "restart: boards")
@@ -180,8 +184,12 @@ func loadavg() string {
 
 func run(c config) error {
 	t0 := time.Now()
-	fmt.Printf("bench: %d clocks × %.0f presses/s offered; %s windows; %d CPUs; load average %s\n",
-		c.clocks, c.rate, c.duration, runtime.NumCPU(), loadavg())
+	watchAt := ""
+	if r := c.watchRateOr(); r != c.rate && c.parts["watchers"] {
+		watchAt = fmt.Sprintf(" (%.0f/s with the watchers)", r)
+	}
+	fmt.Printf("bench: %d clocks × %.0f presses/s offered%s; %s windows; %d CPUs; load average %s\n",
+		c.clocks, c.rate, watchAt, c.duration, runtime.NumCPU(), loadavg())
 	tmp, err := os.MkdirTemp("", "hallbench")
 	if err != nil {
 		return err

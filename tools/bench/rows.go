@@ -29,10 +29,14 @@ func liveRows(c config, hall, echo *live) []row {
 			base: perSec(echo.satAt) + " echo" + satNote(echo.sat), ratio: ratio(hall.satAt, echo.satAt), target: "≥ 0.50", holds: yesNo(hall.satAt >= 0.5*echo.satAt)})
 	}
 	if w := hall.watch; w != nil {
+		at := "" // the watchers' rate, when not the ingest rows'
+		if r := c.watchRateOr(); r != c.rate {
+			at = fmt.Sprintf(" at %s presses/s", count(int(r)))
+		}
 		for _, k := range w.kinds {
 			name := map[string]string{"grpc": "WatchHall (gRPC)", "sse": "SSE"}[k.kind]
 			p99 := k.lat.quantile(0.99)
-			r := row{figure: fmt.Sprintf("%s %s watchers: p99 acknowledgement → update", count(c.watchers), name),
+			r := row{figure: fmt.Sprintf("%s %s watchers%s: p99 acknowledgement → update", count(c.watchers), name, at),
 				hall: ms(p99) + lostNote(k.lost), target: "≤ 100 ms", holds: yesNo(p99 <= 100*time.Millisecond && k.errs == 0)}
 			if k.lat.count() == 0 {
 				// No sampled update was timed: nothing holds.
@@ -40,12 +44,12 @@ func liveRows(c config, hall, echo *live) []row {
 			}
 			rows = append(rows, r)
 			with, without := float64(k.with.acked.Load())/c.duration.Seconds(), float64(k.base.acked.Load())/c.duration.Seconds()
-			rows = append(rows, row{figure: fmt.Sprintf("%s %s watchers: acknowledged presses/s", count(c.watchers), name),
+			rows = append(rows, row{figure: fmt.Sprintf("%s %s watchers%s: acknowledged presses/s", count(c.watchers), name, at),
 				hall: perSec(with), base: perSec(without) + " without", ratio: ratio(with, without), target: "≥ 0.90", holds: yesNo(with >= 0.9*without)})
 		}
 		if w.slowBase != nil && w.slowWith != nil {
 			pb, pw := w.slowBase.lat.quantile(0.99), w.slowWith.lat.quantile(0.99)
-			rows = append(rows, row{figure: fmt.Sprintf("a watcher of each kind stops reading for %s: ingest p99", c.stall),
+			rows = append(rows, row{figure: fmt.Sprintf("a watcher of each kind stops reading for %s%s: ingest p99", c.stall, at),
 				hall: ms(pw), base: ms(pb) + " without", ratio: ratio(float64(pw), float64(pb)), target: "unchanged (≤ 1.5× or +5 ms)",
 				holds: yesNo(pw <= max(pb*3/2, pb+5*time.Millisecond))})
 			for _, o := range w.slow {
@@ -115,4 +119,12 @@ func count(n int) string {
 		return fmt.Sprintf("%dk", n/1000)
 	}
 	return fmt.Sprint(n)
+}
+
+// watchRateOr is the offered rate of the watchers part.
+func (c config) watchRateOr() float64 {
+	if c.watchRate > 0 {
+		return c.watchRate
+	}
+	return c.rate
 }
