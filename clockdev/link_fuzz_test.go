@@ -8,8 +8,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/chesshall/hallclock/internal/fuzzframe"
 	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/testkit/fuzzframe"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/chesshall/hallclock/clockdev"
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server"
 )

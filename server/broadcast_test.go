@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server"

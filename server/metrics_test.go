@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/chesshall/hallclock/formats/roundcsv"
 	"github.com/chesshall/hallclock/formats/trf"
-	"github.com/chesshall/hallclock/internal/halltest"
-	"github.com/chesshall/hallclock/internal/pgncheck"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/pgncheck"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )

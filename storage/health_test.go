@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/faultfs"
+	"github.com/chesshall/hallclock/internal/testkit/faultfs"
 )
 
 // On a full disk, commits fail and Health says so (the disk, not the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/faultfs"
+	"github.com/chesshall/hallclock/internal/testkit/faultfs"
 )
 
 // A 0-byte hall.db holds no hall: Open refuses it, saying so, instead of

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/faultfs"
+	"github.com/chesshall/hallclock/internal/testkit/faultfs"
 	"github.com/chesshall/hallclock/rules"
 )
 

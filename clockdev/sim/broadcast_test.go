@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
-	"github.com/chesshall/hallclock/internal/halltest"
-	"github.com/chesshall/hallclock/internal/pgncheck"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/pgncheck"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )

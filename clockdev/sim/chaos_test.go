@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"

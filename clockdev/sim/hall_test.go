@@ -13,7 +13,7 @@ import (
 
 	"github.com/chesshall/hallclock/clockdev"
 	"github.com/chesshall/hallclock/clockdev/sim"
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"

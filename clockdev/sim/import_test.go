@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"os"
 	"reflect"
@@ -16,7 +16,7 @@ import (
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/formats/roundcsv"
 	"github.com/chesshall/hallclock/formats/trf"
-	"github.com/chesshall/hallclock/internal/pgncheck"
+	"github.com/chesshall/hallclock/internal/testkit/pgncheck"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 func TestParseFlags(t *testing.T) {

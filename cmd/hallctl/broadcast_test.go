@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // A round made public and pushed to a relay with a token read from a

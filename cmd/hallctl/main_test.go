@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // The CLI against a real server on loopback: set up, act, read back.

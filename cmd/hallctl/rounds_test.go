@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/chesshall/hallclock/formats/trf"
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // A round set up from JaVaFo's files and named by its number, a board by

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // Defect 10: hallctl talks to a server whose certificate comes from a

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -28,9 +28,9 @@ import (
 	"github.com/chesshall/hallclock/clockdev"
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/formats/hallstream"
-	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/natsrun"
-	"github.com/chesshall/hallclock/internal/streamtest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/streamtest"
 	"github.com/chesshall/hallclock/internal/wire"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/gateway"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/pgncheck"
+	"github.com/chesshall/hallclock/internal/testkit/pgncheck"
 	"github.com/chesshall/hallclock/rules"
 )
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/chesshall/hallclock/internal/mono"
-	"github.com/chesshall/hallclock/internal/pgncheck"
+	"github.com/chesshall/hallclock/internal/testkit/pgncheck"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
 )

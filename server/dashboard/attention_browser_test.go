@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // The attention panel's order, from the page's own code (attention.js) in

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/browsertest"
+	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 )
 
 // TestMain closes the browser the tests share (browsertest.Tab).

@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/chesshall/hallclock/clockdev"
-	"github.com/chesshall/hallclock/internal/browsertest"
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/browsertest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 

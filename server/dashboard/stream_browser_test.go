@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/server"
 )
 

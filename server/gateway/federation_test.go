@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/longtest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"github.com/chromedp/chromedp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/chesshall/hallclock/internal/browsertest"
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/browsertest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/gateway"

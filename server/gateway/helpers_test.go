@@ -16,9 +16,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/chesshall/hallclock/internal/halltest"
 	"github.com/chesshall/hallclock/internal/natsrun"
-	"github.com/chesshall/hallclock/internal/streamtest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/streamtest"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/gateway"
 	"github.com/chesshall/hallclock/storage"

@@ -16,8 +16,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
-	"github.com/chesshall/hallclock/internal/faultfs"
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/faultfs"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 const speed = 20 // clocks and server alike: blitz rounds in seconds

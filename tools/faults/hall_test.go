@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // serverBin is the hallserver binary the suite runs, built once.
