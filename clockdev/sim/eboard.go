@@ -8,6 +8,7 @@ import (
 	"github.com/corentings/chess/v2"
 
 	"github.com/chesshall/hallclock/formats/pgn"
+	"github.com/chesshall/hallclock/internal/chesslib"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 )
@@ -41,9 +42,7 @@ func replayEBoard(history []*hallv1.ClockAction) (*eboard, error) {
 	for i, a := range history {
 		switch {
 		case a.GetKind() == hallv1.ActionKind_ACTION_KIND_PRESS && a.GetSan() != "":
-			unlock := rules.LockChess() // SAN decoding is not safe for concurrent use
-			m, err := chess.AlgebraicNotation{}.Decode(b.pos, a.GetSan())
-			unlock()
+			m, err := chesslib.DecodeSAN(b.pos, a.GetSan())
 			if err != nil {
 				return nil, fmt.Errorf("sim: e-board history action %d: %w", i, err)
 			}

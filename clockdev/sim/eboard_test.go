@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/chesslib"
 	"github.com/chesshall/hallclock/internal/testkit/longtest"
 
 	"github.com/corentings/chess/v2"
@@ -50,9 +51,7 @@ func TestEBoardGamesAreLegal(t *testing.T) {
 // by checkmate.
 func replayEBoard(t *testing.T, b storage.BoardRecord, evs []storage.EventRecord) (moves, illegal int, mate bool) {
 	t.Helper()
-	unlock := rules.LockChess() // NewGame decodes the initial FEN
-	g := chess.NewGame()
-	unlock()
+	g := chesslib.NewGame()
 	var unruled *storage.EventRecord // a press without a move, waiting for its ruling
 	for i := range evs {
 		e := &evs[i]
@@ -66,9 +65,7 @@ func replayEBoard(t *testing.T, b storage.BoardRecord, evs []storage.EventRecord
 				unruled = e
 				continue
 			}
-			unlock := rules.LockChess() // SAN decoding is not safe for concurrent use
-			err := g.PushNotationMove(e.Event.SAN, chess.AlgebraicNotation{}, nil)
-			unlock()
+			err := chesslib.PushSAN(g, e.Event.SAN)
 			if err != nil {
 				t.Errorf("board %d event %d: %s is not legal in %s: %v", b.Number, e.BoardSeq, e.Event.SAN, g.FEN(), err)
 				return

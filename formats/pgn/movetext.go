@@ -7,6 +7,7 @@ import (
 
 	"github.com/corentings/chess/v2"
 
+	"github.com/chesshall/hallclock/internal/chesslib"
 	"github.com/chesshall/hallclock/rules"
 )
 
@@ -55,9 +56,7 @@ func (m *movetext) move(side rules.Side, san string, clk, emt int64, clocks bool
 		return
 	}
 	if m.pos != nil {
-		unlock := rules.LockChess() // SAN decoding is not safe for concurrent use
-		mv, err := chess.AlgebraicNotation{}.Decode(m.pos, san)
-		unlock()
+		mv, err := chesslib.DecodeSAN(m.pos, san)
 		if err != nil {
 			m.stop("the e-board's move %s does not fit the position", san)
 			return

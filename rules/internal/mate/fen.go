@@ -1,4 +1,4 @@
-package rules
+package mate
 
 import (
 	"math/bits"
@@ -8,12 +8,20 @@ import (
 
 // FEN parsing and validation.
 
+// FENError says what is wrong with a FEN: Value is the FEN (cut to 120
+// bytes), Problem what is wrong with it.
+type FENError struct {
+	Value, Problem string
+}
+
+func (e *FENError) Error() string { return "FEN " + strconv.Quote(e.Value) + ": " + e.Problem }
+
 func mtFENError(fen, problem string) error {
 	v := fen
 	if len(v) > 120 {
 		v = v[:120] + "..."
 	}
-	return &InputError{What: "FEN", Value: v, Problem: problem, Allowed: mateFENAllowed}
+	return &FENError{Value: v, Problem: problem}
 }
 
 func mtPieceOf(c byte) uint8 {

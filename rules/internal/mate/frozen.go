@@ -1,4 +1,4 @@
-package rules
+package mate
 
 import (
 	"math/bits"

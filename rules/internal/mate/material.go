@@ -1,4 +1,4 @@
-package rules
+package mate
 
 // Layer 1: material that can never mate.
 
