@@ -4,6 +4,7 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // arbiterService implements the Arbiter service.
@@ -33,7 +34,7 @@ func mergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 func checkConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
 	if c.GetTimeControl() == "" {
 		if needTC {
-			return rules.Config{}, badRequest("no time control: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")")
+			return rules.Config{}, hallerr.BadRequest("no time control: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")")
 		}
 		r, err := rules.ParseRuleset(c.GetRuleset())
 		if err != nil {

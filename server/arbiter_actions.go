@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sort"
 	"time"
 
@@ -19,7 +20,7 @@ func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundReque
 		s.mu.Lock()
 		if _, ok := s.rounds[req.GetRoundId()]; !ok {
 			s.mu.Unlock()
-			return nil, toStatus(fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId()))
+			return nil, fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId())
 		}
 		for id, b := range s.boards {
 			if b.rec.RoundID == req.GetRoundId() {
@@ -36,7 +37,7 @@ func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundReque
 	for _, ab := range req.GetAbsent() {
 		act, ok := absent[ab.GetBoardId()]
 		if !ok {
-			return nil, toStatus(badRequest("absence on board %q, which is not being started", ab.GetBoardId()))
+			return nil, hallerr.BadRequest("absence on board %q, which is not being started", ab.GetBoardId())
 		}
 		switch ab.GetSide() {
 		case pb.Side_SIDE_WHITE:
@@ -44,7 +45,7 @@ func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundReque
 		case pb.Side_SIDE_BLACK:
 			act.AbsentBlack = true
 		default:
-			return nil, toStatus(badRequest("absence on board %q needs a side", ab.GetBoardId()))
+			return nil, hallerr.BadRequest("absence on board %q needs a side", ab.GetBoardId())
 		}
 	}
 	// Every clock at once: the commands go out together, then we wait.
@@ -70,13 +71,13 @@ func (a *arbiterService) BoardAction(ctx context.Context, req *pb.BoardActionReq
 	if req.GetDryRun() {
 		r, err := a.dryRun(ctx, req.GetBoardId(), req.GetAction())
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		return r, nil
 	}
 	r, err := a.act(ctx, req.GetBoardId(), req.GetAction(), req.GetReason(), req.GetWaitMs())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return r, nil
 }
@@ -88,7 +89,7 @@ func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.Clo
 		return nil, err
 	}
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
-		return nil, badRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
+		return nil, hallerr.BadRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
 	}
 	id := IdentityFrom(ctx)
 	var cmd *command
@@ -142,7 +143,7 @@ func (a *arbiterService) dryRun(ctx context.Context, boardID string, action *pb.
 		return nil, err
 	}
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
-		return nil, badRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
+		return nil, hallerr.BadRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
 	}
 	e, err := wire.Event(action, true)
 	if err != nil {
@@ -152,7 +153,7 @@ func (a *arbiterService) dryRun(ctx context.Context, boardID string, action *pb.
 	var derr error
 	if err := b.do(ctx, func() {
 		if b.rec.Source != storage.SourceVirtual && b.rec.DeviceID == "" {
-			derr = fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", ErrNoDevice, b.rec.ID)
+			derr = fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", hallerr.ErrNoDevice, b.rec.ID)
 			return
 		}
 		e.T = b.now()

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -31,14 +32,14 @@ func (s *Server) moveDevice(dev, boardID string) {
 func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceRequest) (*pb.Board, error) {
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	dev := req.GetDeviceId()
 	if dev == "" {
-		return nil, toStatus(badRequest("no device id: give the device that will keep board %s's clock", b.rec.ID))
+		return nil, hallerr.BadRequest("no device id: give the device that will keep board %s's clock", b.rec.ID)
 	}
 	if err := a.assign(ctx, b, dev, req.GetReason(), req.GetReplace()); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return a.boardWire(ctx, b)
 }
@@ -113,28 +114,28 @@ func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason strin
 func (a *arbiterService) SwapDevices(ctx context.Context, req *pb.SwapDevicesRequest) (*pb.SwapDevicesResponse, error) {
 	ba, err := a.boardFor(ctx, req.GetBoardA())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	bb, err := a.boardFor(ctx, req.GetBoardB())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if ba == bb {
-		return nil, toStatus(badRequest("cannot swap board %s with itself", ba.rec.ID))
+		return nil, hallerr.BadRequest("cannot swap board %s with itself", ba.rec.ID)
 	}
 	var da, db string
 	_ = ba.do(ctx, func() { da = ba.rec.DeviceID })
 	_ = bb.do(ctx, func() { db = bb.rec.DeviceID })
 	if da == "" || db == "" {
-		return nil, toStatus(fmt.Errorf("%w: both boards need a device to swap (%s has %q, %s has %q)", ErrNoDevice, ba.rec.ID, da, bb.rec.ID, db))
+		return nil, fmt.Errorf("%w: both boards need a device to swap (%s has %q, %s has %q)", hallerr.ErrNoDevice, ba.rec.ID, da, bb.rec.ID, db)
 	}
 	// A swap takes each device from a board the caller may act on (both
 	// were checked above): the busy-device rule's replace, said by the call.
 	if err := a.assign(ctx, ba, db, req.GetReason(), true); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if err := a.assign(ctx, bb, da, req.GetReason(), true); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	wa, err := a.boardWire(ctx, ba)
 	if err != nil {
@@ -151,7 +152,7 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 	s := a.s
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	var prev string
 	var werr error
@@ -201,10 +202,10 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 		b.publishLive()
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if werr != nil {
-		return nil, toStatus(werr)
+		return nil, werr
 	}
 	if prev != "" {
 		s.mu.Lock()

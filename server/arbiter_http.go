@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"io"
 	"net/http"
 	"strconv"
@@ -27,8 +27,8 @@ import (
 // answers its response in protojson. It is not a second set of handlers:
 // the call goes through the generated service descriptor to the same
 // method the gRPC door calls, after the same role table (methodRoles) and
-// the same validation, and errors map through toStatus to the HTTP status
-// of their gRPC code, as {"code": "PermissionDenied", "message": "..."}.
+// the same validation, and errors map through the hall's one table
+// (hallerr.Codes) to the HTTP status of their gRPC code, as {"code": "PermissionDenied", "message": "..."}.
 // So the page may do exactly what its token may do over gRPC, no more.
 // The response carries the server's clock (X-Server-Unix-Ms), which the
 // page uses to extrapolate running clocks.
@@ -49,7 +49,7 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("method")
 	desc, ok := arbiterMethods[name]
 	if !ok {
-		writeCallError(w, fmt.Errorf("%w: the Arbiter service has no method %q", ErrUnknownMethod, name))
+		s.codes.WriteJSON(w, fmt.Errorf("%w: the Arbiter service has no method %q", hallerr.ErrUnknownMethod, name))
 		return
 	}
 	full := "/" + pb.Arbiter_ServiceDesc.ServiceName + "/" + name
@@ -58,12 +58,12 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 		err = mayCall(id, full)
 	}
 	if err != nil {
-		writeCallError(w, err)
+		s.codes.WriteJSON(w, err)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxArbiterBody))
 	if err != nil {
-		writeCallError(w, badRequest("request body: %v (at most %d bytes)", err, maxArbiterBody))
+		s.codes.WriteJSON(w, hallerr.BadRequest("request body: %v (at most %d bytes)", err, maxArbiterBody))
 		return
 	}
 	if len(body) == 0 {
@@ -71,19 +71,19 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	dec := func(m any) error {
 		if err := protojson.Unmarshal(body, m.(proto.Message)); err != nil {
-			return badRequest("%s request: %v", name, err)
+			return hallerr.BadRequest("%s request: %v", name, err)
 		}
 		return nil
 	}
 	ctx := context.WithValue(r.Context(), identityKey{}, id)
 	resp, err := s.callArbiter(ctx, desc, dec)
 	if err != nil {
-		writeCallError(w, err)
+		s.codes.WriteJSON(w, err)
 		return
 	}
 	b, err := protojson.Marshal(resp.(proto.Message))
 	if err != nil {
-		writeCallError(w, err)
+		s.codes.WriteJSON(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -103,24 +103,4 @@ func (s *Server) callArbiter(ctx context.Context, desc grpc.MethodDesc, dec func
 		}
 	}()
 	return desc.Handler(&arbiterService{s: s}, ctx, dec, validateUnary)
-}
-
-// callError is the JSON of a refused call.
-type callError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// writeCallError answers an error as JSON with the HTTP status of its gRPC
-// code (toStatus, httpCodes).
-func writeCallError(w http.ResponseWriter, err error) {
-	st := status.Convert(toStatus(err))
-	code, ok := httpCodes[st.Code()]
-	if !ok {
-		code = http.StatusInternalServerError
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(callError{Code: st.Code().String(), Message: st.Message()})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sort"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -33,7 +34,7 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 		}
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if id := IdentityFrom(ctx); id != nil && id.Role == RoleBroadcast {
 		// Broadcast feeds see the board as their watch streams do: as it
@@ -56,7 +57,7 @@ func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*board, 
 	}
 	id := IdentityFrom(ctx)
 	if id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
-		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", ErrPermission, id.Actor(), boardID, b.rec.Section)
+		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.rec.Section)
 	}
 	return b, nil
 }
@@ -67,7 +68,7 @@ func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsReque
 	if round != "" || req.GetTournament() != "" {
 		r, err := s.roundRef(round, req.GetTournament(), req.GetNumber())
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		round = r.ID
 	}
@@ -110,7 +111,7 @@ func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsReque
 func (a *arbiterService) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Board, error) {
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return a.boardWire(ctx, b)
 }
@@ -121,7 +122,7 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 	s := a.s
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	limit := int(req.GetLimit())
 	if limit <= 0 {
@@ -129,11 +130,11 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 	}
 	audits, err := s.store.Audit(ctx, b.rec.ID, req.GetAfterSeq(), limit)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	evs, err := s.store.Events(ctx, b.rec.ID, 0)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	out := &pb.AuditLogResponse{}
 	for _, r := range audits {
@@ -149,7 +150,7 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 	}
 	entries, err := s.eventEntries(ctx, b.rec, evs)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	out.Entries = append(out.Entries, entries...)
 	sort.SliceStable(out.Entries, func(i, j int) bool { return out.Entries[i].GetUnixMs() < out.Entries[j].GetUnixMs() })
@@ -214,7 +215,7 @@ func (a *arbiterService) ListDevices(ctx context.Context, _ *pb.ListDevicesReque
 	s := a.s
 	recs, err := s.store.Devices(ctx)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -13,11 +14,11 @@ import (
 func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTournamentRequest) (*pb.Tournament, error) {
 	s := a.s
 	if strings.TrimSpace(req.GetName()) == "" {
-		return nil, toStatus(badRequest("a tournament needs a name"))
+		return nil, hallerr.BadRequest("a tournament needs a name")
 	}
 	cfg, err := checkConfig(req.GetDefaultConfig(), false)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	rec := storage.TournamentRecord{ID: s.newID("t"), Name: req.GetName(), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl(), Venue: req.GetVenue()}
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
@@ -27,7 +28,7 @@ func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTou
 		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: "create_tournament " + rec.Name, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	s.mu.Lock()
 	s.tournaments[rec.ID] = rec
@@ -54,15 +55,15 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 	t, ok := s.tournaments[req.GetTournamentId()]
 	s.mu.Unlock()
 	if !ok {
-		return nil, toStatus(fmt.Errorf("%w: tournament %q", storage.ErrNotFound, req.GetTournamentId()))
+		return nil, fmt.Errorf("%w: tournament %q", storage.ErrNotFound, req.GetTournamentId())
 	}
 	if req.GetNumber() <= 0 {
-		return nil, toStatus(badRequest("round number %d: rounds are numbered from 1", req.GetNumber()))
+		return nil, hallerr.BadRequest("round number %d: rounds are numbered from 1", req.GetNumber())
 	}
 	eff := mergeConfig(wireConfigOf(t.Config), req.GetConfig())
 	cfg, err := checkConfig(eff, false)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	rec := storage.RoundRecord{ID: s.newID("r"), TournamentID: t.ID, Number: int(req.GetNumber()), Venue: t.Venue}
 	if req.GetConfig() != nil {
@@ -75,7 +76,7 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: fmt.Sprintf("create_round %d of %s", rec.Number, t.Name), Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	s.mu.Lock()
 	s.rounds[rec.ID] = rec
@@ -91,21 +92,21 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 	s := a.s
 	id := IdentityFrom(ctx)
 	if !id.MaySection(req.GetSection()) {
-		return nil, toStatus(fmt.Errorf("%w: %s may not act on section %q", ErrPermission, id.Actor(), req.GetSection()))
+		return nil, fmt.Errorf("%w: %s may not act on section %q", hallerr.ErrPermission, id.Actor(), req.GetSection())
 	}
 	s.mu.Lock()
 	r, ok := s.rounds[req.GetRoundId()]
 	s.mu.Unlock()
 	if !ok {
-		return nil, toStatus(fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId()))
+		return nil, fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId())
 	}
 	if req.GetNumber() <= 0 {
-		return nil, toStatus(badRequest("board number %d: boards are numbered from 1", req.GetNumber()))
+		return nil, hallerr.BadRequest("board number %d: boards are numbered from 1", req.GetNumber())
 	}
 	eff := mergeConfig(s.roundConfig(r), req.GetConfig())
 	cfg, err := checkConfig(eff, true)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	rec := storage.BoardRecord{
 		ID: s.newID("b"), RoundID: r.ID, Number: int(req.GetNumber()), Section: req.GetSection(),
@@ -114,12 +115,12 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 	}
 	st, err := rules.NewState(cfg)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	var move deviceMove
 	if rec.DeviceID != "" {
 		if move, err = s.claimDevice(ctx, id, rec.DeviceID, rec.ID, req.GetReplace()); err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 	}
 	b := newBoard(s, rec, st, 0)
@@ -139,7 +140,7 @@ func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) 
 		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(), What: what, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if rec.DeviceID != "" {
 		s.moveDevice(rec.DeviceID, rec.ID)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -10,24 +11,24 @@ import (
 func (a *arbiterService) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*pb.IssueTokenResponse, error) {
 	role, err := roleFromWire(req.GetRole())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if strings.TrimSpace(req.GetLabel()) == "" {
-		return nil, toStatus(badRequest("a token needs a label saying who holds it"))
+		return nil, hallerr.BadRequest("a token needs a label saying who holds it")
 	}
 	rec, secret, err := a.s.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), IdentityFrom(ctx).Actor())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return &pb.IssueTokenResponse{TokenId: rec.ID, Token: secret}, nil
 }
 
 func (a *arbiterService) RevokeToken(ctx context.Context, req *pb.RevokeTokenRequest) (*pb.RevokeTokenResponse, error) {
 	if req.GetTokenId() == "" {
-		return nil, toStatus(badRequest("no token id"))
+		return nil, hallerr.BadRequest("no token id")
 	}
 	if err := a.s.tokens.Revoke(ctx, req.GetTokenId(), IdentityFrom(ctx).Actor()); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	a.s.cutToken(req.GetTokenId())
 	return &pb.RevokeTokenResponse{}, nil
@@ -36,7 +37,7 @@ func (a *arbiterService) RevokeToken(ctx context.Context, req *pb.RevokeTokenReq
 func (a *arbiterService) ListTokens(ctx context.Context, _ *pb.ListTokensRequest) (*pb.ListTokensResponse, error) {
 	recs, err := a.s.store.Tokens(ctx)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	out := &pb.ListTokensResponse{}
 	for _, r := range recs {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"slices"
 	"strings"
 	"sync"
@@ -40,7 +41,7 @@ func roleFromWire(r pb.Role) (Role, error) {
 	case pb.Role_ROLE_BROADCAST:
 		return RoleBroadcast, nil
 	}
-	return "", badRequest("role %s: want ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r)
+	return "", hallerr.BadRequest("role %s: want ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r)
 }
 
 func roleToWire(r Role) pb.Role {
@@ -155,13 +156,13 @@ func loadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*
 // Issue creates a token and returns its record and secret (shown once).
 func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, sections []string, actor string) (storage.TokenRecord, string, error) {
 	if role == RoleDevice && deviceID == "" {
-		return storage.TokenRecord{}, "", badRequest("a device token needs device_id, the device it is bound to")
+		return storage.TokenRecord{}, "", hallerr.BadRequest("a device token needs device_id, the device it is bound to")
 	}
 	if role != RoleDevice && deviceID != "" {
-		return storage.TokenRecord{}, "", badRequest("device_id: only device tokens are bound to a device")
+		return storage.TokenRecord{}, "", hallerr.BadRequest("device_id: only device tokens are bound to a device")
 	}
 	if role != RoleArbiter && len(sections) > 0 {
-		return storage.TokenRecord{}, "", badRequest("only arbiter tokens are limited to sections")
+		return storage.TokenRecord{}, "", hallerr.BadRequest("only arbiter tokens are limited to sections")
 	}
 	secret, err := randomSecret()
 	if err != nil {
@@ -262,15 +263,15 @@ func randomSecret() (string, error) {
 func (s *Server) authFunc(ctx context.Context) (context.Context, error) {
 	secret, err := auth.AuthFromMD(ctx, "bearer")
 	if err != nil {
-		return nil, toStatus(fmt.Errorf("%w: send 'authorization: Bearer <token>'", ErrUnauthenticated))
+		return nil, fmt.Errorf("%w: send 'authorization: Bearer <token>'", hallerr.ErrUnauthenticated)
 	}
 	id, ok := s.tokens.Lookup(secret)
 	if !ok {
-		return nil, toStatus(fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated))
+		return nil, fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
 	}
 	method, _ := grpc.Method(ctx)
 	if err := mayCall(id, method); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return context.WithValue(ctx, identityKey{}, id), nil
 }
@@ -287,5 +288,5 @@ func mayCall(id *Identity, method string) error {
 	for i, r := range roles {
 		allowed[i] = string(r)
 	}
-	return fmt.Errorf("%w: role %s may not call %s (allowed: %s)", ErrPermission, id.Role, method, strings.Join(allowed, ", "))
+	return fmt.Errorf("%w: role %s may not call %s (allowed: %s)", hallerr.ErrPermission, id.Role, method, strings.Join(allowed, ", "))
 }

@@ -13,16 +13,14 @@ import (
 	"github.com/chesshall/hallclock/server"
 )
 
-// Defect 11: while the hall cannot store events, a clock does not
+// While the hall cannot store events, a clock does not
 // reconnect as fast as its backoff allows: the hall answers UNAVAILABLE
 // with a retry delay, and the clock waits it out (spread a little), however
 // short its own backoff. (Before, a hall with a full disk saw every clock
 // come back within a second, and logged each visit.)
 func TestClockWaitsWhileTheHallCannotStore(t *testing.T) {
-	old := server.FaultRetryDelay
-	server.FaultRetryDelay = 400 * time.Millisecond
-	t.Cleanup(func() { server.FaultRetryDelay = old })
-	h := halltest.Start(t, halltest.OnLoopback())
+	const retryDelay = 400 * time.Millisecond
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{FaultRetryDelay: retryDelay}))
 	b := h.Round(t, "180+2", 1)[0]
 	d := h.Device(t, b.GetDeviceId(), clockdev.Config{MinBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
 
@@ -44,8 +42,8 @@ func TestClockWaitsWhileTheHallCannotStore(t *testing.T) {
 			if status.Code(n.Err) != codes.Unavailable {
 				t.Errorf("disconnection %d: %v, want UNAVAILABLE", seen, n.Err)
 			}
-			if n.RetryIn < server.FaultRetryDelay {
-				t.Errorf("disconnection %d: the clock retries in %v, want at least the hall's %v", seen, n.RetryIn, server.FaultRetryDelay)
+			if n.RetryIn < retryDelay {
+				t.Errorf("disconnection %d: the clock retries in %v, want at least the hall's %v", seen, n.RetryIn, retryDelay)
 			}
 		case <-deadline:
 			t.Fatalf("%d disconnections in 10 s, want 3", seen)

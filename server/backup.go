@@ -55,7 +55,7 @@ func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer)
 	ctx := stream.Context()
 	f, sum, done, err := s.backup(ctx)
 	if err != nil {
-		return toStatus(err)
+		return err
 	}
 	defer done()
 	h := sha256.New()
@@ -65,7 +65,7 @@ func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer)
 	for chunk := first; ; chunk = new(pb.BackupChunk) {
 		n, rerr := io.ReadFull(f, buf)
 		if rerr != nil && rerr != io.ErrUnexpectedEOF && rerr != io.EOF {
-			return toStatus(fmt.Errorf("backup: reading the copy: %w", rerr))
+			return fmt.Errorf("backup: reading the copy: %w", rerr)
 		}
 		h.Write(buf[:n])
 		chunk.Data = buf[:n]
@@ -85,12 +85,12 @@ func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer)
 // serveBackup: GET /api/backup, the chief arbiter's download of a copy.
 func (s *Server) serveBackup(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.WebIdentity(r, RoleChief); err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	f, sum, done, err := s.backup(r.Context())
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	defer done()

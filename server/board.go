@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -126,7 +127,7 @@ func (b *board) do(ctx context.Context, f func()) error {
 		return giveUp(ctx.Err())
 	case <-b.srv.ctx.Done():
 		// Nothing runs after shutdown, so f may never be taken.
-		return giveUp(ErrShuttingDown)
+		return giveUp(hallerr.ErrShuttingDown)
 	case <-b.quit:
 		return giveUp(b.withdrawnErr())
 	}
@@ -207,7 +208,7 @@ func (b *board) runOne(f func()) error {
 	default:
 	}
 	if !b.srv.enterActor() {
-		return ErrShuttingDown
+		return hallerr.ErrShuttingDown
 	}
 	defer b.srv.wg.Done()
 	f()
@@ -219,7 +220,7 @@ func (b *board) closeQuit() {
 }
 
 func (b *board) withdrawnErr() error {
-	return fmt.Errorf("%w %q: withdrawn", ErrUnknownBoard, b.rec.ID)
+	return fmt.Errorf("%w %q: withdrawn", hallerr.ErrUnknownBoard, b.rec.ID)
 }
 
 // stopTimer stops the virtual clock's timer; it runs on the actor (or
@@ -499,7 +500,7 @@ func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, rea
 		return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED}, nil
 	}
 	if b.rec.DeviceID == "" {
-		return nil, commandResult{}, fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", ErrNoDevice, b.rec.ID)
+		return nil, commandResult{}, fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", hallerr.ErrNoDevice, b.rec.ID)
 	}
 	c := &command{action: wire.Action(e), event: e}
 	c.action.TMs = 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sync"
 	"testing"
 	"time"
@@ -159,8 +160,8 @@ func TestActorStops(t *testing.T) {
 	b := actorForTest(t)
 	b.closeQuit()
 	ran := false
-	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, ErrUnknownBoard) || ran {
-		t.Errorf("do on a withdrawn board = %v, ran %v; want ErrUnknownBoard, not run", err, ran)
+	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, hallerr.ErrUnknownBoard) || ran {
+		t.Errorf("do on a withdrawn board = %v, ran %v; want hallerr.ErrUnknownBoard, not run", err, ran)
 	}
 
 	b = actorForTest(t)
@@ -168,7 +169,7 @@ func TestActorStops(t *testing.T) {
 	b.srv.ctx = sctx
 	stop()
 	b.post(func() { ran = true })
-	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, ErrShuttingDown) || ran {
-		t.Errorf("do after shutdown = %v, ran %v; want ErrShuttingDown, not run", err, ran)
+	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, hallerr.ErrShuttingDown) || ran {
+		t.Errorf("do after shutdown = %v, ran %v; want hallerr.ErrShuttingDown, not run", err, ran)
 	}
 }

@@ -113,7 +113,7 @@ func (s *Server) feedViewer(r *http.Request) (broadcast.Viewer, bool, error) {
 func (s *Server) newFeeds() *broadcast.Feeds {
 	return broadcast.New(broadcast.Options{
 		Source: broadcastSource{s}, Clock: s.clock, Delay: s.opts.BroadcastDelay,
-		Authenticate: s.feedViewer, Error: httpError, SignIn: "/signin",
+		Authenticate: s.feedViewer, Error: s.codes.WriteHTTP, SignIn: "/signin",
 		Registerer: s.metrics.reg, Logger: s.log, Relay: s.opts.Relay,
 	})
 }

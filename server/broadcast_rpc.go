@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"net/url"
 	"sort"
@@ -21,12 +22,12 @@ func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastR
 	s := a.s
 	r, err := s.roundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if req.RelayUrl != nil && req.GetRelayUrl() != "" {
 		u, err := url.Parse(req.GetRelayUrl())
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return nil, toStatus(badRequest("relay_url %q: want an http(s) URL such as https://lichess.org/api/broadcast/round/<round id>/push", req.GetRelayUrl()))
+			return nil, hallerr.BadRequest("relay_url %q: want an http(s) URL such as https://lichess.org/api/broadcast/round/<round id>/push", req.GetRelayUrl())
 		}
 	}
 	s.mu.Lock()
@@ -60,7 +61,7 @@ func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastR
 		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	s.mu.Lock()
 	s.broadcasts[r.ID] = b
@@ -84,7 +85,7 @@ func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadca
 	if req.GetTournament() != "" {
 		t, err := s.tournamentRef(req.GetTournament())
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		s.mu.Lock()
 		for _, r := range s.rounds {
@@ -145,18 +146,18 @@ func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
 func (s *Server) serveBroadcasts(w http.ResponseWriter, r *http.Request) {
 	id, err := s.WebIdentity(r, RoleChief, RoleArbiter)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	ctx := context.WithValue(r.Context(), identityKey{}, id)
 	resp, err := (&arbiterService{s: s}).ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	b, err := protojson.Marshal(resp)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -2,35 +2,14 @@ package server
 
 import (
 	"context"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"strconv"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
-
-// httpError answers an error with the HTTP status of its gRPC code, so the
-// mapping of errors to codes stays in one place (toStatus).
-func httpError(w http.ResponseWriter, err error) {
-	st := status.Convert(toStatus(err))
-	code, ok := httpCodes[st.Code()]
-	if !ok {
-		code = http.StatusInternalServerError
-	}
-	http.Error(w, st.Message(), code)
-}
-
-var httpCodes = map[codes.Code]int{
-	codes.InvalidArgument: http.StatusBadRequest, codes.OutOfRange: http.StatusBadRequest,
-	codes.Unauthenticated: http.StatusUnauthorized, codes.PermissionDenied: http.StatusForbidden,
-	codes.NotFound: http.StatusNotFound, codes.AlreadyExists: http.StatusConflict,
-	codes.FailedPrecondition: http.StatusConflict, codes.Unavailable: http.StatusServiceUnavailable,
-	codes.DeadlineExceeded: http.StatusGatewayTimeout, codes.Canceled: 499,
-	codes.ResourceExhausted: http.StatusTooManyRequests, codes.Unimplemented: http.StatusNotFound,
-}
 
 // serveWatch streams the hall (or ?round=, ?board=) as server-sent events:
 // each event is a WatchUpdate in protojson, with its seq as the event id,
@@ -38,7 +17,7 @@ var httpCodes = map[codes.Code]int{
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	fl, ok := w.(http.Flusher)
@@ -48,7 +27,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	}
 	scope := Scope{BoardID: r.URL.Query().Get("board"), RoundID: r.URL.Query().Get("round")}
 	if err := s.scopeFor(id, scope); err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	if id.Role == RoleArbiter {
@@ -57,19 +36,19 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	var from uint64
 	if v := r.Header.Get("Last-Event-ID"); v != "" {
 		if from, err = strconv.ParseUint(v, 10, 64); err != nil {
-			httpError(w, badRequest("Last-Event-ID %q is not a sequence number", v))
+			s.codes.WriteHTTP(w, hallerr.BadRequest("Last-Event-ID %q is not a sequence number", v))
 			return
 		}
 	}
 	release, err := s.acquireStream(id)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	defer release()
 	hub := s.hubFor(id)
 	if err := checkResume(hub, from); err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	ctx := r.Context()
@@ -89,18 +68,18 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveBoards(w http.ResponseWriter, r *http.Request) {
 	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	ctx := context.WithValue(r.Context(), identityKey{}, id)
 	resp, err := (&arbiterService{s: s}).ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.URL.Query().Get("round")})
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	b, err := protojson.Marshal(resp)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

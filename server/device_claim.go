@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 
 	"github.com/chesshall/hallclock/storage"
 )
@@ -62,10 +63,10 @@ func (s *Server) claimDevice(ctx context.Context, id *Identity, dev, toBoard str
 	where := fmt.Sprintf("board %s (board %d of section %q, %s)", from.rec.ID, from.rec.Number, from.rec.Section, status)
 	if !replace {
 		return m, fmt.Errorf("%w: device %s keeps %s, whose game is not over: to take it from there (leaving that board without a clock) say replace; or choose another device",
-			ErrDeviceBusy, dev, where)
+			hallerr.ErrDeviceBusy, dev, where)
 	}
 	if !id.MaySection(from.rec.Section) {
-		return m, fmt.Errorf("%w: device %s keeps %s; %s may not act on section %q, so may not take it", ErrPermission, dev, where, id.Actor(), from.rec.Section)
+		return m, fmt.Errorf("%w: device %s keeps %s; %s may not act on section %q, so may not take it", hallerr.ErrPermission, dev, where, id.Actor(), from.rec.Section)
 	}
 	return m, nil
 }

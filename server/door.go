@@ -30,8 +30,9 @@ func needsAuth(_ context.Context, c interceptors.CallMeta) bool {
 }
 
 // interceptors is the door, identical for unary and stream calls: metrics
-// → logging → auth (not for health and reflection) → (streams: the limit
-// of open streams per token) → validation → recovery.
+// → logging → errors to statuses (hallerr.Codes: once, for every handler
+// and the door's own refusals) → auth (not for health and reflection) →
+// (streams: the limit of open streams per token) → validation → recovery.
 func (s *Server) interceptors() []grpc.ServerOption {
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall), logging.WithLevels(func(c codes.Code) logging.Level {
 		switch c {
@@ -51,6 +52,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 		grpc.ChainUnaryInterceptor(
 			s.metrics.grpc.UnaryServerInterceptor(),
 			logging.UnaryServerInterceptor(interceptorLogger(s.log), logOpts...),
+			s.codes.UnaryServerInterceptor(),
 			selector.UnaryServerInterceptor(auth.UnaryServerInterceptor(s.authFunc), match),
 			validateUnary,
 			recovery.UnaryServerInterceptor(onPanic),
@@ -58,6 +60,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 		grpc.ChainStreamInterceptor(
 			s.metrics.grpc.StreamServerInterceptor(),
 			logging.StreamServerInterceptor(interceptorLogger(s.log), logOpts...),
+			s.codes.StreamServerInterceptor(),
 			selector.StreamServerInterceptor(auth.StreamServerInterceptor(s.authFunc), match),
 			s.limitStreams,
 			validateStream,

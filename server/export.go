@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sort"
 	"strings"
 	"unicode"
@@ -38,23 +39,23 @@ func (a *arbiterService) ExportRound(ctx context.Context, req *pb.ExportRoundReq
 	s := a.s
 	r, err := s.roundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	info, err := s.roundWire(ctx, r, true)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	var games []game
 	for _, b := range s.roundBoards(r.ID) {
 		var g game
 		if err := b.do(ctx, func() { g = game{rec: b.rec, state: b.state.Project(b.now())} }); err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		games = append(games, g)
 	}
 	byes, err := s.store.Byes(ctx, r.ID)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	out := &pb.ExportRoundResponse{Final: info.GetStatus() == pb.RoundStatus_ROUND_STATUS_COMPLETE, Corrections: info.GetCorrections()}
 	base := fmt.Sprintf("%s-r%d", slug(info.GetTournamentName()), r.Number)
@@ -75,7 +76,7 @@ func (a *arbiterService) ExportRound(ctx context.Context, req *pb.ExportRoundReq
 		out.Filename = base + ".trf"
 	}
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	out.Content = buf.Bytes()
 	return out, nil
@@ -106,7 +107,7 @@ func (s *Server) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.Round
 			return err
 		}
 		if g.rec.White.StartRank == 0 || g.rec.Black.StartRank == 0 {
-			return fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", ErrBadRequest, g.rec.Number)
+			return fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
 		}
 		boards = append(boards, trf.Board{Number: g.rec.Number, White: g.rec.White.StartRank, Black: g.rec.Black.StartRank, WhiteResult: wc, BlackResult: bc})
 	}

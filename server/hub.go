@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"slices"
 	"sort"
 	"sync"
@@ -224,7 +225,7 @@ func (h *Hub) each(f func(*pb.BoardState)) {
 	}
 }
 
-// Close wakes every watcher; their Next returns ErrHubClosed.
+// Close wakes every watcher; their Next returns hallerr.ErrHubClosed.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	if h.closed {
@@ -341,7 +342,7 @@ func (s *Sub) nextUpdate(ctx context.Context) (*Update, error) {
 	for {
 		if h.closed {
 			h.mu.Unlock()
-			return nil, ErrHubClosed
+			return nil, hallerr.ErrHubClosed
 		}
 		f := s.f
 		due := f.interval <= 0 || time.Since(f.built) >= f.interval

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"maps"
 	"slices"
 	"strings"
@@ -303,7 +304,7 @@ func TestHubPublishNeverBlocks(t *testing.T) {
 	}
 }
 
-// Close wakes every waiting watcher with ErrHubClosed; later reads get it
+// Close wakes every waiting watcher with hallerr.ErrHubClosed; later reads get it
 // too, and a commit that lands after Close does not panic.
 func TestHubCloseWakesWatchers(t *testing.T) {
 	t.Parallel()
@@ -327,8 +328,8 @@ func TestHubCloseWakesWatchers(t *testing.T) {
 	for range 3 {
 		select {
 		case err := <-errs:
-			if !errors.Is(err, server.ErrHubClosed) {
-				t.Errorf("Next after Close = %v, want %v", err, server.ErrHubClosed)
+			if !errors.Is(err, hallerr.ErrHubClosed) {
+				t.Errorf("Next after Close = %v, want %v", err, hallerr.ErrHubClosed)
 			}
 		case <-time.After(2 * time.Second):
 			t.Fatal("a watcher was not woken by Close")
@@ -336,8 +337,8 @@ func TestHubCloseWakesWatchers(t *testing.T) {
 	}
 	sub := h.Subscribe(server.Scope{}, 0, 0)
 	poll(t, sub)
-	if _, err := sub.Next(context.Background()); !errors.Is(err, server.ErrHubClosed) {
-		t.Errorf("Next on a closed hub = %v, want %v", err, server.ErrHubClosed)
+	if _, err := sub.Next(context.Background()); !errors.Is(err, hallerr.ErrHubClosed) {
+		t.Errorf("Next on a closed hub = %v, want %v", err, hallerr.ErrHubClosed)
 	}
 	h.Close() // twice is fine
 	func() {

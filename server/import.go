@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -19,33 +20,33 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 	actor := IdentityFrom(ctx).Actor()
 	t, err := s.tournamentRef(req.GetTournament())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	p, err := readPairing(req)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	rec, existing := s.roundByNumber(t.ID, p.number)
 	var old []*board
 	if existing {
 		if !req.GetReplace() {
-			return nil, toStatus(fmt.Errorf("%w: round %d of %s is set up already: replace it (hallctl import-round -replace) while none of its boards has started",
-				storage.ErrDuplicate, p.number, t.Name))
+			return nil, fmt.Errorf("%w: round %d of %s is set up already: replace it (hallctl import-round -replace) while none of its boards has started",
+				storage.ErrDuplicate, p.number, t.Name)
 		}
 		old = s.roundBoards(rec.ID)
 		for _, b := range old {
 			var started bool
 			_ = b.do(ctx, func() { started = b.seq > 0 || len(b.pending) > 0 })
 			if started {
-				return nil, toStatus(fmt.Errorf("%w: round %d of %s has started (board %d): a round is replaced only before any of its clocks runs",
-					ErrRoundStarted, p.number, t.Name, b.rec.Number))
+				return nil, fmt.Errorf("%w: round %d of %s has started (board %d): a round is replaced only before any of its clocks runs",
+					hallerr.ErrRoundStarted, p.number, t.Name, b.rec.Number)
 			}
 		}
 	} else {
 		eff := mergeConfig(wireConfigOf(t.Config), req.GetConfig())
 		cfg, err := checkConfig(eff, false)
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		venue := t.Venue
 		if req.GetVenue() != "" {
@@ -59,17 +60,17 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 	cfgWire := s.roundConfigWith(rec, t)
 	cfg, err := checkConfig(cfgWire, true)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	if _, err := rules.NewState(cfg); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 
 	// Clocks from the hall plan, by table; a clock still keeping a game
 	// that goes on stays there.
 	plan, err := s.store.Plan(ctx, rec.Venue)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	atTable := map[int]string{}
 	for _, e := range plan {
@@ -146,7 +147,7 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: what, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 
 	s.mu.Lock()
@@ -163,7 +164,7 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 	for _, br := range recs {
 		st, err := rules.NewState(br.Config)
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		b := newBoard(s, br, st, 0)
 		s.place(br.ID, br.Section)
@@ -191,7 +192,7 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 		out.Boards = append(out.Boards, w)
 	}
 	if out.Round, err = s.roundWire(ctx, rec, false); err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -222,7 +223,7 @@ func (s *Server) busyBoard(ctx context.Context, dev string, leaving map[string]b
 	if m.from != nil && leaving[m.from.rec.ID] {
 		return nil, deviceMove{dev: dev} // withdrawn with its round: nothing to say there
 	}
-	if !errors.Is(err, ErrDeviceBusy) {
+	if !errors.Is(err, hallerr.ErrDeviceBusy) {
 		return nil, m
 	}
 	rec := m.from.rec

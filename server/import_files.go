@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"strings"
 
 	"github.com/chesshall/hallclock/formats/roundcsv"
@@ -39,7 +40,7 @@ func readPairing(req *pb.ImportRoundRequest) (*pairing, error) {
 		return readTRF(req.GetContent(), req.GetPairings(), int(req.GetNumber()), req.GetSection())
 	}
 	if len(req.GetPairings()) > 0 {
-		return nil, badRequest("a CSV carries its own pairings: pairings are for a TRF's players")
+		return nil, hallerr.BadRequest("a CSV carries its own pairings: pairings are for a TRF's players")
 	}
 	return readCSV(req.GetContent(), int(req.GetNumber()))
 }
@@ -94,13 +95,13 @@ func readTRF(content, pairings []byte, number int, section string) (*pairing, er
 			number = scheduled
 		}
 		if number == 0 {
-			return nil, badRequest("the TRF has no round columns: give the pairing program's output (pairings) with it")
+			return nil, hallerr.BadRequest("the TRF has no round columns: give the pairing program's output (pairings) with it")
 		}
 		if round, err = f.Round(number); err != nil {
 			return nil, fmt.Errorf("TRF round %d: %w", number, err)
 		}
 		if len(round.Boards) == 0 {
-			return nil, badRequest("the TRF's columns for round %d pair nobody: give the pairing program's output (pairings), or another round", number)
+			return nil, hallerr.BadRequest("the TRF's columns for round %d pair nobody: give the pairing program's output (pairings), or another round", number)
 		}
 	}
 	out.number = number
@@ -133,11 +134,11 @@ func readCSV(content []byte, number int) (*pairing, error) {
 	}
 	switch {
 	case number == 0 && r.Number == 0:
-		return nil, badRequest("the CSV has no Round column: say which round it is (number)")
+		return nil, hallerr.BadRequest("the CSV has no Round column: say which round it is (number)")
 	case number == 0:
 		number = r.Number
 	case r.Number != 0 && r.Number != number:
-		return nil, badRequest("the CSV is round %d, not round %d", r.Number, number)
+		return nil, hallerr.BadRequest("the CSV is round %d, not round %d", r.Number, number)
 	}
 	out := &pairing{number: number, format: "csv"}
 	results := 0

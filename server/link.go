@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -55,36 +56,36 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	s := ls.s
 	id := IdentityFrom(stream.Context())
 	if id == nil || id.Role != RoleDevice {
-		return toStatus(fmt.Errorf("%w: only device tokens may connect a clock", ErrPermission))
+		return fmt.Errorf("%w: only device tokens may connect a clock", hallerr.ErrPermission)
 	}
 	first, err := s.recvHello(stream)
 	if errors.Is(err, io.EOF) {
 		return nil // gone before saying anything
 	}
 	if err != nil {
-		return toStatus(err)
+		return err
 	}
 	hello := first.GetHello()
 	if hello == nil {
-		return toStatus(badRequest("the first message must be Hello"))
+		return hallerr.BadRequest("the first message must be Hello")
 	}
 	if hello.GetDeviceId() != id.DeviceID {
-		return toStatus(fmt.Errorf("%w: token is bound to device %q, hello says %q", ErrPermission, id.DeviceID, hello.GetDeviceId()))
+		return fmt.Errorf("%w: token is bound to device %q, hello says %q", hallerr.ErrPermission, id.DeviceID, hello.GetDeviceId())
 	}
 	dev := id.DeviceID
-	if err := s.Ready(); err != nil && !errors.Is(err, ErrShuttingDown) {
+	if err := s.Ready(); err != nil && !errors.Is(err, hallerr.ErrShuttingDown) {
 		// Nothing it sends could be stored: the device keeps its events
 		// and comes back after the retry delay.
-		return toStatus(fmt.Errorf("%w (%v): keep the events and retry later", ErrNotReady, err))
+		return fmt.Errorf("%w (%v): keep the events and retry later", hallerr.ErrNotReady, err)
 	}
 	ctx, cancel := context.WithCancelCause(stream.Context())
 	defer cancel(nil)
-	stop := context.AfterFunc(s.ctx, func() { cancel(toStatus(ErrShuttingDown)) })
+	stop := context.AfterFunc(s.ctx, func() { cancel(hallerr.ErrShuttingDown) })
 	defer stop()
 
 	acked, err := s.store.DeviceAcked(ctx, dev)
 	if err != nil {
-		return toStatus(err)
+		return err
 	}
 	l := &link{dev: dev, token: id.TokenID, acked: acked, expect: acked + 1, claimed: hello.GetLastAckedSeq(),
 		linkSender: linkSender{dev: dev, ctx: ctx, cancel: cancel, stream: stream.Send}}
@@ -94,7 +95,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	}
 	refused, err := s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))
 	if err != nil {
-		return toStatus(err)
+		return err
 	}
 	// The Welcome is queued before the link is registered, so nothing
 	// (an assignment, a command) can reach the device before it.
@@ -161,7 +162,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			return err
 		case a := <-msgs:
 			if err := ls.handle(ctx, l, a.m); err != nil {
-				return toStatus(err)
+				return err
 			}
 			s.ingest.observeAck(time.Since(a.at))
 		}
@@ -206,7 +207,7 @@ func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.Ca
 				"sched_p99", time.Duration(s.lag.last.Load()))
 			due = now.Add(silence)
 		default:
-			cancel(toStatus(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", ErrDeviceSilent, dev, silence)))
+			cancel(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", hallerr.ErrDeviceSilent, dev, silence))
 			return
 		}
 		t.Reset(due.Sub(now))
@@ -247,11 +248,12 @@ func (s *Server) refuseHelloClaim(ctx context.Context, dev string, hello *pb.Hel
 	})
 }
 
+// causeStatus is why a link ended: the cause it was cut with (a newer
+// connection, silence, shutdown), else its Send's failure, else its
+// context's end.
 func causeStatus(ctx context.Context, sendErr error) error {
-	if c := context.Cause(ctx); c != nil {
-		if _, ok := status.FromError(c); ok {
-			return c
-		}
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+		return c
 	}
 	if sendErr != nil {
 		return sendErr
@@ -266,11 +268,11 @@ func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage)
 		s.heartbeat(l, msg.Heartbeat) // (Connect handles them as they arrive)
 		return nil
 	case *pb.DeviceMessage_Hello:
-		return badRequest("Hello may only be the first message of a stream")
+		return hallerr.BadRequest("Hello may only be the first message of a stream")
 	case *pb.DeviceMessage_Event:
 		return ls.event(ctx, l, msg.Event)
 	}
-	return badRequest("empty device message")
+	return hallerr.BadRequest("empty device message")
 }
 
 // event handles one device event: duplicates are acknowledged again, a gap
@@ -281,7 +283,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 	seq := ev.GetSeq()
 	switch {
 	case seq == 0:
-		return badRequest("device event without a sequence number (they start at 1)")
+		return hallerr.BadRequest("device event without a sequence number (they start at 1)")
 	case seq < l.expect:
 		s.counters.duplicates.Add(1)
 		l.sendHere(ack(l.acked, nil))
@@ -294,7 +296,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		}
 	case seq > l.expect:
 		s.counters.gaps.Add(1)
-		return fmt.Errorf("%w from device %s: got %d, expected %d; resend from %d", ErrSequenceGap, l.dev, seq, l.expect, l.expect)
+		return fmt.Errorf("%w from device %s: got %d, expected %d; resend from %d", hallerr.ErrSequenceGap, l.dev, seq, l.expect, l.expect)
 	}
 	if err := ev.ValidateContent(); err != nil {
 		return ls.refuseOffBoard(ctx, l, ev, "invalid", err.Error())
@@ -465,7 +467,7 @@ func (s *Server) attach(l *link, hello *pb.Hello) {
 	b := s.boards[s.byDevice[l.dev]]
 	s.mu.Unlock()
 	if old != nil {
-		old.cancel(toStatus(fmt.Errorf("%w by a newer connection of device %s", ErrReplaced, l.dev)))
+		old.cancel(fmt.Errorf("%w by a newer connection of device %s", hallerr.ErrReplaced, l.dev))
 	}
 	_ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
 	if b != nil {
@@ -549,7 +551,7 @@ func (s *Server) sendAssignment(ctx context.Context, dev string, withCommands bo
 			// The device is told nothing it could act on: its stream is
 			// cut, and it comes back (with backoff) for the whole story.
 			s.log.Error("assignment not sent", "device", dev, "err", err)
-			l.cancel(toStatus(err))
+			l.cancel(err)
 			return
 		}
 		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: a}})

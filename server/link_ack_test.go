@@ -3,12 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"log/slog"
 	"path/filepath"
 	"testing"
-
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/storage"
@@ -142,8 +140,8 @@ func TestLinkQueueBoundsAndErrors(t *testing.T) {
 			t.Fatalf("%d messages queued for a device that reads nothing; the bound is %d", taken, maxLinkQueue)
 		}
 	}
-	if c := context.Cause(l.ctx); status.Code(c) != codes.ResourceExhausted {
-		t.Errorf("a full queue cut the link with %v, want ErrSlowDevice (RESOURCE_EXHAUSTED)", c)
+	if c := context.Cause(l.ctx); !errors.Is(c, hallerr.ErrSlowDevice) {
+		t.Errorf("a full queue cut the link with %v, want hallerr.ErrSlowDevice", c)
 	}
 	close(block)
 	if err := l.close(); err != nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sync"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -73,7 +74,7 @@ func (l *linkSender) enqueue(m *pb.ServerMessage, goroutine bool) (ok, mine bool
 		return false, false
 	}
 	if len(l.queue) >= maxLinkQueue {
-		l.cancel(toStatus(fmt.Errorf("%w: device %s does not read its messages", ErrSlowDevice, l.dev)))
+		l.cancel(fmt.Errorf("%w: device %s does not read its messages", hallerr.ErrSlowDevice, l.dev))
 		return false, false
 	}
 	l.queue = append(l.queue, m)

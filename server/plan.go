@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -11,7 +12,7 @@ import (
 
 func (a *arbiterService) GetPlan(ctx context.Context, req *pb.GetPlanRequest) (*pb.HallPlan, error) {
 	p, err := a.s.planWire(ctx, req.GetVenue())
-	return p, toStatus(err)
+	return p, err
 }
 
 func (s *Server) planWire(ctx context.Context, venue string) (*pb.HallPlan, error) {
@@ -40,15 +41,15 @@ func (a *arbiterService) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*
 	if id := req.GetFromRoundId(); id != "" {
 		r, err := s.roundRef(id, "", 0)
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		if r.Venue != venue {
-			return nil, toStatus(badRequest("round %d plays in %s, not in %s", r.Number, venueName(r.Venue), venueName(venue)))
+			return nil, hallerr.BadRequest("round %d plays in %s, not in %s", r.Number, venueName(r.Venue), venueName(venue))
 		}
 		for _, b := range s.roundBoards(r.ID) {
 			var rec storage.BoardRecord
 			if err := b.do(ctx, func() { rec = b.rec }); err != nil {
-				return nil, toStatus(err)
+				return nil, err
 			}
 			if rec.Table > 0 && rec.DeviceID != "" {
 				sets = append(sets, set{rec.Table, rec.DeviceID})
@@ -80,10 +81,10 @@ func (a *arbiterService) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*
 			Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	p, err := s.planWire(ctx, venue)
-	return p, toStatus(err)
+	return p, err
 }
 
 func or(a, b string) string {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 // Ready returns nil if the hall can take events, else what is wrong.
 func (s *Server) Ready() error {
 	if s.ctx.Err() != nil {
-		return ErrShuttingDown
+		return hallerr.ErrShuttingDown
 	}
 	return s.store.Health()
 }

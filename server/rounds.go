@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sort"
 	"strings"
 
@@ -37,7 +38,7 @@ func (s *Server) tournamentRef(ref string) (storage.TournamentRecord, error) {
 		sort.Strings(names)
 		return storage.TournamentRecord{}, fmt.Errorf("%w: no tournament has the id or name %q (there are %s)", storage.ErrNotFound, ref, strings.Join(names, ", "))
 	}
-	return storage.TournamentRecord{}, badRequest("%d tournaments are called %q: give the id", len(found), ref)
+	return storage.TournamentRecord{}, hallerr.BadRequest("%d tournaments are called %q: give the id", len(found), ref)
 }
 
 // roundRef finds a round by its id, or by its tournament (id or name) and
@@ -235,7 +236,7 @@ func (a *arbiterService) ListRounds(ctx context.Context, req *pb.ListRoundsReque
 	if req.GetTournament() != "" {
 		t, err := s.tournamentRef(req.GetTournament())
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		tid = t.ID
 	}
@@ -261,7 +262,7 @@ func (a *arbiterService) ListRounds(ctx context.Context, req *pb.ListRoundsReque
 	for _, r := range rs {
 		w, err := s.roundWire(ctx, r, false)
 		if err != nil {
-			return nil, toStatus(err)
+			return nil, err
 		}
 		out.Rounds = append(out.Rounds, w)
 	}
@@ -271,10 +272,10 @@ func (a *arbiterService) ListRounds(ctx context.Context, req *pb.ListRoundsReque
 func (a *arbiterService) GetRound(ctx context.Context, req *pb.GetRoundRequest) (*pb.Round, error) {
 	r, err := a.s.roundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	w, err := a.s.roundWire(ctx, r, true)
-	return w, toStatus(err)
+	return w, err
 }
 
 // roundVenue returns the venue of a round ("" the hall).

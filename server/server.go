@@ -35,8 +35,10 @@
 //
 // # Errors
 //
-// Handlers return errors of the rules, the store or this package; toStatus
-// maps them to gRPC codes in one place. Requests are validated at the door
+// Handlers return plain errors of the rules, the store or package
+// hallerr; one interceptor maps them to gRPC codes (hallerr.Codes), and the
+// HTTP handlers answer with the HTTP status of the same code. Requests are
+// validated at the door
 // (proto/hall/v1/validate.go): a bad field is INVALID_ARGUMENT or
 // OUT_OF_RANGE naming it; a fault of the store is UNAVAILABLE with a retry
 // delay, never INTERNAL.
@@ -49,6 +51,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"log/slog"
 	"net"
 	"net/http"
@@ -131,6 +134,10 @@ type Options struct {
 	// last second, ingest_first.go): while it is, watchers hold their
 	// next update back (up to 10 s), looking again every 25 ms.
 	IngestBehind func() bool
+	// FaultRetryDelay is the retry delay (google.rpc.RetryInfo) the hall
+	// names while it cannot store events: clocks wait that long (and a
+	// little more, spread) before they reconnect (default 5 s).
+	FaultRetryDelay time.Duration
 }
 
 func (o *Options) defaults() {
@@ -185,6 +192,7 @@ type Server struct {
 	counters counters
 	slots    streamSlots
 	metrics  *metrics
+	codes    hallerr.Codes // errors → gRPC and HTTP statuses, for every handler
 
 	ctx    context.Context // cancelled by Shutdown: ends streams and actors
 	cancel context.CancelFunc
@@ -223,6 +231,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		tournaments: map[string]storage.TournamentRecord{}, broadcasts: map[string]storage.RoundBroadcast{},
 		changes: broadcast.NewChanges(),
 	}
+	s.codes = hallerr.Codes{Store: storeCode, Fault: storage.IsFault, RetryDelay: opts.FaultRetryDelay}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.hub.HoldWith(s.holdForIngest)
 	if opts.BroadcastDelay > 0 {
@@ -343,7 +352,7 @@ func (s *Server) board(id string) (*board, error) {
 	defer s.mu.RUnlock()
 	b, ok := s.boards[id]
 	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownBoard, id)
+		return nil, fmt.Errorf("%w %q", hallerr.ErrUnknownBoard, id)
 	}
 	return b, nil
 }
@@ -578,7 +587,7 @@ func (s *Server) cutToken(tokenID string) {
 		c()
 	}
 	for _, l := range links {
-		l.cancel(toStatus(fmt.Errorf("%w: the device's token was revoked", ErrUnauthenticated)))
+		l.cancel(fmt.Errorf("%w: the device's token was revoked", hallerr.ErrUnauthenticated))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"net/url"
 	"slices"
@@ -122,7 +123,7 @@ func hashOf(s string) string {
 func (ss *Sessions) IssueCode(secret string) (string, error) {
 	id, ok := ss.tokens.Lookup(secret)
 	if !ok {
-		return "", fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated)
+		return "", fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
 	}
 	code := "sc_" + randomID(18)
 	ss.mu.Lock()
@@ -156,20 +157,20 @@ func (ss *Sessions) credentialIdentity(credential string) (*Identity, error) {
 		delete(ss.codes, hashOf(credential))
 		ss.mu.Unlock()
 		if !ok || ss.now().After(c.expires) {
-			return nil, fmt.Errorf("%w: the sign-in code is unknown, used or expired (codes work once, for %s): sign in with a token", ErrUnauthenticated, CodeTTL)
+			return nil, fmt.Errorf("%w: the sign-in code is unknown, used or expired (codes work once, for %s): sign in with a token", hallerr.ErrUnauthenticated, CodeTTL)
 		}
 		id, ok := ss.tokens.LookupID(c.tokenID)
 		if !ok {
-			return nil, fmt.Errorf("%w: the code's token was revoked", ErrUnauthenticated)
+			return nil, fmt.Errorf("%w: the code's token was revoked", hallerr.ErrUnauthenticated)
 		}
 		return id, nil
 	}
 	if credential == "" {
-		return nil, fmt.Errorf("%w: give a token (or a sign-in code)", ErrUnauthenticated)
+		return nil, fmt.Errorf("%w: give a token (or a sign-in code)", hallerr.ErrUnauthenticated)
 	}
 	id, ok := ss.tokens.Lookup(credential)
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated)
+		return nil, fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
 	}
 	return id, nil
 }
@@ -185,7 +186,7 @@ func (ss *Sessions) SignIn(w http.ResponseWriter, r *http.Request, credential st
 		return nil, SessionInfo{}, err
 	}
 	if id.Role == RoleDevice {
-		return nil, SessionInfo{}, fmt.Errorf("%w: clock devices do not sign in to the web pages", ErrPermission)
+		return nil, SessionInfo{}, fmt.Errorf("%w: clock devices do not sign in to the web pages", hallerr.ErrPermission)
 	}
 	sid := randomID(24)
 	sess := &webSession{tokenID: id.TokenID, csrf: randomID(18), expires: ss.now().Add(SessionTTL)}
@@ -223,17 +224,17 @@ func (ss *Sessions) SignOut(w http.ResponseWriter, r *http.Request) error {
 func (ss *Sessions) session(r *http.Request) (*Identity, *webSession, error) {
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
-		return nil, nil, fmt.Errorf("%w: not signed in: sign in at /signin, or send 'Authorization: Bearer <token>'", ErrUnauthenticated)
+		return nil, nil, fmt.Errorf("%w: not signed in: sign in at /signin, or send 'Authorization: Bearer <token>'", hallerr.ErrUnauthenticated)
 	}
 	ss.mu.Lock()
 	sess, ok := ss.sessions[hashOf(c.Value)]
 	ss.mu.Unlock()
 	if !ok || ss.now().After(sess.expires) {
-		return nil, nil, fmt.Errorf("%w: the session has ended: sign in again at /signin", ErrUnauthenticated)
+		return nil, nil, fmt.Errorf("%w: the session has ended: sign in again at /signin", hallerr.ErrUnauthenticated)
 	}
 	id, ok := ss.tokens.LookupID(sess.tokenID)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: the session's token was revoked", ErrUnauthenticated)
+		return nil, nil, fmt.Errorf("%w: the session's token was revoked", hallerr.ErrUnauthenticated)
 	}
 	if !safeMethod(r.Method) {
 		if err := sameOrigin(r); err != nil {
@@ -244,7 +245,7 @@ func (ss *Sessions) session(r *http.Request) (*Identity, *webSession, error) {
 			got = r.PostFormValue("csrf")
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(sess.csrf)) != 1 {
-			return nil, nil, fmt.Errorf("%w: a %s signed in by cookie needs the session's CSRF token (X-CSRF-Token header or csrf form field, from GET /api/session)", ErrPermission, r.Method)
+			return nil, nil, fmt.Errorf("%w: a %s signed in by cookie needs the session's CSRF token (X-CSRF-Token header or csrf form field, from GET /api/session)", hallerr.ErrPermission, r.Method)
 		}
 	}
 	return id, sess, nil
@@ -255,16 +256,16 @@ func (ss *Sessions) session(r *http.Request) (*Identity, *webSession, error) {
 // the URL (?token=) is refused: tokens never go in URLs.
 func (ss *Sessions) Identity(r *http.Request) (*Identity, error) {
 	if r.URL.Query().Has("token") {
-		return nil, badRequest("tokens never go in URLs (they end up in histories and logs): send 'Authorization: Bearer <token>', or sign in at /signin")
+		return nil, hallerr.BadRequest("tokens never go in URLs (they end up in histories and logs): send 'Authorization: Bearer <token>', or sign in at /signin")
 	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		secret, ok := strings.CutPrefix(h, "Bearer ")
 		if !ok || secret == "" {
-			return nil, fmt.Errorf("%w: send 'Authorization: Bearer <token>'", ErrUnauthenticated)
+			return nil, fmt.Errorf("%w: send 'Authorization: Bearer <token>'", hallerr.ErrUnauthenticated)
 		}
 		id, ok := ss.tokens.Lookup(secret)
 		if !ok {
-			return nil, fmt.Errorf("%w: unknown or revoked token", ErrUnauthenticated)
+			return nil, fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
 		}
 		return id, nil
 	}
@@ -298,7 +299,7 @@ func sameOrigin(r *http.Request) error {
 		scheme = "https"
 	}
 	if err != nil || u.Scheme != scheme || u.Host != r.Host {
-		return fmt.Errorf("%w: request from origin %q, not this server (%s://%s)", ErrPermission, o, scheme, r.Host)
+		return fmt.Errorf("%w: request from origin %q, not this server (%s://%s)", hallerr.ErrPermission, o, scheme, r.Host)
 	}
 	return nil
 }
@@ -311,7 +312,7 @@ func (s *Server) WebIdentity(r *http.Request, roles ...Role) (*Identity, error) 
 		return nil, err
 	}
 	if !slices.Contains(roles, id.Role) {
-		return nil, fmt.Errorf("%w: role %s may not use %s", ErrPermission, id.Role, r.URL.Path)
+		return nil, fmt.Errorf("%w: role %s may not use %s", hallerr.ErrPermission, id.Role, r.URL.Path)
 	}
 	return id, nil
 }

@@ -4,11 +4,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"html/template"
 	"net/http"
 	"strings"
-
-	"google.golang.org/grpc/status"
 )
 
 // The sign-in endpoints of session.go.
@@ -43,16 +42,6 @@ func (s *Server) renderSignIn(w http.ResponseWriter, code int, msg, nextPath str
 	_ = signinPage.Execute(w, struct{ Error, Next, TTL string }{msg, nextPath, SessionTTL.String()})
 }
 
-// errorText is an error's message as toStatus words it.
-func errorText(err error) (int, string) {
-	st := status.Convert(toStatus(err))
-	code, ok := httpCodes[st.Code()]
-	if !ok {
-		code = http.StatusInternalServerError
-	}
-	return code, st.Message()
-}
-
 // GET /signin: the form; with ?code=, a one-time sign-in code signs in.
 func (s *Server) serveSignInPage(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("token") {
@@ -61,7 +50,7 @@ func (s *Server) serveSignInPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if code := r.URL.Query().Get("code"); code != "" {
 		if _, _, err := s.sessions.SignIn(w, r, code); err != nil {
-			c, msg := errorText(err)
+			c, _, msg := s.codes.HTTP(err)
 			s.renderSignIn(w, c, msg, "/")
 			return
 		}
@@ -78,7 +67,7 @@ func (s *Server) serveSignInForm(w http.ResponseWriter, r *http.Request) {
 		cred = r.PostFormValue("code")
 	}
 	if _, _, err := s.sessions.SignIn(w, r, cred); err != nil {
-		c, msg := errorText(err)
+		c, _, msg := s.codes.HTTP(err)
 		s.renderSignIn(w, c, msg, next(r))
 		return
 	}
@@ -88,7 +77,7 @@ func (s *Server) serveSignInForm(w http.ResponseWriter, r *http.Request) {
 // POST /signout: the form's csrf.
 func (s *Server) serveSignOutForm(w http.ResponseWriter, r *http.Request) {
 	if err := s.sessions.SignOut(w, r); err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	http.Redirect(w, r, "/signin", http.StatusSeeOther)
@@ -103,7 +92,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 func (s *Server) serveSessionInfo(w http.ResponseWriter, r *http.Request) {
 	in, err := s.sessions.Info(r)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	if in.Role == RoleBroadcast && s.public != nil {
@@ -120,7 +109,7 @@ func (s *Server) serveSessionSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	_, in, err := s.sessions.SignIn(w, r, cred)
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	writeJSON(w, in)
@@ -128,11 +117,11 @@ func (s *Server) serveSessionSignIn(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) serveSessionSignOut(w http.ResponseWriter, r *http.Request) {
 	if err := s.sessions.SignOut(w, r); err != nil {
-		if errors.Is(err, ErrUnauthenticated) {
+		if errors.Is(err, hallerr.ErrUnauthenticated) {
 			w.WriteHeader(http.StatusNoContent) // nothing to end
 			return
 		}
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -45,7 +45,7 @@ type StreamStatus struct {
 // nowhere.
 func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.WebIdentity(r, RoleChief, RoleArbiter); err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	if s.opts.Stream == nil {
@@ -54,7 +54,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := s.opts.Stream(r.Context())
 	if err != nil {
-		httpError(w, err)
+		s.codes.WriteHTTP(w, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

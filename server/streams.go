@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"sync"
 	"time"
 
@@ -30,7 +31,7 @@ func (sl *streamSlots) openStreams() uint64 {
 	return uint64(sl.total)
 }
 
-// acquire takes a slot for a stream of id, or fails with ErrTooManyStreams.
+// acquire takes a slot for a stream of id, or fails with hallerr.ErrTooManyStreams.
 func (s *Server) acquireStream(id *Identity) (release func(), err error) {
 	limit := s.opts.MaxStreamsPerToken
 	if id.Role == RoleDevice {
@@ -44,7 +45,7 @@ func (s *Server) acquireStream(id *Identity) (release func(), err error) {
 	}
 	if n := sl.open[id.TokenID]; n >= limit {
 		return nil, fmt.Errorf("%w: token %s (%s) has %d streams open, at most %d are allowed; close one first",
-			ErrTooManyStreams, id.TokenID, id.Role, n, limit)
+			hallerr.ErrTooManyStreams, id.TokenID, id.Role, n, limit)
 	}
 	sl.open[id.TokenID]++
 	sl.total++
@@ -70,7 +71,7 @@ func (s *Server) limitStreams(srv any, ss grpc.ServerStream, _ *grpc.StreamServe
 	}
 	release, err := s.acquireStream(id)
 	if err != nil {
-		return toStatus(err)
+		return err
 	}
 	defer release()
 	return handler(srv, ss)
@@ -94,9 +95,9 @@ func (s *Server) recvHello(stream pb.ClockLink_ConnectServer) (*pb.DeviceMessage
 	case r := <-got:
 		return r.m, r.err
 	case <-t.C:
-		return nil, fmt.Errorf("%w: no Hello within %s of opening the stream; a device speaks first", ErrNoHello, s.opts.HelloTimeout)
+		return nil, fmt.Errorf("%w: no Hello within %s of opening the stream; a device speaks first", hallerr.ErrNoHello, s.opts.HelloTimeout)
 	case <-s.ctx.Done():
-		return nil, ErrShuttingDown
+		return nil, hallerr.ErrShuttingDown
 	case <-stream.Context().Done():
 		return nil, context.Cause(stream.Context())
 	}

@@ -16,15 +16,15 @@ import (
 func (a *arbiterService) DescribeTimeControl(_ context.Context, req *pb.DescribeTimeControlRequest) (*pb.TimeControlInfo, error) {
 	r, err := rules.ParseRuleset(req.GetRuleset())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	tc, err := rules.ParseTimeControl(req.GetTimeControl())
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	info, err := wire.TimeControlInfo(r, tc)
 	if err != nil {
-		return nil, toStatus(err)
+		return nil, err
 	}
 	return info, nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 
 	"google.golang.org/grpc"
 )
@@ -10,7 +11,7 @@ import (
 // The door's validation: every request, and every message a stream
 // receives, that has a Validate method (proto/hall/v1/validate.go) is
 // checked before a handler sees it. Its *hallv1.FieldError maps, in
-// toStatus, to INVALID_ARGUMENT, or OUT_OF_RANGE for numbers beyond what
+// hallerr.Codes, to INVALID_ARGUMENT, or OUT_OF_RANGE for numbers beyond what
 // a field can ever hold.
 
 type validator interface{ Validate() error }
@@ -18,7 +19,7 @@ type validator interface{ Validate() error }
 func checkMessage(m any) error {
 	if v, ok := m.(validator); ok {
 		if err := v.Validate(); err != nil {
-			return toStatus(fmt.Errorf("%w: %w", ErrBadRequest, err))
+			return fmt.Errorf("%w: %w", hallerr.ErrBadRequest, err)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chesshall/hallclock/server/hallerr"
 
 	"google.golang.org/grpc"
 
@@ -22,7 +23,7 @@ type watchService struct {
 func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_WatchBoardServer) error {
 	scope := Scope{BoardID: req.GetBoardId()}
 	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
-		return toStatus(err)
+		return err
 	}
 	return w.serve(scope, req.GetFromSeq(), stream)
 }
@@ -30,7 +31,7 @@ func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_Wat
 func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_WatchRoundServer) error {
 	scope := Scope{RoundID: req.GetRoundId()}
 	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
-		return toStatus(err)
+		return err
 	}
 	return w.serve(scope, req.GetFromSeq(), stream)
 }
@@ -45,7 +46,7 @@ func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_Watch
 func checkResume(h *Hub, from uint64) error {
 	if last := h.LastSeq(); from > last {
 		return fmt.Errorf("%w: from_seq %d is beyond the newest change, %d: resume from at most %d, or from 0 for a snapshot",
-			ErrBeyondHead, from, last, last)
+			hallerr.ErrBeyondHead, from, last, last)
 	}
 	return nil
 }
@@ -59,7 +60,7 @@ func (s *Server) scopeFor(id *Identity, scope Scope) error {
 			return err
 		}
 		if id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
-			return fmt.Errorf("%w: %s may not watch board %s (section %q)", ErrPermission, id.Actor(), b.rec.ID, b.rec.Section)
+			return fmt.Errorf("%w: %s may not watch board %s (section %q)", hallerr.ErrPermission, id.Actor(), b.rec.ID, b.rec.Section)
 		}
 	}
 	if scope.RoundID != "" {
@@ -86,7 +87,7 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 	defer w.s.trackStream(id.TokenID, cancel)()
 	hub := w.s.hubFor(id)
 	if err := checkResume(hub, from); err != nil {
-		return toStatus(err)
+		return err
 	}
 	sub := hub.Subscribe(scope, from, w.s.opts.WatchInterval)
 	defer sub.Close()
@@ -94,17 +95,17 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		u, err := sub.NextUpdate(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) && w.s.ctx.Err() != nil {
-				return toStatus(ErrShuttingDown)
+				return hallerr.ErrShuttingDown
 			}
 			if errors.Is(err, context.Canceled) && stream.Context().Err() == nil {
-				return toStatus(fmt.Errorf("%w: the token was revoked", ErrUnauthenticated))
+				return fmt.Errorf("%w: the token was revoked", hallerr.ErrUnauthenticated)
 			}
-			return toStatus(err)
+			return err
 		}
 		// The same bytes go to every watcher of the scope (codec).
 		b, err := u.Proto()
 		if err != nil {
-			return toStatus(err)
+			return err
 		}
 		if err := stream.SendMsg(encoded(b)); err != nil {
 			return err

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 
-// Errors, mapped to gRPC codes and HTTP statuses by the hall's table
-// (server.GRPCStatus, server.HTTPError).
+// Errors, mapped to gRPC codes (the interceptor) and HTTP statuses by the
+// hall's own table: the same refusal reads the same on the hall and here.
 var (
-	errBadRequest = server.ErrBadRequest
+	errBadRequest = hallerr.ErrBadRequest
 	errNotFound   = broadcast.ErrNotFound
+	// refusals is the table without a store's kinds: a gateway has none.
+	refusals hallerr.Codes
 )
 
 // viewerOf reads an Authorization header for a hall: no credentials is
@@ -26,10 +28,10 @@ func (g *Gateway) viewerOf(authorization string, h *hall) (bool, error) {
 	}
 	token, ok := strings.CutPrefix(authorization, "Bearer ")
 	if !ok || token == "" {
-		return false, fmt.Errorf("%w: want Authorization: Bearer <broadcast token>", server.ErrUnauthenticated)
+		return false, fmt.Errorf("%w: want Authorization: Bearer <broadcast token>", hallerr.ErrUnauthenticated)
 	}
 	if !h.token(storage.HashSecret(token)) {
-		return false, fmt.Errorf("%w: not a broadcast token of hall %s (or revoked)", server.ErrUnauthenticated, h.id)
+		return false, fmt.Errorf("%w: not a broadcast token of hall %s (or revoked)", hallerr.ErrUnauthenticated, h.id)
 	}
 	return true, nil
 }
@@ -49,7 +51,7 @@ func (g *Gateway) mayWatch(authorization string, h *hall, roundID string) error 
 		return nil
 	}
 	if roundID == "" {
-		return fmt.Errorf("%w: watching the whole of hall %s needs one of its broadcast tokens (Authorization: Bearer ...); its public rounds need none", server.ErrUnauthenticated, h.id)
+		return fmt.Errorf("%w: watching the whole of hall %s needs one of its broadcast tokens (Authorization: Bearer ...); its public rounds need none", hallerr.ErrUnauthenticated, h.id)
 	}
-	return fmt.Errorf("%w: round %s of hall %s is not public: send one of the hall's broadcast tokens (Authorization: Bearer ...)", server.ErrUnauthenticated, roundID, h.id)
+	return fmt.Errorf("%w: round %s of hall %s is not public: send one of the hall's broadcast tokens (Authorization: Bearer ...)", hallerr.ErrUnauthenticated, roundID, h.id)
 }

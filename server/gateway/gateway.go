@@ -151,7 +151,8 @@ func New(opts Options) (*Gateway, error) {
 	g.grpc = grpc.NewServer(
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 10 * time.Second, Timeout: 5 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
-		grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20))
+		grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20),
+		grpc.ChainStreamInterceptor(refusals.StreamServerInterceptor()))
 	pb.RegisterWatchServer(g.grpc, &watchService{g: g})
 	reflection.Register(g.grpc)
 	mux := http.NewServeMux()

@@ -9,7 +9,6 @@ import (
 
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/formats/pgn"
-	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/broadcast"
 )
 
@@ -81,7 +80,7 @@ func (h *hall) Changes(roundID string) (uint64, <-chan struct{}) { return h.chan
 // replaced when the hall announces another delay.
 func (h *hall) newFeeds(delay time.Duration) *broadcast.Feeds {
 	return broadcast.New(broadcast.Options{
-		Source: h, Clock: h.gw.clock, Delay: delay, Error: server.HTTPError,
+		Source: h, Clock: h.gw.clock, Delay: delay, Error: refusals.WriteHTTP,
 		Authenticate: func(r *http.Request) (broadcast.Viewer, bool, error) {
 			ok, err := h.gw.viewerOf(r.Header.Get("Authorization"), h)
 			return broadcast.Viewer{Live: false}, ok, err

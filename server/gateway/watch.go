@@ -14,6 +14,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // target resolves what a viewer asks to watch — a board, a round, or a
@@ -64,21 +65,21 @@ func authorization(ctx context.Context) string {
 
 func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_WatchBoardServer) error {
 	if err := req.Validate(); err != nil {
-		return server.GRPCStatus(err)
+		return err
 	}
 	return w.serve(stream, "", "", req.GetBoardId(), req.GetFromSeq())
 }
 
 func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_WatchRoundServer) error {
 	if err := req.Validate(); err != nil {
-		return server.GRPCStatus(err)
+		return err
 	}
 	return w.serve(stream, "", req.GetRoundId(), "", req.GetFromSeq())
 }
 
 func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_WatchHallServer) error {
 	if err := req.Validate(); err != nil {
-		return server.GRPCStatus(err)
+		return err
 	}
 	return w.serve(stream, req.GetHall(), "", "", req.GetFromSeq())
 }
@@ -89,10 +90,10 @@ func (w *watchService) serve(stream grpc.ServerStreamingServer[pb.WatchUpdate], 
 	g := w.g
 	hub, scope, err := g.target(hallID, roundID, boardID, authorization(stream.Context()))
 	if err != nil {
-		return server.GRPCStatus(err)
+		return err
 	}
 	if err := server.CheckResume(hub, from); err != nil {
-		return server.GRPCStatus(err)
+		return err
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
@@ -105,10 +106,10 @@ func (w *watchService) serve(stream grpc.ServerStreamingServer[pb.WatchUpdate], 
 	for {
 		u, err := sub.Next(ctx)
 		if err != nil {
-			if g.ctx.Err() != nil || errors.Is(err, server.ErrHubClosed) {
-				return server.GRPCStatus(server.ErrShuttingDown)
+			if g.ctx.Err() != nil || errors.Is(err, hallerr.ErrHubClosed) {
+				return hallerr.ErrShuttingDown
 			}
-			return server.GRPCStatus(err)
+			return err
 		}
 		if err := stream.Send(u); err != nil {
 			return err
@@ -130,18 +131,18 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	hub, scope, err := g.target(q.Get("hall"), q.Get("round"), q.Get("board"), r.Header.Get("Authorization"))
 	if err != nil {
-		server.HTTPError(w, err)
+		refusals.WriteHTTP(w, err)
 		return
 	}
 	var from uint64
 	if v := r.Header.Get("Last-Event-ID"); v != "" {
 		if from, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64); err != nil {
-			server.HTTPError(w, fmt.Errorf("%w: Last-Event-ID %q is not a sequence number", errBadRequest, v))
+			refusals.WriteHTTP(w, fmt.Errorf("%w: Last-Event-ID %q is not a sequence number", errBadRequest, v))
 			return
 		}
 	}
 	if err := server.CheckResume(hub, from); err != nil {
-		server.HTTPError(w, err)
+		refusals.WriteHTTP(w, err)
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())

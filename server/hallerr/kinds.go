@@ -1,0 +1,37 @@
+package hallerr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The kinds of error of the hall's services; the rules and the store have
+// their own. Each maps to one gRPC code (Codes). Append only: clients
+// match the messages' codes, not these values, but the table below names
+// them all.
+var (
+	ErrUnknownBoard    = errors.New("no such board")
+	ErrNoDevice        = errors.New("board has no device")
+	ErrPermission      = errors.New("permission denied")
+	ErrUnauthenticated = errors.New("unauthenticated")
+	ErrBadRequest      = errors.New("invalid request")
+	ErrShuttingDown    = errors.New("server is shutting down")
+	ErrHubClosed       = errors.New("server is shutting down")          // a watcher's hub closed (shutdown)
+	ErrSequenceGap     = errors.New("sequence gap")                     // a device skipped a sequence number
+	ErrDeviceSilent    = errors.New("device silent")                    // no message for three heartbeat intervals
+	ErrSlowDevice      = errors.New("device not reading")               // its message queue is full
+	ErrReplaced        = errors.New("connection replaced")              // a newer stream of the same device
+	ErrBeyondHead      = errors.New("beyond the newest change")         // a watcher resuming after a change never made
+	ErrDeviceBusy      = errors.New("device busy")                      // it keeps another board whose game is not over
+	ErrNotReady        = errors.New("the hall cannot store events now") // readiness fails: a device is asked to come back later
+	ErrNoHello         = errors.New("no hello")                         // a device stream silent from the start
+	ErrTooManyStreams  = errors.New("too many streams")                 // a token's streams at their limit
+	ErrRoundStarted    = errors.New("round started")                    // a round replaced after a clock started
+	ErrUnknownMethod   = errors.New("unknown method")                   // the web pages called a method the service does not have
+)
+
+// BadRequest returns an error of kind ErrBadRequest (INVALID_ARGUMENT)
+// saying what was wrong.
+func BadRequest(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
+}
