@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 func (a *arbiterService) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*pb.IssueTokenResponse, error) {

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // actorForTest is a board with nothing but its actor, on a server context

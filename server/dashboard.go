@@ -2,13 +2,13 @@ package server
 
 import (
 	"context"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"strconv"
 
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // serveWatch streams the hall (or ?round=, ?board=) as server-sent events:

@@ -2,13 +2,13 @@ package server
 
 import (
 	"context"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"slices"
 	"sort"
 	"sync"
 	"time"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // Hub fans committed board states out to watchers.

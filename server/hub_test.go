@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"maps"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // hubState is a board state for the hub tests: version (carried in AtMs)

@@ -3,12 +3,12 @@ package server
 import (
 	"bytes"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"strings"
 
 	"github.com/chesshall/hallclock/formats/roundcsv"
 	"github.com/chesshall/hallclock/formats/trf"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 

@@ -3,12 +3,12 @@ package server
 import (
 	"context"
 	"errors"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"log/slog"
 	"path/filepath"
 	"testing"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 

@@ -2,11 +2,12 @@ package server
 
 import (
 	"context"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"time"
 
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // Liveness and readiness. /healthz answers while the process serves (a

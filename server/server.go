@@ -51,7 +51,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"log/slog"
 	"net"
 	"net/http"
@@ -68,6 +67,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 

@@ -7,13 +7,14 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // Sign-in for the web pages.

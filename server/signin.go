@@ -4,10 +4,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"html/template"
 	"net/http"
 	"strings"
+
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // The sign-in endpoints of session.go.

@@ -3,13 +3,13 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"sync"
 	"time"
 
 	"google.golang.org/grpc"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // Streams cost the server memory and a goroutine or two for as long as

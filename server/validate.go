@@ -3,9 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/chesshall/hallclock/server/hallerr"
 
 	"google.golang.org/grpc"
+
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // The door's validation: every request, and every message a stream

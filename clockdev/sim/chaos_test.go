@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"

@@ -5,12 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/chesslib"
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/corentings/chess/v2"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/internal/chesslib"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )

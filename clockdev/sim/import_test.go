@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"os"
 	"reflect"
 	"strings"
@@ -16,6 +13,7 @@ import (
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/formats/roundcsv"
 	"github.com/chesshall/hallclock/formats/trf"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	"github.com/chesshall/hallclock/internal/testkit/pgncheck"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"

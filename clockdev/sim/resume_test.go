@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 )
 
 // Stopping the fleet and the hall mid-round and starting both again on the

@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chesshall/hallclock/clockdev/sim"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 )
 
 // A round of blitz boards with every chaos mode switched on finishes with

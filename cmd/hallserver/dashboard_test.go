@@ -11,14 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chromedp/chromedp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 

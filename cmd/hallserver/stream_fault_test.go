@@ -19,8 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
@@ -30,6 +28,7 @@ import (
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/natsrun"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	"github.com/chesshall/hallclock/internal/testkit/streamtest"
 	"github.com/chesshall/hallclock/internal/wire"
 	"github.com/chesshall/hallclock/server"

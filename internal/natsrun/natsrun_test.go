@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 )
 
 // A three-node cluster keeps an R3 stream through a node's restart and

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 )
 
 // The attention panel's order, from the page's own code (attention.js) in

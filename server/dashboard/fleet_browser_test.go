@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 

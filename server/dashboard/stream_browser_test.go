@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	"github.com/chesshall/hallclock/server"
 )
 

@@ -7,14 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/chromedp/chromedp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/gateway"

@@ -9,13 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/natsrun"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	"github.com/chesshall/hallclock/internal/testkit/streamtest"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"

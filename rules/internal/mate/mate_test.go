@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corentings/chess/v2"
+
 	"github.com/chesshall/hallclock/internal/chesslib"
 	"github.com/chesshall/hallclock/internal/testkit/longtest"
-
-	"github.com/corentings/chess/v2"
 )
 
 // mateCase is a position and whether each side can still checkmate.
