@@ -42,7 +42,7 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 		// that), without the arbiters' commands and reasons.
 		out.Pending = nil
 		if a.s.public != nil {
-			st, _, _ := a.s.public.out.State(b.rec.ID)
+			st, _, _ := a.s.public.Hub().State(b.rec.ID)
 			out.State = st
 		}
 	}

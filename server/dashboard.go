@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
@@ -25,7 +26,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
-	scope := Scope{BoardID: r.URL.Query().Get("board"), RoundID: r.URL.Query().Get("round")}
+	scope := fanout.Scope{BoardID: r.URL.Query().Get("board"), RoundID: r.URL.Query().Get("round")}
 	if err := s.scopeFor(id, scope); err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
@@ -47,7 +48,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	hub := s.hubFor(id)
-	if err := checkResume(hub, from); err != nil {
+	if err := fanout.CheckResume(hub, from); err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
@@ -60,7 +61,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	fl.Flush()
 	sub := hub.Subscribe(scope, from, s.opts.WatchInterval)
 	defer sub.Close()
-	SendSSE(ctx, w, fl, r, sub, nil)
+	fanout.SendSSE(ctx, w, fl, r, sub, nil)
 }
 
 // serveBoards lists the boards the caller may see, with players and live

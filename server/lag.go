@@ -46,7 +46,7 @@ func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
 			return
 		case <-t.C:
 		}
-		s.ingest.sample(time.Now())
+		s.ingest.Sample(time.Now())
 		rtmetrics.Read(samples)
 		if samples[0].Value.Kind() != rtmetrics.KindFloat64Histogram {
 			return // not reported by this runtime

@@ -164,7 +164,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			if err := ls.handle(ctx, l, a.m); err != nil {
 				return err
 			}
-			s.ingest.observeAck(time.Since(a.at))
+			s.ingest.ObserveAck(time.Since(a.at))
 		}
 	}
 }

@@ -67,7 +67,7 @@ func (c *boardCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c *boardCollector) Collect(ch chan<- prometheus.Metric) {
 	counts := map[string]int{}
-	c.s.hub.each(func(st *pb.BoardState) { counts[st.GetStatus().String()]++ })
+	c.s.hub.Each(func(st *pb.BoardState) { counts[st.GetStatus().String()]++ })
 	for st, n := range counts {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), st)
 	}

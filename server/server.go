@@ -67,6 +67,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -131,7 +132,7 @@ type Options struct {
 	Overloaded func() bool
 	// IngestBehind, if set, says whether ingest is behind, in place of the
 	// default (a press acknowledged over 500 ms after it arrived in the
-	// last second, ingest_first.go): while it is, watchers hold their
+	// last second, fanout.Ingest): while it is, watchers hold their
 	// next update back (up to 10 s), looking again every 25 ms.
 	IngestBehind func() bool
 	// FaultRetryDelay is the retry delay (google.rpc.RetryInfo) the hall
@@ -185,8 +186,8 @@ type Server struct {
 	store    *storage.Store
 	clock    mono.Clock
 	log      *slog.Logger
-	hub      *Hub
-	public   *delayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
+	hub      *fanout.Hub
+	public   *fanout.DelayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *Tokens
 	sessions *Sessions
 	counters counters
@@ -211,7 +212,7 @@ type Server struct {
 	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
 
 	lag     lagMonitor         // whether the hall is behind its own work
-	ingest  ingestMonitor      // whether presses wait to be acknowledged
+	ingest  *fanout.Ingest     // whether presses wait to be acknowledged
 	changes *broadcast.Changes // each round's change counter, for the feeds
 	feeds   *broadcast.Feeds   // PGN, relays, display page
 
@@ -225,18 +226,18 @@ type Server struct {
 func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) {
 	opts.defaults()
 	s := &Server{
-		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: NewHub(0),
+		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: fanout.NewHub(0),
 		boards: map[string]*board{}, byDevice: map[string]string{}, links: map[string]*link{},
 		devices: map[string]*deviceInfo{}, streams: map[string]map[*context.CancelFunc]bool{}, rounds: map[string]storage.RoundRecord{},
 		tournaments: map[string]storage.TournamentRecord{}, broadcasts: map[string]storage.RoundBroadcast{},
-		changes: broadcast.NewChanges(),
+		changes: broadcast.NewChanges(), ingest: fanout.NewIngest(opts.IngestBehind),
 	}
 	s.codes = hallerr.Codes{Store: storeCode, Fault: storage.IsFault, RetryDelay: opts.FaultRetryDelay}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.hub.HoldWith(s.holdForIngest)
+	s.hub.HoldWith(s.ingest.Hold)
 	if opts.BroadcastDelay > 0 {
-		s.public = newDelayLine(opts.BroadcastDelay, opts.Clock)
-		s.public.out.HoldWith(s.holdForIngest)
+		s.public = fanout.NewDelayLine(opts.BroadcastDelay, opts.Clock)
+		s.public.Hub().HoldWith(s.ingest.Hold)
 	}
 	var err error
 	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
@@ -256,7 +257,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: ConnContext}
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: fanout.ConnContext}
 	if opts.TLS != nil {
 		s.http.TLSConfig = opts.TLS.Clone()
 	}
@@ -389,7 +390,7 @@ func (s *Server) newID(prefix string) string {
 }
 
 // Hub returns the server's fan-out hub (live).
-func (s *Server) Hub() *Hub { return s.hub }
+func (s *Server) Hub() *fanout.Hub { return s.hub }
 
 // publish hands a committed (or live) board state to the hubs: the live
 // one at once, the public one after the broadcast delay.
@@ -397,7 +398,7 @@ func (s *Server) publish(roundID string, st *pb.BoardState, seq uint64) {
 	s.hub.Publish(roundID, st, seq)
 	s.feedsChanged(roundID, st)
 	if s.public != nil {
-		s.public.push(roundID, st, seq, false)
+		s.public.Publish(roundID, st, seq)
 	}
 }
 
@@ -405,14 +406,14 @@ func (s *Server) seed(roundID string, st *pb.BoardState, seq uint64) {
 	s.hub.Seed(roundID, st, seq)
 	s.feedsChanged(roundID, st)
 	if s.public != nil {
-		s.public.push(roundID, st, seq, true)
+		s.public.Seed(roundID, st, seq)
 	}
 }
 
 func (s *Server) place(boardID, section string) {
 	s.hub.Place(boardID, section)
 	if s.public != nil {
-		s.public.out.Place(boardID, section)
+		s.public.Hub().Place(boardID, section)
 	}
 }
 
@@ -429,9 +430,9 @@ func (s *Server) feedsChanged(roundID string, st *pb.BoardState) {
 
 // hubFor returns the hub an identity watches: broadcast feeds watch the
 // delayed one.
-func (s *Server) hubFor(id *Identity) *Hub {
+func (s *Server) hubFor(id *Identity) *fanout.Hub {
 	if id != nil && id.Role == RoleBroadcast && s.public != nil {
-		return s.public.out
+		return s.public.Hub()
 	}
 	return s.hub
 }
@@ -448,7 +449,7 @@ func (s *Server) newGRPC() *grpc.Server {
 		grpc.InitialWindowSize(1 << 20),
 		grpc.InitialConnWindowSize(1 << 20),
 		// Watch updates are encoded once for all their watchers.
-		grpc.ForceServerCodecV2(newCodec()),
+		grpc.ForceServerCodecV2(fanout.Codec()),
 	}
 	if s.opts.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.TLS)))
@@ -501,7 +502,7 @@ func (s *Server) Shutdown(grace time.Duration) {
 	s.feeds.Close()
 	s.hub.Close()
 	if s.public != nil {
-		s.public.close()
+		s.public.Close()
 	}
 	done := make(chan struct{})
 	go func() {

@@ -33,7 +33,7 @@ func (s *Server) Stats() Stats {
 	return Stats{
 		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
 		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: c.commands.Load(),
-		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.holds.Load(),
+		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.Holds(),
 		StreamsOpen: s.slots.openStreams(),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -21,7 +22,7 @@ type watchService struct {
 }
 
 func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_WatchBoardServer) error {
-	scope := Scope{BoardID: req.GetBoardId()}
+	scope := fanout.Scope{BoardID: req.GetBoardId()}
 	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
 		return err
 	}
@@ -29,7 +30,7 @@ func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_Wat
 }
 
 func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_WatchRoundServer) error {
-	scope := Scope{RoundID: req.GetRoundId()}
+	scope := fanout.Scope{RoundID: req.GetRoundId()}
 	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
 		return err
 	}
@@ -37,23 +38,12 @@ func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_Wat
 }
 
 func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_WatchHallServer) error {
-	return w.serve(Scope{}, req.GetFromSeq(), stream)
-}
-
-// checkResume refuses to resume after a change the hall has not made: a
-// watcher would wait silently for numbers that may never come (a hall
-// restored from an older backup numbers its changes anew).
-func checkResume(h *Hub, from uint64) error {
-	if last := h.LastSeq(); from > last {
-		return fmt.Errorf("%w: from_seq %d is beyond the newest change, %d: resume from at most %d, or from 0 for a snapshot",
-			hallerr.ErrBeyondHead, from, last, last)
-	}
-	return nil
+	return w.serve(fanout.Scope{}, req.GetFromSeq(), stream)
 }
 
 // scopeFor checks that a watch scope names a board or round that exists,
 // and that an arbiter limited to sections may watch the board.
-func (s *Server) scopeFor(id *Identity, scope Scope) error {
+func (s *Server) scopeFor(id *Identity, scope fanout.Scope) error {
 	if scope.BoardID != "" {
 		b, err := s.board(scope.BoardID)
 		if err != nil {
@@ -75,7 +65,7 @@ func (s *Server) scopeFor(id *Identity, scope Scope) error {
 }
 
 // serve sends updates until the client leaves or the server shuts down.
-func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreamingServer[pb.WatchUpdate]) error {
+func (w *watchService) serve(scope fanout.Scope, from uint64, stream grpc.ServerStreamingServer[pb.WatchUpdate]) error {
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
 	stop := context.AfterFunc(w.s.ctx, cancel)
@@ -86,7 +76,7 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 	}
 	defer w.s.trackStream(id.TokenID, cancel)()
 	hub := w.s.hubFor(id)
-	if err := checkResume(hub, from); err != nil {
+	if err := fanout.CheckResume(hub, from); err != nil {
 		return err
 	}
 	sub := hub.Subscribe(scope, from, w.s.opts.WatchInterval)
@@ -107,7 +97,7 @@ func (w *watchService) serve(scope Scope, from uint64, stream grpc.ServerStreami
 		if err != nil {
 			return err
 		}
-		if err := stream.SendMsg(encoded(b)); err != nil {
+		if err := stream.SendMsg(fanout.Encoded(b)); err != nil {
 			return err
 		}
 	}

@@ -529,3 +529,12 @@ func TestWatchOverTLS(t *testing.T) {
 		})
 	}
 }
+
+// updateBoardIDs lists the boards of an update, in its order.
+func updateBoardIDs(u *pb.WatchUpdate) []string {
+	var ids []string
+	for _, b := range u.GetBoards() {
+		ids = append(ids, b.GetBoardId())
+	}
+	return ids
+}

@@ -82,7 +82,7 @@ import (
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/fanout"
 )
 
 // Options configure a Gateway. Conn is required.
@@ -157,7 +157,7 @@ func New(opts Options) (*Gateway, error) {
 	reflection.Register(g.grpc)
 	mux := http.NewServeMux()
 	g.routes(mux)
-	g.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: server.ConnContext}
+	g.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: fanout.ConnContext}
 	return g, nil
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/fanout"
 )
 
 // hall is what a gateway knows of one hall: the records and boards its
@@ -27,8 +27,8 @@ type hall struct {
 	log     *slog.Logger
 	changes *broadcast.Changes
 
-	live    *server.Hub       // every change at once (internal: the delayed hub is fed from it)
-	delayed *server.DelayLine // what viewers see: each change at its commit time + delay
+	live    *fanout.Hub       // every change at once (internal: the delayed hub is fed from it)
+	delayed *fanout.DelayLine // what viewers see: each change at its commit time + delay
 	feeds   *broadcast.Feeds  // PGN and display pages, with the hall's delay (setFeeds)
 	mux     *http.ServeMux    // their routes
 	minimum time.Duration     // the gateway's own least delay
@@ -58,7 +58,7 @@ type board struct {
 
 func newHall(gw *Gateway, id string) *hall {
 	h := &hall{id: id, gw: gw, log: gw.log.With("hall", id), changes: broadcast.NewChanges(),
-		live: server.NewHub(0), delayed: server.NewDelayLine(gw.clock), minimum: gw.opts.Delay,
+		live: fanout.NewHub(0), delayed: fanout.NewDelayLine(0, gw.clock), minimum: gw.opts.Delay,
 		tournaments: map[string]hallstream.Tournament{}, rounds: map[string]hallstream.Round{},
 		boards: map[string]*board{}, tokens: map[string]hallstream.Token{}}
 	h.setFeeds(h.minimum)
@@ -220,7 +220,7 @@ func (h *hall) publish(roundID string, st *pb.BoardState, seq uint64, at time.Ti
 }
 
 // hub is the hub viewers watch: everyone sees the hall with its delay.
-func (h *hall) hub() *server.Hub {
+func (h *hall) hub() *fanout.Hub {
 	if h.delay() == 0 {
 		return h.live
 	}

@@ -13,18 +13,18 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // target resolves what a viewer asks to watch — a board, a round, or a
 // hall — to its hall's hub and a scope, and checks the viewer may.
-func (g *Gateway) target(hallID, roundID, boardID, authorization string) (*server.Hub, server.Scope, error) {
+func (g *Gateway) target(hallID, roundID, boardID, authorization string) (*fanout.Hub, fanout.Scope, error) {
 	var (
 		h   *hall
 		err error
 	)
-	scope := server.Scope{BoardID: boardID, RoundID: roundID}
+	scope := fanout.Scope{BoardID: boardID, RoundID: roundID}
 	switch {
 	case boardID != "":
 		if h, roundID = g.hallOfBoard(boardID); h == nil {
@@ -92,7 +92,7 @@ func (w *watchService) serve(stream grpc.ServerStreamingServer[pb.WatchUpdate], 
 	if err != nil {
 		return err
 	}
-	if err := server.CheckResume(hub, from); err != nil {
+	if err := fanout.CheckResume(hub, from); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
@@ -141,7 +141,7 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := server.CheckResume(hub, from); err != nil {
+	if err := fanout.CheckResume(hub, from); err != nil {
 		refusals.WriteHTTP(w, err)
 		return
 	}
@@ -157,5 +157,5 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	defer g.metrics.watchers.Dec()
 	sub := hub.Subscribe(scope, from, max(g.opts.WatchInterval, 250*time.Millisecond))
 	defer sub.Close()
-	server.SendSSE(ctx, w, fl, r, sub, g.metrics.updates.Inc)
+	fanout.SendSSE(ctx, w, fl, r, sub, g.metrics.updates.Inc)
 }

@@ -1,4 +1,4 @@
-package server_test
+package fanout_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"pgregory.net/rapid"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
@@ -30,7 +30,7 @@ func hubState(boardID string, boardSeq uint64, version int64) *pb.BoardState {
 func poll(t interface {
 	Helper()
 	Fatalf(string, ...any)
-}, sub *server.Sub) *pb.WatchUpdate {
+}, sub *fanout.Sub) *pb.WatchUpdate {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -56,22 +56,22 @@ func updateBoardIDs(u *pb.WatchUpdate) []string {
 // board of its scope, and only those.
 func TestHubSnapshotScopes(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	h.Publish("R1", hubState("a1", 1, 1), 1)
 	h.Publish("R1", hubState("a2", 1, 2), 2)
 	h.Publish("R2", hubState("b1", 1, 3), 3)
 	h.Seed("R2", hubState("b2", 4, 0), 0) // a board loaded at start-up, never changed
 	for _, tc := range []struct {
-		scope server.Scope
+		scope fanout.Scope
 		want  []string
 	}{
-		{server.Scope{}, []string{"a1", "a2", "b1", "b2"}},
-		{server.Scope{RoundID: "R1"}, []string{"a1", "a2"}},
-		{server.Scope{RoundID: "R2"}, []string{"b1", "b2"}},
-		{server.Scope{BoardID: "a2"}, []string{"a2"}},
-		{server.Scope{BoardID: "a2", RoundID: "R2"}, []string{"a2"}}, // the board decides
-		{server.Scope{RoundID: "R9"}, nil},
-		{server.Scope{BoardID: "zz"}, nil},
+		{fanout.Scope{}, []string{"a1", "a2", "b1", "b2"}},
+		{fanout.Scope{RoundID: "R1"}, []string{"a1", "a2"}},
+		{fanout.Scope{RoundID: "R2"}, []string{"b1", "b2"}},
+		{fanout.Scope{BoardID: "a2"}, []string{"a2"}},
+		{fanout.Scope{BoardID: "a2", RoundID: "R2"}, []string{"a2"}}, // the board decides
+		{fanout.Scope{RoundID: "R9"}, nil},
+		{fanout.Scope{BoardID: "zz"}, nil},
 	} {
 		u := poll(t, h.Subscribe(tc.scope, 0, 0))
 		if u == nil {
@@ -94,8 +94,8 @@ func TestHubSnapshotScopes(t *testing.T) {
 // of each changed board and the highest seq.
 func TestHubCoalesces(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
-	sub := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+	h := fanout.NewHub(0)
+	sub := h.Subscribe(fanout.Scope{RoundID: "R"}, 0, 0)
 	if u := poll(t, sub); !u.GetSnapshot() || len(u.GetBoards()) != 0 {
 		t.Fatalf("first update %v, want an empty snapshot", u)
 	}
@@ -136,9 +136,9 @@ func TestHubCoalesces(t *testing.T) {
 // updates are at least an interval apart.
 func TestHubInterval(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	const interval = 50 * time.Millisecond
-	sub := h.Subscribe(server.Scope{}, 0, interval)
+	sub := h.Subscribe(fanout.Scope{}, 0, interval)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := sub.Next(ctx); err != nil {
@@ -172,26 +172,26 @@ func TestHubInterval(t *testing.T) {
 // since; when nothing changed it gets nothing.
 func TestHubResume(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	for i := range 5 {
 		h.Publish("R", hubState(fmt.Sprintf("b%d", i), 1, int64(i)), uint64(i+1))
 	}
-	sub := h.Subscribe(server.Scope{}, 0, 0)
+	sub := h.Subscribe(fanout.Scope{}, 0, 0)
 	u := poll(t, sub)
 	last := u.GetSeq()
 	if last != 5 {
 		t.Fatalf("snapshot seq %d, want 5", last)
 	}
-	if u := poll(t, h.Subscribe(server.Scope{}, last, 0)); u != nil {
+	if u := poll(t, h.Subscribe(fanout.Scope{}, last, 0)); u != nil {
 		t.Errorf("resume with nothing changed: %v, want nothing", u)
 	}
 	h.Publish("R", hubState("b3", 2, 10), 6)
 	h.Publish("R", hubState("b1", 2, 11), 7)
-	u = poll(t, h.Subscribe(server.Scope{}, last, 0))
+	u = poll(t, h.Subscribe(fanout.Scope{}, last, 0))
 	if got := updateBoardIDs(u); u.GetSnapshot() || u.GetSeq() != 7 || !slices.Equal(got, []string{"b1", "b3"}) {
 		t.Errorf("resume from %d: snapshot %v, seq %d, boards %v; want false, 7, [b1 b3]", last, u.GetSnapshot(), u.GetSeq(), got)
 	}
-	u = poll(t, h.Subscribe(server.Scope{BoardID: "b1"}, 6, 0))
+	u = poll(t, h.Subscribe(fanout.Scope{BoardID: "b1"}, 6, 0))
 	if got := updateBoardIDs(u); !slices.Equal(got, []string{"b1"}) {
 		t.Errorf("resume of b1 from 6: boards %v, want [b1]", got)
 	}
@@ -202,21 +202,21 @@ func TestHubResume(t *testing.T) {
 // changes of boards in its scope (WatchUpdate: "no gaps").
 func TestHubResumeSeesChangesWithoutSeq(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
 	h.Publish("R", hubState("b", 1, 2), 2)
-	last := poll(t, h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)).GetSeq()
+	last := poll(t, h.Subscribe(fanout.Scope{RoundID: "R"}, 0, 0)).GetSeq()
 
 	h.Publish("R", hubState("c", 0, 3), 0)                                // AddBoard: no event yet
 	h.Publish("R", &pb.BoardState{BoardId: "a", BoardSeq: 1, AtMs: 4}, 0) // device of a went offline
-	u := poll(t, h.Subscribe(server.Scope{RoundID: "R"}, last, 0))
+	u := poll(t, h.Subscribe(fanout.Scope{RoundID: "R"}, last, 0))
 	if got := updateBoardIDs(u); !slices.Equal(got, []string{"a", "c"}) {
 		t.Errorf("resume from %d after an added board and a live change: boards %v, want [a c]", last, got)
 	}
 	// Having seen those, a watcher that resumes after the next committed
 	// change gets only that change.
 	h.Publish("R", hubState("b", 2, 5), 3)
-	u = poll(t, h.Subscribe(server.Scope{RoundID: "R"}, 3, 0))
+	u = poll(t, h.Subscribe(fanout.Scope{RoundID: "R"}, 3, 0))
 	if u != nil {
 		t.Errorf("resume from 3 with nothing changed since: %v, want nothing", u)
 	}
@@ -226,10 +226,10 @@ func TestHubResumeSeesChangesWithoutSeq(t *testing.T) {
 // and is delivered to current watchers under the current seq.
 func TestHubLivePublishKeepsSeq(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	h.Publish("R", hubState("a", 3, 1), 7)
 	h.Publish("R", hubState("b", 1, 2), 9)
-	sub := h.Subscribe(server.Scope{BoardID: "a"}, 0, 0)
+	sub := h.Subscribe(fanout.Scope{BoardID: "a"}, 0, 0)
 	poll(t, sub)
 	h.Publish("R", &pb.BoardState{BoardId: "a", BoardSeq: 3, AtMs: 3, DeviceOnline: true}, 0)
 	st, seq, ok := h.State("a")
@@ -255,10 +255,10 @@ func TestHubLivePublishKeepsSeq(t *testing.T) {
 func TestHubFallsBehindRing(t *testing.T) {
 	t.Parallel()
 	const ring = 4
-	h := server.NewHub(ring)
+	h := fanout.NewHub(ring)
 	h.Publish("R", hubState("a", 1, 1), 1)
 	h.Publish("S", hubState("z", 1, 2), 2)
-	sub := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+	sub := h.Subscribe(fanout.Scope{RoundID: "R"}, 0, 0)
 	poll(t, sub)
 	seq := uint64(2)
 	for i := range ring {
@@ -282,10 +282,10 @@ func TestHubFallsBehindRing(t *testing.T) {
 // while one watcher never reads again and another never started.
 func TestHubPublishNeverBlocks(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(1024)
-	stalled := h.Subscribe(server.Scope{}, 0, 0)
+	h := fanout.NewHub(1024)
+	stalled := h.Subscribe(fanout.Scope{}, 0, 0)
 	poll(t, stalled)
-	_ = h.Subscribe(server.Scope{RoundID: "R"}, 0, time.Hour)
+	_ = h.Subscribe(fanout.Scope{RoundID: "R"}, 0, time.Hour)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -308,12 +308,12 @@ func TestHubPublishNeverBlocks(t *testing.T) {
 // too, and a commit that lands after Close does not panic.
 func TestHubCloseWakesWatchers(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
 	errs := make(chan error, 3)
 	var started sync.WaitGroup
 	for range 3 {
-		sub := h.Subscribe(server.Scope{}, 0, 0)
+		sub := h.Subscribe(fanout.Scope{}, 0, 0)
 		poll(t, sub)
 		started.Add(1)
 		go func() {
@@ -335,7 +335,7 @@ func TestHubCloseWakesWatchers(t *testing.T) {
 			t.Fatal("a watcher was not woken by Close")
 		}
 	}
-	sub := h.Subscribe(server.Scope{}, 0, 0)
+	sub := h.Subscribe(fanout.Scope{}, 0, 0)
 	poll(t, sub)
 	if _, err := sub.Next(context.Background()); !errors.Is(err, hallerr.ErrHubClosed) {
 		t.Errorf("Next on a closed hub = %v, want %v", err, hallerr.ErrHubClosed)
@@ -368,7 +368,7 @@ func TestHubResumeProperty(t *testing.T) {
 			round[i] = fmt.Sprintf("R%d", rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("round%d", i)))
 		}
 		board := func(i int) string { return fmt.Sprintf("b%d", i) }
-		var scope server.Scope
+		var scope fanout.Scope
 		switch rapid.IntRange(0, 2).Draw(t, "scope") {
 		case 1:
 			scope.RoundID = fmt.Sprintf("R%d", rapid.IntRange(0, 2).Draw(t, "scopeRound"))
@@ -384,7 +384,7 @@ func TestHubResumeProperty(t *testing.T) {
 			}
 			return true
 		}
-		h := server.NewHub(rapid.IntRange(1, 16).Draw(t, "ring"))
+		h := fanout.NewHub(rapid.IntRange(1, 16).Draw(t, "ring"))
 
 		// The model: the latest version of each board, whether its last
 		// publish was live, and the hall-wide seq.
@@ -395,7 +395,7 @@ func TestHubResumeProperty(t *testing.T) {
 
 		// The watchers: what each holds, the last seq it received.
 		type watcher struct {
-			sub     *server.Sub
+			sub     *fanout.Sub
 			held    map[string]int64
 			lastSeq uint64
 			resumed bool
@@ -489,11 +489,11 @@ func TestHubResumeProperty(t *testing.T) {
 func BenchmarkPublish(b *testing.B) {
 	for _, n := range []int{0, 100, 1000} {
 		b.Run(fmt.Sprintf("subscribers=%d", n), func(b *testing.B) {
-			h := server.NewHub(0)
+			h := fanout.NewHub(0)
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			for range n {
-				sub := h.Subscribe(server.Scope{BoardID: "quiet"}, 0, 0)
+				sub := h.Subscribe(fanout.Scope{BoardID: "quiet"}, 0, 0)
 				poll(b, sub)
 				wg.Add(1)
 				go func() {
@@ -522,17 +522,17 @@ func BenchmarkPublish(b *testing.B) {
 // Watchers of one scope share each update, encoded once: the same bytes
 // go to all of them.
 func TestHubSharesUpdates(t *testing.T) {
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
-	subs := make([]*server.Sub, 3)
+	subs := make([]*fanout.Sub, 3)
 	for i := range subs {
-		subs[i] = h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+		subs[i] = h.Subscribe(fanout.Scope{RoundID: "R"}, 0, 0)
 		defer subs[i].Close()
 		poll(t, subs[i])
 	}
 	h.Publish("R", hubState("a", 2, 2), 2)
 	h.Publish("R", hubState("b", 1, 3), 3)
-	var first *server.Update
+	var first *fanout.Update
 	for i, s := range subs {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -565,12 +565,12 @@ func TestHubSharesUpdates(t *testing.T) {
 // one (the latest state of each board); one that missed many gets a fresh
 // snapshot, not the backlog.
 func TestHubSlowWatcherCatchesUp(t *testing.T) {
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	for i := range 5 {
 		h.Publish("R", hubState(fmt.Sprintf("b%d", i), 1, int64(i)), uint64(i+1))
 	}
-	fast := h.Subscribe(server.Scope{}, 0, 0)
-	slow := h.Subscribe(server.Scope{}, 0, 0)
+	fast := h.Subscribe(fanout.Scope{}, 0, 0)
+	slow := h.Subscribe(fanout.Scope{}, 0, 0)
 	poll(t, fast)
 	poll(t, slow)
 	seq := uint64(5)
@@ -606,9 +606,9 @@ func TestHubSlowWatcherCatchesUp(t *testing.T) {
 // (shared with its like), holding only what it missed.
 func TestHubSlowWatchersShareTheirMerge(t *testing.T) {
 	t.Parallel()
-	h := server.NewHub(0)
+	h := fanout.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
-	next := func(s *server.Sub) *server.Update {
+	next := func(s *fanout.Sub) *fanout.Update {
 		t.Helper()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -618,13 +618,13 @@ func TestHubSlowWatchersShareTheirMerge(t *testing.T) {
 		}
 		return u
 	}
-	slow := make([]*server.Sub, 4)
+	slow := make([]*fanout.Sub, 4)
 	for i := range slow {
-		slow[i] = h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+		slow[i] = h.Subscribe(fanout.Scope{RoundID: "R"}, 0, 0)
 		defer slow[i].Close()
 		next(slow[i])
 	}
-	later := h.Subscribe(server.Scope{RoundID: "R"}, 0, 0)
+	later := h.Subscribe(fanout.Scope{RoundID: "R"}, 0, 0)
 	defer later.Close()
 	next(later)
 	h.Publish("R", hubState("a", 2, 2), 2)
@@ -638,7 +638,7 @@ func TestHubSlowWatchersShareTheirMerge(t *testing.T) {
 	h.Publish("R", hubState("c", 1, 4), 4)
 	h.Publish("R", hubState("a", 3, 5), 5)
 
-	var merged *server.Update
+	var merged *fanout.Update
 	for i, s := range slow {
 		u := next(s)
 		if i == 0 {
@@ -661,14 +661,14 @@ func TestHubSlowWatchersShareTheirMerge(t *testing.T) {
 // down, no board older than it had, and at the end holds every board of
 // its scope at its latest state.
 func TestHubConcurrentWatchers(t *testing.T) {
-	h := server.NewHub(64)
+	h := fanout.NewHub(64)
 	const boards, publishes = 8, 3000
 	round := func(i int) string { return fmt.Sprintf("R%d", i%2) }
 	for i := range boards {
 		h.Publish(round(i), hubState(fmt.Sprintf("b%d", i), 0, 0), 0)
 	}
 	type result struct {
-		scope server.Scope
+		scope fanout.Scope
 		held  map[string]int64
 		err   error
 	}
@@ -676,8 +676,8 @@ func TestHubConcurrentWatchers(t *testing.T) {
 	defer cancel()
 	results := make(chan result)
 	var wg sync.WaitGroup
-	scopes := []server.Scope{{}, {}, {RoundID: "R0"}, {RoundID: "R0"}, {BoardID: "b3"}}
-	inScope := func(sc server.Scope, i int) bool {
+	scopes := []fanout.Scope{{}, {}, {RoundID: "R0"}, {RoundID: "R0"}, {BoardID: "b3"}}
+	inScope := func(sc fanout.Scope, i int) bool {
 		id := fmt.Sprintf("b%d", i)
 		return (sc.RoundID == "" || sc.RoundID == round(i)) && (sc.BoardID == "" || sc.BoardID == id)
 	}

@@ -1,11 +1,9 @@
-package server
+package fanout
 
 import (
 	"strconv"
 	"sync"
 
-	"google.golang.org/grpc/encoding"
-	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
@@ -56,21 +54,4 @@ func (u *Update) SSE() ([]byte, error) {
 		u.sseB = append(b, "\n\n"...)
 	})
 	return u.sseB, u.sseErr
-}
-
-// encoded is a message already in protobuf; the server's codec sends its
-// bytes as they are (the same bytes to every watcher).
-type encoded []byte
-
-// codec is the server's gRPC codec: protobuf, except that an encoded
-// message is sent as it is.
-type codec struct{ encoding.CodecV2 }
-
-func newCodec() codec { return codec{encoding.GetCodecV2("proto")} }
-
-func (c codec) Marshal(v any) (mem.BufferSlice, error) {
-	if e, ok := v.(encoded); ok {
-		return mem.BufferSlice{mem.SliceBuffer(e)}, nil
-	}
-	return c.CodecV2.Marshal(v)
 }

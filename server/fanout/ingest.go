@@ -1,4 +1,4 @@
-package server
+package fanout
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // whole-hall watcher needs 1.5 MB/s of protobuf (2.5 MB/s of JSON), and
 // coalescing saves nothing once every board changes within the interval.
 // So while presses wait to be acknowledged — the worst receive-to-
-// acknowledgement time of a sample (lagSample) over ingestLagLimit — the
+// acknowledgement time of a sample (Ingest.Sample) over ingestLagLimit — the
 // hall's watchers hold their next update back (ingestHold after the last
 // such sample), and reading again get what changed meanwhile merged, or a
 // fresh snapshot: fresher, rarer updates. However long ingest stays behind,
@@ -27,28 +27,37 @@ const (
 	ingestHold = time.Second
 	// watchFloor is the longest a watcher is held back.
 	watchFloor = 10 * time.Second
-	// watchHoldStep is how often a held watcher looks again when the
-	// IngestBehind option decides (tests).
+	// watchHoldStep is how often a held watcher looks again when a
+	// behind function decides (NewIngest; tests).
 	watchHoldStep = 25 * time.Millisecond
 )
 
-// ingestMonitor keeps whether ingest was recently behind. Its times are
-// real (time.Now): it is about the machine's load, not the hall's clock.
-// Held watchers wait on release, closed when ingest is no longer behind:
-// a thousand held watchers cost nothing while they wait.
-type ingestMonitor struct {
+// Ingest keeps whether ingest was recently behind, and holds watchers
+// back meanwhile (Hold, a Hub's HoldWith). Its times are real (time.Now):
+// it is about the machine's load, not the hall's clock. Held watchers
+// wait on release, closed when ingest is no longer behind: a thousand
+// held watchers cost nothing while they wait.
+type Ingest struct {
+	// behindFn, if set, says whether ingest is behind instead (tests).
+	behindFn func() bool
+
 	worst atomic.Int64 // the worst receive-to-ack time (ns) since the last sample
 	holds atomic.Uint64
 
 	// release is read by every watcher at every update, without a lock;
-	// only sample (one goroutine) changes it.
+	// only Sample (one goroutine) changes it.
 	release     atomic.Pointer[chan struct{}] // nil while not behind
-	behindUntil time.Time                     // sample's own
+	behindUntil time.Time                     // Sample's own
 }
 
-// observeAck records how long a device event took from its arrival to its
+// NewIngest returns a monitor of ingest; behind, if not nil, says whether
+// ingest is behind in place of the acknowledgement times (tests), and
+// is looked at every watchHoldStep while it is.
+func NewIngest(behind func() bool) *Ingest { return &Ingest{behindFn: behind} }
+
+// ObserveAck records how long a device event took from its arrival to its
 // acknowledgement.
-func (m *ingestMonitor) observeAck(d time.Duration) {
+func (m *Ingest) ObserveAck(d time.Duration) {
 	for {
 		w := m.worst.Load()
 		if int64(d) <= w || m.worst.CompareAndSwap(w, int64(d)) {
@@ -57,10 +66,11 @@ func (m *ingestMonitor) observeAck(d time.Duration) {
 	}
 }
 
-// sample takes the worst time since the last sample (lag.go's loop): over
-// ingestLagLimit, ingest is behind for ingestHold; once that has passed
-// with no such sample, the held watchers are released.
-func (m *ingestMonitor) sample(now time.Time) {
+// Sample takes the worst time since the last sample (call it from one
+// goroutine, a few times a second): over ingestLagLimit, ingest is behind
+// for ingestHold; once that has passed with no such sample, the held
+// watchers are released.
+func (m *Ingest) Sample(now time.Time) {
 	worst := time.Duration(m.worst.Swap(0))
 	switch r := m.release.Load(); {
 	case worst > ingestLagLimit:
@@ -75,22 +85,25 @@ func (m *ingestMonitor) sample(now time.Time) {
 	}
 }
 
+// Holds is how many watchers' updates were held back so far.
+func (m *Ingest) Holds() uint64 { return m.holds.Load() }
+
 // behind returns the channel closed when ingest is no longer behind, or
 // nil if it is not behind.
-func (m *ingestMonitor) behind() <-chan struct{} {
+func (m *Ingest) behind() <-chan struct{} {
 	if r := m.release.Load(); r != nil {
 		return *r
 	}
 	return nil
 }
 
-// holdForIngest waits while ingest is behind, up to watchFloor since the
-// watcher's last update (last); it returns ctx's error if ctx ends first.
-func (s *Server) holdForIngest(ctx context.Context, last time.Time) error {
-	if s.opts.IngestBehind != nil {
-		return s.holdPolling(ctx, last, s.opts.IngestBehind)
+// Hold waits while ingest is behind, up to watchFloor since the watcher's
+// last update (last); it returns ctx's error if ctx ends first.
+func (m *Ingest) Hold(ctx context.Context, last time.Time) error {
+	if m.behindFn != nil {
+		return m.holdPolling(ctx, last)
 	}
-	release := s.ingest.behind()
+	release := m.behind()
 	if release == nil {
 		return nil
 	}
@@ -98,7 +111,7 @@ func (s *Server) holdForIngest(ctx context.Context, last time.Time) error {
 	if floor <= 0 {
 		return nil
 	}
-	s.ingest.holds.Add(1)
+	m.holds.Add(1)
 	t := time.NewTimer(floor)
 	defer t.Stop()
 	select {
@@ -110,16 +123,16 @@ func (s *Server) holdForIngest(ctx context.Context, last time.Time) error {
 	return nil
 }
 
-// holdPolling is holdForIngest for an IngestBehind option (tests), which
-// says nothing when it changes: it looks every watchHoldStep.
-func (s *Server) holdPolling(ctx context.Context, last time.Time, behind func() bool) error {
-	if !behind() {
+// holdPolling is Hold for a behind function (tests), which says nothing
+// when it changes: it looks every watchHoldStep.
+func (m *Ingest) holdPolling(ctx context.Context, last time.Time) error {
+	if !m.behindFn() {
 		return nil
 	}
-	s.ingest.holds.Add(1)
+	m.holds.Add(1)
 	t := time.NewTimer(watchHoldStep)
 	defer t.Stop()
-	for behind() && time.Since(last) < watchFloor {
+	for m.behindFn() && time.Since(last) < watchFloor {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

@@ -1,4 +1,4 @@
-package server_test
+package fanout_test
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/fanout"
 )
 
 // An event-stream client that stops reading holds up only a little of the
@@ -27,7 +27,7 @@ import (
 // wrote whenever the socket took bytes.
 func TestSSEStalledClientGetsSnapshot(t *testing.T) {
 	t.Parallel()
-	hub := server.NewHub(0)
+	hub := fanout.NewHub(0)
 	boardID := func(i int) string { return fmt.Sprintf("%04d-%s", i, strings.Repeat("b", 1000)) }
 	for i := range 20 {
 		hub.Publish("R1", hubState(boardID(i), 1, 0), uint64(i+1))
@@ -37,11 +37,11 @@ func TestSSEStalledClientGetsSnapshot(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		fl.Flush()
-		sub := hub.Subscribe(server.Scope{}, 0, 5*time.Millisecond)
+		sub := hub.Subscribe(fanout.Scope{}, 0, 5*time.Millisecond)
 		defer sub.Close()
-		server.SendSSE(r.Context(), w, fl, r, sub, nil)
+		fanout.SendSSE(r.Context(), w, fl, r, sub, nil)
 	}))
-	srv.Config.ConnContext = server.ConnContext
+	srv.Config.ConnContext = fanout.ConnContext
 	srv.Start()
 	defer srv.Close()
 

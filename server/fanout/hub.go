@@ -1,4 +1,4 @@
-package server
+package fanout
 
 import (
 	"context"
@@ -45,7 +45,7 @@ type Hub struct {
 	epoch    time.Time // the changes' times are since then
 
 	// hold, if set, is waited on before each of a watcher's updates is
-	// taken, with the time of its last (ingest_first.go). Set before use.
+	// taken, with the time of its last (Ingest.Hold). Set before use.
 	hold func(ctx context.Context, last time.Time) error
 }
 
@@ -215,8 +215,8 @@ func (h *Hub) LastSeq() uint64 {
 	return h.lastSeq
 }
 
-// each calls f with every board's latest state.
-func (h *Hub) each(f func(*pb.BoardState)) {
+// Each calls f with every board's latest state.
+func (h *Hub) Each(f func(*pb.BoardState)) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.applyLocked()
