@@ -13,6 +13,7 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
 	"google.golang.org/grpc"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
@@ -171,7 +172,7 @@ func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, s
 	rec := storage.TokenRecord{
 		// The id is public (lists, audit log): taken from the hash, never
 		// from the secret.
-		ID: "tok-" + storage.HashSecret(secret)[:12], Hash: storage.HashSecret(secret), Role: string(role),
+		ID: "tok-" + ident.HashSecret(secret)[:12], Hash: ident.HashSecret(secret), Role: string(role),
 		Label: label, DeviceID: deviceID, Sections: sections, Created: t.now(),
 	}
 	err = t.store.Write(ctx, func(tx *storage.Tx) error {
@@ -242,7 +243,7 @@ func identityOf(r storage.TokenRecord) *Identity {
 // Lookup returns the identity of a bearer secret.
 func (t *Tokens) Lookup(secret string) (*Identity, bool) {
 	t.mu.RLock()
-	r, ok := t.byHash[storage.HashSecret(secret)]
+	r, ok := t.byHash[ident.HashSecret(secret)]
 	t.mu.RUnlock()
 	if !ok {
 		return nil, false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -37,7 +38,7 @@ func ResetChief(ctx context.Context, st *storage.Store, actor string) (secret st
 		return "", nil, err
 	}
 	now := time.Now()
-	hash := storage.HashSecret(secret)
+	hash := ident.HashSecret(secret)
 	rec := storage.TokenRecord{ID: "tok-" + hash[:12], Hash: hash, Role: string(RoleChief), Label: "chief arbiter (reset)", Created: now}
 	for _, r := range recs {
 		if r.Active() && Role(r.Role) == RoleChief {

@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server"
@@ -691,8 +692,8 @@ func TestDoorTokensStoredHashed(t *testing.T) {
 			continue // the chief's first token
 		}
 		found++
-		if rec.Hash != storage.HashSecret(secret) {
-			t.Errorf("token %s: stored hash %q, want HashSecret(secret) %q", rec.ID, rec.Hash, storage.HashSecret(secret))
+		if rec.Hash != ident.HashSecret(secret) {
+			t.Errorf("token %s: stored hash %q, want HashSecret(secret) %q", rec.ID, rec.Hash, ident.HashSecret(secret))
 		}
 		fields := append([]string{rec.ID, rec.Hash, rec.Role, rec.Label, rec.DeviceID}, rec.Sections...)
 		for _, f := range fields {

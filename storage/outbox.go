@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
+
+	"github.com/chesshall/hallclock/internal/ident"
 )
 
 // The outbox: what the hall publishes to other machines (NATS JetStream,
@@ -99,19 +100,6 @@ func (s *Store) wakeOutbox() {
 // drained, then wait again).
 func (s *Store) OutboxWake() <-chan struct{} { return s.outboxWake }
 
-// hallIDPattern is what a hall id may be: it is a NATS subject token and
-// part of a stream name.
-var hallIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
-
-// CheckHallID reports whether id can name a hall: 1 to 32 letters,
-// digits, '-' or '_'.
-func CheckHallID(id string) error {
-	if !hallIDPattern.MatchString(id) {
-		return fmt.Errorf("hall id %q: want 1 to 32 letters, digits, '-' or '_' (it names the hall's NATS subjects and stream)", id)
-	}
-	return nil
-}
-
 // HallID returns the hall's id, chosen at random when the database was
 // created ("hall-3f9a1c2e") unless set with SetHallID.
 func (s *Store) HallID(ctx context.Context) (string, error) {
@@ -131,7 +119,7 @@ func (s *Store) HallID(ctx context.Context) (string, error) {
 // same transaction: the new stream gets the whole hall. The same name
 // changes nothing.
 func (s *Store) SetHallID(ctx context.Context, id string) error {
-	if err := CheckHallID(id); err != nil {
+	if err := ident.CheckHallID(id); err != nil {
 		return err
 	}
 	return s.Write(ctx, func(tx *Tx) error {

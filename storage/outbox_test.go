@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/rules"
 )
 
@@ -67,10 +68,10 @@ func TestOutboxRowsInCommitOrder(t *testing.T) {
 		if err := tx.SetBoardSource(ids[1], SourceVirtual); err != nil {
 			return err
 		}
-		if err := tx.PutToken(&TokenRecord{ID: "tok-b", Hash: HashSecret("b"), Role: "broadcast"}); err != nil {
+		if err := tx.PutToken(&TokenRecord{ID: "tok-b", Hash: ident.HashSecret("b"), Role: "broadcast"}); err != nil {
 			return err
 		}
-		return tx.PutToken(&TokenRecord{ID: "tok-a", Hash: HashSecret("a"), Role: "arbiter"}) // not for followers
+		return tx.PutToken(&TokenRecord{ID: "tok-a", Hash: ident.HashSecret("a"), Role: "arbiter"}) // not for followers
 	})
 	mustWrite(t, s, func(tx *Tx) error { return tx.RevokeToken("tok-b", time.Time{}) })
 	mustWrite(t, s, func(tx *Tx) error { return tx.RevokeToken("tok-a", time.Time{}) })
@@ -94,7 +95,7 @@ func TestOutboxRowsInCommitOrder(t *testing.T) {
 	if e := es[7]; e.Board == nil || e.Board.Source != SourceVirtual || e.Board.White.Name != "White b2" {
 		t.Errorf("board row = %+v, want b2 on a virtual clock with its players", e.Board)
 	}
-	if e := es[9]; e.Token == nil || e.Token.Active() || e.Token.Hash != HashSecret("b") {
+	if e := es[9]; e.Token == nil || e.Token.Active() || e.Token.Hash != ident.HashSecret("b") {
 		t.Errorf("token row = %+v, want tok-b revoked with its hash", e.Token)
 	}
 	st, err := s.OutboxState(ctx)
@@ -224,7 +225,7 @@ func TestSetHallIDReseeds(t *testing.T) {
 	s := MustOpen(t)
 	ctx := context.Background()
 	id, err := s.HallID(ctx)
-	if err != nil || CheckHallID(id) != nil {
+	if err != nil || ident.CheckHallID(id) != nil {
 		t.Fatalf("HallID() = %q, %v; want a valid generated id", id, err)
 	}
 	ids := mustBoards(t, s, 2)

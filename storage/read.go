@@ -440,7 +440,7 @@ func scanToken(sc scanner) (TokenRecord, error) {
 }
 
 // TokenByHash returns the token whose secret hashes to hash (see
-// HashSecret), revoked or not (check Active), or ErrNotFound.
+// ident.HashSecret), revoked or not (check Active), or ErrNotFound.
 func (s *Store) TokenByHash(ctx context.Context, hash string) (TokenRecord, error) {
 	db, err := s.reader()
 	if err != nil {

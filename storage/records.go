@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"time"
 
@@ -141,7 +139,7 @@ type CommandRecord struct {
 // TokenRecord is a credential. Only the hash of its secret is stored.
 type TokenRecord struct {
 	ID       string
-	Hash     string // HashSecret(secret)
+	Hash     string // ident.HashSecret(secret)
 	Role     string // "device", "arbiter", "chief", "broadcast", ...
 	Label    string
 	DeviceID string   // for device tokens: the device it speaks for
@@ -152,13 +150,6 @@ type TokenRecord struct {
 
 // Active reports whether the token has not been revoked.
 func (t TokenRecord) Active() bool { return t.Revoked.IsZero() }
-
-// HashSecret returns the hex SHA-256 of a token's secret, as stored in
-// TokenRecord.Hash and looked up by TokenByHash.
-func HashSecret(secret string) string {
-	h := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(h[:])
-}
 
 // DeviceRecord is what the hall last heard from a clock device.
 type DeviceRecord struct {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/rules"
 )
 
@@ -125,7 +126,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		Config: cfg, TimeControl: "40/90m+30s, 30m+30s", DeviceID: "clk-1", Source: SourceDevice}
 	cmd := CommandRecord{ID: "c1", BoardID: "b1", Action: json.RawMessage(`{"do":"add_time","side":"white","ms":120000}`),
 		Reason: "7.5.5", IssuedBy: "arbiter-1"}
-	tok := TokenRecord{ID: "k1", Hash: HashSecret("s3cret"), Role: "arbiter", Label: "Deputy", Sections: []string{"A"}}
+	tok := TokenRecord{ID: "k1", Hash: ident.HashSecret("s3cret"), Role: "arbiter", Label: "Deputy", Sections: []string{"A"}}
 	dev := DeviceRecord{ID: "clk-1", Firmware: "1.2.3", BatteryPct: 87, DriftPPM: -3.5}
 	audit := AuditRecord{BoardID: "b1", Actor: "arbiter-1", What: "add_time", Reason: "7.5.5", Outcome: OutcomePending,
 		Action: json.RawMessage(`{"ms":120000}`), CommandID: "c1"}
@@ -156,7 +157,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	check("BoardByDevice(clk-1)", gotB, board, err)
 	gotC, err := s.PendingCommands(ctx, "")
 	check("PendingCommands()", gotC, []CommandRecord{cmd}, err)
-	gotK, err := s.TokenByHash(ctx, HashSecret("s3cret"))
+	gotK, err := s.TokenByHash(ctx, ident.HashSecret("s3cret"))
 	check("TokenByHash()", gotK, tok, err)
 	gotD, err := s.Devices(ctx)
 	check("Devices()", gotD, []DeviceRecord{dev}, err)
@@ -240,13 +241,13 @@ func TestErrors(t *testing.T) {
 	// Resolving twice, and a duplicate token hash.
 	mustWrite(t, s, func(tx *Tx) error {
 		return errors.Join(tx.PutCommand(&CommandRecord{ID: "c1", BoardID: "b1", Action: json.RawMessage(`{}`)}),
-			tx.PutToken(&TokenRecord{ID: "k1", Hash: HashSecret("x"), Role: "device"}))
+			tx.PutToken(&TokenRecord{ID: "k1", Hash: ident.HashSecret("x"), Role: "device"}))
 	})
 	mustWrite(t, s, func(tx *Tx) error { return tx.ResolveCommand("c1", CommandRefused, "clock not paused") })
 	if err := s.Write(ctx, func(tx *Tx) error { return tx.ResolveCommand("c1", CommandApplied, "") }); !errors.Is(err, ErrConflict) {
 		t.Errorf("resolving a refused command: %v, want ErrConflict", err)
 	}
-	if err := s.Write(ctx, func(tx *Tx) error { return tx.PutToken(&TokenRecord{ID: "k2", Hash: HashSecret("x")}) }); !errors.Is(err, ErrDuplicate) {
+	if err := s.Write(ctx, func(tx *Tx) error { return tx.PutToken(&TokenRecord{ID: "k2", Hash: ident.HashSecret("x")}) }); !errors.Is(err, ErrDuplicate) {
 		t.Errorf("a second token with the same secret: %v, want ErrDuplicate", err)
 	}
 	for _, c := range []struct {

@@ -30,8 +30,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/server/gateway"
-	"github.com/chesshall/hallclock/storage"
 )
 
 func main() {
@@ -105,7 +105,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		if h = strings.TrimSpace(h); h == "" {
 			continue
 		}
-		if err := storage.CheckHallID(h); err != nil {
+		if err := ident.CheckHallID(h); err != nil {
 			return fmt.Errorf("-halls: %w", err)
 		}
 		m.Halls = append(m.Halls, h)

@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/chesshall/hallclock/internal/datadir"
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/internal/lograte"
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/server"
@@ -184,7 +185,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		return fmt.Errorf("-nats-replicas %q: want 1 to 5", replicas)
 	}
 	if m.HallID != "" {
-		if err := storage.CheckHallID(m.HallID); err != nil {
+		if err := ident.CheckHallID(m.HallID); err != nil {
 			return fmt.Errorf("-hall-id: %w", err)
 		}
 	}

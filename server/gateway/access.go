@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/server/hallerr"
-	"github.com/chesshall/hallclock/storage"
 )
 
 // Errors, mapped to gRPC codes (the interceptor) and HTTP statuses by the
@@ -30,7 +30,7 @@ func (g *Gateway) viewerOf(authorization string, h *hall) (bool, error) {
 	if !ok || token == "" {
 		return false, fmt.Errorf("%w: want Authorization: Bearer <broadcast token>", hallerr.ErrUnauthenticated)
 	}
-	if !h.token(storage.HashSecret(token)) {
+	if !h.token(ident.HashSecret(token)) {
 		return false, fmt.Errorf("%w: not a broadcast token of hall %s (or revoked)", hallerr.ErrUnauthenticated, h.id)
 	}
 	return true, nil

@@ -72,6 +72,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/chesshall/hallclock/formats/hallstream"
+	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -174,7 +175,7 @@ func New(opts Options) (*Publisher, error) {
 	if opts.Store == nil || opts.Conn == nil {
 		return nil, errors.New("publish: Store and Conn are required")
 	}
-	if err := storage.CheckHallID(opts.Hall); err != nil {
+	if err := ident.CheckHallID(opts.Hall); err != nil {
 		return nil, err
 	}
 	js, err := jetstream.New(opts.Conn,

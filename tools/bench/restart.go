@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/chesshall/hallclock/internal/ident"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
@@ -126,8 +127,8 @@ func generate(path string, boards, events int) (restartHall, error) {
 			return err
 		}
 		for _, tk := range []storage.TokenRecord{
-			{ID: "tok-bench-chief", Hash: storage.HashSecret(h.Chief), Role: "chief", Label: "bench"},
-			{ID: "tok-bench-dev1", Hash: storage.HashSecret(h.Device), Role: "device", Label: "bench", DeviceID: "DEV-00001"},
+			{ID: "tok-bench-chief", Hash: ident.HashSecret(h.Chief), Role: "chief", Label: "bench"},
+			{ID: "tok-bench-dev1", Hash: ident.HashSecret(h.Device), Role: "device", Label: "bench", DeviceID: "DEV-00001"},
 		} {
 			if err := tx.PutToken(&tk); err != nil {
 				return err
