@@ -9,6 +9,7 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -91,7 +92,7 @@ func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.Clo
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
 		return nil, hallerr.BadRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
 	}
-	id := IdentityFrom(ctx)
+	id := auth.IdentityFrom(ctx)
 	var cmd *command
 	var res commandResult
 	var serr error

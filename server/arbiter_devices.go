@@ -6,6 +6,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -51,7 +52,7 @@ func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceR
 // the device there in its venue's hall plan.
 func (a *arbiterService) assign(ctx context.Context, b *board, dev, reason string, replace bool) error {
 	s := a.s
-	id := IdentityFrom(ctx)
+	id := auth.IdentityFrom(ctx)
 	move, err := s.claimDevice(ctx, id, dev, b.rec.ID, replace)
 	if err != nil {
 		return err
@@ -165,7 +166,7 @@ func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtual
 			if err := tx.SetBoardDevice(b.rec.ID, ""); err != nil {
 				return err
 			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: IdentityFrom(ctx).Actor(),
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: auth.IdentityFrom(ctx).Actor(),
 				What: fmt.Sprintf("use virtual clock (device %q retired)", prev), Reason: req.GetReason(), Outcome: storage.OutcomeApplied})
 		})
 		if werr != nil {

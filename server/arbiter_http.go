@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
@@ -53,9 +54,9 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	full := "/" + pb.Arbiter_ServiceDesc.ServiceName + "/" + name
-	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
 	if err == nil {
-		err = mayCall(id, full)
+		err = auth.MayCall(id, full)
 	}
 	if err != nil {
 		s.codes.WriteJSON(w, err)
@@ -75,7 +76,7 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil
 	}
-	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	ctx := auth.WithIdentity(r.Context(), id)
 	resp, err := s.callArbiter(ctx, desc, dec)
 	if err != nil {
 		s.codes.WriteJSON(w, err)

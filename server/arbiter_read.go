@@ -11,6 +11,7 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -36,7 +37,7 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 	if err != nil {
 		return nil, err
 	}
-	if id := IdentityFrom(ctx); id != nil && id.Role == RoleBroadcast {
+	if id := auth.IdentityFrom(ctx); id != nil && id.Role == auth.RoleBroadcast {
 		// Broadcast feeds see the board as their watch streams do: as it
 		// was the broadcast delay ago (nothing, for a board younger than
 		// that), without the arbiters' commands and reasons.
@@ -55,15 +56,15 @@ func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*board, 
 	if err != nil {
 		return nil, err
 	}
-	id := IdentityFrom(ctx)
-	if id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
+	id := auth.IdentityFrom(ctx)
+	if id.Role == auth.RoleArbiter && !id.MaySection(b.rec.Section) {
 		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.rec.Section)
 	}
 	return b, nil
 }
 func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {
 	s := a.s
-	id := IdentityFrom(ctx)
+	id := auth.IdentityFrom(ctx)
 	round := req.GetRoundId()
 	if round != "" || req.GetTournament() != "" {
 		r, err := s.roundRef(round, req.GetTournament(), req.GetNumber())
@@ -90,7 +91,7 @@ func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsReque
 		if req.GetSection() != "" && w.GetSection() != req.GetSection() {
 			continue
 		}
-		if id.Role == RoleArbiter && !id.MaySection(w.GetSection()) {
+		if id.Role == auth.RoleArbiter && !id.MaySection(w.GetSection()) {
 			continue
 		}
 		out.Boards = append(out.Boards, w)

@@ -7,6 +7,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -25,7 +26,7 @@ func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTou
 		if err := tx.CreateTournament(&rec); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: "create_tournament " + rec.Name, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: "create_tournament " + rec.Name, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
 		return nil, err
@@ -73,7 +74,7 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 		if err := tx.CreateRound(&rec); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: fmt.Sprintf("create_round %d of %s", rec.Number, t.Name), Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: fmt.Sprintf("create_round %d of %s", rec.Number, t.Name), Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 
 func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Board, error) {
 	s := a.s
-	id := IdentityFrom(ctx)
+	id := auth.IdentityFrom(ctx)
 	if !id.MaySection(req.GetSection()) {
 		return nil, fmt.Errorf("%w: %s may not act on section %q", hallerr.ErrPermission, id.Actor(), req.GetSection())
 	}

@@ -5,18 +5,19 @@ import (
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 func (a *arbiterService) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*pb.IssueTokenResponse, error) {
-	role, err := roleFromWire(req.GetRole())
+	role, err := auth.RoleFromWire(req.GetRole())
 	if err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetLabel()) == "" {
 		return nil, hallerr.BadRequest("a token needs a label saying who holds it")
 	}
-	rec, secret, err := a.s.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), IdentityFrom(ctx).Actor())
+	rec, secret, err := a.s.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), auth.IdentityFrom(ctx).Actor())
 	if err != nil {
 		return nil, err
 	}
@@ -27,10 +28,10 @@ func (a *arbiterService) RevokeToken(ctx context.Context, req *pb.RevokeTokenReq
 	if req.GetTokenId() == "" {
 		return nil, hallerr.BadRequest("no token id")
 	}
-	if err := a.s.tokens.Revoke(ctx, req.GetTokenId(), IdentityFrom(ctx).Actor()); err != nil {
+	if err := a.s.tokens.Revoke(ctx, req.GetTokenId(), auth.IdentityFrom(ctx).Actor()); err != nil {
 		return nil, err
 	}
-	a.s.cutToken(req.GetTokenId())
+	a.s.streams.Cut(req.GetTokenId())
 	return &pb.RevokeTokenResponse{}, nil
 }
 
@@ -41,7 +42,7 @@ func (a *arbiterService) ListTokens(ctx context.Context, _ *pb.ListTokensRequest
 	}
 	out := &pb.ListTokensResponse{}
 	for _, r := range recs {
-		out.Tokens = append(out.Tokens, &pb.TokenInfo{TokenId: r.ID, Role: roleToWire(Role(r.Role)), Label: r.Label,
+		out.Tokens = append(out.Tokens, &pb.TokenInfo{TokenId: r.ID, Role: auth.Role(r.Role).Wire(), Label: r.Label,
 			DeviceId: r.DeviceID, Sections: r.Sections, CreatedUnixMs: r.Created.UnixMilli(), Revoked: !r.Active()})
 	}
 	return out, nil

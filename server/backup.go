@@ -13,6 +13,7 @@ import (
 	"time"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -84,7 +85,7 @@ func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer)
 
 // serveBackup: GET /api/backup, the chief arbiter's download of a copy.
 func (s *Server) serveBackup(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.WebIdentity(r, RoleChief); err != nil {
+	if _, err := s.sessions.WebIdentity(r, auth.RoleChief); err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -472,7 +473,7 @@ func without(cs []*command, c *command) []*command {
 // submit handles an arbiter's action: checked against the rules at once,
 // then applied directly (virtual clock) or sent to the device as a command.
 // It runs on the actor and returns the command, which the caller may wait on.
-func (b *board) submit(ctx context.Context, id *Identity, a *pb.ClockAction, reason string) (*command, commandResult, error) {
+func (b *board) submit(ctx context.Context, id *auth.Identity, a *pb.ClockAction, reason string) (*command, commandResult, error) {
 	e, err := wire.Event(a, true)
 	if err != nil {
 		return nil, commandResult{}, err

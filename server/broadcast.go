@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/chesshall/hallclock/formats/pgn"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -86,25 +87,25 @@ func (bs broadcastSource) Changes(roundID string) (uint64, <-chan struct{}) {
 // allows (arbiters live, limited to their sections; broadcast tokens with
 // the delay).
 func (s *Server) feedViewer(r *http.Request) (broadcast.Viewer, bool, error) {
-	var id *Identity
+	var id *auth.Identity
 	var err error
 	if r.Header.Get("Authorization") == "" && !r.URL.Query().Has("token") {
 		// A browser signed in (session.go) reads as its token; without a
 		// session, or with one that ended, it is anyone: public rounds.
-		if _, cerr := r.Cookie(SessionCookie); cerr != nil {
+		if _, cerr := r.Cookie(auth.SessionCookie); cerr != nil {
 			return broadcast.Viewer{}, false, nil
 		}
 		if id, err = s.sessions.Identity(r); err != nil {
 			return broadcast.Viewer{}, false, nil
 		}
-		if id.Role != RoleChief && id.Role != RoleArbiter && id.Role != RoleBroadcast {
+		if id.Role != auth.RoleChief && id.Role != auth.RoleArbiter && id.Role != auth.RoleBroadcast {
 			return broadcast.Viewer{}, false, nil
 		}
-	} else if id, err = s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast); err != nil {
+	} else if id, err = s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast); err != nil {
 		return broadcast.Viewer{}, false, err // a bad or revoked token, or one in the URL
 	}
-	v := broadcast.Viewer{Live: id.Role != RoleBroadcast}
-	if id.Role == RoleArbiter {
+	v := broadcast.Viewer{Live: id.Role != auth.RoleBroadcast}
+	if id.Role == auth.RoleArbiter {
 		v.Sections = id.Sections
 	}
 	return v, true, nil

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
@@ -58,7 +59,7 @@ func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastR
 		if err := tx.PutRoundBroadcast(&b); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
 		return nil, err
@@ -144,12 +145,12 @@ func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
 // serveBroadcasts answers GET /api/broadcasts[?tournament=]: the
 // ListBroadcasts response in protojson, for the arbiters' dashboard.
 func (s *Server) serveBroadcasts(w http.ResponseWriter, r *http.Request) {
-	id, err := s.WebIdentity(r, RoleChief, RoleArbiter)
+	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter)
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
-	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	ctx := auth.WithIdentity(r.Context(), id)
 	resp, err := (&arbiterService{s: s}).ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
 	if err != nil {
 		s.codes.WriteHTTP(w, err)

@@ -1,13 +1,13 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
 	"google.golang.org/protobuf/encoding/protojson"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
@@ -16,7 +16,7 @@ import (
 // each event is a WatchUpdate in protojson, with its seq as the event id,
 // so a browser's EventSource resumes from Last-Event-ID without gaps.
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
-	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
@@ -31,7 +31,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
-	if id.Role == RoleArbiter {
+	if id.Role == auth.RoleArbiter {
 		scope.Sections = id.Sections
 	}
 	var from uint64
@@ -41,7 +41,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	release, err := s.acquireStream(id)
+	release, err := s.streams.Acquire(id)
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
@@ -53,7 +53,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	stop := trackCtx(s, id.TokenID, &ctx)
+	stop := s.streams.TrackContext(s.ctx, id.TokenID, &ctx)
 	defer stop()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -67,12 +67,12 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 // serveBoards lists the boards the caller may see, with players and live
 // state (protojson of ListBoardsResponse), for the dashboard.
 func (s *Server) serveBoards(w http.ResponseWriter, r *http.Request) {
-	id, err := s.WebIdentity(r, RoleChief, RoleArbiter, RoleBroadcast)
+	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
-	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	ctx := auth.WithIdentity(r.Context(), id)
 	resp, err := (&arbiterService{s: s}).ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.URL.Query().Get("round")})
 	if err != nil {
 		s.codes.WriteHTTP(w, err)

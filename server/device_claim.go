@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -32,7 +33,7 @@ type deviceMove struct {
 // claimDevice applies the busy-device rule for giving dev the board
 // toBoard (which may not exist yet: AddBoard, ImportRound) on behalf of id
 // (needed only to replace).
-func (s *Server) claimDevice(ctx context.Context, id *Identity, dev, toBoard string, replace bool) (deviceMove, error) {
+func (s *Server) claimDevice(ctx context.Context, id *auth.Identity, dev, toBoard string, replace bool) (deviceMove, error) {
 	m := deviceMove{dev: dev}
 	s.mu.Lock()
 	fromID := s.byDevice[dev]

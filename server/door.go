@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
+	grpcauth "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/selector"
@@ -53,7 +53,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			s.metrics.grpc.UnaryServerInterceptor(),
 			logging.UnaryServerInterceptor(interceptorLogger(s.log), logOpts...),
 			s.codes.UnaryServerInterceptor(),
-			selector.UnaryServerInterceptor(auth.UnaryServerInterceptor(s.authFunc), match),
+			selector.UnaryServerInterceptor(grpcauth.UnaryServerInterceptor(s.tokens.Authenticate), match),
 			validateUnary,
 			recovery.UnaryServerInterceptor(onPanic),
 		),
@@ -61,8 +61,8 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			s.metrics.grpc.StreamServerInterceptor(),
 			logging.StreamServerInterceptor(interceptorLogger(s.log), logOpts...),
 			s.codes.StreamServerInterceptor(),
-			selector.StreamServerInterceptor(auth.StreamServerInterceptor(s.authFunc), match),
-			s.limitStreams,
+			selector.StreamServerInterceptor(grpcauth.StreamServerInterceptor(s.tokens.Authenticate), match),
+			s.streams.StreamServerInterceptor(),
 			validateStream,
 			recovery.StreamServerInterceptor(onPanic),
 		),

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
 )
 
@@ -23,7 +24,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/stream", s.serveStream)
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())
-	s.signinRoutes(mux)
+	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay}).Routes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
 }

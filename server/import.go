@@ -7,6 +7,7 @@ import (
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -17,7 +18,7 @@ import (
 // there, its byes, and the file itself.
 func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundRequest) (*pb.ImportRoundResponse, error) {
 	s := a.s
-	actor := IdentityFrom(ctx).Actor()
+	actor := auth.IdentityFrom(ctx).Actor()
 	t, err := s.tournamentRef(req.GetTournament())
 	if err != nil {
 		return nil, err

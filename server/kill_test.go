@@ -68,7 +68,7 @@ func TestKillChildServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go srv.ServeGRPC(l)
-	chief, err := srv.EnsureChiefToken(ctx)
+	chief, err := srv.Tokens().EnsureChief(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

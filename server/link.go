@@ -13,6 +13,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -38,9 +39,8 @@ type deviceInfo struct {
 // the device's messages in order, one at a time; messages to the device go
 // through its linkSender (send, from any goroutine).
 type link struct {
-	dev   string
-	token string      // the token it connected with: revoking it cuts the link
-	info  *deviceInfo // the device's, set by attach
+	dev  string
+	info *deviceInfo // the device's, set by attach
 	linkSender
 	// owned by the receive loop
 	acked  uint64 // highest seq committed (refused or applied)
@@ -54,8 +54,8 @@ type link struct {
 // Connect is one device's bidirectional stream.
 func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	s := ls.s
-	id := IdentityFrom(stream.Context())
-	if id == nil || id.Role != RoleDevice {
+	id := auth.IdentityFrom(stream.Context())
+	if id == nil || id.Role != auth.RoleDevice {
 		return fmt.Errorf("%w: only device tokens may connect a clock", hallerr.ErrPermission)
 	}
 	first, err := s.recvHello(stream)
@@ -87,7 +87,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	if err != nil {
 		return err
 	}
-	l := &link{dev: dev, token: id.TokenID, acked: acked, expect: acked + 1, claimed: hello.GetLastAckedSeq(),
+	l := &link{dev: dev, acked: acked, expect: acked + 1, claimed: hello.GetLastAckedSeq(),
 		linkSender: linkSender{dev: dev, ctx: ctx, cancel: cancel, stream: stream.Send}}
 	if l.claimed > acked {
 		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
@@ -103,6 +103,10 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(), Rejected: refused}}})
 	s.attach(l, hello)
 	defer s.detach(l)
+	// Revoking the device's token cuts the link.
+	defer s.streams.Track(id.TokenID, func() {
+		l.cancel(fmt.Errorf("%w: the device's token was revoked", hallerr.ErrUnauthenticated))
+	})()
 	s.counters.connects.Add(1)
 
 	// Nothing may call Send once Connect returns: the link is cut (a

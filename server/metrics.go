@@ -49,7 +49,7 @@ func (s *Server) newMetrics() *metrics {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "devices_online", Help: "Clock devices connected now."},
 		func() float64 { s.mu.Lock(); defer s.mu.Unlock(); return float64(len(s.links)) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "streams_open", Help: "Streams open now with a token (clock links, watch streams, SSE feeds)."},
-		func() float64 { return float64(s.slots.openStreams()) }))
+		func() float64 { return float64(s.streams.Open()) }))
 	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})
 	if s.opts.Stream != nil {
 		m.reg.MustRegister(newStreamCollector(s))

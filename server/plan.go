@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -77,7 +78,7 @@ func (a *arbiterService) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*
 				return err
 			}
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: IdentityFrom(ctx).Actor(), What: fmt.Sprintf("set_plan of %s: %s", venueName(venue), strings.Join(what, ", ")),
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: fmt.Sprintf("set_plan of %s: %s", venueName(venue), strings.Join(what, ", ")),
 			Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {

@@ -30,8 +30,8 @@
 // The HTTP port (HTTPS with the gRPC certificate when Options.TLS is set)
 // serves /healthz (liveness), /readyz (readiness: the store commits, see
 // ready.go), /metrics, the dashboard and its feeds, /api/backup, and the
-// web sign-in (session.go): HTTP callers are identified by a bearer token
-// or a session cookie, never by a token in the URL (Server.WebIdentity).
+// web sign-in (package auth): HTTP callers are identified by a bearer token
+// or a session cookie, never by a token in the URL (auth.Sessions).
 //
 // # Errors
 //
@@ -66,6 +66,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
@@ -188,10 +189,10 @@ type Server struct {
 	log      *slog.Logger
 	hub      *fanout.Hub
 	public   *fanout.DelayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
-	tokens   *Tokens
-	sessions *Sessions
+	tokens   *auth.Tokens
+	sessions *auth.Sessions
 	counters counters
-	slots    streamSlots
+	streams  *auth.Streams // each token's open streams: their limit, their end at revocation
 	metrics  *metrics
 	codes    hallerr.Codes // errors → gRPC and HTTP statuses, for every handler
 
@@ -206,7 +207,6 @@ type Server struct {
 	byDevice    map[string]string // device id → board id
 	links       map[string]*link  // device id → its live link
 	devices     map[string]*deviceInfo
-	streams     map[string]map[*context.CancelFunc]bool // token id → open watch streams
 	rounds      map[string]storage.RoundRecord
 	tournaments map[string]storage.TournamentRecord
 	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
@@ -228,9 +228,10 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s := &Server{
 		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: fanout.NewHub(0),
 		boards: map[string]*board{}, byDevice: map[string]string{}, links: map[string]*link{},
-		devices: map[string]*deviceInfo{}, streams: map[string]map[*context.CancelFunc]bool{}, rounds: map[string]storage.RoundRecord{},
+		devices: map[string]*deviceInfo{}, rounds: map[string]storage.RoundRecord{},
 		tournaments: map[string]storage.TournamentRecord{}, broadcasts: map[string]storage.RoundBroadcast{},
 		changes: broadcast.NewChanges(), ingest: fanout.NewIngest(opts.IngestBehind),
+		streams: auth.NewStreams(opts.MaxStreamsPerToken, opts.MaxDeviceStreams),
 	}
 	s.codes = hallerr.Codes{Store: storeCode, Fault: storage.IsFault, RetryDelay: opts.FaultRetryDelay}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -240,10 +241,10 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		s.public.Hub().HoldWith(s.ingest.Hold)
 	}
 	var err error
-	if s.tokens, err = loadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
+	if s.tokens, err = auth.LoadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
 		return nil, err
 	}
-	s.sessions = newSessions(s.tokens, time.Now)
+	s.sessions = auth.NewSessions(s.tokens, time.Now)
 	if err := s.load(ctx); err != nil {
 		return nil, err
 	}
@@ -430,15 +431,18 @@ func (s *Server) feedsChanged(roundID string, st *pb.BoardState) {
 
 // hubFor returns the hub an identity watches: broadcast feeds watch the
 // delayed one.
-func (s *Server) hubFor(id *Identity) *fanout.Hub {
-	if id != nil && id.Role == RoleBroadcast && s.public != nil {
+func (s *Server) hubFor(id *auth.Identity) *fanout.Hub {
+	if id != nil && id.Role == auth.RoleBroadcast && s.public != nil {
 		return s.public.Hub()
 	}
 	return s.hub
 }
 
 // Tokens returns the server's credentials.
-func (s *Server) Tokens() *Tokens { return s.tokens }
+func (s *Server) Tokens() *auth.Tokens { return s.tokens }
+
+// Sessions returns the server's web sign-ins.
+func (s *Server) Sessions() *auth.Sessions { return s.sessions }
 
 func (s *Server) newGRPC() *grpc.Server {
 	opts := []grpc.ServerOption{
@@ -548,56 +552,3 @@ func (s *Server) enterActor() bool {
 
 // GRPC returns the gRPC server, for tests that serve it on their own listener.
 func (s *Server) GRPC() *grpc.Server { return s.grpc }
-
-// trackStream registers an open stream of a token so that revoking the
-// token ends it; the returned func unregisters it.
-func (s *Server) trackStream(tokenID string, cancel context.CancelFunc) func() {
-	key := &cancel
-	s.mu.Lock()
-	if s.streams[tokenID] == nil {
-		s.streams[tokenID] = map[*context.CancelFunc]bool{}
-	}
-	s.streams[tokenID][key] = true
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		delete(s.streams[tokenID], key)
-		if len(s.streams[tokenID]) == 0 {
-			delete(s.streams, tokenID)
-		}
-		s.mu.Unlock()
-	}
-}
-
-// cutToken ends every open stream of a revoked token: watch streams and
-// device links.
-func (s *Server) cutToken(tokenID string) {
-	s.mu.Lock()
-	var cancels []context.CancelFunc
-	for k := range s.streams[tokenID] {
-		cancels = append(cancels, *k)
-	}
-	var links []*link
-	for _, l := range s.links {
-		if l.token == tokenID {
-			links = append(links, l)
-		}
-	}
-	s.mu.Unlock()
-	for _, c := range cancels {
-		c()
-	}
-	for _, l := range links {
-		l.cancel(fmt.Errorf("%w: the device's token was revoked", hallerr.ErrUnauthenticated))
-	}
-}
-
-// trackCtx makes *ctx end when the token is revoked or the server shuts
-// down; the returned func releases it.
-func trackCtx(s *Server, tokenID string, ctx *context.Context) func() {
-	c, cancel := context.WithCancel(*ctx)
-	*ctx = c
-	untrack := s.trackStream(tokenID, cancel)
-	stop := context.AfterFunc(s.ctx, cancel)
-	return func() { stop(); untrack(); cancel() }
-}

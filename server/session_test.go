@@ -11,7 +11,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/auth"
 )
 
 // web is a browser's view of the hall's HTTP port: a client that keeps
@@ -63,7 +63,7 @@ func (w *web) send(method, path string, body io.Reader, header map[string]string
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	for _, c := range resp.Cookies() {
-		if c.Name == server.SessionCookie {
+		if c.Name == auth.SessionCookie {
 			if c.MaxAge < 0 {
 				w.cookie = nil
 			} else {
@@ -74,13 +74,13 @@ func (w *web) send(method, path string, body io.Reader, header map[string]string
 	return resp, string(b)
 }
 
-func (w *web) session() server.SessionInfo {
+func (w *web) session() auth.SessionInfo {
 	w.t.Helper()
 	resp, body := w.do("GET", "/api/session", nil, nil)
 	if resp.StatusCode != 200 {
 		w.t.Fatalf("GET /api/session = %d %s", resp.StatusCode, body)
 	}
-	var in server.SessionInfo
+	var in auth.SessionInfo
 	if err := json.Unmarshal([]byte(body), &in); err != nil {
 		w.t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestSignInSessionCookie(t *testing.T) {
 		t.Errorf("GET /api/boards signed in = %d %s, want 200", resp.StatusCode, body)
 	}
 	in := w.session()
-	if in.Role != server.RoleArbiter || in.Label != "Anna" || in.CSRF == "" {
+	if in.Role != auth.RoleArbiter || in.Label != "Anna" || in.CSRF == "" {
 		t.Errorf("GET /api/session = %+v, want Anna, arbiter, with a CSRF token", in)
 	}
 
@@ -192,7 +192,7 @@ func TestSignInCodeWorksOnce(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || w.cookie == nil {
 		t.Fatalf("GET /signin?code= = %d, cookie %v; want 303 and a session", resp.StatusCode, w.cookie)
 	}
-	if in := w.session(); in.Role != server.RoleBroadcast {
+	if in := w.session(); in.Role != auth.RoleBroadcast {
 		t.Errorf("signed in as %+v, want the broadcast token", in)
 	}
 	w.cookie = nil

@@ -34,6 +34,6 @@ func (s *Server) Stats() Stats {
 		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
 		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: c.commands.Load(),
 		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.Holds(),
-		StreamsOpen: s.slots.openStreams(),
+		StreamsOpen: s.streams.Open(),
 	}
 }

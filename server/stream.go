@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/chesshall/hallclock/server/auth"
 )
 
 // The hall's stream (issue 13): a publisher (package storage/publish,
@@ -44,7 +46,7 @@ type StreamStatus struct {
 // JSON, for arbiters and the chief arbiter; 404 when the hall publishes
 // nowhere.
 func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.WebIdentity(r, RoleChief, RoleArbiter); err != nil {
+	if _, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter); err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
@@ -23,7 +24,7 @@ type watchService struct {
 
 func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_WatchBoardServer) error {
 	scope := fanout.Scope{BoardID: req.GetBoardId()}
-	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
+	if err := w.s.scopeFor(auth.IdentityFrom(stream.Context()), scope); err != nil {
 		return err
 	}
 	return w.serve(scope, req.GetFromSeq(), stream)
@@ -31,7 +32,7 @@ func (w *watchService) WatchBoard(req *pb.WatchBoardRequest, stream pb.Watch_Wat
 
 func (w *watchService) WatchRound(req *pb.WatchRoundRequest, stream pb.Watch_WatchRoundServer) error {
 	scope := fanout.Scope{RoundID: req.GetRoundId()}
-	if err := w.s.scopeFor(IdentityFrom(stream.Context()), scope); err != nil {
+	if err := w.s.scopeFor(auth.IdentityFrom(stream.Context()), scope); err != nil {
 		return err
 	}
 	return w.serve(scope, req.GetFromSeq(), stream)
@@ -43,13 +44,13 @@ func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_Watch
 
 // scopeFor checks that a watch scope names a board or round that exists,
 // and that an arbiter limited to sections may watch the board.
-func (s *Server) scopeFor(id *Identity, scope fanout.Scope) error {
+func (s *Server) scopeFor(id *auth.Identity, scope fanout.Scope) error {
 	if scope.BoardID != "" {
 		b, err := s.board(scope.BoardID)
 		if err != nil {
 			return err
 		}
-		if id.Role == RoleArbiter && !id.MaySection(b.rec.Section) {
+		if id.Role == auth.RoleArbiter && !id.MaySection(b.rec.Section) {
 			return fmt.Errorf("%w: %s may not watch board %s (section %q)", hallerr.ErrPermission, id.Actor(), b.rec.ID, b.rec.Section)
 		}
 	}
@@ -70,11 +71,11 @@ func (w *watchService) serve(scope fanout.Scope, from uint64, stream grpc.Server
 	defer cancel()
 	stop := context.AfterFunc(w.s.ctx, cancel)
 	defer stop()
-	id := IdentityFrom(ctx)
-	if id.Role == RoleArbiter {
+	id := auth.IdentityFrom(ctx)
+	if id.Role == auth.RoleArbiter {
 		scope.Sections = id.Sections
 	}
-	defer w.s.trackStream(id.TokenID, cancel)()
+	defer w.s.streams.Track(id.TokenID, cancel)()
 	hub := w.s.hubFor(id)
 	if err := fanout.CheckResume(hub, from); err != nil {
 		return err

@@ -14,10 +14,12 @@ import (
 	"slices"
 	"time"
 
+	"google.golang.org/grpc/credentials"
+
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/internal/clienttls"
 	"github.com/chesshall/hallclock/server"
-	"google.golang.org/grpc/credentials"
+	"github.com/chesshall/hallclock/server/auth"
 )
 
 // demoTokens are the tokens the demo keeps in <data-dir>/demo/tokens.json,
@@ -57,7 +59,7 @@ tokens (keep them out of links; also in %s):
   CHIEF=%s
 Stop with Ctrl-C; starting again continues this hall from %s.
 
-`, web, code, server.CodeTTL, web, web, hostPort(grpcAddr), hostPort(grpcAddr), filepath.Join(dir, "tokens.json"),
+`, web, code, auth.CodeTTL, web, web, hostPort(grpcAddr), hostPort(grpcAddr), filepath.Join(dir, "tokens.json"),
 		toks.Arbiter, toks.Broadcast, toks.Chief, m.DataDir)
 	fmt.Fprintf(m.Stdout, "demo rounds are public: their display pages (for the hall's screens) at %s/display/round/<round id>,\n"+
 		"their PGN with clocks at %s/api/pgn/round/<round id>; the ids: hallctl broadcasts\n\n", web, web)
@@ -104,7 +106,7 @@ func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path string) 
 			return t, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	issue := func(secret *string, role server.Role, label string) error {
+	issue := func(secret *string, role auth.Role, label string) error {
 		if *secret != "" {
 			if _, ok := srv.Tokens().Lookup(*secret); ok {
 				return nil
@@ -114,13 +116,13 @@ func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path string) 
 		*secret = s
 		return err
 	}
-	if err := issue(&t.Chief, server.RoleChief, "demo fleet"); err != nil {
+	if err := issue(&t.Chief, auth.RoleChief, "demo fleet"); err != nil {
 		return t, err
 	}
-	if err := issue(&t.Arbiter, server.RoleArbiter, "demo arbiter"); err != nil {
+	if err := issue(&t.Arbiter, auth.RoleArbiter, "demo arbiter"); err != nil {
 		return t, err
 	}
-	if err := issue(&t.Broadcast, server.RoleBroadcast, "demo broadcast"); err != nil {
+	if err := issue(&t.Broadcast, auth.RoleBroadcast, "demo broadcast"); err != nil {
 		return t, err
 	}
 	b, _ := json.MarshalIndent(t, "", "  ")

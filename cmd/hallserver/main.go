@@ -263,7 +263,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := lock.Announce(hostPort(gl.Addr()), hostPort(hl.Addr())); err != nil {
 		log.Warn("cannot record the addresses in the lock file", "err", err)
 	}
-	chief, err := srv.EnsureChiefToken(ctx)
+	chief, err := srv.Tokens().EnsureChief(ctx)
 	if err != nil {
 		gl.Close()
 		hl.Close()

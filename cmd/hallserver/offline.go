@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/chesshall/hallclock/internal/datadir"
-	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -83,7 +83,7 @@ directory only, and the server stopped (it refuses while one runs on D).`)
 	if user == "" {
 		user = fmt.Sprint(os.Getuid())
 	}
-	secret, revoked, err := server.ResetChief(ctx, st, "local:reset-chief by "+user)
+	secret, revoked, err := auth.ResetChief(ctx, st, "local:reset-chief by "+user)
 	if err != nil {
 		return err
 	}

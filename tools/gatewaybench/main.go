@@ -259,7 +259,7 @@ func run(boards int, rate float64, watchers, gateways []int, step, target time.D
 // devices connects one clock device per board, starts the round and
 // presses on every board until the returned func is called.
 func (b *bench) devices(ctx context.Context, srv *server.Server, boards int, rate float64) (func(), error) {
-	chief, err := srv.EnsureChiefToken(ctx)
+	chief, err := srv.Tokens().EnsureChief(ctx)
 	if err != nil {
 		return nil, err
 	}

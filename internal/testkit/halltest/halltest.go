@@ -99,7 +99,7 @@ func Start(t testing.TB, opts ...Option) *Hall {
 	}
 	h.boot(t)
 	t.Cleanup(func() { h.stop() })
-	secret, err := h.Server.EnsureChiefToken(context.Background())
+	secret, err := h.Server.Tokens().EnsureChief(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package auth
 
 import (
 	"crypto/rand"
@@ -51,7 +51,7 @@ import (
 //	POST /api/session          form field token or code: signs in, the same JSON
 //	DELETE /api/session        (X-CSRF-Token) signs out
 //
-// Handlers of the web pages read the caller with Server.WebIdentity (or
+// Handlers of the web pages read the caller with Sessions.WebIdentity (or
 // Sessions.Identity), which does all of the above checks.
 
 // SessionCookie is the name of the session cookie.
@@ -84,12 +84,11 @@ type signInCode struct {
 	expires time.Time
 }
 
-func newSessions(tokens *Tokens, now func() time.Time) *Sessions {
+// NewSessions returns the web sign-ins of tokens, in memory; now is the
+// clock of their lifetimes.
+func NewSessions(tokens *Tokens, now func() time.Time) *Sessions {
 	return &Sessions{tokens: tokens, now: now, sessions: map[string]*webSession{}, codes: map[string]signInCode{}}
 }
-
-// Sessions returns the server's web sign-ins.
-func (s *Server) Sessions() *Sessions { return s.sessions }
 
 // SessionInfo is what GET /api/session tells the page.
 type SessionInfo struct {
@@ -306,9 +305,9 @@ func sameOrigin(r *http.Request) error {
 }
 
 // WebIdentity returns the caller of an HTTP request if its role is one of
-// roles (Sessions.Identity, then the role).
-func (s *Server) WebIdentity(r *http.Request, roles ...Role) (*Identity, error) {
-	id, err := s.sessions.Identity(r)
+// roles (Identity, then the role): the door of the web pages' endpoints.
+func (ss *Sessions) WebIdentity(r *http.Request, roles ...Role) (*Identity, error) {
+	id, err := ss.Identity(r)
 	if err != nil {
 		return nil, err
 	}

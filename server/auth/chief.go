@@ -1,4 +1,4 @@
-package server
+package auth
 
 import (
 	"context"
@@ -9,15 +9,15 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// EnsureChiefToken issues a chief-arbiter token if none is active and
-// returns its secret ("" if one exists). hallserver prints it on first
-// start, once its listeners are bound: a start that fails before serving
-// creates no token that nobody saw.
-func (s *Server) EnsureChiefToken(ctx context.Context) (string, error) {
-	if s.tokens.Count(RoleChief) > 0 {
+// EnsureChief issues a chief-arbiter token if none is active and returns
+// its secret ("" if one exists). hallserver prints it on first start, once
+// its listeners are bound: a start that fails before serving creates no
+// token that nobody saw.
+func (t *Tokens) EnsureChief(ctx context.Context) (string, error) {
+	if t.Count(RoleChief) > 0 {
 		return "", nil
 	}
-	_, secret, err := s.tokens.Issue(ctx, RoleChief, "chief arbiter", "", nil, "server")
+	_, secret, err := t.Issue(ctx, RoleChief, "chief arbiter", "", nil, "server")
 	return secret, err
 }
 

@@ -1,4 +1,4 @@
-package server
+package auth
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
+	grpcauth "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/auth"
 	"google.golang.org/grpc"
 
 	"github.com/chesshall/hallclock/internal/ident"
@@ -31,7 +31,9 @@ const (
 	RoleBroadcast Role = "broadcast" // read-only: watch streams and board lists
 )
 
-func roleFromWire(r pb.Role) (Role, error) {
+// RoleFromWire is the role the contract names; an unspecified or unknown
+// one is a bad request.
+func RoleFromWire(r pb.Role) (Role, error) {
 	switch r {
 	case pb.Role_ROLE_DEVICE:
 		return RoleDevice, nil
@@ -45,7 +47,8 @@ func roleFromWire(r pb.Role) (Role, error) {
 	return "", hallerr.BadRequest("role %s: want ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r)
 }
 
-func roleToWire(r Role) pb.Role {
+// Wire is the role as the contract names it.
+func (r Role) Wire() pb.Role {
 	switch r {
 	case RoleDevice:
 		return pb.Role_ROLE_DEVICE
@@ -89,10 +92,17 @@ func (id *Identity) MaySection(section string) bool {
 
 type identityKey struct{}
 
-// IdentityFrom returns the caller's identity.
+// IdentityFrom returns the caller's identity (nil if the door put none:
+// health checks, reflection).
 func IdentityFrom(ctx context.Context) *Identity {
 	id, _ := ctx.Value(identityKey{}).(*Identity)
 	return id
+}
+
+// WithIdentity returns ctx carrying id: what the door does for a gRPC
+// call, and the web pages' bridges for an HTTP request.
+func WithIdentity(ctx context.Context, id *Identity) context.Context {
+	return context.WithValue(ctx, identityKey{}, id)
 }
 
 // methodRoles says which roles may call each method. A method missing here
@@ -139,7 +149,9 @@ type Tokens struct {
 	byID   map[string]string // token id → hash
 }
 
-func loadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*Tokens, error) {
+// LoadTokens reads the active tokens of the store; now is the server's
+// clock (a token's creation, its revocation).
+func LoadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*Tokens, error) {
 	recs, err := st.Tokens(ctx)
 	if err != nil {
 		return nil, err
@@ -259,28 +271,29 @@ func randomSecret() (string, error) {
 	return "hc_" + base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// authFunc is the door: it reads the bearer token, finds its identity and
-// checks that its role may call the method.
-func (s *Server) authFunc(ctx context.Context) (context.Context, error) {
-	secret, err := auth.AuthFromMD(ctx, "bearer")
+// Authenticate is the door of gRPC calls (go-grpc-middleware's auth
+// function): it reads the bearer token, finds its identity, checks that its
+// role may call the method, and puts the identity into the context.
+func (t *Tokens) Authenticate(ctx context.Context) (context.Context, error) {
+	secret, err := grpcauth.AuthFromMD(ctx, "bearer")
 	if err != nil {
 		return nil, fmt.Errorf("%w: send 'authorization: Bearer <token>'", hallerr.ErrUnauthenticated)
 	}
-	id, ok := s.tokens.Lookup(secret)
+	id, ok := t.Lookup(secret)
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
 	}
 	method, _ := grpc.Method(ctx)
-	if err := mayCall(id, method); err != nil {
+	if err := MayCall(id, method); err != nil {
 		return nil, err
 	}
-	return context.WithValue(ctx, identityKey{}, id), nil
+	return WithIdentity(ctx, id), nil
 }
 
-// mayCall checks in methodRoles that the identity's role may call the
+// MayCall checks in methodRoles that the identity's role may call the
 // method (its full name, "/hall.v1.Arbiter/BoardAction"): the door of
 // gRPC and of the web pages' calls (arbiter_http.go) alike.
-func mayCall(id *Identity, method string) error {
+func MayCall(id *Identity, method string) error {
 	roles, known := methodRoles[method]
 	if known && slices.Contains(roles, id.Role) {
 		return nil
