@@ -6,9 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
-	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
@@ -18,17 +16,12 @@ func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundReque
 	s := a.s
 	ids := req.GetBoardIds()
 	if len(ids) == 0 {
-		s.mu.Lock()
-		if _, ok := s.rounds[req.GetRoundId()]; !ok {
-			s.mu.Unlock()
+		if _, ok := s.hall.Round(req.GetRoundId()); !ok {
 			return nil, fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId())
 		}
-		for id, b := range s.boards {
-			if b.rec.RoundID == req.GetRoundId() {
-				ids = append(ids, id)
-			}
+		for _, b := range s.hall.Boards(req.GetRoundId()) {
+			ids = append(ids, b.ID())
 		}
-		s.mu.Unlock()
 		sort.Strings(ids)
 	}
 	absent := map[string]*pb.ClockAction{}
@@ -83,98 +76,39 @@ func (a *arbiterService) BoardAction(ctx context.Context, req *pb.BoardActionReq
 	return r, nil
 }
 
-// act submits an action on a board and waits up to waitMs for the device.
+// flagRefused: a flag is the clock's to report.
+const flagRefused = "a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result"
+
+// act submits an action on a board the caller may act on and waits for
+// the device up to waitMs (0: the server's CommandWait; negative: not at
+// all).
 func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.ClockAction, reason string, waitMs int64) (*pb.BoardActionResponse, error) {
 	b, err := a.boardFor(ctx, boardID)
 	if err != nil {
 		return nil, err
 	}
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
-		return nil, hallerr.BadRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
+		return nil, hallerr.BadRequest(flagRefused)
 	}
-	id := auth.IdentityFrom(ctx)
-	var cmd *command
-	var res commandResult
-	var serr error
-	wait := make(chan commandResult, 1)
-	if err := b.do(ctx, func() {
-		cmd, res, serr = b.submit(ctx, id, action, reason)
-		if cmd != nil {
-			cmd.waiters = append(cmd.waiters, wait)
-		}
-	}); err != nil {
-		return nil, err
+	wait := a.s.opts.CommandWait
+	switch {
+	case waitMs > 0:
+		wait = time.Duration(waitMs) * time.Millisecond
+	case waitMs < 0:
+		wait = -1
 	}
-	resp := &pb.BoardActionResponse{BoardId: boardID, Status: res.status, Message: res.message}
-	if serr != nil {
-		if rules.RefusalOf(serr) == nil {
-			return nil, serr
-		}
-		resp.Status, resp.Message = pb.CommandStatus_COMMAND_STATUS_REFUSED, serr.Error()
-	}
-	if cmd != nil {
-		resp.CommandId = cmd.rec.ID
-		d := a.s.opts.CommandWait
-		if waitMs > 0 {
-			d = time.Duration(waitMs) * time.Millisecond
-		}
-		// Wait for the device to apply it, unless it is offline: then the
-		// command waits, visibly, and the arbiter is told at once.
-		if waitMs >= 0 && res.sent {
-			t := a.s.clock.After(d)
-			select {
-			case r := <-wait:
-				resp.Status, resp.Message = r.status, r.message
-			case <-t:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-	}
-	_ = b.do(ctx, func() { resp.State = b.wireState(b.state.Project(b.now()), b.seq) })
-	return resp, nil
+	return b.Act(ctx, auth.IdentityFrom(ctx), action, reason, wait)
 }
 
-// dryRun answers what an action would do on the board now — the rules'
-// refusal, or the state it would give — without sending, storing or
-// auditing anything: the confirmation a person sees before acting.
+// dryRun answers what an action would do on a board the caller may act
+// on, changing nothing.
 func (a *arbiterService) dryRun(ctx context.Context, boardID string, action *pb.ClockAction) (*pb.BoardActionResponse, error) {
 	b, err := a.boardFor(ctx, boardID)
 	if err != nil {
 		return nil, err
 	}
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
-		return nil, hallerr.BadRequest("a flag is reported by the clock, not declared: claim it (FLAG_CLAIM) or record the result")
+		return nil, hallerr.BadRequest(flagRefused)
 	}
-	e, err := wire.Event(action, true)
-	if err != nil {
-		return nil, err
-	}
-	resp := &pb.BoardActionResponse{BoardId: boardID}
-	var derr error
-	if err := b.do(ctx, func() {
-		if b.rec.Source != storage.SourceVirtual && b.rec.DeviceID == "" {
-			derr = fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", hallerr.ErrNoDevice, b.rec.ID)
-			return
-		}
-		e.T = b.now()
-		next, perr := rules.Apply(b.state, e)
-		if perr != nil && rules.RefusalOf(perr) == nil {
-			derr = perr // not a refusal but a malformed action, as BoardAction answers it
-			return
-		}
-		if perr != nil {
-			resp.Status, resp.Message = pb.CommandStatus_COMMAND_STATUS_REFUSED, perr.Error()
-			resp.State = b.wireState(b.state.Project(e.T), b.seq)
-			return
-		}
-		resp.Status = pb.CommandStatus_COMMAND_STATUS_DRY_RUN
-		resp.State = b.wireState(next, b.seq)
-	}); err != nil {
-		return nil, err
-	}
-	if derr != nil {
-		return nil, derr
-	}
-	return resp, nil
+	return b.DryRun(ctx, action)
 }

@@ -12,28 +12,15 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
+	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 
-// boardWire returns a board with its live state, read on its actor.
-func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, error) {
-	var out *pb.Board
-	number, tournament := a.s.roundInfo(b.rec.RoundID)
-	err := b.do(ctx, func() {
-		out = &pb.Board{
-			BoardId: b.rec.ID, RoundId: b.rec.RoundID, Number: int32(b.rec.Number), Section: b.rec.Section,
-			White: playerWire(b.rec.White), Black: playerWire(b.rec.Black), DeviceId: b.rec.DeviceID,
-			Config:          wireConfigOf(b.rec.Config),
-			State:           b.wireState(b.state.Project(b.now()), b.seq),
-			TimeControlInfo: configInfo(b.rec.Config),
-			RoundNumber:     number, TournamentName: tournament, Table: int32(b.rec.Table),
-		}
-		for _, c := range b.pending {
-			out.Pending = append(out.Pending, &pb.PendingCommand{CommandId: c.rec.ID, Action: c.action, Reason: c.rec.Reason,
-				IssuedBy: c.rec.IssuedBy, IssuedUnixMs: c.rec.Issued.UnixMilli(), DeviceOnline: b.online})
-		}
-	})
+// boardWire returns a board with its live state, as the caller may see
+// it.
+func (a *arbiterService) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, error) {
+	out, err := b.Wire(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +30,7 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 		// that), without the arbiters' commands and reasons.
 		out.Pending = nil
 		if a.s.public != nil {
-			st, _, _ := a.s.public.Hub().State(b.rec.ID)
+			st, _, _ := a.s.public.Hub().State(b.ID())
 			out.State = st
 		}
 	}
@@ -51,14 +38,14 @@ func (a *arbiterService) boardWire(ctx context.Context, b *board) (*pb.Board, er
 }
 
 // boardFor returns a board the caller may act on.
-func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*board, error) {
-	b, err := a.s.board(boardID)
+func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
+	b, err := a.s.hall.Board(boardID)
 	if err != nil {
 		return nil, err
 	}
 	id := auth.IdentityFrom(ctx)
-	if id.Role == auth.RoleArbiter && !id.MaySection(b.rec.Section) {
-		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.rec.Section)
+	if id.Role == auth.RoleArbiter && !id.MaySection(b.Section()) {
+		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.Section())
 	}
 	return b, nil
 }
@@ -67,23 +54,14 @@ func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsReque
 	id := auth.IdentityFrom(ctx)
 	round := req.GetRoundId()
 	if round != "" || req.GetTournament() != "" {
-		r, err := s.roundRef(round, req.GetTournament(), req.GetNumber())
+		r, err := s.hall.RoundRef(round, req.GetTournament(), req.GetNumber())
 		if err != nil {
 			return nil, err
 		}
 		round = r.ID
 	}
-	s.mu.Lock()
-	var bs []*board
-	for _, b := range s.boards {
-		if round != "" && b.rec.RoundID != round {
-			continue
-		}
-		bs = append(bs, b)
-	}
-	s.mu.Unlock()
 	out := &pb.ListBoardsResponse{}
-	for _, b := range bs {
+	for _, b := range s.hall.Boards(round) {
 		w, err := a.boardWire(ctx, b)
 		if err != nil {
 			return nil, err
@@ -129,11 +107,15 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 	if limit <= 0 {
 		limit = 500
 	}
-	audits, err := s.store.Audit(ctx, b.rec.ID, req.GetAfterSeq(), limit)
+	rec, err := b.Record(ctx)
 	if err != nil {
 		return nil, err
 	}
-	evs, err := s.store.Events(ctx, b.rec.ID, 0)
+	audits, err := s.store.Audit(ctx, rec.ID, req.GetAfterSeq(), limit)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := s.store.Events(ctx, rec.ID, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +131,7 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 		}
 		out.Entries = append(out.Entries, e)
 	}
-	entries, err := s.eventEntries(ctx, b.rec, evs)
+	entries, err := s.eventEntries(ctx, rec, evs)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +156,7 @@ func (s *Server) eventEntries(ctx context.Context, rec storage.BoardRecord, evs 
 	for _, ev := range evs {
 		e := ev.Event
 		act := wire.Action(e)
-		what := describe(act)
+		what := hall.ActionText(act)
 		entry := &pb.AuditEntry{UnixMs: ev.Wall.UnixMilli(), Actor: ev.Actor, What: what, Reason: ev.Reason,
 			Outcome: storage.OutcomeApplied, Action: act, BoardSeq: ev.BoardSeq, CommandId: ev.CommandID}
 		if ev.CommandID != "" {
@@ -213,34 +195,9 @@ func (s *Server) eventEntries(ctx context.Context, rec storage.BoardRecord, evs 
 }
 
 func (a *arbiterService) ListDevices(ctx context.Context, _ *pb.ListDevicesRequest) (*pb.ListDevicesResponse, error) {
-	s := a.s
-	recs, err := s.store.Devices(ctx)
+	recs, err := a.s.store.Devices(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	seen := map[string]bool{}
-	out := &pb.ListDevicesResponse{}
-	add := func(r storage.DeviceRecord, info *deviceInfo) {
-		d := &pb.Device{DeviceId: r.ID, Firmware: r.Firmware, LastSeenUnixMs: r.LastSeen.UnixMilli(),
-			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: s.byDevice[r.ID]}
-		if info != nil {
-			d.Online, d.AckedSeq = info.online, info.acked
-		}
-		out.Devices = append(out.Devices, d)
-	}
-	for _, info := range s.devices {
-		info.mu.Lock()
-		seen[info.rec.ID] = true
-		add(info.rec, info)
-		info.mu.Unlock()
-	}
-	for _, r := range recs {
-		if !seen[r.ID] {
-			add(r, nil)
-		}
-	}
-	sort.Slice(out.Devices, func(i, j int) bool { return out.Devices[i].GetDeviceId() < out.Devices[j].GetDeviceId() })
-	return out, nil
+	return &pb.ListDevicesResponse{Devices: a.s.hall.Devices(recs)}, nil
 }

@@ -1,86 +1,15 @@
 package server
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 
-	"github.com/chesshall/hallclock/formats/pgn"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
-	"github.com/chesshall/hallclock/storage"
 )
 
 // The broadcast feeds (package broadcast: PGN polled and pushed, the
-// display page) read the hall through broadcastSource. The hall tells
-// s.changes of each commit (publish) and of boards added; the feeds do
-// their work when read, never on the ingest path.
-
-// broadcastSource is the hall as the broadcast feeds read it.
-type broadcastSource struct{ s *Server }
-
-var _ broadcast.Source = broadcastSource{}
-
-func (bs broadcastSource) Round(ctx context.Context, roundID string) (broadcast.Round, error) {
-	s := bs.s
-	s.mu.Lock()
-	r, ok := s.rounds[roundID]
-	t := s.tournaments[r.TournamentID]
-	public := s.roundPublicLocked(roundID)
-	s.mu.Unlock()
-	if !ok {
-		return broadcast.Round{}, fmt.Errorf("%w: round %q", broadcast.ErrNotFound, roundID)
-	}
-	out := broadcast.Round{ID: r.ID, Tournament: t.Name, Number: r.Number, Venue: r.Venue, Public: public}
-	for _, b := range s.roundBoards(roundID) {
-		out.Boards = append(out.Boards, broadcastBoard(&b.rec, s.changes.Seq(b.rec.ID)))
-	}
-	return out, nil
-}
-
-// roundPublicLocked reports whether a round's feeds need no token. s.mu
-// is held.
-func (s *Server) roundPublicLocked(roundID string) bool {
-	return s.opts.PublicRounds || s.broadcasts[roundID].Public
-}
-
-// broadcastBoard reads the fields of a board's record that never change
-// (its device and source do, on the actor, and are not read here).
-func broadcastBoard(rec *storage.BoardRecord, seq uint64) broadcast.Board {
-	return broadcast.Board{ID: rec.ID, Number: rec.Number, Section: rec.Section, White: pgnPlayer(rec.White), Black: pgnPlayer(rec.Black),
-		Config: rec.Config, Created: rec.Created, Seq: seq}
-}
-
-func (bs broadcastSource) BoardRound(ctx context.Context, boardID string) (string, error) {
-	s := bs.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.boards[boardID]
-	if !ok {
-		return "", fmt.Errorf("%w: board %q", broadcast.ErrNotFound, boardID)
-	}
-	return b.rec.RoundID, nil
-}
-
-func (bs broadcastSource) Events(ctx context.Context, boardID string, after uint64) ([]broadcast.Event, error) {
-	evs, err := bs.s.store.Events(ctx, boardID, after)
-	if err != nil {
-		return nil, err
-	}
-	return broadcastEvents(evs), nil
-}
-
-func broadcastEvents(evs []storage.EventRecord) []broadcast.Event {
-	out := make([]broadcast.Event, len(evs))
-	for i, e := range evs {
-		out[i] = broadcast.Event{BoardSeq: e.BoardSeq, Entry: pgn.Entry{Event: e.Event, Actor: e.Actor, Reason: e.Reason}, Wall: e.Wall}
-	}
-	return out
-}
-
-func (bs broadcastSource) Changes(roundID string) (uint64, <-chan struct{}) {
-	return bs.s.changes.Version(roundID)
-}
+// display page) read the hall through hall.FeedSource; here they are
+// wired to the door and the relays.
 
 // feedViewer is the door of the broadcast feeds: a request without
 // credentials may read public rounds; one with a token reads as its role
@@ -113,26 +42,19 @@ func (s *Server) feedViewer(r *http.Request) (broadcast.Viewer, bool, error) {
 
 func (s *Server) newFeeds() *broadcast.Feeds {
 	return broadcast.New(broadcast.Options{
-		Source: broadcastSource{s}, Clock: s.clock, Delay: s.opts.BroadcastDelay,
+		Source: s.hall.FeedSource(), Clock: s.clock, Delay: s.opts.BroadcastDelay,
 		Authenticate: s.feedViewer, Error: s.codes.WriteHTTP, SignIn: "/signin",
 		Registerer: s.metrics.reg, Logger: s.log, Relay: s.opts.Relay,
 	})
 }
 
-// loadBroadcasts reads the rounds' broadcast settings and starts their
-// relays.
-func (s *Server) loadBroadcasts(ctx context.Context) error {
-	bs, err := s.store.RoundBroadcasts(ctx)
-	if err != nil {
-		return err
-	}
-	for _, b := range bs {
-		s.broadcasts[b.RoundID] = b
+// startRelays starts the relays of the rounds that have one.
+func (s *Server) startRelays() {
+	for _, b := range s.hall.Broadcasts() {
 		if b.RelayURL != "" {
 			s.feeds.SetRelay(b.RoundID, &broadcast.Relay{URL: b.RelayURL, Token: b.RelayToken})
 		}
 	}
-	return nil
 }
 
 // Feeds returns the broadcast feeds (PGN, relays, display page).

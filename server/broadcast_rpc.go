@@ -21,7 +21,7 @@ import (
 // (restarted with the new settings).
 func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastRequest) (*pb.RoundBroadcast, error) {
 	s := a.s
-	r, err := s.roundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
+	r, err := s.hall.RoundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
 		return nil, err
 	}
@@ -31,9 +31,7 @@ func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastR
 			return nil, hallerr.BadRequest("relay_url %q: want an http(s) URL such as https://lichess.org/api/broadcast/round/<round id>/push", req.GetRelayUrl())
 		}
 	}
-	s.mu.Lock()
-	b, ok := s.broadcasts[r.ID]
-	s.mu.Unlock()
+	b, ok := s.hall.Broadcast(r.ID)
 	if !ok {
 		b = storage.RoundBroadcast{RoundID: r.ID}
 	}
@@ -64,10 +62,7 @@ func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastR
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.broadcasts[r.ID] = b
-	s.mu.Unlock()
-	s.changes.Touch(r.ID)
+	s.hall.SetBroadcast(b)
 	if b.RelayURL+"\x00"+b.RelayToken != relayWas {
 		if b.RelayURL == "" {
 			s.feeds.SetRelay(r.ID, nil)
@@ -84,32 +79,23 @@ func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadca
 	s := a.s
 	var rounds []storage.RoundRecord
 	if req.GetTournament() != "" {
-		t, err := s.tournamentRef(req.GetTournament())
+		t, err := s.hall.Tournament(req.GetTournament())
 		if err != nil {
 			return nil, err
 		}
-		s.mu.Lock()
-		for _, r := range s.rounds {
-			if r.TournamentID == t.ID {
-				rounds = append(rounds, r)
-			}
-		}
-		s.mu.Unlock()
+		rounds = s.hall.Rounds(t.ID)
 	} else {
-		s.mu.Lock()
-		for id, r := range s.rounds {
-			if s.roundPublicLocked(id) || s.broadcasts[id].RelayURL != "" {
+		for _, r := range s.hall.Rounds("") {
+			if b, _ := s.hall.Broadcast(r.ID); s.hall.RoundPublic(r.ID) || b.RelayURL != "" {
 				rounds = append(rounds, r)
 			}
 		}
-		s.mu.Unlock()
 	}
-	s.mu.Lock()
 	names := map[string]string{}
 	for _, r := range rounds {
-		names[r.ID] = s.tournaments[r.TournamentID].Name
+		t, _ := s.hall.TournamentByID(r.TournamentID)
+		names[r.ID] = t.Name
 	}
-	s.mu.Unlock()
 	sort.Slice(rounds, func(i, j int) bool {
 		if names[rounds[i].ID] != names[rounds[j].ID] {
 			return names[rounds[i].ID] < names[rounds[j].ID]
@@ -125,11 +111,9 @@ func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadca
 
 // broadcastWire is a round's broadcast settings and its relay's status.
 func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
-	s.mu.Lock()
-	public := s.roundPublicLocked(r.ID)
-	name := s.tournaments[r.TournamentID].Name
-	s.mu.Unlock()
-	out := &pb.RoundBroadcast{RoundId: r.ID, TournamentName: name, Number: int32(r.Number), Public: public,
+	public := s.hall.RoundPublic(r.ID)
+	t, _ := s.hall.TournamentByID(r.TournamentID)
+	out := &pb.RoundBroadcast{RoundId: r.ID, TournamentName: t.Name, Number: int32(r.Number), Public: public,
 		PgnPath: "/api/pgn/round/" + url.PathEscape(r.ID), DisplayPath: "/display/round/" + url.PathEscape(r.ID),
 		DelayMs: s.opts.BroadcastDelay.Milliseconds()}
 	if st, ok := s.feeds.RelayStatus(r.ID); ok {

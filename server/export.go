@@ -15,6 +15,7 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -37,7 +38,7 @@ func (g game) codes() (w, b trf.Code, err error) {
 
 func (a *arbiterService) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (*pb.ExportRoundResponse, error) {
 	s := a.s
-	r, err := s.roundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
+	r, err := s.hall.RoundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
 		return nil, err
 	}
@@ -46,12 +47,12 @@ func (a *arbiterService) ExportRound(ctx context.Context, req *pb.ExportRoundReq
 		return nil, err
 	}
 	var games []game
-	for _, b := range s.roundBoards(r.ID) {
-		var g game
-		if err := b.do(ctx, func() { g = game{rec: b.rec, state: b.state.Project(b.now())} }); err != nil {
+	for _, b := range s.hall.Boards(r.ID) {
+		rec, st, err := b.Game(ctx)
+		if err != nil {
 			return nil, err
 		}
-		games = append(games, g)
+		games = append(games, game{rec: rec, state: st})
 	}
 	byes, err := s.store.Byes(ctx, r.ID)
 	if err != nil {
@@ -115,7 +116,7 @@ func (s *Server) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.Round
 	for _, b := range byes {
 		tb = append(tb, trf.Bye{Player: b.Player.StartRank, Code: trf.Code(b.Kind[0])})
 	}
-	if err := f.SetRound(r.Number, boards, tb, s.roundScoring(r)); err != nil {
+	if err := f.SetRound(r.Number, boards, tb, s.hall.RoundScoring(r)); err != nil {
 		return err
 	}
 	return f.Write(w)
@@ -155,7 +156,7 @@ func synthesizeTRF(name string, games []game, byes []storage.ByeRecord) *trf.Fil
 
 // exportCSV writes the round's results as CSV.
 func (s *Server) exportCSV(w *bytes.Buffer, r storage.RoundRecord, games []game, byes []storage.ByeRecord) error {
-	sc := s.roundScoring(r)
+	sc := s.hall.RoundScoring(r)
 	out := &roundcsv.Round{Number: r.Number}
 	for _, g := range games {
 		wc, bc, err := g.codes()
@@ -190,13 +191,9 @@ func (s *Server) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.Round
 		if err != nil {
 			return err
 		}
-		out = append(out, broadcast.Game(round, broadcastBoard(&g.rec, 0), broadcastEvents(evs)))
+		out = append(out, broadcast.Game(round, hall.FeedBoard(&g.rec, 0), hall.FeedEvents(evs)))
 	}
 	return pgn.Write(w, out, opts)
-}
-
-func pgnPlayer(p storage.PlayerRecord) pgn.Player {
-	return pgn.Player{Name: p.Name, Elo: p.Rating, FideID: p.FideID, Title: p.Title}
 }
 
 // slug makes a file name of a tournament's name: "Nordic Autumn Open

@@ -2,189 +2,39 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
+	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 
-// ImportRound sets a round up from a pairing program's file in one
-// transaction: the round (unless it exists and is replaced), its boards
-// with their players, tables and the clocks the venue's hall plan puts
-// there, its byes, and the file itself.
+// ImportRound sets a round up from a pairing program's file: the file is
+// read (readPairing), the round is planned against the hall as it is —
+// the round (unless it exists and is replaced), its boards with their
+// players and tables, the clocks the venue's hall plan puts there, its
+// byes — (planImport), everything is written in one transaction (write),
+// and only then does the hall take the round in (hall.InstallRound).
 func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundRequest) (*pb.ImportRoundResponse, error) {
-	s := a.s
-	actor := auth.IdentityFrom(ctx).Actor()
-	t, err := s.tournamentRef(req.GetTournament())
-	if err != nil {
-		return nil, err
-	}
 	p, err := readPairing(req)
 	if err != nil {
 		return nil, err
 	}
-	rec, existing := s.roundByNumber(t.ID, p.number)
-	var old []*board
-	if existing {
-		if !req.GetReplace() {
-			return nil, fmt.Errorf("%w: round %d of %s is set up already: replace it (hallctl import-round -replace) while none of its boards has started",
-				storage.ErrDuplicate, p.number, t.Name)
-		}
-		old = s.roundBoards(rec.ID)
-		for _, b := range old {
-			var started bool
-			_ = b.do(ctx, func() { started = b.seq > 0 || len(b.pending) > 0 })
-			if started {
-				return nil, fmt.Errorf("%w: round %d of %s has started (board %d): a round is replaced only before any of its clocks runs",
-					hallerr.ErrRoundStarted, p.number, t.Name, b.rec.Number)
-			}
-		}
-	} else {
-		eff := mergeConfig(wireConfigOf(t.Config), req.GetConfig())
-		cfg, err := checkConfig(eff, false)
-		if err != nil {
-			return nil, err
-		}
-		venue := t.Venue
-		if req.GetVenue() != "" {
-			venue = req.GetVenue()
-		}
-		rec = storage.RoundRecord{ID: s.newID("r"), TournamentID: t.ID, Number: p.number, Venue: venue}
-		if req.GetConfig() != nil {
-			rec.Config, rec.TimeControl = &cfg, eff.GetTimeControl()
-		}
-	}
-	cfgWire := s.roundConfigWith(rec, t)
-	cfg, err := checkConfig(cfgWire, true)
+	plan, err := a.planImport(ctx, req, p)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := rules.NewState(cfg); err != nil {
+	if err := a.s.store.Write(ctx, plan.write(auth.IdentityFrom(ctx).Actor())); err != nil {
 		return nil, err
 	}
-
-	// Clocks from the hall plan, by table; a clock still keeping a game
-	// that goes on stays there.
-	plan, err := s.store.Plan(ctx, rec.Venue)
+	boards, err := a.s.hall.InstallRound(ctx, plan.round, plan.boards, plan.old)
 	if err != nil {
 		return nil, err
 	}
-	atTable := map[int]string{}
-	for _, e := range plan {
-		atTable[e.Table] = e.DeviceID
-	}
-	leaving := map[string]bool{}
-	for _, b := range old {
-		leaving[b.rec.ID] = true
-	}
-	tables := p.tables(int(req.GetFirstTable()))
-	warnings := p.warnings
-	var recs []storage.BoardRecord
-	type boardMove struct {
-		deviceMove
-		to string
-	}
-	var moves []boardMove // clocks leaving finished boards, audited there
-	for i := range p.games {
-		g := &p.games[i]
-		br := storage.BoardRecord{ID: s.newID("b"), RoundID: rec.ID, Number: g.board, Section: g.section,
-			White: g.white, Black: g.black, Config: cfg, TimeControl: cfgWire.GetTimeControl(), Table: tables[g]}
-		dev := atTable[br.Table]
-		switch {
-		case dev == "":
-			warnings = append(warnings, fmt.Sprintf("table %d (board %d%s) has no clock in the hall plan of %s", br.Table, g.board, sectionSuffix(g.section), venueName(rec.Venue)))
-		default:
-			if busy, move := s.busyBoard(ctx, dev, leaving); busy != nil {
-				warnings = append(warnings, fmt.Sprintf("table %d's clock %s still keeps board %d of round %d of %s, which has not ended: assign it when that game is over",
-					br.Table, dev, busy.rec.Number, busy.round, busy.tournament))
-			} else {
-				br.DeviceID = dev
-				moves = append(moves, boardMove{move, br.ID})
-			}
-		}
-		recs = append(recs, br)
-	}
-	byes := make([]storage.ByeRecord, len(p.byes))
-	for i, b := range p.byes {
-		b.RoundID = rec.ID
-		byes[i] = b
-	}
-	what := fmt.Sprintf("import_round %d of %s from %s: %s", rec.Number, t.Name, p.format, p.describe())
-	if existing {
-		what = fmt.Sprintf("import_round %d of %s from %s, replacing its %d boards: %s", rec.Number, t.Name, p.format, len(old), p.describe())
-	}
-	file := storage.RoundFile{RoundID: rec.ID, Format: p.format, Content: string(req.GetContent()), Pairings: string(req.GetPairings())}
-	err = s.store.Write(ctx, func(tx *storage.Tx) error {
-		if !existing {
-			if err := tx.CreateRound(&rec); err != nil {
-				return err
-			}
-		}
-		for _, b := range old {
-			if err := tx.DeleteBoard(b.rec.ID); err != nil {
-				return err
-			}
-		}
-		for i := range recs {
-			if err := tx.CreateBoard(&recs[i]); err != nil {
-				return err
-			}
-		}
-		for _, m := range moves {
-			if err := m.audit(tx, actor, m.to, ""); err != nil {
-				return err
-			}
-		}
-		if err := tx.SetByes(rec.ID, byes); err != nil {
-			return err
-		}
-		if err := tx.PutRoundFile(&file); err != nil {
-			return err
-		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: what, Outcome: storage.OutcomeApplied})
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	s.mu.Lock()
-	s.rounds[rec.ID] = rec
-	s.mu.Unlock()
-	freed := map[string]bool{}
-	for _, b := range old {
-		if dev := s.withdraw(ctx, b); dev != "" {
-			freed[dev] = true
-		}
-	}
-	out := &pb.ImportRoundResponse{Warnings: warnings}
-	var boards []*board
-	for _, br := range recs {
-		st, err := rules.NewState(br.Config)
-		if err != nil {
-			return nil, err
-		}
-		b := newBoard(s, br, st, 0)
-		s.place(br.ID, br.Section)
-		s.publish(rec.ID, b.wireState(st, 0), 0)
-		if br.DeviceID != "" {
-			s.moveDevice(br.DeviceID, br.ID)
-			delete(freed, br.DeviceID)
-		}
-		s.addBoard(b)
-		boards = append(boards, b)
-	}
-	for _, br := range recs {
-		if br.DeviceID != "" {
-			s.sendAssignment(s.ctx, br.DeviceID, true)
-		}
-	}
-	for dev := range freed {
-		s.sendAssignment(s.ctx, dev, false)
-	}
+	out := &pb.ImportRoundResponse{Warnings: plan.warnings}
 	for _, b := range boards {
 		w, err := a.boardWire(ctx, b)
 		if err != nil {
@@ -192,44 +42,176 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 		}
 		out.Boards = append(out.Boards, w)
 	}
-	if out.Round, err = s.roundWire(ctx, rec, false); err != nil {
+	if out.Round, err = a.s.roundWire(ctx, plan.round, false); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// roundConfigWith is a round's effective configuration (the round may not
-// be registered yet).
-func (s *Server) roundConfigWith(r storage.RoundRecord, t storage.TournamentRecord) *pb.ClockConfig {
-	base := wireConfigOf(t.Config)
-	if r.Config == nil {
-		return base
-	}
-	return mergeConfig(base, wireConfigOf(*r.Config))
+// importPlan is what an import writes: everything decided before the
+// transaction, so that the transaction only writes.
+type importPlan struct {
+	round    storage.RoundRecord
+	existing bool                  // the round is set up already: replaced
+	old      []*hall.Board         // its boards, replaced
+	boards   []storage.BoardRecord // the new boards
+	moves    []clockMove           // clocks leaving boards whose games are over, audited there
+	byes     []storage.ByeRecord
+	file     storage.RoundFile
+	what     string // the audit entry
+	warnings []string
 }
 
-// busy is a board whose game a device still keeps.
-type busy struct {
-	rec        storage.BoardRecord
-	round      int
-	tournament string
+// clockMove is a hall plan's clock taken from a finished board to board to.
+type clockMove struct {
+	hall.DeviceMove
+	to string
 }
 
-// busyBoard applies the busy-device rule (claimDevice) to the hall plan's
-// clock dev: it returns the board dev keeps whose game is not over (not
-// counting the boards leaving), or nil and the move that giving dev a new
-// board makes (to audit on the board it leaves).
-func (s *Server) busyBoard(ctx context.Context, dev string, leaving map[string]bool) (*busy, deviceMove) {
-	m, err := s.claimDevice(ctx, nil, dev, "", false)
-	if m.from != nil && leaving[m.from.rec.ID] {
-		return nil, deviceMove{dev: dev} // withdrawn with its round: nothing to say there
+// planImport decides what importing p does: the round (a new one, or the
+// existing one replaced while none of its clocks has run), its effective
+// configuration, its boards at their tables with the clocks the hall plan
+// puts there (a clock still keeping a game that goes on stays there, with
+// a warning), and its byes.
+func (a *arbiterService) planImport(ctx context.Context, req *pb.ImportRoundRequest, p *pairing) (*importPlan, error) {
+	h := a.s.hall
+	t, err := h.Tournament(req.GetTournament())
+	if err != nil {
+		return nil, err
 	}
-	if !errors.Is(err, hallerr.ErrDeviceBusy) {
-		return nil, m
+	plan := &importPlan{warnings: p.warnings}
+	plan.round, plan.existing = h.RoundByNumber(t.ID, p.number)
+	if plan.existing {
+		if plan.old, err = a.replaceable(ctx, req, p, t); err != nil {
+			return nil, err
+		}
+	} else if plan.round, err = newImportedRound(h, req, p, t); err != nil {
+		return nil, err
 	}
-	rec := m.from.rec
-	n, t := s.roundInfo(rec.RoundID)
-	return &busy{rec: rec, round: int(n), tournament: t}, m
+	cfgWire := hall.RoundConfigWith(plan.round, t)
+	cfg, err := hall.CheckConfig(cfgWire, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := rules.NewState(cfg); err != nil {
+		return nil, err
+	}
+	// Clocks from the hall plan, by table.
+	entries, err := a.s.store.Plan(ctx, plan.round.Venue)
+	if err != nil {
+		return nil, err
+	}
+	atTable := map[int]string{}
+	for _, e := range entries {
+		atTable[e.Table] = e.DeviceID
+	}
+	leaving := map[string]bool{}
+	for _, b := range plan.old {
+		leaving[b.ID()] = true
+	}
+	tables := p.tables(int(req.GetFirstTable()))
+	for i := range p.games {
+		g := &p.games[i]
+		br := storage.BoardRecord{ID: h.NewID("b"), RoundID: plan.round.ID, Number: g.board, Section: g.section,
+			White: g.white, Black: g.black, Config: cfg, TimeControl: cfgWire.GetTimeControl(), Table: tables[g]}
+		dev := atTable[br.Table]
+		switch {
+		case dev == "":
+			plan.warnings = append(plan.warnings, fmt.Sprintf("table %d (board %d%s) has no clock in the hall plan of %s", br.Table, g.board, sectionSuffix(g.section), venueName(plan.round.Venue)))
+		default:
+			if busy, move := h.BusyBoard(ctx, dev, leaving); busy != nil {
+				plan.warnings = append(plan.warnings, fmt.Sprintf("table %d's clock %s still keeps board %d of round %d of %s, which has not ended: assign it when that game is over",
+					br.Table, dev, busy.Board.Number, busy.Round, busy.Tournament))
+			} else {
+				br.DeviceID = dev
+				plan.moves = append(plan.moves, clockMove{move, br.ID})
+			}
+		}
+		plan.boards = append(plan.boards, br)
+	}
+	plan.byes = make([]storage.ByeRecord, 0, len(p.byes))
+	for _, b := range p.byes {
+		b.RoundID = plan.round.ID
+		plan.byes = append(plan.byes, b)
+	}
+	plan.what = fmt.Sprintf("import_round %d of %s from %s: %s", plan.round.Number, t.Name, p.format, p.describe())
+	if plan.existing {
+		plan.what = fmt.Sprintf("import_round %d of %s from %s, replacing its %d boards: %s", plan.round.Number, t.Name, p.format, len(plan.old), p.describe())
+	}
+	plan.file = storage.RoundFile{RoundID: plan.round.ID, Format: p.format, Content: string(req.GetContent()), Pairings: string(req.GetPairings())}
+	return plan, nil
+}
+
+// replaceable returns the boards of a round set up already, if the import
+// may replace it: it says so, and none of its clocks has run.
+func (a *arbiterService) replaceable(ctx context.Context, req *pb.ImportRoundRequest, p *pairing, t storage.TournamentRecord) ([]*hall.Board, error) {
+	if !req.GetReplace() {
+		return nil, fmt.Errorf("%w: round %d of %s is set up already: replace it (hallctl import-round -replace) while none of its boards has started",
+			storage.ErrDuplicate, p.number, t.Name)
+	}
+	r, _ := a.s.hall.RoundByNumber(t.ID, p.number)
+	old := a.s.hall.Boards(r.ID)
+	for _, b := range old {
+		if started, _ := b.Started(ctx); started {
+			return nil, fmt.Errorf("%w: round %d of %s has started (board %d): a round is replaced only before any of its clocks runs",
+				hallerr.ErrRoundStarted, p.number, t.Name, b.Number())
+		}
+	}
+	return old, nil
+}
+
+// newImportedRound is the round an import creates, with the configuration
+// and venue the request gives (else its tournament's).
+func newImportedRound(h *hall.Hall, req *pb.ImportRoundRequest, p *pairing, t storage.TournamentRecord) (storage.RoundRecord, error) {
+	eff := hall.MergeConfig(hall.WireConfig(t.Config), req.GetConfig())
+	cfg, err := hall.CheckConfig(eff, false)
+	if err != nil {
+		return storage.RoundRecord{}, err
+	}
+	venue := t.Venue
+	if req.GetVenue() != "" {
+		venue = req.GetVenue()
+	}
+	r := storage.RoundRecord{ID: h.NewID("r"), TournamentID: t.ID, Number: p.number, Venue: venue}
+	if req.GetConfig() != nil {
+		r.Config, r.TimeControl = &cfg, eff.GetTimeControl()
+	}
+	return r, nil
+}
+
+// write is the import's one transaction: the round (unless it exists),
+// the old boards deleted, the new ones created, the clocks' moves audited
+// on the boards they leave, the byes, the file, and the audit entry.
+func (plan *importPlan) write(actor string) func(tx *storage.Tx) error {
+	return func(tx *storage.Tx) error {
+		if !plan.existing {
+			if err := tx.CreateRound(&plan.round); err != nil {
+				return err
+			}
+		}
+		for _, b := range plan.old {
+			if err := tx.DeleteBoard(b.ID()); err != nil {
+				return err
+			}
+		}
+		for i := range plan.boards {
+			if err := tx.CreateBoard(&plan.boards[i]); err != nil {
+				return err
+			}
+		}
+		for _, m := range plan.moves {
+			if err := m.Audit(tx, actor, m.to, ""); err != nil {
+				return err
+			}
+		}
+		if err := tx.SetByes(plan.round.ID, plan.byes); err != nil {
+			return err
+		}
+		if err := tx.PutRoundFile(&plan.file); err != nil {
+			return err
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: plan.what, Outcome: storage.OutcomeApplied})
+	}
 }
 
 func sectionSuffix(s string) string {

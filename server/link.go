@@ -14,6 +14,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
+	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -24,23 +25,12 @@ type linkService struct {
 	s *Server
 }
 
-// deviceInfo is what the hall last heard from a device.
-// Its fields are guarded by its own mutex, not the server's: every
-// heartbeat and acknowledgement writes them.
-type deviceInfo struct {
-	mu        sync.Mutex
-	rec       storage.DeviceRecord // rec.ID never changes
-	online    bool
-	acked     uint64
-	persisted time.Time
-}
-
 // link is one connected device's stream. The receive loop (Connect) handles
 // the device's messages in order, one at a time; messages to the device go
 // through its linkSender (send, from any goroutine).
 type link struct {
 	dev  string
-	info *deviceInfo // the device's, set by attach
+	info *hall.Device // what the hall last heard from the device
 	linkSender
 	// owned by the receive loop
 	acked  uint64 // highest seq committed (refused or applied)
@@ -101,8 +91,8 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	// (an assignment, a command) can reach the device before it.
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
 		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(), Rejected: refused}}})
-	s.attach(l, hello)
-	defer s.detach(l)
+	l.info = s.hall.Attach(l, dev, hello.GetFirmware(), acked)
+	defer s.hall.Detach(l, dev)
 	// Revoking the device's token cuts the link.
 	defer s.streams.Track(id.TokenID, func() {
 		l.cancel(fmt.Errorf("%w: the device's token was revoked", hallerr.ErrUnauthenticated))
@@ -115,7 +105,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 	defer func() { cancel(nil); _ = l.close() }()
 
 	s.refuseHelloClaim(ctx, dev, hello)
-	s.sendAssignment(ctx, dev, true)
+	s.hall.SendAssignment(ctx, dev, true)
 
 	// Receive loop, with a watchdog: silence for three heartbeat intervals
 	// means the device is gone (keepalive catches dead connections too).
@@ -142,7 +132,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 			heard.Store(s.clock.Now().UnixNano())
 			if hb := m.GetHeartbeat(); hb != nil {
-				s.heartbeat(l, hb)
+				s.hall.Heartbeat(l.info, hb)
 				continue
 			}
 			heard.Store(0)
@@ -234,10 +224,9 @@ func (s *Server) refuseHelloClaim(ctx context.Context, dev string, hello *pb.Hel
 	if named == "" {
 		return
 	}
-	s.mu.Lock()
-	keeps := s.byDevice[dev]
-	_, exists := s.boards[named]
-	s.mu.Unlock()
+	_, keeps := s.hall.DeviceState(dev)
+	_, err := s.hall.Board(named)
+	exists := err == nil
 	if named == keeps {
 		return
 	}
@@ -269,7 +258,7 @@ func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage)
 	s := ls.s
 	switch msg := m.GetMsg().(type) {
 	case *pb.DeviceMessage_Heartbeat:
-		s.heartbeat(l, msg.Heartbeat) // (Connect handles them as they arrive)
+		s.hall.Heartbeat(l.info, msg.Heartbeat) // (Connect handles them as they arrive)
 		return nil
 	case *pb.DeviceMessage_Hello:
 		return hallerr.BadRequest("Hello may only be the first message of a stream")
@@ -305,15 +294,11 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 	if err := ev.ValidateContent(); err != nil {
 		return ls.refuseOffBoard(ctx, l, ev, "invalid", err.Error())
 	}
-	b, boardErr := s.board(ev.GetBoardId())
+	b, boardErr := s.hall.Board(ev.GetBoardId())
 	if boardErr != nil {
 		return ls.refuseOffBoard(ctx, l, ev, "unknown_board", boardErr.Error())
 	}
-	var out deviceOutcome
-	var aerr error
-	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, l.dev, ev) }); err != nil {
-		return err
-	}
+	rejected, aerr := b.ApplyDevice(ctx, l.dev, ev)
 	if aerr != nil {
 		if errors.Is(aerr, storage.ErrDuplicate) {
 			// Committed before (e.g. by a stream that just died): acknowledge.
@@ -326,16 +311,16 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 	}
 	l.expect, l.acked = seq+1, seq
 	l.setAcked(seq)
-	if out.rejected != nil {
+	if rejected != nil {
 		s.counters.rejected.Add(1)
 	} else {
 		s.counters.applied.Add(1)
 	}
-	l.sendHere(ack(seq, out.rejected))
-	if out.rejected != nil {
+	l.sendHere(ack(seq, rejected))
+	if rejected != nil {
 		// The device's own rules accepted what ours refused: resend the
 		// board so it can resynchronise.
-		s.sendAssignment(ctx, l.dev, false)
+		s.hall.SendAssignment(ctx, l.dev, false)
 	}
 	return nil
 }
@@ -348,8 +333,8 @@ func (ls *linkService) skipLost(ctx context.Context, l *link, upTo uint64) error
 	s := ls.s
 	from := l.expect
 	board := ""
-	if b := s.boardOfDevice(l.dev); b != nil {
-		board = b.rec.ID
+	if b := s.hall.BoardOfDevice(l.dev); b != nil {
+		board = b.ID()
 	}
 	msg := fmt.Sprintf("device %s's events %d to %d were acknowledged before the hall was restored from an older backup, and the device no longer holds them: lost", l.dev, from, upTo)
 	err := s.store.Write(ctx, func(tx *storage.Tx) error {
@@ -378,8 +363,8 @@ func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.Devic
 		if err := tx.AckDevice(l.dev, seq); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: describe(ev.GetAction()),
-			Outcome: storage.OutcomeRefused(msg), Action: actionJSON(ev.GetAction())})
+		return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: hall.ActionText(ev.GetAction()),
+			Outcome: storage.OutcomeRefused(msg), Action: hall.ActionJSON(ev.GetAction())})
 	})
 	if err != nil && !errors.Is(err, storage.ErrDuplicate) {
 		return err
@@ -450,119 +435,10 @@ func ack(upTo uint64, rej *pb.Rejection) *pb.ServerMessage {
 	return &pb.ServerMessage{Msg: &pb.ServerMessage_Ack{Ack: a}}
 }
 
-// attach registers a device's new link, replacing (and cutting) an older one.
-func (s *Server) attach(l *link, hello *pb.Hello) {
-	s.mu.Lock()
-	old := s.links[l.dev]
-	s.links[l.dev] = l
-	info := s.devices[l.dev]
-	if info == nil {
-		info = &deviceInfo{rec: storage.DeviceRecord{ID: l.dev, BatteryPct: -1}}
-		s.devices[l.dev] = info
-	}
-	l.info = info
-	info.mu.Lock()
-	info.online = true
-	info.rec.Firmware = hello.GetFirmware()
-	info.rec.LastSeen = s.clock.Now()
-	info.acked = l.acked
-	rec := info.rec
-	info.mu.Unlock()
-	b := s.boards[s.byDevice[l.dev]]
-	s.mu.Unlock()
-	if old != nil {
-		old.cancel(fmt.Errorf("%w by a newer connection of device %s", hallerr.ErrReplaced, l.dev))
-	}
-	_ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
-	if b != nil {
-		b.post(func() { b.deviceOnline(true) })
-	}
-	s.log.Info("device connected", "device", l.dev, "firmware", hello.GetFirmware(), "acked", l.acked)
-}
+func (l *link) setAcked(seq uint64) { l.info.SetAcked(seq) }
 
-// detach unregisters a link that ended.
-func (s *Server) detach(l *link) {
-	s.mu.Lock()
-	current := s.links[l.dev] == l
-	if current {
-		delete(s.links, l.dev)
-		if info := s.devices[l.dev]; info != nil {
-			info.mu.Lock()
-			info.online = false
-			info.mu.Unlock()
-		}
-	}
-	b := s.boards[s.byDevice[l.dev]]
-	s.mu.Unlock()
-	if current && b != nil {
-		b.post(func() { b.deviceOnline(false) })
-	}
-	if current {
-		s.log.Info("device disconnected", "device", l.dev)
-	}
-}
+// Send queues a message for the device (hall.DeviceLink).
+func (l *link) Send(m *pb.ServerMessage) bool { return l.send(m) }
 
-func (l *link) setAcked(seq uint64) {
-	l.info.mu.Lock()
-	l.info.acked = seq
-	l.info.mu.Unlock()
-}
-
-// heartbeat records a device's telemetry and its board time.
-func (s *Server) heartbeat(l *link, hb *pb.Heartbeat) {
-	dev, info := l.dev, l.info
-	now := s.clock.Now()
-	var persist *storage.DeviceRecord
-	info.mu.Lock()
-	info.rec.LastSeen = now
-	info.rec.BatteryPct = int(hb.GetBatteryPct())
-	info.rec.DriftPPM = hb.GetDriftPpm()
-	if now.Sub(info.persisted) > 30*time.Second {
-		info.persisted = now
-		r := info.rec
-		persist = &r
-	}
-	info.mu.Unlock()
-	b := s.boardOfDevice(dev)
-	if persist != nil {
-		go func() { _ = s.store.Write(s.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(*persist) }) }()
-	}
-	if b != nil && hb.GetBoardTMs() > 0 {
-		t := hb.GetBoardTMs()
-		b.heartbeatRef(dev, t)
-	}
-}
-
-// sendAssignment tells a connected device which board it keeps (with the
-// board's history) and, on connect, re-sends the board's pending commands.
-func (s *Server) sendAssignment(ctx context.Context, dev string, withCommands bool) {
-	l := s.linkOf(dev)
-	if l == nil {
-		return
-	}
-	b := s.boardOfDevice(dev)
-	if b == nil {
-		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
-		return
-	}
-	_ = b.do(ctx, func() {
-		if b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice {
-			l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
-			return
-		}
-		a, err := b.assignment(ctx)
-		if err != nil {
-			// The device is told nothing it could act on: its stream is
-			// cut, and it comes back (with backoff) for the whole story.
-			s.log.Error("assignment not sent", "device", dev, "err", err)
-			l.cancel(err)
-			return
-		}
-		l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: a}})
-		if withCommands {
-			for _, c := range b.pending {
-				b.sendCommand(c)
-			}
-		}
-	})
-}
+// Cut ends the link with cause (hall.DeviceLink).
+func (l *link) Cut(cause error) { l.cancel(cause) }

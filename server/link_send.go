@@ -99,7 +99,11 @@ func (l *linkSender) drain() {
 			l.mu.Unlock()
 			return
 		}
-		m := popFront(&l.queue)
+		m := l.queue[0]
+		l.queue[0] = nil // the array lets go of what was sent
+		if l.queue = l.queue[1:]; len(l.queue) == 0 {
+			l.queue = nil
+		}
 		l.mu.Unlock()
 		if err := l.stream(m); err != nil {
 			l.mu.Lock()

@@ -47,7 +47,7 @@ func (s *Server) newMetrics() *metrics {
 		Help: "How long runnable goroutines waited to run (p99, last 250 ms): over 0.2 s the hall is behind."},
 		func() float64 { return time.Duration(s.lag.last.Load()).Seconds() }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "devices_online", Help: "Clock devices connected now."},
-		func() float64 { s.mu.Lock(); defer s.mu.Unlock(); return float64(len(s.links)) }))
+		func() float64 { return float64(s.hall.Online()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "streams_open", Help: "Streams open now with a token (clock links, watch streams, SSE feeds)."},
 		func() float64 { return float64(s.streams.Open()) }))
 	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})

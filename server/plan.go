@@ -22,11 +22,10 @@ func (s *Server) planWire(ctx context.Context, venue string) (*pb.HallPlan, erro
 		return nil, err
 	}
 	out := &pb.HallPlan{Venue: venue}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, e := range entries {
-		out.Tables = append(out.Tables, &pb.PlanTable{Table: int32(e.Table), DeviceId: e.DeviceID, Online: s.links[e.DeviceID] != nil,
-			BoardId: s.byDevice[e.DeviceID], UpdatedUnixMs: e.Updated.UnixMilli()})
+		online, board := s.hall.DeviceState(e.DeviceID)
+		out.Tables = append(out.Tables, &pb.PlanTable{Table: int32(e.Table), DeviceId: e.DeviceID, Online: online,
+			BoardId: board, UpdatedUnixMs: e.Updated.UnixMilli()})
 	}
 	return out, nil
 }
@@ -40,16 +39,16 @@ func (a *arbiterService) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*
 	}
 	var sets []set
 	if id := req.GetFromRoundId(); id != "" {
-		r, err := s.roundRef(id, "", 0)
+		r, err := s.hall.RoundRef(id, "", 0)
 		if err != nil {
 			return nil, err
 		}
 		if r.Venue != venue {
 			return nil, hallerr.BadRequest("round %d plays in %s, not in %s", r.Number, venueName(r.Venue), venueName(venue))
 		}
-		for _, b := range s.roundBoards(r.ID) {
-			var rec storage.BoardRecord
-			if err := b.do(ctx, func() { rec = b.rec }); err != nil {
+		for _, b := range s.hall.Boards(r.ID) {
+			rec, err := b.Record(ctx)
+			if err != nil {
 				return nil, err
 			}
 			if rec.Table > 0 && rec.DeviceID != "" {

@@ -46,11 +46,8 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -69,6 +66,7 @@ import (
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/server/fanout"
+	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -196,25 +194,15 @@ type Server struct {
 	metrics  *metrics
 	codes    hallerr.Codes // errors → gRPC and HTTP statuses, for every handler
 
-	ctx    context.Context // cancelled by Shutdown: ends streams and actors
+	hall *hall.Hall // the boards, the registry of boards, devices and rounds
+
+	ctx    context.Context // cancelled by Shutdown: ends streams
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	// actorMu orders enterActor's s.wg.Add before Shutdown's s.wg.Wait.
-	actorMu sync.RWMutex
+	wg     sync.WaitGroup // the readiness probe
 
-	mu          sync.RWMutex // lookups on the press path take it to read
-	boards      map[string]*board
-	byDevice    map[string]string // device id → board id
-	links       map[string]*link  // device id → its live link
-	devices     map[string]*deviceInfo
-	rounds      map[string]storage.RoundRecord
-	tournaments map[string]storage.TournamentRecord
-	broadcasts  map[string]storage.RoundBroadcast // by round id: public, relay
-
-	lag     lagMonitor         // whether the hall is behind its own work
-	ingest  *fanout.Ingest     // whether presses wait to be acknowledged
-	changes *broadcast.Changes // each round's change counter, for the feeds
-	feeds   *broadcast.Feeds   // PGN, relays, display page
+	lag    lagMonitor       // whether the hall is behind its own work
+	ingest *fanout.Ingest   // whether presses wait to be acknowledged
+	feeds  *broadcast.Feeds // PGN, relays, display page
 
 	grpc   *grpc.Server
 	health *health.Server
@@ -227,10 +215,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	opts.defaults()
 	s := &Server{
 		opts: opts, store: st, clock: opts.Clock, log: opts.Logger, hub: fanout.NewHub(0),
-		boards: map[string]*board{}, byDevice: map[string]string{}, links: map[string]*link{},
-		devices: map[string]*deviceInfo{}, rounds: map[string]storage.RoundRecord{},
-		tournaments: map[string]storage.TournamentRecord{}, broadcasts: map[string]storage.RoundBroadcast{},
-		changes: broadcast.NewChanges(), ingest: fanout.NewIngest(opts.IngestBehind),
+		ingest:  fanout.NewIngest(opts.IngestBehind),
 		streams: auth.NewStreams(opts.MaxStreamsPerToken, opts.MaxDeviceStreams),
 	}
 	s.codes = hallerr.Codes{Store: storeCode, Fault: storage.IsFault, RetryDelay: opts.FaultRetryDelay}
@@ -245,15 +230,14 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		return nil, err
 	}
 	s.sessions = auth.NewSessions(s.tokens, time.Now)
-	if err := s.load(ctx); err != nil {
+	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
+		DisplayTolerance: opts.DisplayTolerance, PublicRounds: opts.PublicRounds, Sink: hubs{s.hub, s.public}})
+	if err != nil {
 		return nil, err
 	}
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()
-	if err := s.loadBroadcasts(ctx); err != nil {
-		s.feeds.Close()
-		return nil, err
-	}
+	s.startRelays()
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
@@ -268,166 +252,8 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	return s, nil
 }
 
-// load reads tournaments, rounds, boards and pending commands, and starts
-// one actor per board with its replayed state.
-func (s *Server) load(ctx context.Context) error {
-	ts, err := s.store.Tournaments(ctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range ts {
-		s.tournaments[t.ID] = t
-	}
-	rs, err := s.store.Rounds(ctx, "")
-	if err != nil {
-		return err
-	}
-	for _, r := range rs {
-		s.rounds[r.ID] = r
-	}
-	bs, err := s.store.Boards(ctx, "")
-	if err != nil {
-		return err
-	}
-	for _, rec := range bs {
-		// The state from the board's last snapshot and the events after
-		// it, where its log ends, and its last ruling: a start reads a
-		// bounded part of each board's history, not all of it (the
-		// history a device is given is read when it connects).
-		st, seq, err := s.store.Replay(ctx, rec.ID)
-		if err != nil {
-			return fmt.Errorf("replaying board %s: %w", rec.ID, err)
-		}
-		head, err := s.store.Head(ctx, rec.ID)
-		if err != nil {
-			return err
-		}
-		b := newBoard(s, rec, st, seq)
-		if head.LastRuling > 0 {
-			evs, err := s.store.Events(ctx, rec.ID, 0)
-			if err != nil {
-				return err
-			}
-			b.ruling = s.lastRuling(ctx, rec.Config, evs)
-		}
-		cmds, err := s.store.PendingCommands(ctx, rec.ID)
-		if err != nil {
-			return err
-		}
-		for _, c := range cmds {
-			pc, err := commandFromRecord(c)
-			if err != nil {
-				s.log.Warn("pending command unreadable; left pending", "command", c.ID, "err", err)
-				continue
-			}
-			b.pending = append(b.pending, pc)
-		}
-		s.addBoard(b)
-		s.seed(rec.RoundID, b.wireState(st, seq), head.Seq)
-	}
-	return nil
-}
-
-// addBoard registers a board; its actor runs when it has work (board.do).
-func (s *Server) addBoard(b *board) {
-	s.place(b.rec.ID, b.rec.Section)
-	s.mu.Lock()
-	s.boards[b.rec.ID] = b
-	if b.rec.DeviceID != "" {
-		s.byDevice[b.rec.DeviceID] = b.rec.ID
-	}
-	s.mu.Unlock()
-	s.changes.Touch(b.rec.RoundID) // the feeds see the board from now
-	b.post(func() {
-		if b.rec.Source == storage.SourceVirtual {
-			b.armTimer()
-		}
-		// The device may have connected between newBoard and now, while
-		// the board was not yet registered to hear of it: ask the
-		// registry again.
-		b.deviceOnline(true)
-	})
-}
-
-func (s *Server) board(id string) (*board, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	b, ok := s.boards[id]
-	if !ok {
-		return nil, fmt.Errorf("%w %q", hallerr.ErrUnknownBoard, id)
-	}
-	return b, nil
-}
-
-func (s *Server) boardOfDevice(dev string) *board {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.boards[s.byDevice[dev]]
-}
-
-func (s *Server) linkOf(dev string) *link {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.links[dev]
-}
-
-func (s *Server) roundInfo(roundID string) (number int32, tournament string) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r, ok := s.rounds[roundID]
-	if !ok {
-		return 0, ""
-	}
-	return int32(r.Number), s.tournaments[r.TournamentID].Name
-}
-
-// newID returns a fresh id with a prefix, e.g. "cmd-3f9a…".
-func (s *Server) newID(prefix string) string {
-	b := make([]byte, 8)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	return prefix + "-" + hex.EncodeToString(b)
-}
-
 // Hub returns the server's fan-out hub (live).
 func (s *Server) Hub() *fanout.Hub { return s.hub }
-
-// publish hands a committed (or live) board state to the hubs: the live
-// one at once, the public one after the broadcast delay.
-func (s *Server) publish(roundID string, st *pb.BoardState, seq uint64) {
-	s.hub.Publish(roundID, st, seq)
-	s.feedsChanged(roundID, st)
-	if s.public != nil {
-		s.public.Publish(roundID, st, seq)
-	}
-}
-
-func (s *Server) seed(roundID string, st *pb.BoardState, seq uint64) {
-	s.hub.Seed(roundID, st, seq)
-	s.feedsChanged(roundID, st)
-	if s.public != nil {
-		s.public.Seed(roundID, st, seq)
-	}
-}
-
-func (s *Server) place(boardID, section string) {
-	s.hub.Place(boardID, section)
-	if s.public != nil {
-		s.public.Hub().Place(boardID, section)
-	}
-}
-
-// feedsChanged tells the broadcast feeds' change counter of a board's
-// state: O(1), and nothing unless it has events the feeds have not seen
-// (a device going offline changes nothing there).
-func (s *Server) feedsChanged(roundID string, st *pb.BoardState) {
-	if st.GetWithdrawn() {
-		s.changes.Drop(st.GetBoardId())
-		return
-	}
-	s.changes.Board(roundID, st.GetBoardId(), st.GetBoardSeq())
-}
 
 // hubFor returns the hub an identity watches: broadcast feeds watch the
 // delayed one.
@@ -503,6 +329,7 @@ func (s *Server) ServeHTTP(l net.Listener) error {
 func (s *Server) Shutdown(grace time.Duration) {
 	s.health.Shutdown()
 	s.cancel()
+	s.hall.Stop()
 	s.feeds.Close()
 	s.hub.Close()
 	if s.public != nil {
@@ -524,30 +351,8 @@ func (s *Server) Shutdown(grace time.Duration) {
 	hctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	_ = s.http.Shutdown(hctx)
-	// No board function starts from now (s.ctx is done: enterActor);
-	// the lock waits out any enterActor that looked before.
-	s.actorMu.Lock()
-	s.actorMu.Unlock() //nolint:staticcheck // an empty critical section: a barrier
 	s.wg.Wait()
-	// The virtual clocks' timers, armed by functions that have all ended.
-	s.mu.RLock()
-	for _, b := range s.boards {
-		b.stopTimer()
-	}
-	s.mu.RUnlock()
-}
-
-// enterActor says whether a board function may start (not once the server
-// is shutting down) and, if so, counts it in s.wg until it calls
-// s.wg.Done.
-func (s *Server) enterActor() bool {
-	s.actorMu.RLock()
-	defer s.actorMu.RUnlock()
-	if s.ctx.Err() != nil {
-		return false
-	}
-	s.wg.Add(1)
-	return true
+	s.hall.Wait()
 }
 
 // GRPC returns the gRPC server, for tests that serve it on their own listener.

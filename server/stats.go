@@ -24,7 +24,7 @@ type Stats struct {
 }
 
 type counters struct {
-	connects, applied, rejected, duplicates, gaps, commands, lateWatchdogs atomic.Uint64
+	connects, applied, rejected, duplicates, gaps, lateWatchdogs atomic.Uint64
 }
 
 // Stats returns a snapshot of the counters.
@@ -32,7 +32,7 @@ func (s *Server) Stats() Stats {
 	c := &s.counters
 	return Stats{
 		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
-		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: c.commands.Load(),
+		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: s.hall.Commands(),
 		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.Holds(),
 		StreamsOpen: s.streams.Open(),
 	}

@@ -46,19 +46,16 @@ func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_Watch
 // and that an arbiter limited to sections may watch the board.
 func (s *Server) scopeFor(id *auth.Identity, scope fanout.Scope) error {
 	if scope.BoardID != "" {
-		b, err := s.board(scope.BoardID)
+		b, err := s.hall.Board(scope.BoardID)
 		if err != nil {
 			return err
 		}
-		if id.Role == auth.RoleArbiter && !id.MaySection(b.rec.Section) {
-			return fmt.Errorf("%w: %s may not watch board %s (section %q)", hallerr.ErrPermission, id.Actor(), b.rec.ID, b.rec.Section)
+		if id.Role == auth.RoleArbiter && !id.MaySection(b.Section()) {
+			return fmt.Errorf("%w: %s may not watch board %s (section %q)", hallerr.ErrPermission, id.Actor(), b.ID(), b.Section())
 		}
 	}
 	if scope.RoundID != "" {
-		s.mu.Lock()
-		_, ok := s.rounds[scope.RoundID]
-		s.mu.Unlock()
-		if !ok {
+		if _, ok := s.hall.Round(scope.RoundID); !ok {
 			return fmt.Errorf("%w: round %q", storage.ErrNotFound, scope.RoundID)
 		}
 	}

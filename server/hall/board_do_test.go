@@ -1,4 +1,4 @@
-package server
+package hall
 
 import (
 	"context"
@@ -13,13 +13,13 @@ import (
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
-// actorForTest is a board with nothing but its actor, on a server context
+// actorForTest is a board with nothing but its actor, on a hall context
 // that the test ends.
-func actorForTest(t *testing.T) *board {
+func actorForTest(t *testing.T) *Board {
 	t.Helper()
 	sctx, stop := context.WithCancel(context.Background())
-	b := &board{srv: &Server{ctx: sctx}, quit: make(chan struct{})}
-	t.Cleanup(func() { stop(); b.srv.wg.Wait() })
+	b := &Board{h: &Hall{ctx: sctx}, quit: make(chan struct{})}
+	t.Cleanup(func() { stop(); b.h.wg.Wait() })
 	return b
 }
 
@@ -167,7 +167,7 @@ func TestActorStops(t *testing.T) {
 
 	b = actorForTest(t)
 	sctx, stop := context.WithCancel(context.Background())
-	b.srv.ctx = sctx
+	b.h.ctx = sctx
 	stop()
 	b.post(func() { ran = true })
 	if err := b.do(context.Background(), func() { ran = true }); !errors.Is(err, hallerr.ErrShuttingDown) || ran {

@@ -1,4 +1,4 @@
-package server
+package hall
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func timeRuling(prev, next rules.State, e rules.Event) *pb.TimeRuling {
 
 // lastRuling finds a loaded board's last ruling on time in its log: it
 // folds the events up to it (only boards with such a ruling, few, pay).
-func (s *Server) lastRuling(ctx context.Context, cfg rules.Config, evs []storage.EventRecord) *pb.TimeRuling {
+func (h *Hall) lastRuling(ctx context.Context, cfg rules.Config, evs []storage.EventRecord) *pb.TimeRuling {
 	for i := len(evs) - 1; i >= 0; i-- {
 		if !isRuling(evs[i].Event.Kind) {
 			continue
@@ -66,7 +66,7 @@ func (s *Server) lastRuling(ctx context.Context, cfg rules.Config, evs []storage
 		}
 		r.BoardSeq, r.UnixMs, r.By = evs[i].BoardSeq, evs[i].Wall.UnixMilli(), evs[i].Actor
 		if id := evs[i].CommandID; id != "" {
-			if c, err := s.store.Command(ctx, id); err == nil && c.IssuedBy != "" {
+			if c, err := h.store.Command(ctx, id); err == nil && c.IssuedBy != "" {
 				r.By = c.IssuedBy
 			}
 		}

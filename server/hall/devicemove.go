@@ -1,4 +1,4 @@
-package server
+package hall
 
 import (
 	"context"
@@ -19,26 +19,28 @@ import (
 //
 // claimDevice is the one place that decides; every way of handing out a
 // device (AssignDevice, AddBoard with a device, ImportRound's clocks from
-// the hall plan through busyBoard) calls it before writing, and calls
-// deviceMove.audit in the write. (ImportRound never replaces: a busy clock
+// the hall plan through BusyBoard) calls it before writing, and calls
+// DeviceMove.audit in the write. (ImportRound never replaces: a busy clock
 // is left out with a warning.)
 
-// deviceMove is what giving a device a board does to the board it leaves.
-type deviceMove struct {
+// DeviceMove is what giving a device a board does to the board it leaves;
+// its Audit goes into the write that gives the device its new board.
+type DeviceMove struct {
 	dev     string
-	from    *board // the board the device leaves; nil if it keeps none (or keeps the target already)
+	from    *Board // the board the device leaves; nil if it keeps none (or keeps the target already)
 	running bool   // from's game is not over: the device was busy there
 }
 
 // claimDevice applies the busy-device rule for giving dev the board
 // toBoard (which may not exist yet: AddBoard, ImportRound) on behalf of id
 // (needed only to replace).
-func (s *Server) claimDevice(ctx context.Context, id *auth.Identity, dev, toBoard string, replace bool) (deviceMove, error) {
-	m := deviceMove{dev: dev}
-	s.mu.Lock()
-	fromID := s.byDevice[dev]
-	from := s.boards[fromID]
-	s.mu.Unlock()
+func (h *Hall) claimDevice(ctx context.Context, id *auth.Identity, dev, toBoard string, replace bool) (DeviceMove, error) {
+	m := DeviceMove{dev: dev}
+	f := &h.floor
+	f.mu.RLock()
+	fromID := f.byDevice[dev]
+	from := f.boards[fromID]
+	f.mu.RUnlock()
 	if from == nil || fromID == toBoard {
 		return m, nil
 	}
@@ -72,9 +74,9 @@ func (s *Server) claimDevice(ctx context.Context, id *auth.Identity, dev, toBoar
 	return m, nil
 }
 
-// audit records the move on the board the device leaves, in the write
+// Audit records the move on the board the device leaves, in the write
 // that gives it toBoard.
-func (m deviceMove) audit(tx *storage.Tx, actor, toBoard, reason string) error {
+func (m DeviceMove) Audit(tx *storage.Tx, actor, toBoard, reason string) error {
 	if m.from == nil {
 		return nil
 	}
@@ -85,8 +87,8 @@ func (m deviceMove) audit(tx *storage.Tx, actor, toBoard, reason string) error {
 	return tx.AddAudit(&storage.AuditRecord{BoardID: m.from.rec.ID, Actor: actor, What: what, Reason: reason, Outcome: storage.OutcomeApplied})
 }
 
-// note says what the move did, for the audit entry of the board joined.
-func (m deviceMove) note() string {
+// Note says what the move did, for the audit entry of the board joined.
+func (m DeviceMove) Note() string {
 	switch {
 	case m.from == nil:
 		return ""

@@ -1,0 +1,73 @@
+package hall
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// assignment builds what a device assigned to this board is told, with
+// the board's history read from the store (every committed event up to
+// b.seq: the actor runs this after its commits, so the store has them).
+func (b *Board) assignment(ctx context.Context) (*pb.Assignment, error) {
+	evs, err := b.h.store.Events(ctx, b.rec.ID, 0)
+	if err != nil {
+		return nil, fmt.Errorf("board %s: reading its history for the device: %w", b.rec.ID, err)
+	}
+	st := b.state.Project(b.now())
+	a := &pb.Assignment{
+		BoardId: b.rec.ID, BoardNumber: int32(b.rec.Number),
+		White:  &pb.Player{Name: b.rec.White.Name, FideId: b.rec.White.FideID, Rating: int32(b.rec.White.Rating)},
+		Black:  &pb.Player{Name: b.rec.Black.Name, FideId: b.rec.Black.FideID, Rating: int32(b.rec.Black.Rating)},
+		Config: wire.WireConfig(b.rec.Config),
+		State:  b.wireState(st, b.seq),
+	}
+	a.Round, a.Tournament = b.h.RoundInfo(b.rec.RoundID)
+	a.History = make([]*pb.ClockAction, 0, len(evs))
+	for _, e := range evs {
+		if e.BoardSeq > b.seq {
+			break
+		}
+		a.History = append(a.History, wire.Action(e.Event))
+	}
+	return a, nil
+}
+
+// SendAssignment tells a connected device which board it keeps (with the
+// board's history) and, on connect (withCommands), sends again the board's
+// pending commands. A device that keeps no board is told so (an empty
+// Assignment).
+func (h *Hall) SendAssignment(ctx context.Context, dev string, withCommands bool) {
+	l := h.link(dev)
+	if l == nil {
+		return
+	}
+	b := h.BoardOfDevice(dev)
+	if b == nil {
+		l.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
+		return
+	}
+	_ = b.do(ctx, func() {
+		if b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice {
+			l.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
+			return
+		}
+		a, err := b.assignment(ctx)
+		if err != nil {
+			// The device is told nothing it could act on: its stream is
+			// cut, and it comes back (with backoff) for the whole story.
+			h.log.Error("assignment not sent", "device", dev, "err", err)
+			l.Cut(err)
+			return
+		}
+		l.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: a}})
+		if withCommands {
+			for _, c := range b.pending {
+				b.sendCommand(c)
+			}
+		}
+	})
+}

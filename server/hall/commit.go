@@ -1,0 +1,93 @@
+package hall
+
+import (
+	"context"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// change is an event the rules accepted, on its way to the board's log:
+// everything commit writes in one transaction.
+type change struct {
+	next  rules.State // the board's state after it
+	event rules.Event
+	// device and deviceSeq name the device's event it is (acknowledged in
+	// the same transaction); none for the arbiter's or the server's.
+	device    string
+	deviceSeq uint64
+	cmd       *command // the arbiter command it carries out, if any
+	actor     string   // who: "device:d1", "chief:Anna", "server"
+	reason    string
+	alert     string // a failed display check to audit, if any
+}
+
+// commit writes an applied event (with its device acknowledgement, command
+// resolution and any alert) in one transaction, then takes the new state.
+// The hub hears of it after the commit, in hall-wide order.
+func (b *Board) commit(ctx context.Context, c change) error {
+	seq := b.seq + 1
+	alerts := b.alerts
+	if c.alert != "" {
+		alerts = append(append([]string(nil), alerts...), c.alert)
+		if len(alerts) > maxAlerts {
+			alerts = alerts[len(alerts)-maxAlerts:]
+		}
+	}
+	pendingAfter := b.pending
+	if c.cmd != nil {
+		pendingAfter = without(b.pending, c.cmd)
+	}
+	rec := storage.EventRecord{BoardID: b.rec.ID, BoardSeq: seq, Event: c.event, DeviceID: c.device, DeviceSeq: c.deviceSeq, Actor: c.actor, Reason: c.reason}
+	if c.cmd != nil {
+		rec.CommandID = c.cmd.rec.ID
+		rec.Reason = c.cmd.rec.Reason
+	}
+	ruling := b.ruling
+	if r := timeRuling(b.state, c.next, c.event); r != nil {
+		r.BoardSeq, r.UnixMs, r.By = seq, b.h.clock.Now().UnixMilli(), c.actor
+		if c.cmd != nil {
+			r.By = c.cmd.rec.IssuedBy
+		}
+		ruling = r
+	}
+	ws := b.wireStateWith(c.next, seq, alerts, len(pendingAfter))
+	ws.LastRuling = ruling
+	roundID := b.rec.RoundID
+	err := b.h.store.Write(ctx, func(tx *storage.Tx) error {
+		if err := tx.AppendEvent(&rec); err != nil {
+			return err
+		}
+		if seq%storage.SnapshotEvery == 0 || c.next.Over() {
+			if err := tx.PutSnapshot(b.rec.ID, seq, c.next); err != nil {
+				return err
+			}
+		}
+		if c.cmd != nil {
+			if err := tx.ResolveCommand(c.cmd.rec.ID, storage.CommandApplied, ""); err != nil {
+				return err
+			}
+		}
+		if c.alert != "" {
+			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: "display check",
+				Outcome: storage.OutcomeAlert(c.alert), BoardSeq: seq}); err != nil {
+				return err
+			}
+		}
+		tx.AfterCommit(func() { b.h.publish(roundID, ws, rec.Seq) })
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.state, b.seq, b.ruling = c.next, seq, ruling
+	b.alerts, b.pending = alerts, pendingAfter
+	if c.cmd != nil {
+		b.resolve(c.cmd, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED, message: ""})
+	}
+	if b.rec.Source == storage.SourceVirtual {
+		b.armTimer()
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package hall
+
+import (
+	"github.com/chesshall/hallclock/internal/wire"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// A board's configuration is its round's, which is its tournament's, each
+// level overriding what it names. Every place a time control is entered
+// answers with what the server read (ConfigInfo): canonical, with units,
+// in words and its game type.
+
+// MergeConfig fills what over leaves empty from base: the ruleset, the
+// time control, and the regulations (taken whole).
+func MergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
+	out := &pb.ClockConfig{Ruleset: base.GetRuleset(), TimeControl: base.GetTimeControl(), Regulations: base.GetRegulations()}
+	if over.GetRuleset() != "" {
+		out.Ruleset = over.GetRuleset()
+	}
+	if over.GetTimeControl() != "" {
+		out.TimeControl = over.GetTimeControl()
+	}
+	if over.GetRegulations() != nil {
+		out.Regulations = over.GetRegulations()
+	}
+	return out
+}
+
+// CheckConfig parses a configuration; one without a time control (a
+// tournament's default) is refused only if needTC.
+func CheckConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
+	if c.GetTimeControl() == "" {
+		if needTC {
+			return rules.Config{}, hallerr.BadRequest("no time control: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")")
+		}
+		r, err := rules.ParseRuleset(c.GetRuleset())
+		if err != nil {
+			return rules.Config{}, err
+		}
+		return rules.Config{Ruleset: r, Regulations: wire.Regulations(c.GetRegulations())}, nil
+	}
+	cfg, err := wire.Config(c)
+	if err != nil {
+		return cfg, err
+	}
+	if _, err := rules.NewState(cfg); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// ConfigInfo says the time control of a stored configuration, nil when it
+// has none (a tournament without a default time control).
+func ConfigInfo(c rules.Config) *pb.TimeControlInfo {
+	if len(c.TimeControl.Periods) == 0 {
+		return nil
+	}
+	info, err := wire.TimeControlInfo(c.Ruleset, c.TimeControl)
+	if err != nil {
+		return nil
+	}
+	return info
+}
+
+// WireConfig writes a stored configuration for the wire. The time control
+// is the canonical text of the stored control, not the text as it was
+// entered: an older parser may have read that text otherwise (a bare
+// "90+30" was 90 minutes), and a round or board built on it reads the text
+// again.
+func WireConfig(c rules.Config) *pb.ClockConfig {
+	tc := ""
+	if len(c.TimeControl.Periods) > 0 {
+		tc = c.TimeControl.String()
+	}
+	return &pb.ClockConfig{Ruleset: string(c.Ruleset), TimeControl: tc, Regulations: wire.WireRegulations(c.Regulations)}
+}
+
+// RoundConfig is a round's effective configuration.
+func (h *Hall) RoundConfig(r storage.RoundRecord) *pb.ClockConfig {
+	t, _ := h.TournamentByID(r.TournamentID)
+	return RoundConfigWith(r, t)
+}
+
+// RoundConfigWith is a round's effective configuration in tournament t
+// (the round may not be registered yet).
+func RoundConfigWith(r storage.RoundRecord, t storage.TournamentRecord) *pb.ClockConfig {
+	base := WireConfig(t.Config)
+	if r.Config == nil {
+		return base
+	}
+	return MergeConfig(base, WireConfig(*r.Config))
+}

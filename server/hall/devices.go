@@ -1,0 +1,161 @@
+package hall
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// DeviceLink is a connected clock's stream as the hall reaches it (the
+// ClockLink service's link).
+type DeviceLink interface {
+	// Send queues a message for the device; false if it is gone (or
+	// could not take it: then the link is cut).
+	Send(m *pb.ServerMessage) bool
+	// Cut ends the link, with why.
+	Cut(cause error)
+}
+
+// Device is what the hall last heard from a clock device. Its fields are
+// guarded by its own lock, not the floor's: every heartbeat and
+// acknowledgement writes them.
+type Device struct {
+	mu        sync.Mutex
+	rec       storage.DeviceRecord // rec.ID never changes
+	online    bool
+	acked     uint64
+	persisted time.Time
+}
+
+// SetAcked records the device's highest event committed.
+func (d *Device) SetAcked(seq uint64) {
+	d.mu.Lock()
+	d.acked = seq
+	d.mu.Unlock()
+}
+
+// Attach registers a device's new link, replacing (and cutting) an older
+// one, and tells its board.
+func (h *Hall) Attach(l DeviceLink, dev, firmware string, acked uint64) *Device {
+	f := &h.floor
+	f.mu.Lock()
+	old := f.links[dev]
+	f.links[dev] = l
+	info := f.devices[dev]
+	if info == nil {
+		info = &Device{rec: storage.DeviceRecord{ID: dev, BatteryPct: -1}}
+		f.devices[dev] = info
+	}
+	info.mu.Lock()
+	info.online = true
+	info.rec.Firmware = firmware
+	info.rec.LastSeen = h.clock.Now()
+	info.acked = acked
+	rec := info.rec
+	info.mu.Unlock()
+	b := f.boards[f.byDevice[dev]]
+	f.mu.Unlock()
+	if old != nil {
+		old.Cut(fmt.Errorf("%w by a newer connection of device %s", hallerr.ErrReplaced, dev))
+	}
+	_ = h.store.Write(h.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
+	if b != nil {
+		b.post(b.deviceOnline)
+	}
+	h.log.Info("device connected", "device", dev, "firmware", firmware, "acked", acked)
+	return info
+}
+
+// Detach unregisters a link that ended (if it is still the device's).
+func (h *Hall) Detach(l DeviceLink, dev string) {
+	f := &h.floor
+	f.mu.Lock()
+	current := f.links[dev] == l
+	if current {
+		delete(f.links, dev)
+		if info := f.devices[dev]; info != nil {
+			info.mu.Lock()
+			info.online = false
+			info.mu.Unlock()
+		}
+	}
+	b := f.boards[f.byDevice[dev]]
+	f.mu.Unlock()
+	if !current {
+		return
+	}
+	if b != nil {
+		b.post(b.deviceOnline)
+	}
+	h.log.Info("device disconnected", "device", dev)
+}
+
+// Heartbeat records a device's telemetry (written to the store at most
+// every 30 s) and its board time, which its board takes as its reference.
+func (h *Hall) Heartbeat(info *Device, hb *pb.Heartbeat) {
+	now := h.clock.Now()
+	var persist *storage.DeviceRecord
+	info.mu.Lock()
+	dev := info.rec.ID
+	info.rec.LastSeen = now
+	info.rec.BatteryPct = int(hb.GetBatteryPct())
+	info.rec.DriftPPM = hb.GetDriftPpm()
+	if now.Sub(info.persisted) > 30*time.Second {
+		info.persisted = now
+		r := info.rec
+		persist = &r
+	}
+	info.mu.Unlock()
+	b := h.BoardOfDevice(dev)
+	if persist != nil {
+		go func() { _ = h.store.Write(h.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(*persist) }) }()
+	}
+	if b != nil && hb.GetBoardTMs() > 0 {
+		b.heartbeatRef(dev, hb.GetBoardTMs())
+	}
+}
+
+// Devices lists every device the hall knows of — heard from since the
+// start, or stored — with what it last said, whether it is connected and
+// the board it keeps, by id.
+func (h *Hall) Devices(stored []storage.DeviceRecord) []*pb.Device {
+	f := &h.floor
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	seen := map[string]bool{}
+	var out []*pb.Device
+	add := func(r storage.DeviceRecord, info *Device) {
+		d := &pb.Device{DeviceId: r.ID, Firmware: r.Firmware, LastSeenUnixMs: r.LastSeen.UnixMilli(),
+			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: f.byDevice[r.ID]}
+		if info != nil {
+			d.Online, d.AckedSeq = info.online, info.acked
+		}
+		out = append(out, d)
+	}
+	for _, info := range f.devices {
+		info.mu.Lock()
+		seen[info.rec.ID] = true
+		add(info.rec, info)
+		info.mu.Unlock()
+	}
+	for _, r := range stored {
+		if !seen[r.ID] {
+			add(r, nil)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GetDeviceId() < out[j].GetDeviceId() })
+	return out
+}
+
+// Online is how many clock devices are connected now.
+func (h *Hall) Online() int {
+	f := &h.floor
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return len(f.links)
+}

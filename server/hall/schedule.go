@@ -1,0 +1,223 @@
+package hall
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// schedule is the registry of the hall's tournaments, their rounds and
+// each round's broadcast settings (public, its relay), under a lock of its
+// own: an arbiter's reads of the schedule never wait for the floor.
+type schedule struct {
+	mu          sync.RWMutex
+	tournaments map[string]storage.TournamentRecord
+	rounds      map[string]storage.RoundRecord
+	broadcasts  map[string]storage.RoundBroadcast // by round id
+}
+
+func newSchedule() schedule {
+	return schedule{tournaments: map[string]storage.TournamentRecord{}, rounds: map[string]storage.RoundRecord{},
+		broadcasts: map[string]storage.RoundBroadcast{}}
+}
+
+func (sc *schedule) load(ts []storage.TournamentRecord, rs []storage.RoundRecord, bs []storage.RoundBroadcast) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for _, t := range ts {
+		sc.tournaments[t.ID] = t
+	}
+	for _, r := range rs {
+		sc.rounds[r.ID] = r
+	}
+	for _, b := range bs {
+		sc.broadcasts[b.RoundID] = b
+	}
+}
+
+// AddTournament registers a tournament (once stored).
+func (h *Hall) AddTournament(t storage.TournamentRecord) {
+	sc := &h.schedule
+	sc.mu.Lock()
+	sc.tournaments[t.ID] = t
+	sc.mu.Unlock()
+}
+
+// AddRound registers a round (once stored).
+func (h *Hall) AddRound(r storage.RoundRecord) {
+	sc := &h.schedule
+	sc.mu.Lock()
+	sc.rounds[r.ID] = r
+	sc.mu.Unlock()
+}
+
+// TournamentByID returns a tournament by its id.
+func (h *Hall) TournamentByID(id string) (storage.TournamentRecord, bool) {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	t, ok := sc.tournaments[id]
+	return t, ok
+}
+
+// Tournament finds a tournament by its id, or by its name (any case).
+func (h *Hall) Tournament(ref string) (storage.TournamentRecord, error) {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	if t, ok := sc.tournaments[ref]; ok {
+		return t, nil
+	}
+	var found []storage.TournamentRecord
+	for _, t := range sc.tournaments {
+		if strings.EqualFold(strings.TrimSpace(t.Name), strings.TrimSpace(ref)) {
+			found = append(found, t)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		names := make([]string, 0, len(sc.tournaments))
+		for _, t := range sc.tournaments {
+			names = append(names, fmt.Sprintf("%q", t.Name))
+		}
+		sort.Strings(names)
+		return storage.TournamentRecord{}, fmt.Errorf("%w: no tournament has the id or name %q (there are %s)", storage.ErrNotFound, ref, strings.Join(names, ", "))
+	}
+	return storage.TournamentRecord{}, hallerr.BadRequest("%d tournaments are called %q: give the id", len(found), ref)
+}
+
+// Tournaments returns every tournament, in no order.
+func (h *Hall) Tournaments() []storage.TournamentRecord {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	out := make([]storage.TournamentRecord, 0, len(sc.tournaments))
+	for _, t := range sc.tournaments {
+		out = append(out, t)
+	}
+	return out
+}
+
+// Round returns a round by its id.
+func (h *Hall) Round(id string) (storage.RoundRecord, bool) {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	r, ok := sc.rounds[id]
+	return r, ok
+}
+
+// RoundRef finds a round by its id, or by its tournament (id or name) and
+// number.
+func (h *Hall) RoundRef(id, tournament string, number int32) (storage.RoundRecord, error) {
+	if id != "" {
+		r, ok := h.Round(id)
+		if !ok {
+			return r, fmt.Errorf("%w: round %q", storage.ErrNotFound, id)
+		}
+		return r, nil
+	}
+	t, err := h.Tournament(tournament)
+	if err != nil {
+		return storage.RoundRecord{}, err
+	}
+	if r, ok := h.RoundByNumber(t.ID, int(number)); ok {
+		return r, nil
+	}
+	return storage.RoundRecord{}, fmt.Errorf("%w: %s has no round %d", storage.ErrNotFound, t.Name, number)
+}
+
+// RoundByNumber returns a tournament's round by its number.
+func (h *Hall) RoundByNumber(tournamentID string, number int) (storage.RoundRecord, bool) {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	for _, r := range sc.rounds {
+		if r.TournamentID == tournamentID && r.Number == number {
+			return r, true
+		}
+	}
+	return storage.RoundRecord{}, false
+}
+
+// Rounds returns a tournament's rounds ("": every round), in no order.
+func (h *Hall) Rounds(tournamentID string) []storage.RoundRecord {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	var out []storage.RoundRecord
+	for _, r := range sc.rounds {
+		if tournamentID == "" || r.TournamentID == tournamentID {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// RoundInfo returns a round's number and its tournament's name (0, "" if
+// there is no such round).
+func (h *Hall) RoundInfo(roundID string) (number int32, tournament string) {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	r, ok := sc.rounds[roundID]
+	if !ok {
+		return 0, ""
+	}
+	return int32(r.Number), sc.tournaments[r.TournamentID].Name
+}
+
+// RoundScoring returns the scoring of a round's games.
+func (h *Hall) RoundScoring(r storage.RoundRecord) rules.Scoring {
+	if r.Config != nil {
+		return r.Config.Regulations.Scoring
+	}
+	t, _ := h.TournamentByID(r.TournamentID)
+	return t.Config.Regulations.Scoring
+}
+
+// Broadcast returns a round's broadcast settings (false if it has none).
+func (h *Hall) Broadcast(roundID string) (storage.RoundBroadcast, bool) {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	b, ok := sc.broadcasts[roundID]
+	return b, ok
+}
+
+// Broadcasts returns every round's broadcast settings, in no order.
+func (h *Hall) Broadcasts() []storage.RoundBroadcast {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	out := make([]storage.RoundBroadcast, 0, len(sc.broadcasts))
+	for _, b := range sc.broadcasts {
+		out = append(out, b)
+	}
+	return out
+}
+
+// SetBroadcast records a round's broadcast settings (once stored); the
+// feeds see the round's access change at once.
+func (h *Hall) SetBroadcast(b storage.RoundBroadcast) {
+	sc := &h.schedule
+	sc.mu.Lock()
+	sc.broadcasts[b.RoundID] = b
+	sc.mu.Unlock()
+	h.changes.Touch(b.RoundID)
+}
+
+// RoundPublic reports whether a round's feeds need no token.
+func (h *Hall) RoundPublic(roundID string) bool {
+	sc := &h.schedule
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	return h.opts.PublicRounds || sc.broadcasts[roundID].Public
+}
