@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/prometheus/client_golang/prometheus"
@@ -45,7 +44,7 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { _, w := s.store.Stats(); return float64(w) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "sched_latency_p99_seconds",
 		Help: "How long runnable goroutines waited to run (p99, last 250 ms): over 0.2 s the hall is behind."},
-		func() float64 { return time.Duration(s.lag.last.Load()).Seconds() }))
+		func() float64 { return s.lag.Last().Seconds() }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "devices_online", Help: "Clock devices connected now."},
 		func() float64 { return float64(s.hall.Online()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "streams_open", Help: "Streams open now with a token (clock links, watch streams, SSE feeds)."},

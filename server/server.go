@@ -68,6 +68,7 @@ import (
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/server/link"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -126,7 +127,7 @@ type Options struct {
 	Stream func(context.Context) (StreamStatus, error)
 	// Overloaded, if set, says whether the hall is behind its own work, in
 	// place of the default (goroutines waited over 200 ms at p99 to run in
-	// the last 6 heartbeat intervals, lag.go): while it is, no clock is
+	// the last 6 heartbeat intervals, link.Lag): while it is, no clock is
 	// cut for silence.
 	Overloaded func() bool
 	// IngestBehind, if set, says whether ingest is behind, in place of the
@@ -189,7 +190,6 @@ type Server struct {
 	public   *fanout.DelayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *auth.Tokens
 	sessions *auth.Sessions
-	counters counters
 	streams  *auth.Streams // each token's open streams: their limit, their end at revocation
 	metrics  *metrics
 	codes    hallerr.Codes // errors → gRPC and HTTP statuses, for every handler
@@ -200,7 +200,8 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the readiness probe
 
-	lag    lagMonitor       // whether the hall is behind its own work
+	link   *link.Service    // the clocks' streams
+	lag    link.Lag         // whether the hall is behind its own work
 	ingest *fanout.Ingest   // whether presses wait to be acknowledged
 	feeds  *broadcast.Feeds // PGN, relays, display page
 
@@ -235,6 +236,9 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if err != nil {
 		return nil, err
 	}
+	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Streams: s.streams,
+		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HelloTimeout: opts.HelloTimeout,
+		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last})
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()
 	s.startRelays()
@@ -248,7 +252,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.wg.Add(1)
 	go s.watchReadiness()
-	go s.watchLag(s.ctx, 6*opts.HeartbeatInterval)
+	go s.lag.Watch(s.ctx, s.clock, 6*opts.HeartbeatInterval, s.ingest.Sample)
 	return s, nil
 }
 
@@ -286,7 +290,7 @@ func (s *Server) newGRPC() *grpc.Server {
 	}
 	opts = append(opts, s.interceptors()...)
 	g := grpc.NewServer(opts...)
-	pb.RegisterClockLinkServer(g, &linkService{s: s})
+	pb.RegisterClockLinkServer(g, s.link)
 	pb.RegisterArbiterServer(g, &arbiterService{s: s})
 	pb.RegisterWatchServer(g, &watchService{s: s})
 	pb.RegisterAdminServer(g, &adminService{s: s})
@@ -353,6 +357,15 @@ func (s *Server) Shutdown(grace time.Duration) {
 	_ = s.http.Shutdown(hctx)
 	s.wg.Wait()
 	s.hall.Wait()
+}
+
+// overloaded reports whether the hall is behind its own work: the
+// Overloaded option's answer, else the scheduling latency's (link.Lag).
+func (s *Server) overloaded() bool {
+	if s.opts.Overloaded != nil {
+		return s.opts.Overloaded()
+	}
+	return s.lag.Behind(s.clock)
 }
 
 // GRPC returns the gRPC server, for tests that serve it on their own listener.

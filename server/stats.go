@@ -1,7 +1,5 @@
 package server
 
-import "sync/atomic"
-
 // Stats are the server's counters since it started: what the link saw.
 // The fleet simulator and the progress line of the demo read them; tests
 // use them to show that a fault really happened.
@@ -16,24 +14,20 @@ type Stats struct {
 	// interval late (the hall overloaded): the device got more time.
 	LateWatchdogs uint64
 	// WatchHolds counts watchers' updates held back while ingest was
-	// behind (ingest_first.go).
+	// behind (fanout.Ingest).
 	WatchHolds uint64
 	// StreamsOpen is the streams with an identity (clock links, watch
 	// streams, SSE feeds) open now: a gauge, not a counter.
 	StreamsOpen uint64
 }
 
-type counters struct {
-	connects, applied, rejected, duplicates, gaps, lateWatchdogs atomic.Uint64
-}
-
 // Stats returns a snapshot of the counters.
 func (s *Server) Stats() Stats {
-	c := &s.counters
+	l := s.link.Stats()
 	return Stats{
-		Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
-		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), Commands: s.hall.Commands(),
-		LateWatchdogs: c.lateWatchdogs.Load(), WatchHolds: s.ingest.Holds(),
+		Connects: l.Connects, EventsApplied: l.EventsApplied, Rejected: l.Rejected,
+		Duplicates: l.Duplicates, Gaps: l.Gaps, Commands: s.hall.Commands(),
+		LateWatchdogs: l.LateWatchdogs, WatchHolds: s.ingest.Holds(),
 		StreamsOpen: s.streams.Open(),
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package link
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	rtmetrics "runtime/metrics"
 	"sync/atomic"
 	"time"
+
+	"github.com/chesshall/hallclock/internal/mono"
 )
 
 // The hall's own lag. Under overload every goroutine waits its turn to
@@ -26,16 +28,17 @@ const lagLimit = 200 * time.Millisecond
 
 const schedLatencies = "/sched/latencies:seconds"
 
-// lagMonitor keeps whether the hall was recently behind.
-type lagMonitor struct {
+// Lag keeps whether the hall was recently behind its own work.
+type Lag struct {
 	behindUntil atomic.Int64 // Unix ns (server clock): behind until then
 	last        atomic.Int64 // the last sample's p99, ns
 }
 
-// watchLag samples the scheduling latency until ctx is done; after a
-// sample over lagLimit the hall counts as behind for hold.
-func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
-	m := &s.lag
+// Watch samples the scheduling latency until ctx is done; after a sample
+// over lagLimit the hall counts as behind for hold (on clock, the
+// server's). tick, if set, is called at each sample with the real time
+// (the ingest monitor samples with it).
+func (m *Lag) Watch(ctx context.Context, clock mono.Clock, hold time.Duration, tick func(time.Time)) {
 	samples := []rtmetrics.Sample{{Name: schedLatencies}}
 	var prev []uint64
 	t := time.NewTicker(lagSample)
@@ -46,7 +49,9 @@ func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
 			return
 		case <-t.C:
 		}
-		s.ingest.Sample(time.Now())
+		if tick != nil {
+			tick(time.Now())
+		}
 		rtmetrics.Read(samples)
 		if samples[0].Value.Kind() != rtmetrics.KindFloat64Histogram {
 			return // not reported by this runtime
@@ -56,19 +61,19 @@ func (s *Server) watchLag(ctx context.Context, hold time.Duration) {
 		prev = append(prev[:0], h.Counts...)
 		m.last.Store(int64(p99))
 		if p99 > lagLimit {
-			m.behindUntil.Store(s.clock.Now().Add(hold).UnixNano())
+			m.behindUntil.Store(clock.Now().Add(hold).UnixNano())
 		}
 	}
 }
 
-// behind reports whether the hall was behind its own work lately (the
-// Overloaded option decides instead when set).
-func (s *Server) behind() bool {
-	if s.opts.Overloaded != nil {
-		return s.opts.Overloaded()
-	}
-	return s.clock.Now().UnixNano() < s.lag.behindUntil.Load()
+// Behind reports whether the hall was behind its own work lately, by
+// clock (the server's).
+func (m *Lag) Behind(clock mono.Clock) bool {
+	return clock.Now().UnixNano() < m.behindUntil.Load()
 }
+
+// Last is the last sample's p99 scheduling latency.
+func (m *Lag) Last() time.Duration { return time.Duration(m.last.Load()) }
 
 // quantileSince returns the q quantile of what a cumulative histogram
 // (counts per bucket; buckets are the len(counts)+1 boundaries, in

@@ -1,4 +1,4 @@
-package server
+package link
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // recvHello waits for a device's first message for at most HelloTimeout
 // (real time: it guards the server, not the game) or until shutdown.
-func (s *Server) recvHello(stream pb.ClockLink_ConnectServer) (*pb.DeviceMessage, error) {
+func (s *Service) recvHello(stream pb.ClockLink_ConnectServer) (*pb.DeviceMessage, error) {
 	type recv struct {
 		m   *pb.DeviceMessage
 		err error

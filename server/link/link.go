@@ -1,4 +1,4 @@
-package server
+package link
 
 import (
 	"context"
@@ -19,12 +19,6 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// linkService implements ClockLink.
-type linkService struct {
-	pb.UnsafeClockLinkServer
-	s *Server
-}
-
 // link is one connected device's stream. The receive loop (Connect) handles
 // the device's messages in order, one at a time; messages to the device go
 // through its linkSender (send, from any goroutine).
@@ -42,8 +36,7 @@ type link struct {
 }
 
 // Connect is one device's bidirectional stream.
-func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
-	s := ls.s
+func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	id := auth.IdentityFrom(stream.Context())
 	if id == nil || id.Role != auth.RoleDevice {
 		return fmt.Errorf("%w: only device tokens may connect a clock", hallerr.ErrPermission)
@@ -63,7 +56,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 		return fmt.Errorf("%w: token is bound to device %q, hello says %q", hallerr.ErrPermission, id.DeviceID, hello.GetDeviceId())
 	}
 	dev := id.DeviceID
-	if err := s.Ready(); err != nil && !errors.Is(err, hallerr.ErrShuttingDown) {
+	if err := s.opts.Ready(); err != nil && !errors.Is(err, hallerr.ErrShuttingDown) {
 		// Nothing it sends could be stored: the device keeps its events
 		// and comes back after the retry delay.
 		return fmt.Errorf("%w (%v): keep the events and retry later", hallerr.ErrNotReady, err)
@@ -155,7 +148,7 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 			return err
 		case a := <-msgs:
-			if err := ls.handle(ctx, l, a.m); err != nil {
+			if err := s.handle(ctx, l, a.m); err != nil {
 				return err
 			}
 			s.ingest.ObserveAck(time.Since(a.at))
@@ -164,14 +157,14 @@ func (ls *linkService) Connect(stream pb.ClockLink_ConnectServer) error {
 }
 
 // watchSilence cuts a device's link (DEADLINE_EXCEEDED) once nothing was
-// heard from it for three heartbeat intervals. It looks when the silence
+// heard from it for three heartbeat intervas. It looks when the silence
 // would be complete, not at every message. If it looks late by more than
 // a heartbeat interval, or the hall is behind its work (lag.go), it is
 // the hall that is slow, not necessarily the device: the device gets
 // another three intervals rather than being cut for the hall's delay (a
 // dead connection is still found by keepalive). It returns the function
 // that stops it.
-func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
+func (s *Service) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
 	silence := 3 * s.opts.HeartbeatInterval
 	var (
 		mu      sync.Mutex
@@ -195,10 +188,10 @@ func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.Ca
 		switch late := now.Sub(due); {
 		case quiet < silence:
 			due = now.Add(silence - quiet)
-		case late > s.opts.HeartbeatInterval || s.behind():
+		case late > s.opts.HeartbeatInterval || s.opts.Overloaded():
 			s.counters.lateWatchdogs.Add(1)
 			s.log.Warn("the hall is behind (overloaded): a clock that seems silent gets more time", "device", dev, "late", late, "quiet", quiet,
-				"sched_p99", time.Duration(s.lag.last.Load()))
+				"sched_p99", time.Duration(s.opts.SchedLatency()))
 			due = now.Add(silence)
 		default:
 			cancel(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", hallerr.ErrDeviceSilent, dev, silence))
@@ -219,7 +212,7 @@ func (s *Server) watchSilence(dev string, heard *atomic.Int64, cancel context.Ca
 // claim changes nothing, is logged and audited on the named board, and the
 // Assignment that follows tells the device what it keeps. The stream goes
 // on, so a device that missed a reassignment is never locked out.
-func (s *Server) refuseHelloClaim(ctx context.Context, dev string, hello *pb.Hello) {
+func (s *Service) refuseHelloClaim(ctx context.Context, dev string, hello *pb.Hello) {
 	named := hello.GetClock().GetBoardId()
 	if named == "" {
 		return
@@ -254,8 +247,7 @@ func causeStatus(ctx context.Context, sendErr error) error {
 	return status.FromContextError(ctx.Err()).Err()
 }
 
-func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage) error {
-	s := ls.s
+func (s *Service) handle(ctx context.Context, l *link, m *pb.DeviceMessage) error {
 	switch msg := m.GetMsg().(type) {
 	case *pb.DeviceMessage_Heartbeat:
 		s.hall.Heartbeat(l.info, msg.Heartbeat) // (Connect handles them as they arrive)
@@ -263,7 +255,7 @@ func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage)
 	case *pb.DeviceMessage_Hello:
 		return hallerr.BadRequest("Hello may only be the first message of a stream")
 	case *pb.DeviceMessage_Event:
-		return ls.event(ctx, l, msg.Event)
+		return s.event(ctx, l, msg.Event)
 	}
 	return hallerr.BadRequest("empty device message")
 }
@@ -271,8 +263,7 @@ func (ls *linkService) handle(ctx context.Context, l *link, m *pb.DeviceMessage)
 // event handles one device event: duplicates are acknowledged again, a gap
 // ends the stream naming the sequence number to resend from, and the next
 // expected event goes to its board's actor and is acknowledged once committed.
-func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) error {
-	s := ls.s
+func (s *Service) event(ctx context.Context, l *link, ev *pb.DeviceEvent) error {
 	seq := ev.GetSeq()
 	switch {
 	case seq == 0:
@@ -284,7 +275,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 	case seq > l.expect && seq <= l.claimed+1:
 		// The hall acknowledged these once and lost them (a restore); the
 		// device resends what it holds and no longer has the rest.
-		if err := ls.skipLost(ctx, l, seq-1); err != nil {
+		if err := s.skipLost(ctx, l, seq-1); err != nil {
 			return err
 		}
 	case seq > l.expect:
@@ -292,11 +283,11 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 		return fmt.Errorf("%w from device %s: got %d, expected %d; resend from %d", hallerr.ErrSequenceGap, l.dev, seq, l.expect, l.expect)
 	}
 	if err := ev.ValidateContent(); err != nil {
-		return ls.refuseOffBoard(ctx, l, ev, "invalid", err.Error())
+		return s.refuseOffBoard(ctx, l, ev, "invalid", err.Error())
 	}
 	b, boardErr := s.hall.Board(ev.GetBoardId())
 	if boardErr != nil {
-		return ls.refuseOffBoard(ctx, l, ev, "unknown_board", boardErr.Error())
+		return s.refuseOffBoard(ctx, l, ev, "unknown_board", boardErr.Error())
 	}
 	rejected, aerr := b.ApplyDevice(ctx, l.dev, ev)
 	if aerr != nil {
@@ -329,8 +320,7 @@ func (ls *linkService) event(ctx context.Context, l *link, ev *pb.DeviceEvent) e
 // hall acknowledged before a restore from an older backup, are lost: the
 // device no longer holds them. It is audited (on the device's board) and
 // the device's numbering goes on after them.
-func (ls *linkService) skipLost(ctx context.Context, l *link, upTo uint64) error {
-	s := ls.s
+func (s *Service) skipLost(ctx context.Context, l *link, upTo uint64) error {
 	from := l.expect
 	board := ""
 	if b := s.hall.BoardOfDevice(l.dev); b != nil {
@@ -356,8 +346,7 @@ func (ls *linkService) skipLost(ctx context.Context, l *link, upTo uint64) error
 // refuseOffBoard refuses an event that reaches no board (malformed, or for
 // a board that does not exist): committed to the audit log and
 // acknowledged, so the device moves on.
-func (ls *linkService) refuseOffBoard(ctx context.Context, l *link, ev *pb.DeviceEvent, code, msg string) error {
-	s := ls.s
+func (s *Service) refuseOffBoard(ctx context.Context, l *link, ev *pb.DeviceEvent, code, msg string) error {
 	seq := ev.GetSeq()
 	err := s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AckDevice(l.dev, seq); err != nil {
@@ -393,7 +382,7 @@ func refusedRejection(seq uint64) *pb.Rejection {
 // it is an error (the stream ends and the device asks again), never a
 // Welcome without the rejections, which would pass refused events off as
 // applied.
-func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64) ([]*pb.Rejection, error) {
+func (s *Service) refusedSince(ctx context.Context, dev string, last, upTo uint64) ([]*pb.Rejection, error) {
 	if upTo <= last || upTo == 0 {
 		return nil, nil
 	}
@@ -414,7 +403,7 @@ func (s *Server) refusedSince(ctx context.Context, dev string, last, upTo uint64
 // died), with its rejection if it was refused. If the store cannot say
 // which, the stream ends (the device resends and asks again): an Ack
 // without the rejection would pass a refused event off as applied.
-func (s *Server) ackAgain(ctx context.Context, l *link, seq uint64) error {
+func (s *Service) ackAgain(ctx context.Context, l *link, seq uint64) error {
 	stored, err := s.store.DeviceSeqsStored(ctx, l.dev, seq, seq)
 	if err != nil {
 		return fmt.Errorf("device %s: was its event %d applied or refused: %w", l.dev, seq, err)

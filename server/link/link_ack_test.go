@@ -1,4 +1,4 @@
-package server
+package link
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// serverOnStore is a server with nothing but a store, in which device
+// serviceOnStore is a link service with nothing but a store, in which device
 // "d1" has its event 1 committed refused (acknowledged, in the audit log
 // only).
-func serverOnStore(t *testing.T) *Server {
+func serviceOnStore(t *testing.T) *Service {
 	t.Helper()
 	st, err := storage.Open(context.Background(), filepath.Join(t.TempDir(), "hall.db"), storage.Options{})
 	if err != nil {
@@ -25,7 +25,7 @@ func serverOnStore(t *testing.T) *Server {
 	if err := st.Write(context.Background(), func(tx *storage.Tx) error { return tx.AckDevice("d1", 1) }); err != nil {
 		t.Fatal(err)
 	}
-	return &Server{store: st, log: slog.New(slog.DiscardHandler)}
+	return &Service{store: st, log: slog.New(slog.DiscardHandler)}
 }
 
 func rejects(m *pb.ServerMessage, seq uint64) bool {
@@ -45,7 +45,7 @@ func rejects(m *pb.ServerMessage, seq uint64) bool {
 // acknowledged event missing from the store").
 func TestAckAgainNeverPassesARefusalOffAsApplied(t *testing.T) {
 	t.Parallel()
-	s := serverOnStore(t)
+	s := serviceOnStore(t)
 	l, out := linkForTest(t, "d1")
 	if err := s.ackAgain(context.Background(), l, 1); err != nil {
 		t.Fatal(err)
