@@ -8,19 +8,17 @@ import (
 )
 
 // routes registers the HTTP endpoints: /healthz (liveness), /readyz
-// (readiness: the store commits), /metrics (Prometheus),
-// the dashboard (package dashboard: the page at / and its assets) and its
-// feeds (/api/boards, /api/watch as server-sent events, and the Arbiter
-// service at /api/arbiter/{Method}), the broadcast feeds (package
-// broadcast: PGN of rounds and boards, the display page), the relays'
-// status (/api/broadcasts) and the publisher's to NATS (/api/stream).
+// (readiness: the store commits), /metrics (Prometheus), the dashboard
+// (package dashboard: the page at / and its assets) and its feeds
+// (/api/watch as server-sent events; package arbiter: /api/boards, the
+// Arbiter service at /api/arbiter/{Method}, the relays' status at
+// /api/broadcasts, the backup at /api/backup), the broadcast feeds
+// (package broadcast: PGN of rounds and boards, the display page), the
+// sign-in (package auth) and the publisher's status to NATS (/api/stream).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
-	mux.HandleFunc("GET /api/boards", s.serveBoards)
-	mux.HandleFunc("POST /api/arbiter/{method}", s.serveArbiterJSON)
-	mux.HandleFunc("GET /api/backup", s.serveBackup)
-	mux.HandleFunc("GET /api/broadcasts", s.serveBroadcasts)
+	s.arbiter.Routes(mux)
 	mux.HandleFunc("GET /api/stream", s.serveStream)
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())

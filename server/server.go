@@ -63,6 +63,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/arbiter"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/server/fanout"
@@ -200,10 +201,11 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the readiness probe
 
-	link   *link.Service    // the clocks' streams
-	lag    link.Lag         // whether the hall is behind its own work
-	ingest *fanout.Ingest   // whether presses wait to be acknowledged
-	feeds  *broadcast.Feeds // PGN, relays, display page
+	link    *link.Service    // the clocks' streams
+	arbiter *arbiter.Service // the arbiters' and the chief's calls
+	lag     link.Lag         // whether the hall is behind its own work
+	ingest  *fanout.Ingest   // whether presses wait to be acknowledged
+	feeds   *broadcast.Feeds // PGN, relays, display page
 
 	grpc   *grpc.Server
 	health *health.Server
@@ -242,6 +244,13 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()
 	s.startRelays()
+	var public *fanout.Hub
+	if s.public != nil {
+		public = s.public.Hub()
+	}
+	s.arbiter = arbiter.New(arbiter.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Tokens: s.tokens,
+		Sessions: s.sessions, Streams: s.streams, Feeds: s.feeds, Codes: s.codes, Live: s.hub, Public: public,
+		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay})
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
@@ -291,9 +300,9 @@ func (s *Server) newGRPC() *grpc.Server {
 	opts = append(opts, s.interceptors()...)
 	g := grpc.NewServer(opts...)
 	pb.RegisterClockLinkServer(g, s.link)
-	pb.RegisterArbiterServer(g, &arbiterService{s: s})
+	pb.RegisterArbiterServer(g, s.arbiter)
 	pb.RegisterWatchServer(g, &watchService{s: s})
-	pb.RegisterAdminServer(g, &adminService{s: s})
+	pb.RegisterAdminServer(g, s.arbiter.Admin())
 	s.health = health.NewServer()
 	for _, name := range healthNames {
 		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"google.golang.org/grpc"
 
@@ -20,7 +19,7 @@ type validator interface{ Validate() error }
 func checkMessage(m any) error {
 	if v, ok := m.(validator); ok {
 		if err := v.Validate(); err != nil {
-			return fmt.Errorf("%w: %w", hallerr.ErrBadRequest, err)
+			return hallerr.Invalid(err)
 		}
 	}
 	return nil

@@ -35,3 +35,10 @@ var (
 func BadRequest(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
 }
+
+// Invalid is a request that failed its own check (the contract's Validate
+// methods, whose *hallv1.FieldError names the field) as the door refuses
+// it: of kind ErrBadRequest, the field's error wrapped.
+func Invalid(err error) error {
+	return fmt.Errorf("%w: %w", ErrBadRequest, err)
+}

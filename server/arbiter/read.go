@@ -1,9 +1,10 @@
-package server
+package arbiter
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -19,7 +20,7 @@ import (
 
 // boardWire returns a board with its live state, as the caller may see
 // it.
-func (a *arbiterService) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, error) {
+func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, error) {
 	out, err := b.Wire(ctx)
 	if err != nil {
 		return nil, err
@@ -29,8 +30,8 @@ func (a *arbiterService) boardWire(ctx context.Context, b *hall.Board) (*pb.Boar
 		// was the broadcast delay ago (nothing, for a board younger than
 		// that), without the arbiters' commands and reasons.
 		out.Pending = nil
-		if a.s.public != nil {
-			st, _, _ := a.s.public.Hub().State(b.ID())
+		if a.public != nil {
+			st, _, _ := a.public.State(b.ID())
 			out.State = st
 		}
 	}
@@ -38,8 +39,8 @@ func (a *arbiterService) boardWire(ctx context.Context, b *hall.Board) (*pb.Boar
 }
 
 // boardFor returns a board the caller may act on.
-func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
-	b, err := a.s.hall.Board(boardID)
+func (a *Service) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
+	b, err := a.hall.Board(boardID)
 	if err != nil {
 		return nil, err
 	}
@@ -49,8 +50,8 @@ func (a *arbiterService) boardFor(ctx context.Context, boardID string) (*hall.Bo
 	}
 	return b, nil
 }
-func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {
-	s := a.s
+func (a *Service) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {
+	s := a
 	id := auth.IdentityFrom(ctx)
 	round := req.GetRoundId()
 	if round != "" || req.GetTournament() != "" {
@@ -87,7 +88,7 @@ func (a *arbiterService) ListBoards(ctx context.Context, req *pb.ListBoardsReque
 	return out, nil
 }
 
-func (a *arbiterService) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Board, error) {
+func (a *Service) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Board, error) {
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
 		return nil, err
@@ -97,8 +98,8 @@ func (a *arbiterService) GetBoard(ctx context.Context, req *pb.GetBoardRequest) 
 
 // AuditLog merges the board's events (who pressed, who commanded) with the
 // audit entries (refusals, commands, assignments, alerts), in time order.
-func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.AuditLogResponse, error) {
-	s := a.s
+func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.AuditLogResponse, error) {
+	s := a
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
 		return nil, err
@@ -145,7 +146,7 @@ func (a *arbiterService) AuditLog(ctx context.Context, req *pb.AuditLogRequest) 
 // it, the time a move took, and how the event itself changed each clock
 // (a penalty, an increment, a new period, time given or set): the
 // timeline the dashboard draws.
-func (s *Server) eventEntries(ctx context.Context, rec storage.BoardRecord, evs []storage.EventRecord) ([]*pb.AuditEntry, error) {
+func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs []storage.EventRecord) ([]*pb.AuditEntry, error) {
 	st, err := rules.NewState(rec.Config)
 	if err != nil {
 		return nil, err
@@ -194,10 +195,33 @@ func (s *Server) eventEntries(ctx context.Context, rec storage.BoardRecord, evs 
 	return out, nil
 }
 
-func (a *arbiterService) ListDevices(ctx context.Context, _ *pb.ListDevicesRequest) (*pb.ListDevicesResponse, error) {
-	recs, err := a.s.store.Devices(ctx)
+func (a *Service) ListDevices(ctx context.Context, _ *pb.ListDevicesRequest) (*pb.ListDevicesResponse, error) {
+	recs, err := a.store.Devices(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &pb.ListDevicesResponse{Devices: a.s.hall.Devices(recs)}, nil
+	return &pb.ListDevicesResponse{Devices: a.hall.Devices(recs)}, nil
+}
+
+// serveBoards lists the boards the caller may see, with players and live
+// state (protojson of ListBoardsResponse), for the dashboard.
+func (s *Service) serveBoards(w http.ResponseWriter, r *http.Request) {
+	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
+	if err != nil {
+		s.codes.WriteHTTP(w, err)
+		return
+	}
+	ctx := auth.WithIdentity(r.Context(), id)
+	resp, err := s.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.URL.Query().Get("round")})
+	if err != nil {
+		s.codes.WriteHTTP(w, err)
+		return
+	}
+	b, err := protojson.Marshal(resp)
+	if err != nil {
+		s.codes.WriteHTTP(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
 }

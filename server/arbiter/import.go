@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // players and tables, the clocks the venue's hall plan puts there, its
 // byes — (planImport), everything is written in one transaction (write),
 // and only then does the hall take the round in (hall.InstallRound).
-func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundRequest) (*pb.ImportRoundResponse, error) {
+func (a *Service) ImportRound(ctx context.Context, req *pb.ImportRoundRequest) (*pb.ImportRoundResponse, error) {
 	p, err := readPairing(req)
 	if err != nil {
 		return nil, err
@@ -27,10 +27,10 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 	if err != nil {
 		return nil, err
 	}
-	if err := a.s.store.Write(ctx, plan.write(auth.IdentityFrom(ctx).Actor())); err != nil {
+	if err := a.store.Write(ctx, plan.write(auth.IdentityFrom(ctx).Actor())); err != nil {
 		return nil, err
 	}
-	boards, err := a.s.hall.InstallRound(ctx, plan.round, plan.boards, plan.old)
+	boards, err := a.hall.InstallRound(ctx, plan.round, plan.boards, plan.old)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (a *arbiterService) ImportRound(ctx context.Context, req *pb.ImportRoundReq
 		}
 		out.Boards = append(out.Boards, w)
 	}
-	if out.Round, err = a.s.roundWire(ctx, plan.round, false); err != nil {
+	if out.Round, err = a.roundWire(ctx, plan.round, false); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -73,8 +73,8 @@ type clockMove struct {
 // configuration, its boards at their tables with the clocks the hall plan
 // puts there (a clock still keeping a game that goes on stays there, with
 // a warning), and its byes.
-func (a *arbiterService) planImport(ctx context.Context, req *pb.ImportRoundRequest, p *pairing) (*importPlan, error) {
-	h := a.s.hall
+func (a *Service) planImport(ctx context.Context, req *pb.ImportRoundRequest, p *pairing) (*importPlan, error) {
+	h := a.hall
 	t, err := h.Tournament(req.GetTournament())
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (a *arbiterService) planImport(ctx context.Context, req *pb.ImportRoundRequ
 		return nil, err
 	}
 	// Clocks from the hall plan, by table.
-	entries, err := a.s.store.Plan(ctx, plan.round.Venue)
+	entries, err := a.store.Plan(ctx, plan.round.Venue)
 	if err != nil {
 		return nil, err
 	}
@@ -144,13 +144,13 @@ func (a *arbiterService) planImport(ctx context.Context, req *pb.ImportRoundRequ
 
 // replaceable returns the boards of a round set up already, if the import
 // may replace it: it says so, and none of its clocks has run.
-func (a *arbiterService) replaceable(ctx context.Context, req *pb.ImportRoundRequest, p *pairing, t storage.TournamentRecord) ([]*hall.Board, error) {
+func (a *Service) replaceable(ctx context.Context, req *pb.ImportRoundRequest, p *pairing, t storage.TournamentRecord) ([]*hall.Board, error) {
 	if !req.GetReplace() {
 		return nil, fmt.Errorf("%w: round %d of %s is set up already: replace it (hallctl import-round -replace) while none of its boards has started",
 			storage.ErrDuplicate, p.number, t.Name)
 	}
-	r, _ := a.s.hall.RoundByNumber(t.ID, p.number)
-	old := a.s.hall.Boards(r.ID)
+	r, _ := a.hall.RoundByNumber(t.ID, p.number)
+	old := a.hall.Boards(r.ID)
 	for _, b := range old {
 		if started, _ := b.Started(ctx); started {
 			return nil, fmt.Errorf("%w: round %d of %s has started (board %d): a round is replaced only before any of its clocks runs",

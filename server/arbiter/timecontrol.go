@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // words and its game type, so an arbiter sees what was set.
 
 // DescribeTimeControl reads a time control without creating anything.
-func (a *arbiterService) DescribeTimeControl(_ context.Context, req *pb.DescribeTimeControlRequest) (*pb.TimeControlInfo, error) {
+func (a *Service) DescribeTimeControl(_ context.Context, req *pb.DescribeTimeControlRequest) (*pb.TimeControlInfo, error) {
 	r, err := rules.ParseRuleset(req.GetRuleset())
 	if err != nil {
 		return nil, err

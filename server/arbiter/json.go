@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -46,7 +46,7 @@ var arbiterMethods = func() map[string]grpc.MethodDesc {
 	return m
 }()
 
-func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
+func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("method")
 	desc, ok := arbiterMethods[name]
 	if !ok {
@@ -74,6 +74,12 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 		if err := protojson.Unmarshal(body, m.(proto.Message)); err != nil {
 			return hallerr.BadRequest("%s request: %v", name, err)
 		}
+		// The door's validation, as over gRPC.
+		if v, ok := m.(interface{ Validate() error }); ok {
+			if err := v.Validate(); err != nil {
+				return hallerr.Invalid(err)
+			}
+		}
 		return nil
 	}
 	ctx := auth.WithIdentity(r.Context(), id)
@@ -96,12 +102,12 @@ func (s *Server) serveArbiterJSON(w http.ResponseWriter, r *http.Request) {
 // callArbiter runs one Arbiter method through its generated handler, with
 // the door's validation, turning a panic into an internal error as the
 // gRPC door's recovery does.
-func (s *Server) callArbiter(ctx context.Context, desc grpc.MethodDesc, dec func(any) error) (resp any, err error) {
+func (s *Service) callArbiter(ctx context.Context, desc grpc.MethodDesc, dec func(any) error) (resp any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic in handler", "method", desc.MethodName, "panic", p)
 			resp, err = nil, status.Error(codes.Internal, fmt.Sprintf("internal error: %v", p))
 		}
 	}()
-	return desc.Handler(&arbiterService{s: s}, ctx, dec, validateUnary)
+	return desc.Handler(s, ctx, dec, nil)
 }

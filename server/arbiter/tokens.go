@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
-func (a *arbiterService) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*pb.IssueTokenResponse, error) {
+func (a *Service) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*pb.IssueTokenResponse, error) {
 	role, err := auth.RoleFromWire(req.GetRole())
 	if err != nil {
 		return nil, err
@@ -17,26 +17,26 @@ func (a *arbiterService) IssueToken(ctx context.Context, req *pb.IssueTokenReque
 	if strings.TrimSpace(req.GetLabel()) == "" {
 		return nil, hallerr.BadRequest("a token needs a label saying who holds it")
 	}
-	rec, secret, err := a.s.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), auth.IdentityFrom(ctx).Actor())
+	rec, secret, err := a.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), auth.IdentityFrom(ctx).Actor())
 	if err != nil {
 		return nil, err
 	}
 	return &pb.IssueTokenResponse{TokenId: rec.ID, Token: secret}, nil
 }
 
-func (a *arbiterService) RevokeToken(ctx context.Context, req *pb.RevokeTokenRequest) (*pb.RevokeTokenResponse, error) {
+func (a *Service) RevokeToken(ctx context.Context, req *pb.RevokeTokenRequest) (*pb.RevokeTokenResponse, error) {
 	if req.GetTokenId() == "" {
 		return nil, hallerr.BadRequest("no token id")
 	}
-	if err := a.s.tokens.Revoke(ctx, req.GetTokenId(), auth.IdentityFrom(ctx).Actor()); err != nil {
+	if err := a.tokens.Revoke(ctx, req.GetTokenId(), auth.IdentityFrom(ctx).Actor()); err != nil {
 		return nil, err
 	}
-	a.s.streams.Cut(req.GetTokenId())
+	a.streams.Cut(req.GetTokenId())
 	return &pb.RevokeTokenResponse{}, nil
 }
 
-func (a *arbiterService) ListTokens(ctx context.Context, _ *pb.ListTokensRequest) (*pb.ListTokensResponse, error) {
-	recs, err := a.s.store.Tokens(ctx)
+func (a *Service) ListTokens(ctx context.Context, _ *pb.ListTokensRequest) (*pb.ListTokensResponse, error) {
+	recs, err := a.store.Tokens(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -19,7 +19,7 @@ var byeKinds = map[string]pb.ByeKind{storage.ByeHalf: pb.ByeKind_BYE_KIND_HALF, 
 // roundWire returns a round with its status, tally and byes; with
 // history, also when it was complete and how many results were corrected
 // since (which reads every board's log).
-func (s *Server) roundWire(ctx context.Context, r storage.RoundRecord, history bool) (*pb.Round, error) {
+func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history bool) (*pb.Round, error) {
 	t, _ := s.hall.TournamentByID(r.TournamentID)
 	out := &pb.Round{RoundId: r.ID, TournamentId: r.TournamentID, Number: int32(r.Number), Config: s.hall.RoundConfig(r),
 		TournamentName: t.Name, Venue: r.Venue, Tally: &pb.RoundTally{}}
@@ -85,7 +85,7 @@ func (s *Server) roundWire(ctx context.Context, r storage.RoundRecord, history b
 // roundHistory reads the boards' logs: when the last of them got its
 // result (server wall time), and how many events came after a board's
 // result (the arbiter's corrections).
-func (s *Server) roundHistory(ctx context.Context, bs []*hall.Board) (completed int64, corrections int, err error) {
+func (s *Service) roundHistory(ctx context.Context, bs []*hall.Board) (completed int64, corrections int, err error) {
 	for _, b := range bs {
 		rec, err := b.Record(ctx)
 		if err != nil {
@@ -117,8 +117,8 @@ func (s *Server) roundHistory(ctx context.Context, bs []*hall.Board) (completed 
 	return completed, corrections, nil
 }
 
-func (a *arbiterService) ListTournaments(ctx context.Context, _ *pb.ListTournamentsRequest) (*pb.ListTournamentsResponse, error) {
-	s := a.s
+func (a *Service) ListTournaments(ctx context.Context, _ *pb.ListTournamentsRequest) (*pb.ListTournamentsResponse, error) {
+	s := a
 	out := &pb.ListTournamentsResponse{}
 	numbers := map[string][]int32{}
 	for _, r := range s.hall.Rounds("") {
@@ -140,8 +140,8 @@ func (a *arbiterService) ListTournaments(ctx context.Context, _ *pb.ListTourname
 	return out, nil
 }
 
-func (a *arbiterService) ListRounds(ctx context.Context, req *pb.ListRoundsRequest) (*pb.ListRoundsResponse, error) {
-	s := a.s
+func (a *Service) ListRounds(ctx context.Context, req *pb.ListRoundsRequest) (*pb.ListRoundsResponse, error) {
+	s := a
 	tid := ""
 	if req.GetTournament() != "" {
 		t, err := s.hall.Tournament(req.GetTournament())
@@ -175,11 +175,11 @@ func (a *arbiterService) ListRounds(ctx context.Context, req *pb.ListRoundsReque
 	return out, nil
 }
 
-func (a *arbiterService) GetRound(ctx context.Context, req *pb.GetRoundRequest) (*pb.Round, error) {
-	r, err := a.s.hall.RoundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
+func (a *Service) GetRound(ctx context.Context, req *pb.GetRoundRequest) (*pb.Round, error) {
+	r, err := a.hall.RoundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
 		return nil, err
 	}
-	w, err := a.s.roundWire(ctx, r, true)
+	w, err := a.roundWire(ctx, r, true)
 	return w, err
 }

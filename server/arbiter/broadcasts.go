@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 // SetBroadcast makes a round public or private and sets the relay its PGN
 // is pushed to. It takes effect at once: the feeds' access, and the relay
 // (restarted with the new settings).
-func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastRequest) (*pb.RoundBroadcast, error) {
-	s := a.s
+func (a *Service) SetBroadcast(ctx context.Context, req *pb.SetBroadcastRequest) (*pb.RoundBroadcast, error) {
+	s := a
 	r, err := s.hall.RoundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
 		return nil, err
@@ -75,8 +75,8 @@ func (a *arbiterService) SetBroadcast(ctx context.Context, req *pb.SetBroadcastR
 
 // ListBroadcasts lists every round of a tournament, or every round that
 // is public or has a relay, with its relay's status.
-func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadcastsRequest) (*pb.ListBroadcastsResponse, error) {
-	s := a.s
+func (a *Service) ListBroadcasts(ctx context.Context, req *pb.ListBroadcastsRequest) (*pb.ListBroadcastsResponse, error) {
+	s := a
 	var rounds []storage.RoundRecord
 	if req.GetTournament() != "" {
 		t, err := s.hall.Tournament(req.GetTournament())
@@ -110,7 +110,7 @@ func (a *arbiterService) ListBroadcasts(ctx context.Context, req *pb.ListBroadca
 }
 
 // broadcastWire is a round's broadcast settings and its relay's status.
-func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
+func (s *Service) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
 	public := s.hall.RoundPublic(r.ID)
 	t, _ := s.hall.TournamentByID(r.TournamentID)
 	out := &pb.RoundBroadcast{RoundId: r.ID, TournamentName: t.Name, Number: int32(r.Number), Public: public,
@@ -128,14 +128,14 @@ func (s *Server) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
 
 // serveBroadcasts answers GET /api/broadcasts[?tournament=]: the
 // ListBroadcasts response in protojson, for the arbiters' dashboard.
-func (s *Server) serveBroadcasts(w http.ResponseWriter, r *http.Request) {
+func (s *Service) serveBroadcasts(w http.ResponseWriter, r *http.Request) {
 	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter)
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
 	ctx := auth.WithIdentity(r.Context(), id)
-	resp, err := (&arbiterService{s: s}).ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
+	resp, err := s.ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return

@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-func (a *arbiterService) CreateTournament(ctx context.Context, req *pb.CreateTournamentRequest) (*pb.Tournament, error) {
-	s := a.s
+func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournamentRequest) (*pb.Tournament, error) {
+	s := a
 	if strings.TrimSpace(req.GetName()) == "" {
 		return nil, hallerr.BadRequest("a tournament needs a name")
 	}
@@ -40,8 +40,8 @@ func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
 		TimeControlInfo: hall.ConfigInfo(r.Config), Venue: r.Venue}
 }
 
-func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {
-	s := a.s
+func (a *Service) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {
+	s := a
 	t, ok := s.hall.TournamentByID(req.GetTournamentId())
 	if !ok {
 		return nil, fmt.Errorf("%w: tournament %q", storage.ErrNotFound, req.GetTournamentId())
@@ -75,8 +75,8 @@ func (a *arbiterService) CreateRound(ctx context.Context, req *pb.CreateRoundReq
 	return out, nil
 }
 
-func (a *arbiterService) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Board, error) {
-	s := a.s
+func (a *Service) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Board, error) {
+	s := a
 	id := auth.IdentityFrom(ctx)
 	if !id.MaySection(req.GetSection()) {
 		return nil, fmt.Errorf("%w: %s may not act on section %q", hallerr.ErrPermission, id.Actor(), req.GetSection())

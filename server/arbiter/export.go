@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"bytes"
@@ -36,8 +36,8 @@ func (g game) codes() (w, b trf.Code, err error) {
 	return trf.Codes(g.state.Result, g.lessThanOneMove())
 }
 
-func (a *arbiterService) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (*pb.ExportRoundResponse, error) {
-	s := a.s
+func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (*pb.ExportRoundResponse, error) {
+	s := a
 	r, err := s.hall.RoundRef(req.GetRoundId(), req.GetTournament(), req.GetNumber())
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (a *arbiterService) ExportRound(ctx context.Context, req *pb.ExportRoundReq
 // for a round imported from a CSV or set up by hand, into a TRF of this
 // round alone, players numbered by their pairing numbers if they all have
 // one, else by rating.
-func (s *Server) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord) error {
+func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord) error {
 	var f *trf.File
 	file, err := s.store.RoundFile(ctx, r.ID)
 	switch {
@@ -155,7 +155,7 @@ func synthesizeTRF(name string, games []game, byes []storage.ByeRecord) *trf.Fil
 }
 
 // exportCSV writes the round's results as CSV.
-func (s *Server) exportCSV(w *bytes.Buffer, r storage.RoundRecord, games []game, byes []storage.ByeRecord) error {
+func (s *Service) exportCSV(w *bytes.Buffer, r storage.RoundRecord, games []game, byes []storage.ByeRecord) error {
 	sc := s.hall.RoundScoring(r)
 	out := &roundcsv.Round{Number: r.Number}
 	for _, g := range games {
@@ -183,7 +183,7 @@ func csvOf(p storage.PlayerRecord) roundcsv.Player {
 }
 
 // exportPGN writes every game of the round, as the broadcast feeds do.
-func (s *Server) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
+func (s *Service) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
 	round := broadcast.Round{ID: r.ID, Tournament: name, Number: r.Number, Venue: r.Venue}
 	var out []pgn.Game
 	for _, g := range games {

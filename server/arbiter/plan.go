@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-func (a *arbiterService) GetPlan(ctx context.Context, req *pb.GetPlanRequest) (*pb.HallPlan, error) {
-	p, err := a.s.planWire(ctx, req.GetVenue())
+func (a *Service) GetPlan(ctx context.Context, req *pb.GetPlanRequest) (*pb.HallPlan, error) {
+	p, err := a.planWire(ctx, req.GetVenue())
 	return p, err
 }
 
-func (s *Server) planWire(ctx context.Context, venue string) (*pb.HallPlan, error) {
+func (s *Service) planWire(ctx context.Context, venue string) (*pb.HallPlan, error) {
 	entries, err := s.store.Plan(ctx, venue)
 	if err != nil {
 		return nil, err
@@ -30,8 +30,8 @@ func (s *Server) planWire(ctx context.Context, venue string) (*pb.HallPlan, erro
 	return out, nil
 }
 
-func (a *arbiterService) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*pb.HallPlan, error) {
-	s := a.s
+func (a *Service) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*pb.HallPlan, error) {
+	s := a
 	venue := req.GetVenue()
 	type set struct {
 		table int

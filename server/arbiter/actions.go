@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*pb.StartRoundResponse, error) {
-	s := a.s
+func (a *Service) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*pb.StartRoundResponse, error) {
+	s := a
 	ids := req.GetBoardIds()
 	if len(ids) == 0 {
 		if _, ok := s.hall.Round(req.GetRoundId()); !ok {
@@ -61,7 +61,7 @@ func (a *arbiterService) StartRound(ctx context.Context, req *pb.StartRoundReque
 	return &pb.StartRoundResponse{Boards: out}, nil
 }
 
-func (a *arbiterService) BoardAction(ctx context.Context, req *pb.BoardActionRequest) (*pb.BoardActionResponse, error) {
+func (a *Service) BoardAction(ctx context.Context, req *pb.BoardActionRequest) (*pb.BoardActionResponse, error) {
 	if req.GetDryRun() {
 		r, err := a.dryRun(ctx, req.GetBoardId(), req.GetAction())
 		if err != nil {
@@ -82,7 +82,7 @@ const flagRefused = "a flag is reported by the clock, not declared: claim it (FL
 // act submits an action on a board the caller may act on and waits for
 // the device up to waitMs (0: the server's CommandWait; negative: not at
 // all).
-func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.ClockAction, reason string, waitMs int64) (*pb.BoardActionResponse, error) {
+func (a *Service) act(ctx context.Context, boardID string, action *pb.ClockAction, reason string, waitMs int64) (*pb.BoardActionResponse, error) {
 	b, err := a.boardFor(ctx, boardID)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.Clo
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
 		return nil, hallerr.BadRequest(flagRefused)
 	}
-	wait := a.s.opts.CommandWait
+	wait := a.opts.CommandWait
 	switch {
 	case waitMs > 0:
 		wait = time.Duration(waitMs) * time.Millisecond
@@ -102,7 +102,7 @@ func (a *arbiterService) act(ctx context.Context, boardID string, action *pb.Clo
 
 // dryRun answers what an action would do on a board the caller may act
 // on, changing nothing.
-func (a *arbiterService) dryRun(ctx context.Context, boardID string, action *pb.ClockAction) (*pb.BoardActionResponse, error) {
+func (a *Service) dryRun(ctx context.Context, boardID string, action *pb.ClockAction) (*pb.BoardActionResponse, error) {
 	b, err := a.boardFor(ctx, boardID)
 	if err != nil {
 		return nil, err

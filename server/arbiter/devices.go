@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // the hall plan, the devices told): a device assigned or swapped, or the
 // server (a virtual clock).
 
-func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceRequest) (*pb.Board, error) {
+func (a *Service) AssignDevice(ctx context.Context, req *pb.AssignDeviceRequest) (*pb.Board, error) {
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
 		return nil, err
@@ -21,13 +21,13 @@ func (a *arbiterService) AssignDevice(ctx context.Context, req *pb.AssignDeviceR
 	if dev == "" {
 		return nil, hallerr.BadRequest("no device id: give the device that will keep board %s's clock", b.ID())
 	}
-	if err := a.s.hall.AssignDevice(ctx, auth.IdentityFrom(ctx), b, dev, req.GetReason(), req.GetReplace()); err != nil {
+	if err := a.hall.AssignDevice(ctx, auth.IdentityFrom(ctx), b, dev, req.GetReason(), req.GetReplace()); err != nil {
 		return nil, err
 	}
 	return a.boardWire(ctx, b)
 }
 
-func (a *arbiterService) SwapDevices(ctx context.Context, req *pb.SwapDevicesRequest) (*pb.SwapDevicesResponse, error) {
+func (a *Service) SwapDevices(ctx context.Context, req *pb.SwapDevicesRequest) (*pb.SwapDevicesResponse, error) {
 	ba, err := a.boardFor(ctx, req.GetBoardA())
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (a *arbiterService) SwapDevices(ctx context.Context, req *pb.SwapDevicesReq
 	}
 	// Each device is taken from a board the caller may act on (both were
 	// checked above).
-	if err := a.s.hall.SwapDevices(ctx, auth.IdentityFrom(ctx), ba, bb, req.GetReason()); err != nil {
+	if err := a.hall.SwapDevices(ctx, auth.IdentityFrom(ctx), ba, bb, req.GetReason()); err != nil {
 		return nil, err
 	}
 	wa, err := a.boardWire(ctx, ba)
@@ -52,12 +52,12 @@ func (a *arbiterService) SwapDevices(ctx context.Context, req *pb.SwapDevicesReq
 	return &pb.SwapDevicesResponse{A: wa, B: wb}, nil
 }
 
-func (a *arbiterService) UseVirtualClock(ctx context.Context, req *pb.UseVirtualClockRequest) (*pb.Board, error) {
+func (a *Service) UseVirtualClock(ctx context.Context, req *pb.UseVirtualClockRequest) (*pb.Board, error) {
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
 		return nil, err
 	}
-	if err := a.s.hall.UseVirtualClock(ctx, auth.IdentityFrom(ctx), b, req.GetReason()); err != nil {
+	if err := a.hall.UseVirtualClock(ctx, auth.IdentityFrom(ctx), b, req.GetReason()); err != nil {
 		return nil, err
 	}
 	return a.boardWire(ctx, b)

@@ -1,4 +1,4 @@
-package server
+package arbiter
 
 import (
 	"context"
@@ -22,17 +22,17 @@ import (
 // consistent copy of the database (storage.Backup), written first to a
 // temporary file beside the database and removed once sent.
 
-// adminService implements Admin.
-type adminService struct {
+// Admin implements the Admin service.
+type Admin struct {
 	pb.UnsafeAdminServer
-	s *Server
+	s *Service
 }
 
 const backupChunk = 256 << 10
 
 // backup makes a copy in a temporary file and returns it open, with its
 // summary; the caller closes and removes it (done).
-func (s *Server) backup(ctx context.Context) (f *os.File, sum storage.Summary, done func(), err error) {
+func (s *Service) backup(ctx context.Context) (f *os.File, sum storage.Summary, done func(), err error) {
 	dir, err := os.MkdirTemp(filepath.Dir(s.store.Path()), ".backup-")
 	if err != nil {
 		return nil, sum, nil, fmt.Errorf("backup: a temporary directory beside the database: %w", err)
@@ -51,7 +51,7 @@ func (s *Server) backup(ctx context.Context) (f *os.File, sum storage.Summary, d
 	return f, sum, func() { f.Close(); cleanup() }, nil
 }
 
-func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer) error {
+func (a *Admin) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer) error {
 	s := a.s
 	ctx := stream.Context()
 	f, sum, done, err := s.backup(ctx)
@@ -84,7 +84,7 @@ func (a *adminService) Backup(_ *pb.BackupRequest, stream pb.Admin_BackupServer)
 }
 
 // serveBackup: GET /api/backup, the chief arbiter's download of a copy.
-func (s *Server) serveBackup(w http.ResponseWriter, r *http.Request) {
+func (s *Service) serveBackup(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.sessions.WebIdentity(r, auth.RoleChief); err != nil {
 		s.codes.WriteHTTP(w, err)
 		return

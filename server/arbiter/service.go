@@ -1,0 +1,82 @@
+package arbiter
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/chesshall/hallclock/internal/mono"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
+	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/fanout"
+	"github.com/chesshall/hallclock/server/hall"
+	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/storage"
+)
+
+// Options configure the Arbiter and Admin services. Every field is
+// required but Logger and Public.
+type Options struct {
+	Hall     *hall.Hall
+	Store    *storage.Store
+	Clock    mono.Clock
+	Logger   *slog.Logger
+	Tokens   *auth.Tokens
+	Sessions *auth.Sessions // the web pages' callers
+	Streams  *auth.Streams  // a revoked token's streams are cut
+	Feeds    *broadcast.Feeds
+	Codes    hallerr.Codes // the HTTP statuses of refusals
+	// Live is the hall's hub (the rounds' tallies); Public what broadcast
+	// tokens see (the hub behind the broadcast delay; nil: Live).
+	Live, Public *fanout.Hub
+	// CommandWait is how long BoardAction waits for the device by default.
+	CommandWait time.Duration
+	// BroadcastDelay is how late broadcast tokens and public rounds see
+	// the hall (told with each round's broadcast settings).
+	BroadcastDelay time.Duration
+}
+
+// Service implements the Arbiter service (and, through Admin, the Admin
+// service) over the hall: requests are checked (roles at the door,
+// sections here), turned into the hall's operations and answered in the
+// contract's words.
+type Service struct {
+	pb.UnsafeArbiterServer
+	hall     *hall.Hall
+	store    *storage.Store
+	clock    mono.Clock
+	log      *slog.Logger
+	tokens   *auth.Tokens
+	sessions *auth.Sessions
+	streams  *auth.Streams
+	feeds    *broadcast.Feeds
+	codes    hallerr.Codes
+	hub      *fanout.Hub
+	public   *fanout.Hub // nil without a broadcast delay
+	opts     Options
+}
+
+// New returns the services.
+func New(opts Options) *Service {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Service{hall: opts.Hall, store: opts.Store, clock: opts.Clock, log: opts.Logger, tokens: opts.Tokens,
+		sessions: opts.Sessions, streams: opts.Streams, feeds: opts.Feeds, codes: opts.Codes,
+		hub: opts.Live, public: opts.Public, opts: opts}
+}
+
+// Admin returns the Admin service (backups).
+func (a *Service) Admin() pb.AdminServer { return &Admin{s: a} }
+
+// Routes registers the services' HTTP endpoints for the web pages: the
+// Arbiter service as JSON (POST /api/arbiter/{method}), the boards
+// (GET /api/boards), the rounds' broadcasts (GET /api/broadcasts) and the
+// chief's backup (GET /api/backup).
+func (a *Service) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/arbiter/{method}", a.serveJSON)
+	mux.HandleFunc("GET /api/boards", a.serveBoards)
+	mux.HandleFunc("GET /api/broadcasts", a.serveBroadcasts)
+	mux.HandleFunc("GET /api/backup", a.serveBackup)
+}
