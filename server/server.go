@@ -1,7 +1,19 @@
-// Package server is the hall server: the gRPC services that clock devices,
-// arbiters and broadcast feeds talk to, one actor per board applying every
-// event through the rules, the durable store behind them, and the hub that
-// fans committed state out to watchers.
+// Package server is the hall server, wired: it loads the hall from its
+// store (package hall: the board actors and the registry), serves the
+// gRPC services that clock devices (package link), arbiters (package
+// arbiter) and watchers (Watch, here) talk to behind one door of
+// interceptors, and the HTTP endpoints of the web pages, the broadcast
+// feeds and operations. Its rooms:
+//
+//	hall       the boards, each an actor; the floor (boards, devices) and the schedule (rounds)
+//	link       the ClockLink service: the clocks' streams
+//	arbiter    the Arbiter and Admin services, and their JSON bridge
+//	auth       roles, tokens, sessions, each token's streams
+//	fanout     the hubs that hand committed states to watchers; SSE; the delay line
+//	hallerr    the kinds of error and their one table to gRPC and HTTP statuses
+//	broadcast  PGN feeds, relays and the display page
+//	dashboard  the web pages' assets
+//	gateway    a follower of the hall's stream serving the same feeds elsewhere
 //
 // # Usage
 //
@@ -14,16 +26,12 @@
 //
 // # Concurrency
 //
-// Each board is an actor: its functions run one at a time, and device
-// links, arbiter calls and timers hand it work (board.do) and wait for the
-// commit. An idle board holds no goroutine: a caller finding it idle runs
-// its function itself, and a queue that builds up while it is busy gets a
-// goroutine until it is empty.
-// Events of different boards share commits (group commit in storage). A
-// device's events are handled in sequence order, one at a time, so its
-// acknowledgements are cumulative. Watchers never slow ingest: the store
-// publishes to the hub after each commit in O(1), and each watcher reads at
-// its own pace, coalescing what it missed.
+// Each board is an actor (package hall); a device's events are handled in
+// sequence order, one at a time, so its acknowledgements are cumulative.
+// Watchers never slow ingest: the hall hands each commit to the hubs in
+// O(1), and each watcher reads at its own pace, coalescing what it missed
+// (package fanout). Shutdown ends the streams, lets calls finish for a
+// grace period, then waits for the board functions still running.
 //
 // # HTTP
 //
@@ -38,10 +46,9 @@
 // Handlers return plain errors of the rules, the store or package
 // hallerr; one interceptor maps them to gRPC codes (hallerr.Codes), and the
 // HTTP handlers answer with the HTTP status of the same code. Requests are
-// validated at the door
-// (proto/hall/v1/validate.go): a bad field is INVALID_ARGUMENT or
-// OUT_OF_RANGE naming it; a fault of the store is UNAVAILABLE with a retry
-// delay, never INTERNAL.
+// validated at the door (proto/hall/v1/validate.go): a bad field is
+// INVALID_ARGUMENT or OUT_OF_RANGE naming it; a fault of the store is
+// UNAVAILABLE with a retry delay, never INTERNAL.
 package server
 
 import (

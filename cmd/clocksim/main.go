@@ -20,33 +20,19 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/chesshall/hallclock/clockdev/sim"
 	"github.com/chesshall/hallclock/internal/clienttls"
+	"github.com/chesshall/hallclock/internal/cmdline"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 func main() {
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := m.ParseFlags(os.Args[1:], os.Getenv); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintln(os.Stderr, "clocksim:", err)
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := m.Run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "clocksim:", err)
-		os.Exit(1)
-	}
+	cmdline.Main("clocksim", func() error { return m.ParseFlags(os.Args[1:], os.Getenv) }, m.Run)
 }
 
 // Main is the program: flags, wiring, nothing else.
@@ -61,12 +47,7 @@ type Main struct {
 func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs := flag.NewFlagSet("clocksim", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
+	env := cmdline.Env(getenv)
 	var (
 		target, chief, tc, ruleset, tournament, supervision, chaos, stateDir, prefix, tlsCA, tlsName, seed string
 		boards, rounds, adjourn                                                                            int
@@ -74,28 +55,28 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		eboard, quickplay, loop, demo                                                                      bool
 		progress                                                                                           time.Duration
 	)
-	fs.StringVar(&target, "target", env("HALL_TARGET", "localhost:7070"), "the hall server's gRPC address (HALL_TARGET)")
-	fs.StringVar(&chief, "chief-token", env("HALL_CHIEF_TOKEN", ""), "a chief arbiter's token: creates the rounds, boards and device tokens (HALL_CHIEF_TOKEN)")
-	fs.IntVar(&boards, "boards", envInt(getenv, "SIM_BOARDS", 10), "boards (clocks) per round, 1 to 10000 (SIM_BOARDS)")
-	fs.IntVar(&rounds, "rounds", envInt(getenv, "SIM_ROUNDS", 1), "rounds to play, one after the other (SIM_ROUNDS)")
-	fs.StringVar(&tc, "tc", env("SIM_TC", "3m+2s"), `time control: "90m+30s", "40/5400+30:1800+30", "G/15", "60+1" ... (SIM_TC)`)
-	fs.StringVar(&ruleset, "ruleset", env("SIM_RULESET", "fide-2023"), "fide-2023, fide-2018, fide-2009 or fide-2005 (SIM_RULESET)")
-	fs.StringVar(&tournament, "tournament", env("SIM_TOURNAMENT", sim.DefaultTournament), "the tournament's name (SIM_TOURNAMENT)")
-	fs.StringVar(&supervision, "supervision", env("SIM_SUPERVISION", "adequate"), "adequate or insufficient (rapid and blitz) (SIM_SUPERVISION)")
-	fs.BoolVar(&quickplay, "quickplay", envBool(getenv, "SIM_QUICKPLAY"), "the regulations announce a quickplay finish (Guidelines III) (SIM_QUICKPLAY)")
-	fs.IntVar(&adjourn, "adjourn", envInt(getenv, "SIM_ADJOURN", 0), "adjourn games still going at this move (0: never) (SIM_ADJOURN)")
-	fs.BoolVar(&eboard, "eboard", envBool(getenv, "SIM_EBOARD"), "electronic boards: legal moves with every press (SIM_EBOARD)")
-	fs.BoolVar(&demo, "demo-rounds", envBool(getenv, "SIM_DEMO_ROUNDS"), "play the demonstration hall instead: a classical, a rapid and a blitz tournament of -boards boards each (SIM_DEMO_ROUNDS)")
-	fs.BoolVar(&loop, "loop", envBool(getenv, "SIM_LOOP"), "keep the hall alive: after the last round, play the next, until interrupted (SIM_LOOP)")
-	fs.Float64Var(&speed, "speed", envFloat(getenv, "SIM_SPEED", 1), "clocks run this many times faster than real time; the server must run at the same speed (SIM_SPEED)")
-	fs.StringVar(&seed, "seed", env("SIM_SEED", ""), "seed of every decision; empty: from the time, printed so the run can be repeated (SIM_SEED)")
-	fs.StringVar(&chaos, "chaos", env("SIM_CHAOS", "none"), "faults: a list of cut,latency,dup,reorder,reboot,drift,die, or all, or none (SIM_CHAOS)")
-	fs.StringVar(&stateDir, "state-dir", env("SIM_STATE_DIR", ""), "keep the fleet's ids, device tokens and outboxes here, to continue after a restart (SIM_STATE_DIR)")
-	fs.StringVar(&prefix, "device-prefix", env("SIM_DEVICE_PREFIX", sim.DefaultDevicePrefix), "device ids are <prefix>-<tournament>-<board> (SIM_DEVICE_PREFIX)")
-	fs.DurationVar(&progress, "progress", envDuration(getenv, "SIM_PROGRESS", sim.DefaultProgressEvery), "print a progress line this often; 0: never (SIM_PROGRESS)")
-	fs.StringVar(&tlsCA, "tls-ca", env("HALL_TLS_CA", ""), "connect over TLS, trusting this CA certificate (PEM) (HALL_TLS_CA)")
-	fs.StringVar(&tlsName, "tls-server-name", env("HALL_TLS_SERVER_NAME", ""), "the name the server's certificate must show (default: from -target) (HALL_TLS_SERVER_NAME)")
-	fs.StringVar(&m.LogLevel, "log-level", env("SIM_LOG_LEVEL", "warn"), "debug, info, warn or error (SIM_LOG_LEVEL)")
+	fs.StringVar(&target, "target", env.String("HALL_TARGET", "localhost:7070"), "the hall server's gRPC address (HALL_TARGET)")
+	fs.StringVar(&chief, "chief-token", env.String("HALL_CHIEF_TOKEN", ""), "a chief arbiter's token: creates the rounds, boards and device tokens (HALL_CHIEF_TOKEN)")
+	fs.IntVar(&boards, "boards", env.Int("SIM_BOARDS", 10), "boards (clocks) per round, 1 to 10000 (SIM_BOARDS)")
+	fs.IntVar(&rounds, "rounds", env.Int("SIM_ROUNDS", 1), "rounds to play, one after the other (SIM_ROUNDS)")
+	fs.StringVar(&tc, "tc", env.String("SIM_TC", "3m+2s"), `time control: "90m+30s", "40/5400+30:1800+30", "G/15", "60+1" ... (SIM_TC)`)
+	fs.StringVar(&ruleset, "ruleset", env.String("SIM_RULESET", "fide-2023"), "fide-2023, fide-2018, fide-2009 or fide-2005 (SIM_RULESET)")
+	fs.StringVar(&tournament, "tournament", env.String("SIM_TOURNAMENT", sim.DefaultTournament), "the tournament's name (SIM_TOURNAMENT)")
+	fs.StringVar(&supervision, "supervision", env.String("SIM_SUPERVISION", "adequate"), "adequate or insufficient (rapid and blitz) (SIM_SUPERVISION)")
+	fs.BoolVar(&quickplay, "quickplay", env.Bool("SIM_QUICKPLAY"), "the regulations announce a quickplay finish (Guidelines III) (SIM_QUICKPLAY)")
+	fs.IntVar(&adjourn, "adjourn", env.Int("SIM_ADJOURN", 0), "adjourn games still going at this move (0: never) (SIM_ADJOURN)")
+	fs.BoolVar(&eboard, "eboard", env.Bool("SIM_EBOARD"), "electronic boards: legal moves with every press (SIM_EBOARD)")
+	fs.BoolVar(&demo, "demo-rounds", env.Bool("SIM_DEMO_ROUNDS"), "play the demonstration hall instead: a classical, a rapid and a blitz tournament of -boards boards each (SIM_DEMO_ROUNDS)")
+	fs.BoolVar(&loop, "loop", env.Bool("SIM_LOOP"), "keep the hall alive: after the last round, play the next, until interrupted (SIM_LOOP)")
+	fs.Float64Var(&speed, "speed", env.Float("SIM_SPEED", 1), "clocks run this many times faster than real time; the server must run at the same speed (SIM_SPEED)")
+	fs.StringVar(&seed, "seed", env.String("SIM_SEED", ""), "seed of every decision; empty: from the time, printed so the run can be repeated (SIM_SEED)")
+	fs.StringVar(&chaos, "chaos", env.String("SIM_CHAOS", "none"), "faults: a list of cut,latency,dup,reorder,reboot,drift,die, or all, or none (SIM_CHAOS)")
+	fs.StringVar(&stateDir, "state-dir", env.String("SIM_STATE_DIR", ""), "keep the fleet's ids, device tokens and outboxes here, to continue after a restart (SIM_STATE_DIR)")
+	fs.StringVar(&prefix, "device-prefix", env.String("SIM_DEVICE_PREFIX", sim.DefaultDevicePrefix), "device ids are <prefix>-<tournament>-<board> (SIM_DEVICE_PREFIX)")
+	fs.DurationVar(&progress, "progress", env.Duration("SIM_PROGRESS", sim.DefaultProgressEvery), "print a progress line this often; 0: never (SIM_PROGRESS)")
+	fs.StringVar(&tlsCA, "tls-ca", env.String("HALL_TLS_CA", ""), "connect over TLS, trusting this CA certificate (PEM) (HALL_TLS_CA)")
+	fs.StringVar(&tlsName, "tls-server-name", env.String("HALL_TLS_SERVER_NAME", ""), "the name the server's certificate must show (default: from -target) (HALL_TLS_SERVER_NAME)")
+	fs.StringVar(&m.LogLevel, "log-level", env.String("SIM_LOG_LEVEL", "warn"), "debug, info, warn or error (SIM_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -154,12 +135,12 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 
 // Run plays until every game has ended or ctx is cancelled.
 func (m *Main) Run(ctx context.Context) error {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(m.LogLevel)); err != nil {
-		return fmt.Errorf("-log-level %q: want debug, info, warn or error", m.LogLevel)
+	log, err := cmdline.Logger(m.Stderr, m.LogLevel)
+	if err != nil {
+		return err
 	}
 	cfg := m.Config
-	cfg.Logger = slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: lvl}))
+	cfg.Logger = log
 	fmt.Fprintf(m.Stdout, "clocksim: %d rounds against %s, speed %gx, seed %d, chaos %s\n",
 		len(cfg.Rounds), cfg.Target, cfg.Speed, cfg.Seed, cfg.Chaos)
 	f, err := sim.New(cfg)
@@ -174,30 +155,4 @@ func (m *Main) Run(ctx context.Context) error {
 		return nil // interrupted: the summary says how far it got
 	}
 	return err
-}
-
-func envInt(getenv func(string) string, name string, def int) int {
-	if v, err := strconv.Atoi(getenv(name)); err == nil {
-		return v
-	}
-	return def
-}
-
-func envFloat(getenv func(string) string, name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(getenv(name), 64); err == nil {
-		return v
-	}
-	return def
-}
-
-func envBool(getenv func(string) string, name string) bool {
-	v, _ := strconv.ParseBool(getenv(name))
-	return v
-}
-
-func envDuration(getenv func(string) string, name string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(getenv(name)); err == nil {
-		return v
-	}
-	return def
 }

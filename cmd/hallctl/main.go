@@ -29,6 +29,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"github.com/chesshall/hallclock/internal/cmdline"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
@@ -133,7 +134,7 @@ type cli struct {
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
 	fs := flag.NewFlagSet("hallctl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	addr := fs.String("addr", or(getenv("HALL_ADDR"), "localhost:7070"), "server gRPC address")
+	addr := fs.String("addr", cmdline.Env(getenv).String("HALL_ADDR", "localhost:7070"), "server gRPC address")
 	token := fs.String("token", getenv("HALL_TOKEN"), "bearer token")
 	tlsf := addTLSFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || fs.Arg(0) == "help" {

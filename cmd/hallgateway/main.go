@@ -20,35 +20,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/chesshall/hallclock/internal/cmdline"
 	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/server/gateway"
 )
 
 func main() {
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := m.ParseFlags(os.Args[1:], os.Getenv); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintln(os.Stderr, "hallgateway:", err)
-		os.Exit(2)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := m.Run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "hallgateway:", err)
-		os.Exit(1)
-	}
+	cmdline.Main("hallgateway", func() error { return m.ParseFlags(os.Args[1:], os.Getenv) }, m.Run)
 }
 
 // Main is the program: flags, wiring, nothing else.
@@ -71,21 +57,16 @@ type Main struct {
 func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs := flag.NewFlagSet("hallgateway", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
-	fs.StringVar(&m.NATS, "nats", env("HALL_NATS", "nats://127.0.0.1:4222"), "NATS URL(s) of the halls' JetStream, comma-separated (HALL_NATS)")
-	halls := env("HALL_GATEWAY_HALLS", "")
+	env := cmdline.Env(getenv)
+	fs.StringVar(&m.NATS, "nats", env.String("HALL_NATS", "nats://127.0.0.1:4222"), "NATS URL(s) of the halls' JetStream, comma-separated (HALL_NATS)")
+	halls := env.String("HALL_GATEWAY_HALLS", "")
 	fs.StringVar(&halls, "halls", halls, "halls to follow, by id, comma-separated; empty: every hall with a stream (hall.>) (HALL_GATEWAY_HALLS)")
-	fs.StringVar(&m.GRPCAddr, "grpc-addr", env("HALL_GRPC_ADDR", ":7170"), "gRPC listen address for Watch (HALL_GRPC_ADDR)")
-	fs.StringVar(&m.HTTPAddr, "http-addr", env("HALL_HTTP_ADDR", ":7180"), "HTTP listen address for the feeds, display pages and the federation view (HALL_HTTP_ADDR)")
-	delay := env("HALL_BROADCAST_DELAY", "0s")
+	fs.StringVar(&m.GRPCAddr, "grpc-addr", env.String("HALL_GRPC_ADDR", ":7170"), "gRPC listen address for Watch (HALL_GRPC_ADDR)")
+	fs.StringVar(&m.HTTPAddr, "http-addr", env.String("HALL_HTTP_ADDR", ":7180"), "HTTP listen address for the feeds, display pages and the federation view (HALL_HTTP_ADDR)")
+	delay := env.String("HALL_BROADCAST_DELAY", "0s")
 	fs.StringVar(&delay, "broadcast-delay", delay, "the least delay every hall is shown with; a hall's own delay applies if longer (HALL_BROADCAST_DELAY)")
-	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
-	grace := env("HALL_SHUTDOWN_GRACE", "5s")
+	fs.StringVar(&m.LogLevel, "log-level", env.String("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
+	grace := env.String("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long open calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -118,11 +99,10 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 
 // Run serves until ctx is cancelled, then shuts down gracefully.
 func (m *Main) Run(ctx context.Context) error {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(m.LogLevel)); err != nil {
-		return fmt.Errorf("-log-level %q: want debug, info, warn or error", m.LogLevel)
+	log, err := cmdline.Logger(m.Stderr, m.LogLevel)
+	if err != nil {
+		return err
 	}
-	log := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: lvl}))
 	gl, err := net.Listen("tcp", m.GRPCAddr)
 	if err != nil {
 		return fmt.Errorf("gRPC listener: %w", err)

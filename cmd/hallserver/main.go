@@ -33,13 +33,12 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/cmdline"
 	"github.com/chesshall/hallclock/internal/datadir"
 	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/internal/lograte"
@@ -65,20 +64,10 @@ func main() {
 		}
 	}
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := m.ParseFlags(os.Args[1:], os.Getenv); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintln(os.Stderr, "hallserver:", err)
-		os.Exit(2)
-	}
-	m.gc.apply()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := m.Run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "hallserver:", err)
-		os.Exit(1)
-	}
+	cmdline.Main("hallserver", func() error { return m.ParseFlags(os.Args[1:], os.Getenv) }, func(ctx context.Context) error {
+		m.gc.apply() // the process's settings: the command's, not Run's
+		return m.Run(ctx)
+	})
 }
 
 // Main is the program: flags, wiring, nothing else.
@@ -129,35 +118,30 @@ type Main struct {
 func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs := flag.NewFlagSet("hallserver", flag.ContinueOnError)
 	fs.SetOutput(m.Stderr)
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
-	fs.StringVar(&m.DataDir, "data-dir", env("HALL_DATA_DIR", "hall-data"), "directory of the hall's database, created on first run (HALL_DATA_DIR)")
-	fs.StringVar(&m.GRPCAddr, "grpc-addr", env("HALL_GRPC_ADDR", ":7070"), "gRPC listen address for devices, arbiters and feeds (HALL_GRPC_ADDR)")
-	fs.StringVar(&m.HTTPAddr, "http-addr", env("HALL_HTTP_ADDR", ":7080"), "HTTP listen address for /healthz, the dashboard and feeds (HALL_HTTP_ADDR)")
-	fs.StringVar(&m.DebugAddr, "debug-addr", env("HALL_DEBUG_ADDR", ""), "if set, serve Go's profiler (net/http/pprof: CPU, heap, goroutines, blocking, mutexes) on this address, e.g. localhost:6060; off by default, never expose it (HALL_DEBUG_ADDR)")
-	fs.StringVar(&m.TLSCert, "tls-cert", env("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
-	fs.StringVar(&m.TLSKey, "tls-key", env("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
-	fs.StringVar(&m.LogLevel, "log-level", env("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
+	env := cmdline.Env(getenv)
+	fs.StringVar(&m.DataDir, "data-dir", env.String("HALL_DATA_DIR", "hall-data"), "directory of the hall's database, created on first run (HALL_DATA_DIR)")
+	fs.StringVar(&m.GRPCAddr, "grpc-addr", env.String("HALL_GRPC_ADDR", ":7070"), "gRPC listen address for devices, arbiters and feeds (HALL_GRPC_ADDR)")
+	fs.StringVar(&m.HTTPAddr, "http-addr", env.String("HALL_HTTP_ADDR", ":7080"), "HTTP listen address for /healthz, the dashboard and feeds (HALL_HTTP_ADDR)")
+	fs.StringVar(&m.DebugAddr, "debug-addr", env.String("HALL_DEBUG_ADDR", ""), "if set, serve Go's profiler (net/http/pprof: CPU, heap, goroutines, blocking, mutexes) on this address, e.g. localhost:6060; off by default, never expose it (HALL_DEBUG_ADDR)")
+	fs.StringVar(&m.TLSCert, "tls-cert", env.String("HALL_TLS_CERT", ""), "TLS certificate file (PEM); with -tls-key, gRPC is served over TLS (HALL_TLS_CERT)")
+	fs.StringVar(&m.TLSKey, "tls-key", env.String("HALL_TLS_KEY", ""), "TLS private key file (PEM) (HALL_TLS_KEY)")
+	fs.StringVar(&m.LogLevel, "log-level", env.String("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
 	fs.Float64Var(&m.Speed, "speed", 1, "simulations only: the server's clock runs this many times faster than real time, as clocksim -speed's clocks (HALL_SPEED)")
 	fs.BoolVar(&m.NewHall, "new-hall", false, "start a new hall even though hall.db exists but holds none (an empty file): never needed on a first start")
-	fs.BoolVar(&m.Demo, "demo", env("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
+	fs.BoolVar(&m.Demo, "demo", env.String("HALL_DEMO", "") != "", "also run a simulated fleet of clocks playing rounds of mixed time controls (HALL_DEMO)")
 	fs.IntVar(&m.DemoBoards, "demo-boards", 8, "boards per demo tournament (three tournaments play at once)")
-	fs.StringVar(&m.HallID, "hall-id", env("HALL_ID", ""), "the hall's id in NATS (subjects hall.<id>.>, stream HALL_<id>): letters, digits, - and _; stored, so give it once (a new id publishes the whole hall to the new stream) (HALL_ID)")
-	fs.StringVar(&m.NATS, "nats", env("HALL_NATS", ""), "NATS URL(s) of an external JetStream cluster, comma-separated; empty: an embedded server (data in <data-dir>/nats); off: publish nowhere (HALL_NATS)")
-	fs.StringVar(&m.NATSListen, "nats-listen", env("HALL_NATS_LISTEN", "127.0.0.1:0"), "where the embedded NATS server listens for gateways (port 0: any free one, printed at start) (HALL_NATS_LISTEN)")
-	replicas := env("HALL_NATS_REPLICAS", "1")
+	fs.StringVar(&m.HallID, "hall-id", env.String("HALL_ID", ""), "the hall's id in NATS (subjects hall.<id>.>, stream HALL_<id>): letters, digits, - and _; stored, so give it once (a new id publishes the whole hall to the new stream) (HALL_ID)")
+	fs.StringVar(&m.NATS, "nats", env.String("HALL_NATS", ""), "NATS URL(s) of an external JetStream cluster, comma-separated; empty: an embedded server (data in <data-dir>/nats); off: publish nowhere (HALL_NATS)")
+	fs.StringVar(&m.NATSListen, "nats-listen", env.String("HALL_NATS_LISTEN", "127.0.0.1:0"), "where the embedded NATS server listens for gateways (port 0: any free one, printed at start) (HALL_NATS_LISTEN)")
+	replicas := env.String("HALL_NATS_REPLICAS", "1")
 	fs.StringVar(&replicas, "nats-replicas", replicas, "replicas of the hall's stream when it is created (3 on a three-node cluster) (HALL_NATS_REPLICAS)")
-	delay := env("HALL_BROADCAST_DELAY", "0s")
+	delay := env.String("HALL_BROADCAST_DELAY", "0s")
 	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
-	grace := env("HALL_SHUTDOWN_GRACE", "5s")
+	grace := env.String("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
-	gcPercent := env("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
+	gcPercent := env.String("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
 	fs.StringVar(&gcPercent, "gc-percent", gcPercent, "Go's GOGC for the server: collect once the heap has grown by this percentage of the live one; the default trades memory for rarer collections, each of which stalls acknowledgements (GOGC, if set and this is not, wins) (HALL_GC_PERCENT)")
-	memLimit := env("HALL_MEMORY_LIMIT", "")
+	memLimit := env.String("HALL_MEMORY_LIMIT", "")
 	fs.StringVar(&memLimit, "memory-limit", memLimit, "a soft limit on the server's memory, e.g. 2GiB: the collector runs more often near it; none by default (GOMEMLIMIT, if set and this is not, wins) (HALL_MEMORY_LIMIT)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -205,9 +189,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 }
 
 func (m *Main) logger() (*slog.Logger, error) {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(m.LogLevel)); err != nil {
-		return nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", m.LogLevel)
+	lvl, err := cmdline.Level(m.LogLevel)
+	if err != nil {
+		return nil, err
 	}
 	// A failure repeated by every clock (a full disk) is logged ten times
 	// a minute, with the count of the rest.

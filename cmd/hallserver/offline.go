@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/chesshall/hallclock/internal/cmdline"
 	"github.com/chesshall/hallclock/internal/datadir"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/storage"
@@ -27,15 +28,8 @@ var offlineCommands = map[string]func(ctx context.Context, args []string, out io
 func offlineFlags(name string, args []string, out io.Writer, getenv func(string) string) (*flag.FlagSet, *string, error) {
 	fs := flag.NewFlagSet("hallserver "+name, flag.ContinueOnError)
 	fs.SetOutput(out)
-	dir := fs.String("data-dir", or(getenv("HALL_DATA_DIR"), "hall-data"), "the hall's data directory (HALL_DATA_DIR)")
+	dir := fs.String("data-dir", cmdline.Env(getenv).String("HALL_DATA_DIR", "hall-data"), "the hall's data directory (HALL_DATA_DIR)")
 	return fs, dir, nil
-}
-
-func or(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // openOffline locks the data directory and opens its hall (never a new one).
