@@ -9,11 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
+
+	"google.golang.org/protobuf/encoding/protojson"
 
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 )
 
 // The file outbox is a journal of JSON lines, one operation a line, each
@@ -56,15 +55,16 @@ const (
 // least; a compaction also waits for four times the live content).
 const defaultCompactAfter = 1024
 
-type fileOutbox struct {
-	mu      sync.Mutex
+// fileJournal is the journal of a file outbox.
+type fileJournal struct {
 	path    string
 	f       *os.File
-	l       ledger
 	lines   int // lines in the journal
 	compact int // compact once lines exceed this
 	retryAt int // after a failed compaction: not before this many lines
-	closed  bool
+	// broken: a compaction left no journal open to write to (the new
+	// file is in place but did not open); every write fails from then.
+	broken bool
 }
 
 // OpenFileOutbox opens (or creates) the Outbox journal at path. It
@@ -75,8 +75,9 @@ type fileOutbox struct {
 // incomplete (a write cut by a power failure) is repaired by dropping that
 // line; any other damage is an error.
 func OpenFileOutbox(path string) (Outbox, error) {
-	o := &fileOutbox{path: path, l: newLedger(), compact: defaultCompactAfter}
-	good, err := o.load()
+	j := &fileJournal{path: path, compact: defaultCompactAfter}
+	l := newLedger()
+	good, err := j.load(&l)
 	if err != nil {
 		return nil, err
 	}
@@ -99,13 +100,14 @@ func OpenFileOutbox(path string) (Outbox, error) {
 	if good == 0 {
 		syncDir(filepath.Dir(path))
 	}
-	o.f = f
-	return o, nil
+	j.f = f
+	return &lockedOutbox{l: l, j: j}, nil
 }
 
-// load replays the journal and returns the length of its intact part.
-func (o *fileOutbox) load() (int64, error) {
-	data, err := os.ReadFile(o.path)
+// load replays the journal into l and returns the length of its intact
+// part.
+func (j *fileJournal) load(l *ledger) (int64, error) {
+	data, err := os.ReadFile(j.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -123,57 +125,58 @@ func (o *fileOutbox) load() (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		perr := o.replay(bytes.TrimSpace(line))
+		perr := replay(l, bytes.TrimSpace(line))
 		if perr != nil {
 			if _, err := r.Peek(1); err == io.EOF {
 				return good, nil // a damaged last line: the write did not complete
 			}
-			return 0, fmt.Errorf("clockdev: outbox %s line %d: %w", o.path, n, perr)
+			return 0, fmt.Errorf("clockdev: outbox %s line %d: %w", j.path, n, perr)
 		}
 		good += int64(len(line))
-		o.lines++
+		j.lines++
 	}
 }
 
-func (o *fileOutbox) replay(line []byte) error {
+// replay applies one line of a journal to l.
+func replay(l *ledger, line []byte) error {
 	var rec fileRecord
 	if err := json.Unmarshal(line, &rec); err != nil {
 		return err
 	}
 	switch rec.Op {
 	case opBase:
-		o.l = newLedger()
-		o.l.acked, o.l.next = rec.Acked, rec.Next
-		if o.l.next == 0 {
-			o.l.next = 1
+		*l = newLedger()
+		l.acked, l.next = rec.Acked, rec.Next
+		if l.next == 0 {
+			l.next = 1
 		}
 	case opBoard:
 		if len(rec.Board) == 0 {
-			o.l.setBoard(nil)
+			l.setBoard(nil)
 			return nil
 		}
 		a := &hallv1.Assignment{}
 		if err := protojson.Unmarshal(rec.Board, a); err != nil {
 			return err
 		}
-		o.l.setBoard(a)
+		l.setBoard(a)
 	case opEvent:
 		ev := &hallv1.DeviceEvent{}
 		if err := protojson.Unmarshal(rec.Event, ev); err != nil {
 			return err
 		}
-		if err := o.l.checkAppend(ev); err != nil {
+		if err := l.checkAppend(ev); err != nil {
 			return err
 		}
-		o.l.append(ev, rec.Applied)
+		l.append(ev, rec.Applied)
 	case opAck:
-		o.l.ack(rec.Seq)
+		l.ack(rec.Seq)
 	case opRenumber:
-		o.l.renumber(rec.Seq)
+		l.renumber(rec.Seq)
 	case opResend:
-		o.l.resend(rec.Seq)
+		l.resend(rec.Seq)
 	case opRetain:
-		o.l.retain(rec.Seq)
+		l.retain(rec.Seq)
 	default:
 		return fmt.Errorf("unknown operation %q", rec.Op)
 	}
@@ -189,49 +192,84 @@ func encodeRecord(rec fileRecord) ([]byte, error) {
 }
 
 // write appends rec to the journal and fsyncs it.
-func (o *fileOutbox) write(rec fileRecord) error {
-	if o.closed {
+func (j *fileJournal) write(rec fileRecord) error {
+	if j.broken {
 		return ErrClosed
 	}
 	b, err := encodeRecord(rec)
 	if err != nil {
 		return err
 	}
-	if _, err := o.f.Write(b); err != nil {
+	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("clockdev: write outbox: %w", err)
 	}
-	if err := o.f.Sync(); err != nil {
+	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("clockdev: sync outbox: %w", err)
 	}
-	o.lines++
+	j.lines++
 	return nil
 }
 
-// maybeCompact rewrites the journal when it has grown well past its live
-// content. A failed compaction leaves the old journal in use; it is tried
-// again after twice as many lines.
-func (o *fileOutbox) maybeCompact() {
-	live := len(o.l.pending) + len(o.l.retained) + 2
-	if o.lines <= o.compact || o.lines <= 4*live || o.lines < o.retryAt {
-		return
+func (j *fileJournal) event(ev *hallv1.DeviceEvent, applied bool) error {
+	b, err := protojson.Marshal(ev)
+	if err != nil {
+		return err
 	}
-	if err := o.rewrite(); err != nil {
-		o.retryAt = 2 * o.lines
-		return
-	}
-	o.retryAt = 0
+	return j.write(fileRecord{Op: opEvent, Event: b, Applied: applied})
 }
 
-func (o *fileOutbox) rewrite() error {
-	var buf bytes.Buffer
-	events := append(append([]*hallv1.DeviceEvent(nil), o.l.retained...), o.l.pending...)
-	first := o.l.next - uint64(len(o.l.pending))
-	if len(o.l.retained) > 0 {
-		first = o.l.retained[0].GetSeq()
+func (j *fileJournal) ack(upTo uint64) error { return j.write(fileRecord{Op: opAck, Seq: upTo}) }
+
+func (j *fileJournal) resend(from uint64) error { return j.write(fileRecord{Op: opResend, Seq: from}) }
+
+func (j *fileJournal) renumber(first uint64) error {
+	return j.write(fileRecord{Op: opRenumber, Seq: first})
+}
+
+func (j *fileJournal) board(a *hallv1.Assignment) error {
+	rec := fileRecord{Op: opBoard}
+	if a != nil {
+		b, err := protojson.Marshal(a)
+		if err != nil {
+			return err
+		}
+		rec.Board = b
 	}
-	recs := []fileRecord{{Op: opBase, Acked: o.l.acked, Next: first}}
-	if o.l.board != nil {
-		b, err := protojson.Marshal(o.l.board)
+	return j.write(rec)
+}
+
+func (j *fileJournal) close() error {
+	if j.broken {
+		return nil // closed when it broke
+	}
+	return j.f.Close()
+}
+
+// recorded rewrites the journal when it has grown well past its live
+// content. A failed compaction leaves the old journal in use; it is tried
+// again after twice as many lines.
+func (j *fileJournal) recorded(l *ledger) {
+	live := len(l.pending) + len(l.retained) + 2
+	if j.lines <= j.compact || j.lines <= 4*live || j.lines < j.retryAt {
+		return
+	}
+	if err := j.rewrite(l); err != nil {
+		j.retryAt = 2 * j.lines
+		return
+	}
+	j.retryAt = 0
+}
+
+func (j *fileJournal) rewrite(l *ledger) error {
+	var buf bytes.Buffer
+	events := append(append([]*hallv1.DeviceEvent(nil), l.retained...), l.pending...)
+	first := l.next - uint64(len(l.pending))
+	if len(l.retained) > 0 {
+		first = l.retained[0].GetSeq()
+	}
+	recs := []fileRecord{{Op: opBase, Acked: l.acked, Next: first}}
+	if l.board != nil {
+		b, err := protojson.Marshal(l.board)
 		if err != nil {
 			return err
 		}
@@ -245,8 +283,8 @@ func (o *fileOutbox) rewrite() error {
 		}
 		recs = append(recs, fileRecord{Op: opEvent, Event: b})
 	}
-	if n := len(o.l.retained); n > 0 {
-		recs = append(recs, fileRecord{Op: opRetain, Seq: o.l.retained[n-1].GetSeq()})
+	if n := len(l.retained); n > 0 {
+		recs = append(recs, fileRecord{Op: opRetain, Seq: l.retained[n-1].GetSeq()})
 	}
 	for _, r := range recs {
 		b, err := encodeRecord(r)
@@ -255,7 +293,7 @@ func (o *fileOutbox) rewrite() error {
 		}
 		buf.Write(b)
 	}
-	tmp := o.path + ".tmp"
+	tmp := j.path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
@@ -274,22 +312,22 @@ func (o *fileOutbox) rewrite() error {
 		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, o.path); err != nil {
+	if err := os.Rename(tmp, j.path); err != nil {
 		os.Remove(tmp)
 		return err
 	}
-	syncDir(filepath.Dir(o.path))
-	nf, err := os.OpenFile(o.path, os.O_WRONLY|os.O_APPEND, 0o600)
+	syncDir(filepath.Dir(j.path))
+	nf, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		// The new journal is in place but cannot be opened: keep writing
-		// to the old descriptor would lose data, so fail loudly from now on.
-		o.f.Close()
-		o.closed = true
+		// The new journal is in place but cannot be opened: writing on to
+		// the old descriptor would lose data, so fail loudly from now on.
+		j.f.Close()
+		j.broken = true
 		return err
 	}
-	o.f.Close()
-	o.f = nf
-	o.lines = len(recs)
+	j.f.Close()
+	j.f = nf
+	j.lines = len(recs)
 	return nil
 }
 
@@ -298,132 +336,4 @@ func syncDir(dir string) {
 		d.Sync()
 		d.Close()
 	}
-}
-
-func (o *fileOutbox) NextSeq() uint64 {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.l.next
-}
-
-func (o *fileOutbox) AckedSeq() uint64 {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.l.acked
-}
-
-func (o *fileOutbox) Pending() []*hallv1.DeviceEvent {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.l.pendingCopy()
-}
-
-func (o *fileOutbox) PendingCount() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return len(o.l.pending)
-}
-
-func (o *fileOutbox) PendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.l.pendingRange(after, upTo)
-}
-
-func (o *fileOutbox) Append(ev *hallv1.DeviceEvent, applied bool) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if err := o.l.checkAppend(ev); err != nil {
-		return err
-	}
-	b, err := protojson.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	if err := o.write(fileRecord{Op: opEvent, Event: b, Applied: applied}); err != nil {
-		return err
-	}
-	o.l.append(proto.Clone(ev).(*hallv1.DeviceEvent), applied)
-	o.maybeCompact()
-	return nil
-}
-
-func (o *fileOutbox) Ack(upTo uint64) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if upTo <= o.l.acked && (len(o.l.pending) == 0 || o.l.pending[0].GetSeq() > upTo) {
-		return nil // nothing changes: keep the journal short
-	}
-	if err := o.write(fileRecord{Op: opAck, Seq: upTo}); err != nil {
-		return err
-	}
-	o.l.ack(upTo)
-	o.maybeCompact()
-	return nil
-}
-
-func (o *fileOutbox) Resend(from uint64) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		return 0, ErrClosed
-	}
-	if len(o.l.retained) == 0 || o.l.retained[len(o.l.retained)-1].GetSeq() < from {
-		return 0, nil // nothing held: keep the journal short
-	}
-	if err := o.write(fileRecord{Op: opResend, Seq: from}); err != nil {
-		return 0, err
-	}
-	n := o.l.resend(from)
-	o.maybeCompact()
-	return n, nil
-}
-
-func (o *fileOutbox) Renumber(first uint64) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if err := o.write(fileRecord{Op: opRenumber, Seq: first}); err != nil {
-		return err
-	}
-	o.l.renumber(first)
-	o.maybeCompact()
-	return nil
-}
-
-func (o *fileOutbox) SaveBoard(a *hallv1.Assignment) error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	rec := fileRecord{Op: opBoard}
-	if a.GetBoardId() != "" {
-		a = proto.Clone(a).(*hallv1.Assignment)
-		b, err := protojson.Marshal(a)
-		if err != nil {
-			return err
-		}
-		rec.Board = b
-	} else {
-		a = nil
-	}
-	if err := o.write(rec); err != nil {
-		return err
-	}
-	o.l.setBoard(a)
-	o.maybeCompact()
-	return nil
-}
-
-func (o *fileOutbox) Board() *hallv1.Assignment {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.l.boardCopy()
-}
-
-func (o *fileOutbox) Close() error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		return nil
-	}
-	o.closed = true
-	return o.f.Close()
 }

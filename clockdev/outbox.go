@@ -6,8 +6,9 @@ import (
 	"math"
 	"sync"
 
-	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"google.golang.org/protobuf/proto"
+
+	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 // Outbox is a device's memory of what it has to tell the server: the
@@ -69,8 +70,8 @@ type Outbox interface {
 // ErrClosed is returned by a closed Device or Outbox.
 var ErrClosed = errors.New("clockdev: closed")
 
-// ledger is the content of an outbox, shared by the memory and file
-// implementations. It is not safe for concurrent use.
+// ledger is the content of an outbox, whatever its journal. It is not
+// safe for concurrent use: lockedOutbox holds it under its lock.
 type ledger struct {
 	acked    uint64
 	next     uint64
@@ -100,7 +101,7 @@ func (l *ledger) pendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
 	return out
 }
 
-// pendingLister is what the package's own Outboxes offer beyond Outbox,
+// pendingLister is what the package's own Outbox offers beyond Outbox,
 // so that the device need not copy every pending event when it wants a
 // count (Status is polled), only those it has not sent yet (each wake of
 // the send loop) or only those an Ack covers. A clock whose hall is away
@@ -217,110 +218,172 @@ func (l *ledger) boardCopy() *hallv1.Assignment {
 	return proto.Clone(l.board).(*hallv1.Assignment)
 }
 
-// NewMemoryOutbox returns an Outbox kept in memory: it survives
-// reconnections but not a restart of the program.
-func NewMemoryOutbox() Outbox { return &memOutbox{l: newLedger()} }
+// journal is where an Outbox records each operation before its ledger
+// applies it: nowhere (NewMemoryOutbox), or a file, each line fsynced
+// before the operation returns (OpenFileOutbox). An operation the journal
+// could not record is not applied.
+type journal interface {
+	event(ev *hallv1.DeviceEvent, applied bool) error
+	ack(upTo uint64) error
+	resend(from uint64) error
+	renumber(first uint64) error
+	board(a *hallv1.Assignment) error // nil: not assigned
+	// recorded is told of each operation applied, with the ledger as it
+	// is now (a file compacts itself).
+	recorded(l *ledger)
+	close() error
+}
 
-type memOutbox struct {
+// lockedOutbox is the Outbox: a ledger under a lock, each change recorded
+// by its journal first.
+type lockedOutbox struct {
 	mu     sync.Mutex
 	l      ledger
+	j      journal
 	closed bool
 }
 
-func (m *memOutbox) NextSeq() uint64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.l.next
+// NewMemoryOutbox returns an Outbox kept in memory: it survives
+// reconnections but not a restart of the program.
+func NewMemoryOutbox() Outbox { return &lockedOutbox{l: newLedger(), j: memoryJournal{}} }
+
+// memoryJournal records nothing: the ledger in memory is all there is.
+type memoryJournal struct{}
+
+func (memoryJournal) event(*hallv1.DeviceEvent, bool) error { return nil }
+func (memoryJournal) ack(uint64) error                      { return nil }
+func (memoryJournal) resend(uint64) error                   { return nil }
+func (memoryJournal) renumber(uint64) error                 { return nil }
+func (memoryJournal) board(*hallv1.Assignment) error        { return nil }
+func (memoryJournal) recorded(*ledger)                      {}
+func (memoryJournal) close() error                          { return nil }
+
+func (o *lockedOutbox) NextSeq() uint64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.next
 }
 
-func (m *memOutbox) AckedSeq() uint64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.l.acked
+func (o *lockedOutbox) AckedSeq() uint64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.acked
 }
 
-func (m *memOutbox) Pending() []*hallv1.DeviceEvent {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.l.pendingCopy()
+func (o *lockedOutbox) Pending() []*hallv1.DeviceEvent {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.pendingCopy()
 }
 
-func (m *memOutbox) PendingCount() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.l.pending)
+func (o *lockedOutbox) PendingCount() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.l.pending)
 }
 
-func (m *memOutbox) PendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.l.pendingRange(after, upTo)
+func (o *lockedOutbox) PendingRange(after, upTo uint64) []*hallv1.DeviceEvent {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.pendingRange(after, upTo)
 }
 
-func (m *memOutbox) Append(ev *hallv1.DeviceEvent, applied bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
+func (o *lockedOutbox) Append(ev *hallv1.DeviceEvent, applied bool) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
 		return ErrClosed
 	}
-	if err := m.l.checkAppend(ev); err != nil {
+	if err := o.l.checkAppend(ev); err != nil {
 		return err
 	}
-	m.l.append(proto.Clone(ev).(*hallv1.DeviceEvent), applied)
+	if err := o.j.event(ev, applied); err != nil {
+		return err
+	}
+	o.l.append(proto.Clone(ev).(*hallv1.DeviceEvent), applied)
+	o.j.recorded(&o.l)
 	return nil
 }
 
-func (m *memOutbox) Ack(upTo uint64) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
+func (o *lockedOutbox) Ack(upTo uint64) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
 		return ErrClosed
 	}
-	m.l.ack(upTo)
+	if upTo <= o.l.acked && (len(o.l.pending) == 0 || o.l.pending[0].GetSeq() > upTo) {
+		return nil // nothing changes: keep the journal short
+	}
+	if err := o.j.ack(upTo); err != nil {
+		return err
+	}
+	o.l.ack(upTo)
+	o.j.recorded(&o.l)
 	return nil
 }
 
-func (m *memOutbox) Resend(from uint64) (int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
+func (o *lockedOutbox) Resend(from uint64) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
 		return 0, ErrClosed
 	}
-	return m.l.resend(from), nil
+	if len(o.l.retained) == 0 || o.l.retained[len(o.l.retained)-1].GetSeq() < from {
+		return 0, nil // nothing held: keep the journal short
+	}
+	if err := o.j.resend(from); err != nil {
+		return 0, err
+	}
+	n := o.l.resend(from)
+	o.j.recorded(&o.l)
+	return n, nil
 }
 
-func (m *memOutbox) Renumber(first uint64) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
+func (o *lockedOutbox) Renumber(first uint64) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
 		return ErrClosed
 	}
-	m.l.renumber(first)
+	if err := o.j.renumber(first); err != nil {
+		return err
+	}
+	o.l.renumber(first)
+	o.j.recorded(&o.l)
 	return nil
 }
 
-func (m *memOutbox) SaveBoard(a *hallv1.Assignment) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
+func (o *lockedOutbox) SaveBoard(a *hallv1.Assignment) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
 		return ErrClosed
 	}
-	if a != nil {
+	if a.GetBoardId() != "" {
 		a = proto.Clone(a).(*hallv1.Assignment)
+	} else {
+		a = nil
 	}
-	m.l.setBoard(a)
+	if err := o.j.board(a); err != nil {
+		return err
+	}
+	o.l.setBoard(a)
+	o.j.recorded(&o.l)
 	return nil
 }
 
-func (m *memOutbox) Board() *hallv1.Assignment {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.l.boardCopy()
+func (o *lockedOutbox) Board() *hallv1.Assignment {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.boardCopy()
 }
 
-func (m *memOutbox) Close() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.closed = true
-	return nil
+func (o *lockedOutbox) Close() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return nil
+	}
+	o.closed = true
+	return o.j.close()
 }

@@ -181,7 +181,7 @@ func TestFileOutboxSurvivesReopen(t *testing.T) {
 func TestFileOutboxCompacts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "outbox.jsonl")
 	ob := openOutbox(t, path)
-	ob.(*fileOutbox).compact = 16
+	setCompactAfter(ob, 16)
 	ob.SaveBoard(testAssignment("B1", "300", action(kStart, 0, white)))
 	for i := uint64(1); i <= 60; i++ {
 		if err := ob.Append(pressEvent(i, int64(i), white), true); err != nil {
@@ -200,7 +200,7 @@ func TestFileOutboxCompacts(t *testing.T) {
 	if n := len(ob.Board().GetHistory()); n != 61 {
 		t.Errorf("history has %d actions, want 61", n)
 	}
-	ob.(*fileOutbox).compact = 16
+	setCompactAfter(ob, 16)
 	ob.SaveBoard(testAssignment("B2", "300", action(kStart, 0, white)))
 	want = contentOf(ob)
 	ob.Close()
@@ -225,7 +225,7 @@ func TestOutboxResendsWhatItHolds(t *testing.T) {
 					return NewMemoryOutbox()
 				}
 				ob := openOutbox(t, path)
-				ob.(*fileOutbox).compact = 8
+				setCompactAfter(ob, 8)
 				return ob
 			}
 			ob := open()
@@ -327,4 +327,10 @@ func TestDeviceRecoversAfterReboot(t *testing.T) {
 	if s := d.Status(); s.NextSeq != 4 {
 		t.Errorf("a repeated command after the reboot was applied again (next seq %d)", s.NextSeq)
 	}
+}
+
+// setCompactAfter makes a file outbox compact its journal after n lines
+// (at least) instead of defaultCompactAfter.
+func setCompactAfter(ob Outbox, n int) {
+	ob.(*lockedOutbox).j.(*fileJournal).compact = n
 }
