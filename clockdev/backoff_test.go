@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Defect 11: the same link failure, again and again, is a warning once a
+// The same link failure, again and again, is a warning once a
 // minute (saying how many it stood for), not a warning per reconnection;
 // a different failure is a warning at once.
 func TestLinkDownWarningsAreRateLimited(t *testing.T) {

@@ -131,7 +131,7 @@ func TestPerGameFor(t *testing.T) {
 	}
 }
 
-// TestNoEditionBranches (rules.md: each ruleset kept working, issue 7:
+// TestNoEditionBranches (rules.md: each ruleset kept working:
 // rulesets as data): the engine reads profiles, not ruleset names, so
 // adding an edition touches profiles.go and its vectors only. No file
 // but the table and the Ruleset constants names an edition (FIDE 2023

@@ -93,7 +93,7 @@ func randValue(r *rand.Rand, fd protoreflect.FieldDescriptor, ids []string) prot
 	panic(fd.Kind().String())
 }
 
-// Defect 7, as an attacker tries it: thousands of Arbiter calls with
+// Bad input as an attacker tries it: thousands of Arbiter calls with
 // random fields (lengths, control characters, the hall's ids where others
 // belong, extreme numbers, NaN, unknown enums) are answered with the
 // caller's fault or a refusal, never INTERNAL or UNKNOWN (the server's).

@@ -15,7 +15,7 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
-// Defect 7: every bad input is refused as INVALID_ARGUMENT (or
+// Every bad input is refused as INVALID_ARGUMENT (or
 // OUT_OF_RANGE) naming the field; never INTERNAL, never stored as a
 // default.
 func TestBadRequestsNameTheField(t *testing.T) {
@@ -110,7 +110,7 @@ func TestBadRequestsNameTheField(t *testing.T) {
 	}
 }
 
-// Defect 7: device messages with bad readings end the stream with
+// Device messages with bad readings end the stream with
 // INVALID_ARGUMENT (or OUT_OF_RANGE) naming the field.
 func TestBadDeviceMessagesNameTheField(t *testing.T) {
 	t.Parallel()
@@ -153,7 +153,7 @@ func TestBadDeviceMessagesNameTheField(t *testing.T) {
 	}
 }
 
-// Defect 7: an event whose content is malformed (a board id too long to
+// An event whose content is malformed (a board id too long to
 // be one) is refused and acknowledged, not applied, and the stream goes on.
 func TestMalformedEventIsRefusedAndAcknowledged(t *testing.T) {
 	t.Parallel()
@@ -167,7 +167,7 @@ func TestMalformedEventIsRefusedAndAcknowledged(t *testing.T) {
 	}
 }
 
-// Defect 7: a Hello naming a board the device does not keep is refused:
+// A Hello naming a board the device does not keep is refused:
 // the claim is audited on that board, and the device is told what it
 // keeps (the stream goes on: a device reassigned while away is not locked
 // out).
@@ -202,7 +202,7 @@ func TestHelloNamingAnotherBoardIsRefused(t *testing.T) {
 	}
 }
 
-// Defect 9: resuming a watch after a change the hall never made is
+// Resuming a watch after a change the hall never made is
 // OUT_OF_RANGE at once, not a silent wait.
 func TestWatchResumeBeyondTheHeadIsOutOfRange(t *testing.T) {
 	t.Parallel()
@@ -216,7 +216,7 @@ func TestWatchResumeBeyondTheHeadIsOutOfRange(t *testing.T) {
 	}
 }
 
-// Defect 9: the SSE feed answers 404 for a board or round that does not
+// The SSE feed answers 404 for a board or round that does not
 // exist (as gRPC does), and 400 for a Last-Event-ID beyond the head.
 func TestSSEUnknownScopeAndResumeBeyondTheHead(t *testing.T) {
 	t.Parallel()

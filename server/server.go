@@ -37,7 +37,7 @@
 //
 // The HTTP port (HTTPS with the gRPC certificate when Options.TLS is set)
 // serves /healthz (liveness), /readyz (readiness: the store commits, see
-// ready.go), /metrics, the dashboard and its feeds, /api/backup, and the
+// readiness.go), /metrics, the dashboard and its feeds, /api/backup, and the
 // web sign-in (package auth): HTTP callers are identified by a bearer token
 // or a session cookie, never by a token in the URL (auth.Sessions).
 //
@@ -130,7 +130,7 @@ type Options struct {
 	// ping two seconds late.
 	KeepaliveTime, KeepaliveTimeout time.Duration
 	// Stream, if set, says how the hall's publisher to NATS JetStream
-	// fares (stream.go): GET /api/stream and the hall_outbox_* and
+	// fares (stream_status.go): GET /api/stream and the hall_outbox_* and
 	// hall_stream_* metrics.
 	Stream func(context.Context) (StreamStatus, error)
 	// Overloaded, if set, says whether the hall is behind its own work, in

@@ -87,7 +87,7 @@ func (w *web) session() auth.SessionInfo {
 	return in
 }
 
-// Defect 5: tokens never go in URLs: ?token= is refused on every endpoint
+// Tokens never go in URLs: ?token= is refused on every endpoint
 // that used to take it.
 func TestTokenInURLIsRefused(t *testing.T) {
 	t.Parallel()
@@ -102,7 +102,7 @@ func TestTokenInURLIsRefused(t *testing.T) {
 	}
 }
 
-// Defect 5: sign-in exchanges a token for a session cookie (HttpOnly,
+// Sign-in exchanges a token for a session cookie (HttpOnly,
 // SameSite=Strict), which the feeds accept; state-changing requests by
 // cookie need the CSRF token and this server's origin; signing out ends
 // the session; revoking the token ends it too.
@@ -178,7 +178,7 @@ func TestSignInSessionCookie(t *testing.T) {
 	}
 }
 
-// Defect 5: a sign-in code signs a browser in once, without a token in
+// A sign-in code signs a browser in once, without a token in
 // the link; the second use is refused.
 func TestSignInCodeWorksOnce(t *testing.T) {
 	t.Parallel()
@@ -209,7 +209,7 @@ func TestSignInCodeWorksOnce(t *testing.T) {
 	}
 }
 
-// Defect 5: with a certificate, the HTTP port serves HTTPS (the same
+// With a certificate, the HTTP port serves HTTPS (the same
 // certificate as gRPC), the session cookie is Secure, and plain HTTP gets
 // nowhere.
 func TestHTTPSWithTheSameCertificate(t *testing.T) {

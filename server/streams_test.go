@@ -13,7 +13,7 @@ import (
 	"github.com/chesshall/hallclock/server"
 )
 
-// Defect 4: a device stream that never says Hello is cut after
+// A device stream that never says Hello is cut after
 // HelloTimeout, with DEADLINE_EXCEEDED, instead of held for ever.
 func TestStreamWithoutHelloIsCut(t *testing.T) {
 	t.Parallel()
@@ -25,7 +25,7 @@ func TestStreamWithoutHelloIsCut(t *testing.T) {
 	}
 }
 
-// Defect 4: streams that never say Hello do not delay shutdown by the
+// Streams that never say Hello do not delay shutdown by the
 // whole grace: they end as soon as the server shuts down.
 func TestStreamsWithoutHelloDoNotDelayShutdown(t *testing.T) {
 	t.Parallel()
@@ -44,7 +44,7 @@ func TestStreamsWithoutHelloDoNotDelayShutdown(t *testing.T) {
 	}
 }
 
-// Defect 4: a token holds at most so many streams at once; one more is
+// A token holds at most so many streams at once; one more is
 // refused with RESOURCE_EXHAUSTED, and a slot frees when a stream ends.
 func TestStreamsPerTokenAreCapped(t *testing.T) {
 	t.Parallel()

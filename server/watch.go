@@ -18,7 +18,7 @@ import (
 
 // watchService implements Watch: each stream reads the hub at its own pace
 // and only its own goroutine calls Send. The updates of a scope are built
-// and encoded once and shared by its watchers (hub.go).
+// and encoded once and shared by its watchers (package fanout).
 type watchService struct {
 	pb.UnsafeWatchServer
 	s *Server

@@ -92,7 +92,7 @@ func TestRunPlaysARound(t *testing.T) {
 	runRound(t, h, 3, "-chaos", "dup")
 }
 
-// Defect 10: clocksim plays against a hall whose certificate comes from a
+// clocksim plays against a hall whose certificate comes from a
 // private CA, trusting that CA (-tls-ca).
 func TestRunOverTLSWithAPrivateCA(t *testing.T) {
 	t.Parallel()

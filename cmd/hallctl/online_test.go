@@ -9,7 +9,7 @@ import (
 )
 
 // hallctl boards shows a clock switched on before its board was added as
-// connected, not "(offline)" (issue 9: the demo's whole hall read offline).
+// connected, not "(offline)" (the demo's whole hall once read offline).
 func TestBoardsShowsEarlyClockOnline(t *testing.T) {
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())

@@ -11,7 +11,7 @@ import (
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
-// Defect 10: hallctl talks to a server whose certificate comes from a
+// hallctl talks to a server whose certificate comes from a
 // private CA with -tls-ca (or HALL_TLS_CA); with the system's roots alone
 // it is refused.
 func TestTLSWithAPrivateCA(t *testing.T) {

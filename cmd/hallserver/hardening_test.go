@@ -98,7 +98,7 @@ func runErr(t *testing.T, m *Main) error {
 
 var tokenRE = regexp.MustCompile(`hc_[A-Za-z0-9_-]+`)
 
-// Defect 1: a second server on a data directory exits at once, naming the
+// A second server on a data directory exits at once, naming the
 // first one's process and addresses, instead of serving a split hall.
 func TestSecondServerOnADataDirectoryExitsNamingTheFirst(t *testing.T) {
 	dir := t.TempDir()
@@ -121,7 +121,7 @@ func TestSecondServerOnADataDirectoryExitsNamingTheFirst(t *testing.T) {
 	serve(t, &Main{DataDir: dir}).stop()
 }
 
-// Defect 3: a first start that fails (a port in use) creates no chief
+// A first start that fails (a port in use) creates no chief
 // token nobody saw; the next start shows one.
 func TestChiefTokenOnlyOnceTheListenersAreBound(t *testing.T) {
 	dir := t.TempDir()
@@ -140,7 +140,7 @@ func TestChiefTokenOnlyOnceTheListenersAreBound(t *testing.T) {
 	}
 }
 
-// Defect 3: reset-chief recovers a lost chief token with file access
+// reset-chief recovers a lost chief token with file access
 // only: the old token stops working, the new one works; it refuses while
 // a server runs on the directory.
 func TestResetChief(t *testing.T) {
@@ -184,7 +184,7 @@ func TestResetChief(t *testing.T) {
 	}
 }
 
-// Defect 8: a 0-byte hall.db does not silently become a new hall with a
+// A 0-byte hall.db does not silently become a new hall with a
 // new chief token; -new-hall says to.
 func TestEmptyDatabaseIsNotANewHall(t *testing.T) {
 	dir := t.TempDir()

@@ -11,8 +11,8 @@
 //		Round: 5, Board: 12, White: white, Black: black, Config: cfg, Log: log}
 //	err := pgn.Write(w, []pgn.Game{g}, pgn.Options{})
 //
-// A game still going is written with the result "*" (a live broadcast,
-// issue 11, writes the log as far as its delay allows); Options.Round
+// A game still going is written with the result "*" (a live broadcast
+// writes the log as far as its delay allows); Options.Round
 // chooses the Round tag's form: "5", or "5.12" as lichess broadcasts want
 // round and board.
 //

@@ -292,7 +292,7 @@ func (t *Tokens) Authenticate(ctx context.Context) (context.Context, error) {
 
 // MayCall checks in methodRoles that the identity's role may call the
 // method (its full name, "/hall.v1.Arbiter/BoardAction"): the door of
-// gRPC and of the web pages' calls (arbiter_http.go) alike.
+// gRPC and of the web pages' calls (arbiter's JSON bridge) alike.
 func MayCall(id *Identity, method string) error {
 	roles, known := methodRoles[method]
 	if known && slices.Contains(roles, id.Role) {

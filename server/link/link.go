@@ -110,7 +110,7 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	// is busy.
 	type arrival struct {
 		m  *pb.DeviceMessage
-		at time.Time // when it arrived (real time), for ingest_first.go
+		at time.Time // when it arrived (real time), for the ingest monitor (fanout.Ingest)
 	}
 	msgs := make(chan arrival)
 	recvErr := make(chan error, 1)
@@ -159,7 +159,7 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 // watchSilence cuts a device's link (DEADLINE_EXCEEDED) once nothing was
 // heard from it for three heartbeat intervas. It looks when the silence
 // would be complete, not at every message. If it looks late by more than
-// a heartbeat interval, or the hall is behind its work (lag.go), it is
+// a heartbeat interval, or the hall is behind its work (Lag), it is
 // the hall that is slow, not necessarily the device: the device gets
 // another three intervals rather than being cut for the hall's delay (a
 // dead connection is still found by keepalive). It returns the function

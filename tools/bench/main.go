@@ -1,6 +1,6 @@
 // Command bench measures the hall server under load on this machine and
 // prints one table: each figure of the hall, its baseline measured in the
-// same run, their ratio, the target (issue 12) and whether it holds.
+// same run, their ratio, the hall's target for it and whether it holds.
 // Absolute figures vary 2-3x between runs on a shared machine (see
 // ../shared/notes/machine-limits.md); the ratios are what to compare.
 //
@@ -106,7 +106,7 @@ func main() {
 
 Measures the hall server (a real hallserver process) against an echo server
 in the same run and prints one table of figures, baselines, ratios and
-issue 12's targets. Absolute figures vary on a shared machine: compare the
+the hall's targets. Absolute figures vary on a shared machine: compare the
 ratios. The parts are described by go doc ./tools/bench.
 
 `)

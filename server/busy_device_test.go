@@ -32,7 +32,7 @@ next:
 	return false
 }
 
-// Defect 2: a section-limited arbiter cannot take another section's
+// A section-limited arbiter cannot take another section's
 // clock. A device that keeps a board whose game is not over is busy: taking
 // it is refused unless the request says replace, and then only by a
 // caller allowed on both boards; the move is audited on both boards. The

@@ -52,7 +52,7 @@ func (e *statusErr) Error() string {
 	return "gRPC health " + e.got.String() + ", want " + e.want.String()
 }
 
-// Defect 6: a full disk. /healthz (liveness) stays ok; /readyz and the
+// A full disk. /healthz (liveness) stays ok; /readyz and the
 // gRPC health status say the hall cannot commit, and come back once space
 // is freed.
 func TestReadinessFollowsAFullDisk(t *testing.T) {
@@ -101,7 +101,7 @@ type httpErr struct {
 
 func (e *httpErr) Error() string { return "HTTP " + http.StatusText(e.code) + ": " + e.body }
 
-// Defect 6 without root: a store that can no longer commit (closed under
+// A full disk without root: a store that can no longer commit (closed under
 // the server) makes the hall not ready, while it stays alive.
 func TestNotReadyWhenTheStoreCannotCommit(t *testing.T) {
 	t.Parallel()

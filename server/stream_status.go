@@ -11,7 +11,7 @@ import (
 	"github.com/chesshall/hallclock/server/auth"
 )
 
-// The hall's stream (issue 13): a publisher (package storage/publish,
+// The hall's stream: a publisher (package storage/publish,
 // wired by cmd/hallserver) drains the store's outbox into NATS JetStream
 // for gateways and a federation's view. The server only reports on it:
 // Options.Stream says how it fares, shown at GET /api/stream for the

@@ -12,7 +12,7 @@ import (
 // A board created after its device connected takes the device's online
 // state from the connection registry: the demo's fleet connects every
 // clock first and imports its rounds afterwards, and every board showed
-// "offline" although every clock was connected (issue 9). The same for a
+// "offline" although every clock was connected. The same for a
 // board made by adding it by hand, and by importing a round whose hall
 // plan gives the clock; the hub's watchers see what ListBoards sees.
 func TestBoardCreatedAfterDeviceConnectedIsOnline(t *testing.T) {

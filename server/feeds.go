@@ -19,7 +19,7 @@ func (s *Server) feedViewer(r *http.Request) (broadcast.Viewer, bool, error) {
 	var id *auth.Identity
 	var err error
 	if r.Header.Get("Authorization") == "" && !r.URL.Query().Has("token") {
-		// A browser signed in (session.go) reads as its token; without a
+		// A browser signed in (package auth) reads as its token; without a
 		// session, or with one that ended, it is anyone: public rounds.
 		if _, cerr := r.Cookie(auth.SessionCookie); cerr != nil {
 			return broadcast.Viewer{}, false, nil
