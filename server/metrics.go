@@ -29,12 +29,15 @@ func (s *Server) newMetrics() *metrics {
 			func() float64 { return float64(f(s.Stats())) }))
 	}
 	counter("device_connects_total", "Device streams welcomed.", func(st Stats) uint64 { return st.Connects })
+	counter("device_messages_received_total", "Device messages received (events and heartbeats), counted as they arrive.", func(st Stats) uint64 { return st.Received })
 	counter("device_events_applied_total", "Device events applied and committed.", func(st Stats) uint64 { return st.EventsApplied })
 	counter("device_events_rejected_total", "Device events refused by the rules (committed to the audit log).", func(st Stats) uint64 { return st.Rejected })
 	counter("device_events_duplicate_total", "Device events dropped as already received and acknowledged again.", func(st Stats) uint64 { return st.Duplicates })
 	counter("device_sequence_gaps_total", "Device streams ended because a sequence number was skipped.", func(st Stats) uint64 { return st.Gaps })
 	counter("late_silence_checks_total", "Checks for silent devices that ran over a heartbeat interval late (the hall overloaded); the device got more time.",
 		func(st Stats) uint64 { return st.LateWatchdogs })
+	counter("device_silence_cuts_total", "Clocks taken offline for sending nothing for three heartbeat intervals.",
+		func(st Stats) uint64 { return st.SilenceCuts })
 	counter("watch_holds_total", "Watchers' updates held back while presses waited over 500 ms to be acknowledged (ingest first).",
 		func(st Stats) uint64 { return st.WatchHolds })
 	counter("arbiter_commands_total", "Arbiter commands issued to clocks.", func(st Stats) uint64 { return st.Commands })

@@ -19,7 +19,10 @@ import (
 // The silence watchdog on the server's clock (fake): a device is cut
 // three heartbeat intervals after it was last heard, counted from the
 // last message it sent; a check that runs more than an interval late
-// (the hall was behind, not the device) gives the device more time.
+// (the hall was behind, not the device) gives the device more time. The
+// test moves the fake clock and waits for its timers to have run
+// (Settle), then reads what the watchdog did from the server's counters:
+// it never gives the timers real time and hopes.
 func TestSilenceWatchdog(t *testing.T) {
 	t.Parallel()
 	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
@@ -53,29 +56,41 @@ func TestSilenceWatchdog(t *testing.T) {
 			return nil
 		})
 	}
-	alive := func(l *rawLink) bool {
+	// advance moves the clock and waits for the watchdogs due to have
+	// run: what they decided is in the counters when it returns.
+	advance := func(d time.Duration) {
+		fake.Advance(d)
+		fake.Settle()
+	}
+	cuts := func() uint64 { return h.Server.Stats().SilenceCuts }
+	// alive: no link was cut for silence since the count was before.
+	alive := func(l *rawLink, before uint64) bool {
 		select {
 		case <-l.done:
 			return false
-		case <-time.After(100 * time.Millisecond): // the fake clock's timers run in goroutines
-			return true
+		default:
 		}
+		return cuts() == before
 	}
 
 	// Heard 2 s after connecting: at 3 s it is not cut, at 5 s it is.
 	dev0 := boards[0].GetDeviceId()
 	l0, _, _ := connectRaw(t, h, dev0, 0, 1)
-	fake.Advance(2 * time.Second)
+	cut0 := cuts()
+	advance(2 * time.Second)
 	beat(l0, dev0)
-	fake.Advance(time.Second)
-	if !alive(l0) {
+	advance(time.Second)
+	if !alive(l0, cut0) {
 		t.Fatalf("device cut 1 s after its heartbeat: %v", l0.err)
 	}
-	fake.Advance(1900 * time.Millisecond)
-	if !alive(l0) {
+	advance(1900 * time.Millisecond)
+	if !alive(l0, cut0) {
 		t.Fatalf("device cut 2.9 s after its heartbeat: %v", l0.err)
 	}
-	fake.Advance(100 * time.Millisecond)
+	advance(100 * time.Millisecond)
+	if got := cuts() - cut0; got != 1 {
+		t.Fatalf("links cut for silence 3 s after the heartbeat: %d, want 1", got)
+	}
 	if err := l0.ended(); codeOf(err) != codes.DeadlineExceeded {
 		t.Fatalf("silent for 3 s: stream ended with %v, want DEADLINE_EXCEEDED", err)
 	}
@@ -83,16 +98,16 @@ func TestSilenceWatchdog(t *testing.T) {
 	// A check 2 s late (the clock jumps 5 s): more time, counted.
 	dev1 := boards[1].GetDeviceId()
 	l1, _, _ := connectRaw(t, h, dev1, 0, 1)
-	late0 := h.Server.Stats().LateWatchdogs
-	fake.Advance(5 * time.Second)
-	if !alive(l1) {
+	late0, cut1 := h.Server.Stats().LateWatchdogs, cuts()
+	advance(5 * time.Second)
+	if !alive(l1, cut1) {
 		t.Fatalf("device cut by a check 2 s late: %v", l1.err)
 	}
 	if got := h.Server.Stats().LateWatchdogs - late0; got != 1 {
 		t.Errorf("late checks counted: %d, want 1", got)
 	}
 	// The next check, on time, cuts it: still nothing heard.
-	fake.Advance(3 * time.Second)
+	advance(3 * time.Second)
 	if err := l1.ended(); codeOf(err) != codes.DeadlineExceeded {
 		t.Fatalf("silent, checked on time: stream ended with %v, want DEADLINE_EXCEEDED", err)
 	}
@@ -101,11 +116,12 @@ func TestSilenceWatchdog(t *testing.T) {
 	// arrive is not silent, whatever the hall does with them.
 	dev2 := boards[2].GetDeviceId()
 	l2, _, _ := connectRaw(t, h, dev2, 0, 1)
+	cut2 := cuts()
 	for range 4 {
-		fake.Advance(2 * time.Second)
+		advance(2 * time.Second)
 		beat(l2, dev2)
 	}
-	if !alive(l2) {
+	if !alive(l2, cut2) {
 		t.Fatalf("a device beating every 2 s was cut: %v", l2.err)
 	}
 
@@ -114,10 +130,10 @@ func TestSilenceWatchdog(t *testing.T) {
 	dev3 := boards[3].GetDeviceId()
 	l3, _, _ := connectRaw(t, h, dev3, 0, 1)
 	overloaded.Store(true)
-	late0 = h.Server.Stats().LateWatchdogs
+	late0, cut3 := h.Server.Stats().LateWatchdogs, cuts()
 	for range 3 {
-		fake.Advance(3 * time.Second)
-		if !alive(l3) {
+		advance(3 * time.Second)
+		if !alive(l3, cut3) {
 			t.Fatalf("a silent device was cut while the hall was overloaded: %v", l3.err)
 		}
 	}
@@ -125,7 +141,7 @@ func TestSilenceWatchdog(t *testing.T) {
 		t.Errorf("checks put off while overloaded: %d, want at least 3 (this clock's)", got)
 	}
 	overloaded.Store(false)
-	fake.Advance(3 * time.Second)
+	advance(3 * time.Second)
 	if err := l3.ended(); codeOf(err) != codes.DeadlineExceeded {
 		t.Fatalf("silent once the hall caught up: stream ended with %v, want DEADLINE_EXCEEDED", err)
 	}
@@ -164,20 +180,31 @@ func TestSilenceNotCountedWhileEventWaits(t *testing.T) {
 			close(release)
 		}
 	}()
+	received := h.Server.Stats().Received
 	l.event(1, b.GetBoardId(), startAction(0), 300_000, 300_000)
 	l.event(2, b.GetBoardId(), pressAction(pb.Side_SIDE_WHITE, 1000), 301_000, 300_000)
 	for range 5 {
 		l.heartbeat(1)
 	}
-	// The messages reach the hall (real time; nothing of the hall shows
-	// it: the first waits in the store, the rest behind it).
-	time.Sleep(500 * time.Millisecond)
+	// Both events reach the hall: the first waits in the store, the
+	// second behind it (the heartbeats wait unread behind that).
+	halltest.Eventually(t, 5*time.Second, func() error {
+		if got := h.Server.Stats().Received - received; got < 2 {
+			return fmt.Errorf("the hall has %d of the device's messages, want its 2 events", got)
+		}
+		return nil
+	})
+	cuts := h.Server.Stats().SilenceCuts
 	for i := range 10 {
 		fake.Advance(time.Second) // every check on time
+		fake.Settle()
 		select {
 		case <-l.done:
 			t.Fatalf("cut %d s into a stalled commit, its next event waiting: %v", i+1, l.err)
-		case <-time.After(20 * time.Millisecond):
+		default:
+		}
+		if got := h.Server.Stats().SilenceCuts; got != cuts {
+			t.Fatalf("cut for silence %d s into a stalled commit, its next event waiting", i+1)
 		}
 	}
 
@@ -188,6 +215,7 @@ func TestSilenceNotCountedWhileEventWaits(t *testing.T) {
 	for a := l.ack(); a.GetUpToSeq() < 2; a = l.ack() {
 	}
 	fake.Advance(3 * time.Second)
+	fake.Settle()
 	if err := l.ended(); codeOf(err) != codes.DeadlineExceeded {
 		t.Fatalf("silent for 3 s once its events were handled: stream ended with %v, want DEADLINE_EXCEEDED", err)
 	}

@@ -5,6 +5,7 @@ package server
 // use them to show that a fault really happened.
 type Stats struct {
 	Connects      uint64 // device streams welcomed
+	Received      uint64 // device messages received (events, heartbeats)
 	EventsApplied uint64 // device events applied and committed
 	Rejected      uint64 // device events refused by the rules (committed to the audit log)
 	Duplicates    uint64 // device events dropped as already received, re-acknowledged
@@ -13,6 +14,9 @@ type Stats struct {
 	// LateWatchdogs counts silence checks that ran more than a heartbeat
 	// interval late (the hall overloaded): the device got more time.
 	LateWatchdogs uint64
+	// SilenceCuts counts clocks taken offline for sending nothing for
+	// three heartbeat intervals.
+	SilenceCuts uint64
 	// WatchHolds counts watchers' updates held back while ingest was
 	// behind (fanout.Ingest).
 	WatchHolds uint64
@@ -25,9 +29,9 @@ type Stats struct {
 func (s *Server) Stats() Stats {
 	l := s.link.Stats()
 	return Stats{
-		Connects: l.Connects, EventsApplied: l.EventsApplied, Rejected: l.Rejected,
+		Connects: l.Connects, Received: l.Received, EventsApplied: l.EventsApplied, Rejected: l.Rejected,
 		Duplicates: l.Duplicates, Gaps: l.Gaps, Commands: s.hall.Commands(),
-		LateWatchdogs: l.LateWatchdogs, WatchHolds: s.ingest.Holds(),
+		LateWatchdogs: l.LateWatchdogs, SilenceCuts: l.SilenceCuts, WatchHolds: s.ingest.Holds(),
 		StreamsOpen: s.streams.Open(),
 	}
 }

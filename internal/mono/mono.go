@@ -57,13 +57,19 @@ func (realClock) AfterFunc(d time.Duration, f func()) Timer {
 
 // Fake is a Clock whose time moves only when Advance or Set is called.
 type Fake struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
+	mu      sync.Mutex
+	now     time.Time
+	timers  []*fakeTimer
+	running int        // timer functions started and not yet returned
+	idle    *sync.Cond // broadcast when running drops to 0
 }
 
 // NewFake returns a Fake clock showing start.
-func NewFake(start time.Time) *Fake { return &Fake{now: start} }
+func NewFake(start time.Time) *Fake {
+	c := &Fake{now: start}
+	c.idle = sync.NewCond(&c.mu)
+	return c
+}
 
 type fakeTimer struct {
 	c    *Fake
@@ -119,10 +125,35 @@ func (c *Fake) Advance(d time.Duration) {
 		}
 	}
 	c.timers = keep
+	c.running += len(due)
 	c.mu.Unlock()
 	sort.SliceStable(due, func(i, j int) bool { return due[i].when.Before(due[j].when) })
 	for _, t := range due {
-		go t.f()
+		go func() {
+			defer c.returned()
+			t.f()
+		}()
+	}
+}
+
+func (c *Fake) returned() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running--; c.running == 0 {
+		c.idle.Broadcast()
+	}
+}
+
+// Settle waits until every timer function that Advance started has
+// returned, those they started in turn included: what the timers due so
+// far do is done (what they hand to other goroutines may not be). A test
+// waits on it instead of giving the timers real time to run. A timer
+// function that blocks until the caller of Settle acts deadlocks it.
+func (c *Fake) Settle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.running > 0 {
+		c.idle.Wait()
 	}
 }
 

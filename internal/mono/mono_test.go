@@ -1,6 +1,7 @@
 package mono
 
 import (
+	"sync"
 	"testing"
 	"time"
 )
@@ -19,14 +20,12 @@ func TestFakeRunsDueTimersInOrder(t *testing.T) {
 		t.Fatalf("Pending after 999ms = %d, want 2", n)
 	}
 	c.Advance(2 * time.Second)
-	a, b := <-got, <-got
-	if a+b != 3 {
-		t.Fatalf("ran %d and %d, want 1 and 2", a, b)
+	c.Settle()
+	if n := len(got); n != 2 {
+		t.Fatalf("%d timers ran, want 2 (the stopped one not)", n)
 	}
-	select {
-	case v := <-got:
-		t.Fatalf("stopped timer ran (%d)", v)
-	case <-time.After(20 * time.Millisecond):
+	if a, b := <-got, <-got; a+b != 3 {
+		t.Fatalf("ran %d and %d, want 1 and 2", a, b)
 	}
 }
 
@@ -36,13 +35,46 @@ func TestFakeResetMovesTheTimer(t *testing.T) {
 	tm := c.AfterFunc(time.Second, func() { ran <- struct{}{} })
 	tm.Reset(3 * time.Second)
 	c.Advance(2 * time.Second)
-	select {
-	case <-ran:
+	c.Settle()
+	if len(ran) != 0 {
 		t.Fatal("timer ran at its old time after Reset")
-	case <-time.After(20 * time.Millisecond):
 	}
 	c.Advance(time.Second)
-	<-ran
+	c.Settle()
+	if len(ran) != 1 {
+		t.Fatal("timer did not run at its new time")
+	}
+}
+
+// Settle returns once the timer functions started so far, and those they
+// started, have returned; not before.
+func TestFakeSettle(t *testing.T) {
+	c := NewFake(time.Unix(0, 0))
+	release := make(chan struct{})
+	var done []string
+	var mu sync.Mutex
+	note := func(s string) { mu.Lock(); done = append(done, s); mu.Unlock() }
+	c.AfterFunc(time.Second, func() {
+		<-release
+		c.AfterFunc(0, func() { note("chained") }) // due at once: started from within
+		note("first")
+	})
+	c.Advance(time.Second)
+	settled := make(chan struct{})
+	go func() { c.Settle(); close(settled) }()
+	select {
+	case <-settled:
+		t.Fatal("Settle returned while a timer function ran")
+	default:
+	}
+	close(release)
+	<-settled
+	mu.Lock()
+	defer mu.Unlock()
+	if len(done) != 2 {
+		t.Errorf("after Settle: %v, want the timer and the one it started", done)
+	}
+	c.Settle() // nothing running: returns at once
 }
 
 func TestScaledRunsFaster(t *testing.T) {

@@ -124,6 +124,7 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 				return
 			}
 			heard.Store(s.clock.Now().UnixNano())
+			s.counters.received.Add(1)
 			if hb := m.GetHeartbeat(); hb != nil {
 				s.hall.Heartbeat(l.info, hb)
 				continue
@@ -194,6 +195,7 @@ func (s *Service) watchSilence(dev string, heard *atomic.Int64, cancel context.C
 				"sched_p99", time.Duration(s.opts.SchedLatency()))
 			due = now.Add(silence)
 		default:
+			s.counters.silenceCuts.Add(1)
 			cancel(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", hallerr.ErrDeviceSilent, dev, silence))
 			return
 		}

@@ -66,6 +66,7 @@ func New(ctx context.Context, opts Options) *Service {
 // Stats are the service's counters since it started.
 type Stats struct {
 	Connects      uint64 // device streams welcomed
+	Received      uint64 // device messages received (events, heartbeats), counted as they arrive
 	EventsApplied uint64 // device events applied and committed
 	Rejected      uint64 // device events refused by the rules (committed to the audit log)
 	Duplicates    uint64 // device events dropped as already received, re-acknowledged
@@ -73,15 +74,19 @@ type Stats struct {
 	// LateWatchdogs counts silence checks that ran more than a heartbeat
 	// interval late (the hall overloaded): the device got more time.
 	LateWatchdogs uint64
+	// SilenceCuts counts links cut because their device sent nothing for
+	// three heartbeat intervals.
+	SilenceCuts uint64
 }
 
 type counters struct {
-	connects, applied, rejected, duplicates, gaps, lateWatchdogs atomic.Uint64
+	connects, received, applied, rejected, duplicates, gaps, lateWatchdogs, silenceCuts atomic.Uint64
 }
 
 // Stats returns a snapshot of the counters.
 func (s *Service) Stats() Stats {
 	c := &s.counters
-	return Stats{Connects: c.connects.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
-		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), LateWatchdogs: c.lateWatchdogs.Load()}
+	return Stats{Connects: c.connects.Load(), Received: c.received.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
+		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), LateWatchdogs: c.lateWatchdogs.Load(),
+		SilenceCuts: c.silenceCuts.Load()}
 }
