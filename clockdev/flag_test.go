@@ -10,9 +10,6 @@ import (
 	"github.com/chesshall/hallclock/rules"
 )
 
-// settle lets the goroutines started by a fake clock's Advance run.
-func settle() { time.Sleep(20 * time.Millisecond) }
-
 func TestFlagSentAtExactDeadline(t *testing.T) {
 	clk := mono.NewFake(time.Unix(0, 0))
 	h := newFakeHall(t)
@@ -27,7 +24,7 @@ func TestFlagSentAtExactDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(59_999 * time.Millisecond)
-	settle()
+	clk.Settle() // the device's timers due by now have run
 	if st := d.State(); st.Status != rules.Running || d.Status().NextSeq != 3 {
 		t.Fatalf("at board %d: %v, next seq %d; want still running with 2 events", d.BoardNow(), st.Status, d.Status().NextSeq)
 	}
@@ -68,7 +65,7 @@ func TestLatePressAfterDeadlineRecordsFlagFirst(t *testing.T) {
 	if err := d.Press(rules.White, "", ""); !errors.Is(err, rules.ErrRefused) {
 		t.Errorf("Press after the deadline = %v, want a refusal", err)
 	}
-	settle()
+	clk.Settle() // the device's timers due by now have run
 	hist := d.History()
 	if len(hist) != 2 || hist[1].GetKind() != hallv1.ActionKind_ACTION_KIND_FLAG || hist[1].GetTMs() != 60_000 ||
 		hist[1].GetSide() != hallv1.Side_SIDE_WHITE {
@@ -87,7 +84,7 @@ func TestDefaultTimeForfeitIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(30 * time.Second) // 6.7: Black may still arrive at the default time
-	settle()
+	clk.Settle()                  // the device's timers due by now have run
 	if n := len(d.History()); n != 1 {
 		t.Fatalf("at the default time: %d actions, want only the start", n)
 	}
@@ -115,7 +112,7 @@ func TestDriftScalesBoardTime(t *testing.T) {
 	}
 	// The flag at board 60000 comes after 59940.06 ms of device time.
 	clk.Advance(49_930 * time.Millisecond) // device 59930 ms: board 59989
-	settle()
+	clk.Settle()                           // the device's timers due by now have run
 	if n := len(d.History()); n != 1 {
 		t.Fatalf("before the deadline: %d actions", n)
 	}

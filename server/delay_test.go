@@ -70,7 +70,7 @@ func TestBroadcastIsDelayedArbitersAreLive(t *testing.T) {
 		}
 		return nil
 	})
-	time.Sleep(100 * time.Millisecond)
+	clock.Settle() // no timer of the delay line is due: nothing reached the public hub
 	public.mu.Lock()
 	if public.moves != 0 {
 		t.Errorf("the public feed shows %d white moves before the delay passed, want 0", public.moves)

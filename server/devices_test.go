@@ -295,18 +295,25 @@ func TestReconnectResendsOutbox(t *testing.T) {
 		d := startClock(t, h, b.GetDeviceId(), nil, false)
 		startRoundApplied(t, h, b.GetRoundId())
 		// Presses keep coming while the server goes down and comes back.
-		pressed := make(chan error, 1)
+		pressed, under := make(chan error, 1), make(chan struct{})
 		go func() {
-			for range 40 {
+			for i := range 40 {
 				if err := d.Press(d.State().ToMove, "", ""); err != nil {
 					pressed <- err
 					return
 				}
-				time.Sleep(5 * time.Millisecond)
+				if i == 9 {
+					close(under) // a quarter of the presses made: restart under the rest
+				}
+				time.Sleep(5 * time.Millisecond) // presses spread over the restart
 			}
 			pressed <- nil
 		}()
-		time.Sleep(60 * time.Millisecond)
+		select {
+		case <-under:
+		case err := <-pressed:
+			t.Fatal(err)
+		}
 		h.Restart(t)
 		if err := <-pressed; err != nil {
 			t.Fatal(err)
@@ -583,7 +590,7 @@ func TestUseVirtualClock(t *testing.T) {
 
 	// 1 ms before the deadline nothing happens ...
 	fake.Advance(60*time.Second - time.Millisecond)
-	time.Sleep(50 * time.Millisecond)
+	fake.Settle() // a timer due would have run, and what it posted to the board comes before the read below
 	if st := fetchBoard(t, h, id).GetState(); st.GetStatus() != pb.BoardStatus_BOARD_STATUS_RUNNING || st.GetBoardSeq() != 2 {
 		t.Errorf("1 ms before the deadline: status %v, board_seq %d; want RUNNING, 2", st.GetStatus(), st.GetBoardSeq())
 	}

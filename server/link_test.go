@@ -590,7 +590,14 @@ func TestLinkSecondConnectionReplacesFirst(t *testing.T) {
 		}
 		return nil
 	})
-	time.Sleep(50 * time.Millisecond)
+	// Once the hall is done with the replaced stream (its slot given
+	// back after its handler returned), the device is still online.
+	halltest.Eventually(t, 5*time.Second, func() error {
+		if n := h.Server.Stats().StreamsOpen; n != 1 {
+			return fmt.Errorf("%d streams open, want the second one only", n)
+		}
+		return nil
+	})
 	if !fetchBoard(t, h, id).GetState().GetDeviceOnline() {
 		t.Errorf("device_online = false with the second stream up, want true")
 	}

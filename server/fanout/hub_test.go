@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -308,31 +309,33 @@ func TestHubPublishNeverBlocks(t *testing.T) {
 // too, and a commit that lands after Close does not panic.
 func TestHubCloseWakesWatchers(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testHubCloseWakesWatchers)
+}
+
+func testHubCloseWakesWatchers(t *testing.T) {
 	h := fanout.NewHub(0)
 	h.Publish("R", hubState("a", 1, 1), 1)
 	errs := make(chan error, 3)
-	var started sync.WaitGroup
 	for range 3 {
 		sub := h.Subscribe(fanout.Scope{}, 0, 0)
 		poll(t, sub)
-		started.Add(1)
 		go func() {
-			started.Done()
 			_, err := sub.Next(context.Background())
 			errs <- err
 		}()
 	}
-	started.Wait()
-	time.Sleep(10 * time.Millisecond) // let them park
+	synctest.Wait() // the three watchers wait in Next
+	if len(errs) != 0 {
+		t.Fatalf("a watcher's Next returned with nothing published: %v", <-errs)
+	}
 	h.Close()
+	synctest.Wait()
+	if len(errs) != 3 {
+		t.Fatalf("%d of 3 watchers woken by Close", len(errs))
+	}
 	for range 3 {
-		select {
-		case err := <-errs:
-			if !errors.Is(err, hallerr.ErrHubClosed) {
-				t.Errorf("Next after Close = %v, want %v", err, hallerr.ErrHubClosed)
-			}
-		case <-time.After(2 * time.Second):
-			t.Fatal("a watcher was not woken by Close")
+		if err := <-errs; !errors.Is(err, hallerr.ErrHubClosed) {
+			t.Errorf("Next after Close = %v, want %v", err, hallerr.ErrHubClosed)
 		}
 	}
 	sub := h.Subscribe(fanout.Scope{}, 0, 0)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"go.uber.org/goleak"
 
@@ -29,6 +29,10 @@ func actorForTest(t *testing.T) *Board {
 // still filled in its state).
 func TestDoWaitsForAFunctionThatStarted(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testDoWaitsForAFunctionThatStarted)
+}
+
+func testDoWaitsForAFunctionThatStarted(t *testing.T) {
 	b := actorForTest(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	started, release := make(chan struct{}), make(chan struct{})
@@ -46,10 +50,11 @@ func TestDoWaitsForAFunctionThatStarted(t *testing.T) {
 	}()
 	<-started
 	cancel()
+	synctest.Wait() // everything but the function has run as far as it can
 	select {
 	case err := <-ret:
 		t.Fatalf("do returned %v while its function was still running", err)
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
 	free()
 	if err := <-ret; err != nil || !wrote {
@@ -61,6 +66,10 @@ func TestDoWaitsForAFunctionThatStarted(t *testing.T) {
 // runs.
 func TestDoAbandonsAFunctionNotStarted(t *testing.T) {
 	t.Parallel()
+	synctest.Test(t, testDoAbandonsAFunctionNotStarted)
+}
+
+func testDoAbandonsAFunctionNotStarted(t *testing.T) {
 	b := actorForTest(t)
 	busy, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -72,7 +81,13 @@ func TestDoAbandonsAFunctionNotStarted(t *testing.T) {
 	ran := make(chan struct{}, 1)
 	ret := make(chan error, 1)
 	go func() { ret <- b.do(ctx, func() { ran <- struct{}{} }) }()
-	time.Sleep(20 * time.Millisecond) // queued behind the busy one
+	synctest.Wait() // its function queued behind the busy one
+	b.mu.Lock()
+	queued := len(b.queue)
+	b.mu.Unlock()
+	if queued != 1 {
+		t.Fatalf("%d functions queued behind the busy one, want 1", queued)
+	}
 	cancel()
 	if err := <-ret; !errors.Is(err, context.Canceled) {
 		t.Errorf("do = %v, want context.Canceled", err)
