@@ -37,14 +37,16 @@ var sixtyMoveMsTests = []SixtyMoveMsTest{
 
 func TestGameTypeSixtyMoveMs(t *testing.T) {
 	for _, test := range sixtyMoveMsTests {
-		tc, err := ParseTimeControl(test.tc)
-		if err != nil {
-			t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
-			continue
-		}
-		if got := tc.SixtyMoveMs(); got != test.want*1000 {
-			t.Errorf("ParseTimeControl(%q).SixtyMoveMs() = %d, want %d", test.tc, got, test.want*1000)
-		}
+		t.Run(test.tc, func(t *testing.T) {
+			tc, err := ParseTimeControl(test.tc)
+			if err != nil {
+				t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
+				return
+			}
+			if got := tc.SixtyMoveMs(); got != test.want*1000 {
+				t.Errorf("ParseTimeControl(%q).SixtyMoveMs() = %d, want %d", test.tc, got, test.want*1000)
+			}
+		})
 	}
 	if got := (TimeControl{}).SixtyMoveMs(); got != 0 {
 		t.Errorf("TimeControl{}.SixtyMoveMs() = %d, want 0", got)
@@ -114,13 +116,15 @@ var gameTypeTests = []GameTypeTest{
 
 func TestGameType(t *testing.T) {
 	for _, test := range gameTypeTests {
-		tc, err := ParseTimeControl(test.tc)
-		if err != nil {
-			t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
-			continue
-		}
-		if got, err := GameType(test.ruleset, tc); err != nil || got != test.want {
-			t.Errorf("GameType(%q, %q) = %v, want %v (T = %d ms)", test.ruleset, test.tc, got, test.want, tc.SixtyMoveMs())
-		}
+		t.Run(string(test.ruleset)+" "+test.tc, func(t *testing.T) {
+			tc, err := ParseTimeControl(test.tc)
+			if err != nil {
+				t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
+				return
+			}
+			if got, err := GameType(test.ruleset, tc); err != nil || got != test.want {
+				t.Errorf("GameType(%q, %q) = %v, want %v (T = %d ms)", test.ruleset, test.tc, got, test.want, tc.SixtyMoveMs())
+			}
+		})
 	}
 }

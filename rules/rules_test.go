@@ -3,6 +3,7 @@ package rules_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -254,33 +255,35 @@ var refusalTests = []RefusalTest{
 }
 
 func TestApplyRefusals(t *testing.T) {
-	for _, test := range refusalTests {
-		s, ok := fold(t, test.cfg, test.history)
-		if !ok {
-			continue
-		}
-		n, err := rules.Apply(s, test.e)
-		r := rules.RefusalOf(err)
-		switch {
-		case err == nil:
-			t.Errorf("%s %v: Apply(%v) = accepted, want refusal %d (%s)", test.cfg.Ruleset, test.cfg.TimeControl, test.e, test.code, test.rule)
-			continue
-		case !errors.Is(err, rules.ErrRefused) || r == nil:
-			t.Errorf("%s %v: Apply(%v) = %v, want a *Refusal", test.cfg.Ruleset, test.cfg.TimeControl, test.e, err)
-			continue
-		}
-		if r.Code != test.code || r.Rule != test.rule {
-			t.Errorf("%s %v: Apply(%v) = code %d, rule %q, want code %d, rule %q (%v)", test.cfg.Ruleset, test.cfg.TimeControl, test.e, r.Code, r.Rule, test.code, test.rule, err)
-		}
-		if !reflect.DeepEqual(r.Event, test.e) {
-			t.Errorf("Apply(%v): Refusal.Event = %v, want the refused event", test.e, r.Event)
-		}
-		if r.Reason == "" || err.Error() == "" {
-			t.Errorf("Apply(%v) = %v, want a reason", test.e, err)
-		}
-		if !reflect.DeepEqual(n, s) {
-			t.Errorf("Apply(%v) refused but changed the state", test.e)
-		}
+	for i, test := range refusalTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s, ok := fold(t, test.cfg, test.history)
+			if !ok {
+				return
+			}
+			n, err := rules.Apply(s, test.e)
+			r := rules.RefusalOf(err)
+			switch {
+			case err == nil:
+				t.Errorf("%s %v: Apply(%v) = accepted, want refusal %d (%s)", test.cfg.Ruleset, test.cfg.TimeControl, test.e, test.code, test.rule)
+				return
+			case !errors.Is(err, rules.ErrRefused) || r == nil:
+				t.Errorf("%s %v: Apply(%v) = %v, want a *Refusal", test.cfg.Ruleset, test.cfg.TimeControl, test.e, err)
+				return
+			}
+			if r.Code != test.code || r.Rule != test.rule {
+				t.Errorf("%s %v: Apply(%v) = code %d, rule %q, want code %d, rule %q (%v)", test.cfg.Ruleset, test.cfg.TimeControl, test.e, r.Code, r.Rule, test.code, test.rule, err)
+			}
+			if !reflect.DeepEqual(r.Event, test.e) {
+				t.Errorf("Apply(%v): Refusal.Event = %v, want the refused event", test.e, r.Event)
+			}
+			if r.Reason == "" || err.Error() == "" {
+				t.Errorf("Apply(%v) = %v, want a reason", test.e, err)
+			}
+			if !reflect.DeepEqual(n, s) {
+				t.Errorf("Apply(%v) refused but changed the state", test.e)
+			}
+		})
 	}
 }
 
@@ -299,18 +302,20 @@ var inputErrorTests = []InputErrorTest{
 }
 
 func TestApplyInputErrors(t *testing.T) {
-	for _, test := range inputErrorTests {
-		s, ok := fold(t, test.cfg, test.history)
-		if !ok {
-			continue
-		}
-		n, err := rules.Apply(s, test.e)
-		if !errors.Is(err, rules.ErrInvalid) || errors.Is(err, rules.ErrRefused) {
-			t.Errorf("Apply(%v) = %v, want an *InputError", test.e, err)
-		}
-		if !reflect.DeepEqual(n, s) {
-			t.Errorf("Apply(%v) = %v but changed the state", test.e, err)
-		}
+	for i, test := range inputErrorTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s, ok := fold(t, test.cfg, test.history)
+			if !ok {
+				return
+			}
+			n, err := rules.Apply(s, test.e)
+			if !errors.Is(err, rules.ErrInvalid) || errors.Is(err, rules.ErrRefused) {
+				t.Errorf("Apply(%v) = %v, want an *InputError", test.e, err)
+			}
+			if !reflect.DeepEqual(n, s) {
+				t.Errorf("Apply(%v) = %v but changed the state", test.e, err)
+			}
+		})
 	}
 }
 
@@ -334,23 +339,25 @@ var newStateTests = []NewStateTest{
 }
 
 func TestNewState(t *testing.T) {
-	for _, test := range newStateTests {
-		s, err := rules.NewState(test.cfg)
-		if (err == nil) != test.ok {
-			t.Errorf("NewState(%+v) = %v, want ok %v", test.cfg, err, test.ok)
-			continue
-		}
-		if err != nil {
-			if !errors.Is(err, rules.ErrInvalid) {
-				t.Errorf("NewState(%+v) = %v, want an *InputError", test.cfg, err)
+	for i, test := range newStateTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s, err := rules.NewState(test.cfg)
+			if (err == nil) != test.ok {
+				t.Errorf("NewState(%+v) = %v, want ok %v", test.cfg, err, test.ok)
+				return
 			}
-			continue
-		}
-		base := test.cfg.TimeControl.Periods[0].BaseMs
-		if s.Status != rules.Waiting || s.P[rules.White].MainMs != base || s.P[rules.Black].MainMs != base ||
-			s.Result != rules.NoResult || s.P[rules.White].FlagAt != rules.NoFlag || s.Config.Ruleset == "" {
-			t.Errorf("NewState(%+v) = %+v, want a waiting board showing %d ms each", test.cfg, s, base)
-		}
+			if err != nil {
+				if !errors.Is(err, rules.ErrInvalid) {
+					t.Errorf("NewState(%+v) = %v, want an *InputError", test.cfg, err)
+				}
+				return
+			}
+			base := test.cfg.TimeControl.Periods[0].BaseMs
+			if s.Status != rules.Waiting || s.P[rules.White].MainMs != base || s.P[rules.Black].MainMs != base ||
+				s.Result != rules.NoResult || s.P[rules.White].FlagAt != rules.NoFlag || s.Config.Ruleset == "" {
+				t.Errorf("NewState(%+v) = %+v, want a waiting board showing %d ms each", test.cfg, s, base)
+			}
+		})
 	}
 }
 
@@ -390,22 +397,24 @@ var deadlineTests = []DeadlineTest{
 }
 
 func TestDeadlines(t *testing.T) {
-	for _, test := range deadlineTests {
-		s, ok := fold(t, test.cfg, test.history)
-		if !ok {
-			continue
-		}
-		f, okf := s.FlagDeadline()
-		if !okf {
-			f = -1
-		}
-		d, okd := s.NextDeadline()
-		if !okd {
-			d = -1
-		}
-		if f != test.flag || d != test.deadline {
-			t.Errorf("%s %v after %v: FlagDeadline() = %d, NextDeadline() = %d, want %d, %d", test.cfg.Ruleset, test.cfg.TimeControl, test.history, f, d, test.flag, test.deadline)
-		}
+	for i, test := range deadlineTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s, ok := fold(t, test.cfg, test.history)
+			if !ok {
+				return
+			}
+			f, okf := s.FlagDeadline()
+			if !okf {
+				f = -1
+			}
+			d, okd := s.NextDeadline()
+			if !okd {
+				d = -1
+			}
+			if f != test.flag || d != test.deadline {
+				t.Errorf("%s %v after %v: FlagDeadline() = %d, NextDeadline() = %d, want %d, %d", test.cfg.Ruleset, test.cfg.TimeControl, test.history, f, d, test.flag, test.deadline)
+			}
+		})
 	}
 }
 
@@ -441,21 +450,23 @@ var (
 )
 
 func TestScore(t *testing.T) {
-	for _, test := range scoreTests {
-		if w, b := test.r.Score(test.sc); w != test.white || b != test.black {
-			t.Errorf("Result(%q).Score(%+v) = %v, %v, want %v, %v", test.r, test.sc, w, b, test.white, test.black)
-		}
-		cfg := config(rules.FIDE2023, "300", rules.Regulations{Scoring: test.sc})
-		if test.r == rules.NoResult {
-			continue
-		}
-		s, ok := fold(t, cfg, []rules.Event{at(0, start), {Kind: rules.KindResult, T: 1, Result: test.r, ByArbiter: true}})
-		if !ok {
-			continue
-		}
-		if w, b := s.Score(); w != test.white || b != test.black {
-			t.Errorf("State with %q under %+v: Score() = %v, %v, want %v, %v", test.r, test.sc, w, b, test.white, test.black)
-		}
+	for i, test := range scoreTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if w, b := test.r.Score(test.sc); w != test.white || b != test.black {
+				t.Errorf("Result(%q).Score(%+v) = %v, %v, want %v, %v", test.r, test.sc, w, b, test.white, test.black)
+			}
+			cfg := config(rules.FIDE2023, "300", rules.Regulations{Scoring: test.sc})
+			if test.r == rules.NoResult {
+				return
+			}
+			s, ok := fold(t, cfg, []rules.Event{at(0, start), {Kind: rules.KindResult, T: 1, Result: test.r, ByArbiter: true}})
+			if !ok {
+				return
+			}
+			if w, b := s.Score(); w != test.white || b != test.black {
+				t.Errorf("State with %q under %+v: Score() = %v, %v, want %v, %v", test.r, test.sc, w, b, test.white, test.black)
+			}
+		})
 	}
 }
 
@@ -482,15 +493,17 @@ var eventJSONTests = []EventJSONTest{
 }
 
 func TestEventJSON(t *testing.T) {
-	for _, test := range eventJSONTests {
-		b, err := json.Marshal(test.e)
-		if err != nil || string(b) != test.json {
-			t.Errorf("json.Marshal(%v) = %s, %v, want %s", test.e, b, err, test.json)
-		}
-		var got rules.Event
-		if err := json.Unmarshal([]byte(test.json), &got); err != nil || !reflect.DeepEqual(got, test.e) {
-			t.Errorf("json.Unmarshal(%s) = %+v, %v, want %+v", test.json, got, err, test.e)
-		}
+	for i, test := range eventJSONTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			b, err := json.Marshal(test.e)
+			if err != nil || string(b) != test.json {
+				t.Errorf("json.Marshal(%v) = %s, %v, want %s", test.e, b, err, test.json)
+			}
+			var got rules.Event
+			if err := json.Unmarshal([]byte(test.json), &got); err != nil || !reflect.DeepEqual(got, test.e) {
+				t.Errorf("json.Unmarshal(%s) = %+v, %v, want %+v", test.json, got, err, test.e)
+			}
+		})
 	}
 	// Every kind and decision reads back from its name.
 	for k := rules.KindStart; k.Valid(); k++ {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -131,17 +132,19 @@ var parseTimeControlTests = []ParseTimeControlTest{
 
 func TestParseTimeControl(t *testing.T) {
 	for _, test := range parseTimeControlTests {
-		got, err := ParseTimeControl(test.in)
-		if err != nil {
-			t.Errorf("ParseTimeControl(%q) error: %v", test.in, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, test.want) {
-			t.Errorf("ParseTimeControl(%q) = %v %+v, want %v %+v", test.in, got, got.Periods, test.want, test.want.Periods)
-		}
-		if err := got.Validate(); err != nil {
-			t.Errorf("ParseTimeControl(%q).Validate() = %v, want nil", test.in, err)
-		}
+		t.Run(test.in, func(t *testing.T) {
+			got, err := ParseTimeControl(test.in)
+			if err != nil {
+				t.Errorf("ParseTimeControl(%q) error: %v", test.in, err)
+				return
+			}
+			if !reflect.DeepEqual(got, test.want) {
+				t.Errorf("ParseTimeControl(%q) = %v %+v, want %v %+v", test.in, got, got.Periods, test.want, test.want.Periods)
+			}
+			if err := got.Validate(); err != nil {
+				t.Errorf("ParseTimeControl(%q).Validate() = %v, want nil", test.in, err)
+			}
+		})
 	}
 }
 
@@ -179,20 +182,22 @@ var bareTests = []struct {
 
 func TestParseTimeControlNeverGuesses(t *testing.T) {
 	for _, test := range bareTests {
-		got, err := ParseTimeControl(test.in)
-		switch {
-		case test.baseSec == 0 && err == nil:
-			t.Errorf("ParseTimeControl(%q) = %v, want refused", test.in, got)
-		case test.baseSec == 0:
-			var ie *InputError
-			if !errors.As(err, &ie) || ie.Value != test.in || !strings.Contains(ie.Problem, test.problem) {
-				t.Errorf("ParseTimeControl(%q) error = %v, want problem containing %q", test.in, err, test.problem)
+		t.Run(test.in, func(t *testing.T) {
+			got, err := ParseTimeControl(test.in)
+			switch {
+			case test.baseSec == 0 && err == nil:
+				t.Errorf("ParseTimeControl(%q) = %v, want refused", test.in, got)
+			case test.baseSec == 0:
+				var ie *InputError
+				if !errors.As(err, &ie) || ie.Value != test.in || !strings.Contains(ie.Problem, test.problem) {
+					t.Errorf("ParseTimeControl(%q) error = %v, want problem containing %q", test.in, err, test.problem)
+				}
+			case err != nil:
+				t.Errorf("ParseTimeControl(%q) error: %v", test.in, err)
+			case got.Periods[0].BaseMs != test.baseSec*1000:
+				t.Errorf("ParseTimeControl(%q) base = %d ms, want %d ms", test.in, got.Periods[0].BaseMs, test.baseSec*1000)
 			}
-		case err != nil:
-			t.Errorf("ParseTimeControl(%q) error: %v", test.in, err)
-		case got.Periods[0].BaseMs != test.baseSec*1000:
-			t.Errorf("ParseTimeControl(%q) base = %d ms, want %d ms", test.in, got.Periods[0].BaseMs, test.baseSec*1000)
-		}
+		})
 	}
 }
 
@@ -281,22 +286,24 @@ var parseTimeControlErrorTests = []ParseTimeControlErrorTest{
 
 func TestParseTimeControlErrors(t *testing.T) {
 	for _, test := range parseTimeControlErrorTests {
-		got, err := ParseTimeControl(test.in)
-		if err == nil {
-			t.Errorf("ParseTimeControl(%q) = %v, want error %q", test.in, got, test.problem)
-			continue
-		}
-		var ie *InputError
-		if !errors.As(err, &ie) {
-			t.Errorf("ParseTimeControl(%q) error %T %v, want *InputError", test.in, err, err)
-			continue
-		}
-		if !errors.Is(err, ErrInvalid) {
-			t.Errorf("ParseTimeControl(%q) error %v is not ErrInvalid", test.in, err)
-		}
-		if ie.What != "time control" || ie.Value != test.value || !strings.Contains(ie.Problem, test.problem) || ie.Allowed == "" {
-			t.Errorf("ParseTimeControl(%q) error = %+v, want value %q, problem containing %q", test.in, *ie, test.value, test.problem)
-		}
+		t.Run(test.in, func(t *testing.T) {
+			got, err := ParseTimeControl(test.in)
+			if err == nil {
+				t.Errorf("ParseTimeControl(%q) = %v, want error %q", test.in, got, test.problem)
+				return
+			}
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Errorf("ParseTimeControl(%q) error %T %v, want *InputError", test.in, err, err)
+				return
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("ParseTimeControl(%q) error %v is not ErrInvalid", test.in, err)
+			}
+			if ie.What != "time control" || ie.Value != test.value || !strings.Contains(ie.Problem, test.problem) || ie.Allowed == "" {
+				t.Errorf("ParseTimeControl(%q) error = %+v, want value %q, problem containing %q", test.in, *ie, test.value, test.problem)
+			}
+		})
 	}
 }
 
@@ -328,9 +335,11 @@ var timeControlStringTests = []TimeControlStringTest{
 
 func TestTimeControlString(t *testing.T) {
 	for _, test := range timeControlStringTests {
-		if got := test.tc.String(); got != test.want {
-			t.Errorf("%+v.String() = %q, want %q", test.tc, got, test.want)
-		}
+		t.Run(test.want, func(t *testing.T) {
+			if got := test.tc.String(); got != test.want {
+				t.Errorf("%+v.String() = %q, want %q", test.tc, got, test.want)
+			}
+		})
 	}
 }
 
@@ -408,21 +417,23 @@ var timeControlValidateTests = []TimeControlValidateTest{
 }
 
 func TestTimeControlValidate(t *testing.T) {
-	for _, test := range timeControlValidateTests {
-		err := test.tc.Validate()
-		switch {
-		case test.problem == "" && err != nil:
-			t.Errorf("%+v.Validate() = %v, want nil", test.tc, err)
-		case test.problem == "":
-			checkTimeControlRoundTrip(t, test.tc.String(), normalizeTimeControl(test.tc))
-		case err == nil:
-			t.Errorf("%+v.Validate() = nil, want %q", test.tc, test.problem)
-		default:
-			var ie *InputError
-			if !errors.As(err, &ie) || !strings.Contains(ie.Problem, test.problem) {
-				t.Errorf("%+v.Validate() = %v, want problem containing %q", test.tc, err, test.problem)
+	for i, test := range timeControlValidateTests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			err := test.tc.Validate()
+			switch {
+			case test.problem == "" && err != nil:
+				t.Errorf("%+v.Validate() = %v, want nil", test.tc, err)
+			case test.problem == "":
+				checkTimeControlRoundTrip(t, test.tc.String(), normalizeTimeControl(test.tc))
+			case err == nil:
+				t.Errorf("%+v.Validate() = nil, want %q", test.tc, test.problem)
+			default:
+				var ie *InputError
+				if !errors.As(err, &ie) || !strings.Contains(ie.Problem, test.problem) {
+					t.Errorf("%+v.Validate() = %v, want problem containing %q", test.tc, err, test.problem)
+				}
 			}
-		}
+		})
 	}
 }
 

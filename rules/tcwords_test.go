@@ -34,18 +34,20 @@ var describeTests = []struct {
 
 func TestDescribe(t *testing.T) {
 	for _, test := range describeTests {
-		tc, err := ParseTimeControl(test.tc)
-		if err != nil {
-			t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
-			continue
-		}
-		got, err := tc.Describe(test.ruleset)
-		if err != nil || got != test.want {
-			t.Errorf("ParseTimeControl(%q).Describe(%s) = %q, %v, want %q", test.tc, test.ruleset, got, err, test.want)
-		}
-		if w := tc.Words(); !strings.HasPrefix(test.want, w+"; ") {
-			t.Errorf("ParseTimeControl(%q).Words() = %q, want the words of %q", test.tc, w, test.want)
-		}
+		t.Run(string(test.ruleset)+" "+test.tc, func(t *testing.T) {
+			tc, err := ParseTimeControl(test.tc)
+			if err != nil {
+				t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
+				return
+			}
+			got, err := tc.Describe(test.ruleset)
+			if err != nil || got != test.want {
+				t.Errorf("ParseTimeControl(%q).Describe(%s) = %q, %v, want %q", test.tc, test.ruleset, got, err, test.want)
+			}
+			if w := tc.Words(); !strings.HasPrefix(test.want, w+"; ") {
+				t.Errorf("ParseTimeControl(%q).Words() = %q, want the words of %q", test.tc, w, test.want)
+			}
+		})
 	}
 	if w := (TimeControl{}).Words(); w != "no time control" {
 		t.Errorf("TimeControl{}.Words() = %q", w)
@@ -67,13 +69,15 @@ var withUnitsTests = []struct{ tc, want string }{
 
 func TestWithUnits(t *testing.T) {
 	for _, test := range withUnitsTests {
-		tc, err := ParseTimeControl(test.tc)
-		if err != nil {
-			t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
-			continue
-		}
-		if got := tc.WithUnits(); got != test.want {
-			t.Errorf("ParseTimeControl(%q).WithUnits() = %q, want %q", test.tc, got, test.want)
-		}
+		t.Run(test.tc, func(t *testing.T) {
+			tc, err := ParseTimeControl(test.tc)
+			if err != nil {
+				t.Errorf("ParseTimeControl(%q) error: %v", test.tc, err)
+				return
+			}
+			if got := tc.WithUnits(); got != test.want {
+				t.Errorf("ParseTimeControl(%q).WithUnits() = %q, want %q", test.tc, got, test.want)
+			}
+		})
 	}
 }

@@ -525,15 +525,17 @@ func TestDoorValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range validationCases(sh) {
-		err := tc.call(arb, ctx)
-		st := status.Convert(err)
-		if st.Code() != codes.InvalidArgument {
-			t.Errorf("%s: code %v (%v), want %v", tc.name, st.Code(), err, codes.InvalidArgument)
-			continue
-		}
-		if !strings.Contains(st.Message(), tc.want) {
-			t.Errorf("%s: message %q, want it to name %q", tc.name, st.Message(), tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call(arb, ctx)
+			st := status.Convert(err)
+			if st.Code() != codes.InvalidArgument {
+				t.Errorf("%s: code %v (%v), want %v", tc.name, st.Code(), err, codes.InvalidArgument)
+				return
+			}
+			if !strings.Contains(st.Message(), tc.want) {
+				t.Errorf("%s: message %q, want it to name %q", tc.name, st.Message(), tc.want)
+			}
+		})
 	}
 	after, err := arb.GetBoard(ctx, &pb.GetBoardRequest{BoardId: sh.a.GetBoardId()})
 	if err != nil {

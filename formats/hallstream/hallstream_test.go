@@ -20,12 +20,14 @@ var tokenTests = []struct{ id, tok string }{
 
 func TestToken(t *testing.T) {
 	for _, tt := range tokenTests {
-		if got := SubjectToken(tt.id); got != tt.tok {
-			t.Errorf("SubjectToken(%q) = %q, want %q", tt.id, got, tt.tok)
-		}
-		if got, err := FromSubjectToken(tt.tok); err != nil || got != tt.id {
-			t.Errorf("FromSubjectToken(%q) = %q, %v; want %q", tt.tok, got, err, tt.id)
-		}
+		t.Run(tt.id, func(t *testing.T) {
+			if got := SubjectToken(tt.id); got != tt.tok {
+				t.Errorf("SubjectToken(%q) = %q, want %q", tt.id, got, tt.tok)
+			}
+			if got, err := FromSubjectToken(tt.tok); err != nil || got != tt.id {
+				t.Errorf("FromSubjectToken(%q) = %q, %v; want %q", tt.tok, got, err, tt.id)
+			}
+		})
 	}
 	for _, bad := range []string{"a%", "a%2", "a%zz"} {
 		if _, err := FromSubjectToken(bad); err == nil {

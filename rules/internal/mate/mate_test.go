@@ -162,16 +162,18 @@ func TestCanMate(t *testing.T) {
 // by a proof: no answer there comes from the node budget.
 func TestCanMateIsDecided(t *testing.T) {
 	for _, c := range mateAllCases() {
-		p, err := parseMateFEN(c.fen)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		for side := uint8(0); side < 2; side++ {
-			v, nodes := mtDecide(&p, side)
-			if v == mateUnknown {
-				t.Errorf("%s: side %d undecided after %d positions", c.name, side, nodes)
+		t.Run(c.name, func(t *testing.T) {
+			p, err := parseMateFEN(c.fen)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
 			}
-		}
+			for side := uint8(0); side < 2; side++ {
+				v, nodes := mtDecide(&p, side)
+				if v == mateUnknown {
+					t.Errorf("%s: side %d undecided after %d positions", c.name, side, nodes)
+				}
+			}
+		})
 	}
 }
 
@@ -179,15 +181,17 @@ func TestCanMateIsDecided(t *testing.T) {
 // on every call, whatever was asked before.
 func TestCanMateDeterministic(t *testing.T) {
 	for _, c := range mateAllCases() {
-		a, _ := canMate(c.fen, White)
-		b, _ := canMate(c.fen, Black)
-		for i := 0; i < 3; i++ {
-			a2, _ := canMate(c.fen, White)
-			b2, _ := canMate(c.fen, Black)
-			if a2 != a || b2 != b {
-				t.Fatalf("%s: answers changed between calls", c.name)
+		t.Run(c.name, func(t *testing.T) {
+			a, _ := canMate(c.fen, White)
+			b, _ := canMate(c.fen, Black)
+			for i := 0; i < 3; i++ {
+				a2, _ := canMate(c.fen, White)
+				b2, _ := canMate(c.fen, Black)
+				if a2 != a || b2 != b {
+					t.Fatalf("%s: answers changed between calls", c.name)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -307,16 +311,18 @@ func TestMateMoveGeneratorPerft(t *testing.T) {
 		return n
 	}
 	for _, c := range cases {
-		if testing.Short() && c.want > 50000 {
-			continue
-		}
-		p, err := parseMateFEN(c.fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := perft(&p, c.depth); got != c.want {
-			t.Errorf("perft(%q, %d) = %d, want %d", c.fen, c.depth, got, c.want)
-		}
+		t.Run(c.fen, func(t *testing.T) {
+			if testing.Short() && c.want > 50000 {
+				return
+			}
+			p, err := parseMateFEN(c.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := perft(&p, c.depth); got != c.want {
+				t.Errorf("perft(%q, %d) = %d, want %d", c.fen, c.depth, got, c.want)
+			}
+		})
 	}
 }
 
