@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
@@ -129,25 +129,9 @@ func (s *Service) broadcastWire(r storage.RoundRecord) *pb.RoundBroadcast {
 // serveBroadcasts answers GET /api/broadcasts[?tournament=]: the
 // ListBroadcasts response in protojson, for the arbiters' dashboard.
 func (s *Service) serveBroadcasts(w http.ResponseWriter, r *http.Request) {
-	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter)
-	if err != nil {
-		s.codes.WriteHTTP(w, err)
-		return
-	}
-	ctx := auth.WithIdentity(r.Context(), id)
-	resp, err := s.ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
-	if err != nil {
-		s.codes.WriteHTTP(w, err)
-		return
-	}
-	b, err := protojson.Marshal(resp)
-	if err != nil {
-		s.codes.WriteHTTP(w, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(b)
+	s.serveCall(w, r, []auth.Role{auth.RoleChief, auth.RoleArbiter}, true, func(ctx context.Context) (proto.Message, error) {
+		return s.ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: r.URL.Query().Get("tournament")})
+	})
 }
 
 // unixMs is t in Unix milliseconds, 0 for the zero time.

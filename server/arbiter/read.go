@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -206,13 +207,21 @@ func (a *Service) ListDevices(ctx context.Context, _ *pb.ListDevicesRequest) (*p
 // serveBoards lists the boards the caller may see, with players and live
 // state (protojson of ListBoardsResponse), for the dashboard.
 func (s *Service) serveBoards(w http.ResponseWriter, r *http.Request) {
-	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
+	s.serveCall(w, r, []auth.Role{auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast}, false, func(ctx context.Context) (proto.Message, error) {
+		return s.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.URL.Query().Get("round")})
+	})
+}
+
+// serveCall answers a read of the web pages with an Arbiter method's
+// response in protojson, the method called as the request's caller if its
+// role is one of roles; noStore keeps browsers from caching it.
+func (s *Service) serveCall(w http.ResponseWriter, r *http.Request, roles []auth.Role, noStore bool, call func(context.Context) (proto.Message, error)) {
+	id, err := s.sessions.WebIdentity(r, roles...)
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
-	ctx := auth.WithIdentity(r.Context(), id)
-	resp, err := s.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.URL.Query().Get("round")})
+	resp, err := call(auth.WithIdentity(r.Context(), id))
 	if err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
@@ -223,5 +232,8 @@ func (s *Service) serveBoards(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if noStore {
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	_, _ = w.Write(b)
 }
