@@ -168,7 +168,11 @@
 //
 // By default (PeriodChange ByMoves) the next period's base time is added
 // when the player completes the last move of a period; the move earns the
-// increment of the period it belongs to. With AtFlag it is added when the
+// increment of the period it belongs to (6.3.1: "after each completed
+// move of that period"). So does a move that replaces an illegal one: the
+// replacement of the last move of period 1 earns period 1's increment
+// (or has its delay), although period 2's time was added already — once.
+// With AtFlag it is added when the
 // period's time runs out, if the moves of the period were completed (6.4);
 // otherwise the flag has fallen. Time saved carries over. No increment is
 // earned and no period is added after the player's own flag fell.

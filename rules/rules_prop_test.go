@@ -303,8 +303,10 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 			case rules.KindPress, rules.KindResume:
 				if before.Moves < after.Moves && before.FlagAt == rules.NoFlag {
 					// The completed move's increment or Bronstein return, of the
-					// period it belongs to, and the quickplay finish's five seconds.
-					if p := tc.Periods[before.Period]; p.Bonus == rules.Increment || p.Bonus == rules.Bronstein {
+					// period it belongs to (6.3.1: the period of its number, even
+					// when an illegal move was ruled after the next period's
+					// time was added), and the quickplay finish's five seconds.
+					if p := tc.Periods[min(before.Period, tc.PeriodForMoves(before.Moves))]; p.Bonus == rules.Increment || p.Bonus == rules.Bronstein {
 						allowed += p.BonusMs
 					}
 					allowed += s.QuickplayBonusMs

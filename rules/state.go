@@ -171,7 +171,7 @@ func (s *State) FlagDeadline() (int64, bool) {
 	}
 	p := &s.P[side]
 	at := s.At + p.MainMs
-	if s.period(side).Bonus == SimpleDelay {
+	if s.movePeriod(side).Bonus == SimpleDelay {
 		at += p.DelayLeftMs
 	}
 	return at, true
