@@ -134,6 +134,8 @@
 //	                          if announced,                         only adequately    never blitz (C2)
 //	                          standard/rapid                        supervised (B2)
 //	                          without increment
+//	  increment or delay      in any period      as 2023            in the last        as 2009
+//	  that excludes it        (III.2.2)                             period (10.1)
 //	claim with no arbiter     III.6: referred    as 2023            Appendix D:        no rule: refused
 //	                                                                referred
 //	flags down, order unknown III.3 where the    as 2023            6.11: continue,    6.11: continue

@@ -120,6 +120,13 @@ type Quickplay struct {
 	// NoArbiter: a claim with no arbiter present ends the game and is
 	// referred to the arbiter (III.6; 2009 Appendix D).
 	NoArbiter bool
+	// LastPeriodOnly: the quickplay finish is a phase of the game, "when
+	// all the (remaining) moves must be made in a limited time" (2009 and
+	// 2005 Art. 10.1): a last period without increment or delay has one,
+	// whatever an earlier period gave. Otherwise the guidelines apply only
+	// to "games without increment" (2023/2018 III.2.2), and an increment
+	// or delay in any period makes the game one with increment.
+	LastPeriodOnly bool
 }
 
 // FlagOrder is what happens when both flags have fallen and it cannot be

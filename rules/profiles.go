@@ -55,7 +55,7 @@ var profiles = []Profile{
 		ResumptionDefaultMs: 60 * minute,                                                                                                // guideline 10: more than one hour late for the resumption
 		SupervisionDecides:  true,                                                                                                       // A3, A4, B2, B3
 		Unsupervised:        Unsupervised{SettingLockMoves: 3, OwnFlagMustStand: true, BothFlagsDraw: true, BlitzIllegalMoveWins: true}, // A4(a), A5, A6, B3(c)
-		Quickplay:           Quickplay{BlitzWhenSupervised: true, NoArbiter: true},                                                      // 10.2 always; B2; Appendix D
+		Quickplay:           Quickplay{BlitzWhenSupervised: true, NoArbiter: true, LastPeriodOnly: true},                                // 10.1, 10.2 always; B2; Appendix D
 		UnorderedFlags:      FlagOrderByPeriod,                                                                                          // 6.11 (6.8 in seed 002's numbering)
 		DeclaredLost:        OpponentWinsIfHeCan,                                                                                        // 12.2(b)
 		Articles: map[Law]string{
@@ -84,7 +84,7 @@ var profiles = []Profile{
 		ResumptionDefaultMs: 60 * minute,                                                                                                // A10: more than one hour late for the resumption
 		SupervisionDecides:  false,                                                                                                      // no notion of supervision: Appendices B and C govern every rapid and blitz game
 		Unsupervised:        Unsupervised{SettingLockMoves: 3, OwnFlagMustStand: true, BothFlagsDraw: true, BlitzIllegalMoveWins: true}, // B4, B8, C3
-		Quickplay:           Quickplay{},                                                                                                // 10.2 always, never in blitz (C2); the claimant summons the arbiter
+		Quickplay:           Quickplay{LastPeriodOnly: true},                                                                            // 10.1, 10.2 always, never in blitz (C2); the claimant summons the arbiter
 		UnorderedFlags:      FlagOrderContinue,                                                                                          // 6.11: the game shall continue
 		DeclaredLost:        OpponentByArbiter,                                                                                          // 12.2(b): the opponent's result is determined by the arbiter
 		Articles: map[Law]string{
