@@ -190,10 +190,12 @@ func (s *State) startMove(side Side) {
 // completeMove completes side's move (a press, or the sealed move at the
 // resumption): increment or Bronstein return of the period the move
 // belongs to, the move counter, the period change by moves, and the
-// opponent's move starts.
+// opponent's move starts. A sealed move made at the resumption is
+// answered by it, or is this move.
 func (s *State) completeMove(side Side) {
 	p := &s.P[side]
 	tc := s.Config.TimeControl
+	s.Sealed = false
 	if p.FlagAt == NoFlag {
 		// No increment is earned by a move completed after the flag fell.
 		switch per := s.movePeriod(side); per.Bonus {
