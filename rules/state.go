@@ -80,6 +80,14 @@ type State struct {
 	// the game (Status Referred, III.6 / 2009 Appendix D).
 	ReferredBy Side
 
+	// Sealed: Sealer's sealed move is in its envelope (Status Adjourned),
+	// or was made at the resumption and his opponent has not completed a
+	// move since: it can still be found illegal (Guidelines I.8) or be
+	// the move that ended the game (I.10), even after a player's default
+	// at the resumption.
+	Sealed bool
+	Sealer Side
+
 	// DefaultFrom is when absent players started to be late: the start, or
 	// the resumption of an adjourned game (AtResumption), which has its
 	// own default time (Guidelines I.10, 2005 A10).
@@ -171,7 +179,7 @@ func (s *State) FlagDeadline() (int64, bool) {
 	}
 	p := &s.P[side]
 	at := s.At + p.MainMs
-	if s.period(side).Bonus == SimpleDelay {
+	if s.movePeriod(side).Bonus == SimpleDelay {
 		at += p.DelayLeftMs
 	}
 	return at, true

@@ -676,7 +676,7 @@ func describe(a *pb.ClockAction) string {
 		s += " " + e.Decision.String()
 	case rules.KindIllegalMoveFound:
 		s += fmt.Sprintf(" move %d white=%dms black=%dms", e.Move, e.WhiteMs, e.BlackMs)
-	case rules.KindDeclareLost:
+	case rules.KindDeclareLost, rules.KindSealedMoveEnds:
 		if e.Result != "" {
 			s += " " + string(e.Result)
 		}

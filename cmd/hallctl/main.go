@@ -89,11 +89,16 @@ Actions on a board's clock (they travel through the clock device)
   start BOARD [-absent white|black]   start one board's clock
   start-round ROUND                   start every clock of a round at once
   pause BOARD | resume BOARD | adjourn BOARD
+  sealed-illegal BOARD                the sealed move, made at the resumption, is illegal: its sealer loses (I.8)
+  sealed-ends BOARD RESULT            the sealed move ended the game: the sealer's win or 1/2-1/2 (I.10)
+  envelope-lost BOARD [-absent white|black|both]   resume without the lost envelope: the sealer moves (I.12)
   add BOARD SIDE DURATION             e.g. add 5.12 black 1m, add 5.12 white -2m (takes away)
   set BOARD WHITE BLACK [-moves W,B]  install times, e.g. set b-12 1h25m 1h31m (clock paused)
   illegal BOARD SIDE                  a completed illegal move by SIDE (7.5)
   draw-claim-rejected BOARD SIDE      an incorrect draw claim by SIDE (9.5.3)
   flag-claim BOARD SIDE               SIDE claims the opponent's flag
+  arbiter-flag BOARD SIDE             the arbiter calls SIDE's fallen flag (rapid/blitz without adequate
+                                      supervision: 2023 A.5.5; refused in 2009 and 2005, where he refrains)
   arrive BOARD SIDE                   an absent player arrives
   quickplay BOARD SIDE draw|postpone|reject|increment|refer   (refer: no arbiter was present, III.6)
   illegal-found BOARD SIDE MOVE WHITE BLACK   SIDE's move MOVE found illegal later (7.5.1), times to set (clock paused)
@@ -199,6 +204,9 @@ func (c *cli) dispatch(cmd string, args []string) error {
 	}
 	if k, ok := sidedActions[cmd]; ok {
 		return c.sidedAction(cmd, k, args)
+	}
+	if f, ok := sealedMoveCommands[cmd]; ok {
+		return f(c, args)
 	}
 	if f, ok := commands[cmd]; ok {
 		return f(c, args)

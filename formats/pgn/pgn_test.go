@@ -239,6 +239,43 @@ func TestSealedMove(t *testing.T) {
 	}
 }
 
+// The sealed move's rulings and the arbiter's call of a flag are said in
+// comments (FIDE 2023 Guidelines I.8, I.12; Appendix A.5.5).
+func TestSealedMoveRulings(t *testing.T) {
+	var l log
+	l.add(0, rules.Event{Kind: rules.KindStart}).
+		add(1000, press(rules.White, "e4")).
+		add(2000, rules.Event{Kind: rules.KindAdjourn}).
+		add(60000, rules.Event{Kind: rules.KindResume}).
+		add(61000, rules.Event{Kind: rules.KindIllegalMove, Side: rules.Black})
+	out := oneLine(write(t, Options{}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: config(t, "5400+30"), Log: l}))
+	if !strings.Contains(out, "{Black's sealed move is illegal (Guidelines I.8)}") || strings.Contains(out, "7.5") || !strings.Contains(out, `[Result "1-0"]`) {
+		t.Errorf("an illegal sealed move wrote\n%s", out)
+	}
+	l = nil
+	l.add(0, rules.Event{Kind: rules.KindStart}).
+		add(1000, press(rules.White, "e4")).
+		add(2000, rules.Event{Kind: rules.KindAdjourn}).
+		add(60000, rules.Event{Kind: rules.KindEnvelopeLost})
+	out = oneLine(write(t, Options{}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: config(t, "5400+30"), Log: l}))
+	if !strings.Contains(out, "{Play resumes without the envelope, lost: Black makes the move he sealed}") {
+		t.Errorf("a lost envelope wrote\n%s", out)
+	}
+	cfg := config(t, "900")
+	cfg.Regulations.Supervision = rules.Insufficient
+	l = nil
+	l.add(0, rules.Event{Kind: rules.KindStart}).
+		add(1000, press(rules.White, "e4")).
+		add(905000, rules.Event{Kind: rules.KindArbiterFlag, Side: rules.Black})
+	out = oneLine(write(t, Options{}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: cfg, Log: l}))
+	if !strings.Contains(out, "{The arbiter calls Black's flag}") || !strings.Contains(out, `[Result "1-0"]`) {
+		t.Errorf("the arbiter's call of a flag wrote\n%s", out)
+	}
+}
+
+// oneLine is a PGN with its wrapped lines joined, to find a comment in it.
+func oneLine(pgn []byte) string { return strings.ReplaceAll(string(pgn), "\n", " ") }
+
 // Many games in one file, as a round's archive.
 func TestArchive(t *testing.T) {
 	g := scholarsMate(t)

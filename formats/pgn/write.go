@@ -127,7 +127,7 @@ func fold(g *Game, opts Options) (*movetext, rules.State, error) {
 				m.comment("%s's flag has fallen", titleSide(side))
 			}
 		}
-		if next.Over() && !s.Over() && e.Kind != rules.KindResult {
+		if next.Over() && !s.Over() && e.Kind != rules.KindResult && !(before.Sealed && e.Kind == rules.KindIllegalMove) {
 			if note := ending(next); note != "" {
 				m.comment("%s", note)
 			}
@@ -170,9 +170,18 @@ func ruling(m *movetext, en Entry, before, next rules.State) {
 		c = side + "'s flag has fallen"
 	case rules.KindIllegalMove:
 		c = "Illegal move by " + side + " (7.5)"
+		if before.Sealed && before.Sealer == e.Side {
+			c = side + "'s sealed move is illegal (Guidelines I.8)"
+		}
 		if d := gained(e.Side.Other()); d != 0 {
 			c += ": " + other + " " + signed(d)
 		}
+	case rules.KindArbiterFlag:
+		c = "The arbiter calls " + side + "'s flag"
+	case rules.KindSealedMoveEnds:
+		c = "The sealed move ended the game: " + string(e.Result)
+	case rules.KindEnvelopeLost:
+		c = "Play resumes without the envelope, lost: " + titleSide(before.ToMove) + " makes the move he sealed"
 	case rules.KindDrawClaimRejected:
 		c = "Incorrect draw claim by " + side + " (9.5.3)"
 		if d := gained(e.Side.Other()); d != 0 {

@@ -34,7 +34,7 @@ func needsSide(k rules.Kind) bool {
 	switch k {
 	case rules.KindArrive, rules.KindPress, rules.KindFlagClaim, rules.KindIllegalMove,
 		rules.KindDrawClaimRejected, rules.KindQuickplayIncrement, rules.KindQuickplayClaim,
-		rules.KindAddTime, rules.KindFlag, rules.KindIllegalMoveFound, rules.KindDeclareLost:
+		rules.KindAddTime, rules.KindFlag, rules.KindIllegalMoveFound, rules.KindDeclareLost, rules.KindArbiterFlag:
 		return true
 	}
 	return false
@@ -228,6 +228,9 @@ func State(s rules.State) *pb.BoardState {
 	}
 	if s.Status == rules.Referred {
 		b.ClaimReferredBy = Side(s.ReferredBy)
+	}
+	if s.Sealed {
+		b.Sealer = Side(s.Sealer)
 	}
 	b.WhiteScore, b.BlackScore = s.Score()
 	if d, ok := s.NextDeadline(); ok {

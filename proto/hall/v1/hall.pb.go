@@ -211,6 +211,9 @@ const (
 	ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND  ActionKind = 17 // 7.5.1: side's earlier move number `move` found illegal (e-board history); clock paused; the position before it (fen) is reinstated, white_ms/black_ms set, then the penalty
 	ActionKind_ACTION_KIND_FLAGS_UNORDERED     ActionKind = 18 // the clock shows both flags fallen without their order (defective clock, 6.10.1): drawn or play continues, per ruleset
 	ActionKind_ACTION_KIND_DECLARE_LOST        ActionKind = 19 // the arbiter declares the game lost by side (12.9; a sounding phone); result, if set, is the score he decides
+	ActionKind_ACTION_KIND_ARBITER_FLAG        ActionKind = 20 // the arbiter calls side's fallen flag where the appendices govern: ends the game (2023 A.5.5, 2018 A.4.5); refused in 2009 (A4(d)) and 2005 (B7), where only a claim counts
+	ActionKind_ACTION_KIND_SEALED_MOVE_ENDS    ActionKind = 21 // the sealed move, made at the resumption, ended the game: result is the sealer's win or 1/2-1/2; applies over a default since the resumption (Guidelines I.10)
+	ActionKind_ACTION_KIND_ENVELOPE_LOST       ActionKind = 22 // the envelope of an adjourned game is lost: play resumes from the adjourned position, the sealer to move (I.12); absent_white/absent_black as for RESUME
 )
 
 // Enum value maps for ActionKind.
@@ -236,6 +239,9 @@ var (
 		17: "ACTION_KIND_ILLEGAL_MOVE_FOUND",
 		18: "ACTION_KIND_FLAGS_UNORDERED",
 		19: "ACTION_KIND_DECLARE_LOST",
+		20: "ACTION_KIND_ARBITER_FLAG",
+		21: "ACTION_KIND_SEALED_MOVE_ENDS",
+		22: "ACTION_KIND_ENVELOPE_LOST",
 	}
 	ActionKind_value = map[string]int32{
 		"ACTION_KIND_UNSPECIFIED":         0,
@@ -258,6 +264,9 @@ var (
 		"ACTION_KIND_ILLEGAL_MOVE_FOUND":  17,
 		"ACTION_KIND_FLAGS_UNORDERED":     18,
 		"ACTION_KIND_DECLARE_LOST":        19,
+		"ACTION_KIND_ARBITER_FLAG":        20,
+		"ACTION_KIND_SEALED_MOVE_ENDS":    21,
+		"ACTION_KIND_ENVELOPE_LOST":       22,
 	}
 )
 
@@ -1003,9 +1012,9 @@ type ClockAction struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	Kind             ActionKind             `protobuf:"varint,1,opt,name=kind,proto3,enum=hall.v1.ActionKind" json:"kind,omitempty"`
 	TMs              int64                  `protobuf:"varint,2,opt,name=t_ms,json=tMs,proto3" json:"t_ms,omitempty"`                                         // board time at which it happened; in arbiter commands the device chooses it (leave 0)
-	Side             Side                   `protobuf:"varint,3,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`                                // presser, arriving player, claimant, offender, or whose time changes
-	AbsentWhite      bool                   `protobuf:"varint,4,opt,name=absent_white,json=absentWhite,proto3" json:"absent_white,omitempty"`                 // START, or RESUME of an adjourned game: White is not at the board
-	AbsentBlack      bool                   `protobuf:"varint,5,opt,name=absent_black,json=absentBlack,proto3" json:"absent_black,omitempty"`                 // START, or RESUME of an adjourned game: Black is not at the board
+	Side             Side                   `protobuf:"varint,3,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`                                // presser, arriving player, claimant, offender, whose time changes, or whose flag the arbiter calls
+	AbsentWhite      bool                   `protobuf:"varint,4,opt,name=absent_white,json=absentWhite,proto3" json:"absent_white,omitempty"`                 // START, or RESUME (ENVELOPE_LOST) of an adjourned game: White is not at the board
+	AbsentBlack      bool                   `protobuf:"varint,5,opt,name=absent_black,json=absentBlack,proto3" json:"absent_black,omitempty"`                 // START, or RESUME (ENVELOPE_LOST) of an adjourned game: Black is not at the board
 	Ms               int64                  `protobuf:"varint,6,opt,name=ms,proto3" json:"ms,omitempty"`                                                      // ADD_TIME: milliseconds added (negative: taken away)
 	WhiteMs          int64                  `protobuf:"varint,7,opt,name=white_ms,json=whiteMs,proto3" json:"white_ms,omitempty"`                             // SET_CLOCK: White's new remaining main time, ms
 	BlackMs          int64                  `protobuf:"varint,8,opt,name=black_ms,json=blackMs,proto3" json:"black_ms,omitempty"`                             // SET_CLOCK: Black's new remaining main time, ms
@@ -1016,7 +1025,7 @@ type ClockAction struct {
 	NoExtraTime      bool                   `protobuf:"varint,13,opt,name=no_extra_time,json=noExtraTime,proto3" json:"no_extra_time,omitempty"`              // QUICKPLAY_CLAIM postponed without two minutes for the opponent
 	Fen              string                 `protobuf:"bytes,14,opt,name=fen,proto3" json:"fen,omitempty"`                                                    // POSITION (and optionally PRESS): position after the action, FEN
 	San              string                 `protobuf:"bytes,15,opt,name=san,proto3" json:"san,omitempty"`                                                    // PRESS: the move in SAN, from an e-board (for the record)
-	Result           string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"`                                              // RESULT (and DECLARE_LOST): "1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2"
+	Result           string                 `protobuf:"bytes,16,opt,name=result,proto3" json:"result,omitempty"`                                              // RESULT (and DECLARE_LOST, SEALED_MOVE_ENDS): "1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2"
 	Termination      string                 `protobuf:"bytes,17,opt,name=termination,proto3" json:"termination,omitempty"`                                    // RESULT: normal, time, illegal_move, default, quickplay_claim, arbiter, agreement
 	Move             int32                  `protobuf:"varint,18,opt,name=move,proto3" json:"move,omitempty"`                                                 // ILLEGAL_MOVE_FOUND: the offender's move found illegal, counted from 1
 	SessionEndMs     int64                  `protobuf:"varint,19,opt,name=session_end_ms,json=sessionEndMs,proto3" json:"session_end_ms,omitempty"`           // ADJOURN: board time of the session's nominal end; adjourning before it charges the time to it to the sealer (Guidelines I.1.2); 0: none
@@ -1316,6 +1325,7 @@ type BoardState struct {
 	ClaimReferredBy    Side                   `protobuf:"varint,23,opt,name=claim_referred_by,json=claimReferredBy,proto3,enum=hall.v1.Side" json:"claim_referred_by,omitempty"` // status REFERRED: the claimant; UNSPECIFIED otherwise
 	LastRuling         *TimeRuling            `protobuf:"bytes,24,opt,name=last_ruling,json=lastRuling,proto3" json:"last_ruling,omitempty"`                                     // the last ruling that changed a clock's time (a penalty, time given or taken, a setting); unset if none
 	Withdrawn          bool                   `protobuf:"varint,30,opt,name=withdrawn,proto3" json:"withdrawn,omitempty"`                                                        // the board is gone (its round was imported again before it started): drop it
+	Sealer             Side                   `protobuf:"varint,31,opt,name=sealer,proto3,enum=hall.v1.Side" json:"sealer,omitempty"`                                            // who sealed the move of an adjourned game, while it is in the envelope or, after the resumption, not yet answered (it can be ruled illegal, I.8, or be the move that ended the game, I.10); UNSPECIFIED otherwise
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1523,6 +1533,13 @@ func (x *BoardState) GetWithdrawn() bool {
 		return x.Withdrawn
 	}
 	return false
+}
+
+func (x *BoardState) GetSealer() Side {
+	if x != nil {
+		return x.Sealer
+	}
+	return Side_SIDE_UNSPECIFIED
 }
 
 // A ruling that changed a clock's time, so that a display can say which
@@ -6832,7 +6849,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"flag_at_ms\x18\x06 \x01(\x03H\x00R\bflagAtMs\x88\x01\x01\x12\"\n" +
 	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMs\x12!\n" +
 	"\ftime_trouble\x18\b \x01(\bR\vtimeTroubleB\r\n" +
-	"\v_flag_at_ms\"\xae\a\n" +
+	"\v_flag_at_ms\"\xd5\a\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -6864,7 +6881,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11claim_referred_by\x18\x17 \x01(\x0e2\r.hall.v1.SideR\x0fclaimReferredBy\x124\n" +
 	"\vlast_ruling\x18\x18 \x01(\v2\x13.hall.v1.TimeRulingR\n" +
 	"lastRuling\x12\x1c\n" +
-	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\"\xee\x01\n" +
+	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\x12%\n" +
+	"\x06sealer\x18\x1f \x01(\x0e2\r.hall.v1.SideR\x06sealer\"\xee\x01\n" +
 	"\n" +
 	"TimeRuling\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12!\n" +
@@ -7311,7 +7329,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x18SUPERVISION_INSUFFICIENT\x10\x01*?\n" +
 	"\fPeriodChange\x12\x17\n" +
 	"\x13PERIOD_CHANGE_MOVES\x10\x00\x12\x16\n" +
-	"\x12PERIOD_CHANGE_FLAG\x10\x01*\xbc\x04\n" +
+	"\x12PERIOD_CHANGE_FLAG\x10\x01*\x9b\x05\n" +
 	"\n" +
 	"ActionKind\x12\x1b\n" +
 	"\x17ACTION_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
@@ -7334,7 +7352,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x10ACTION_KIND_FLAG\x10\x10\x12\"\n" +
 	"\x1eACTION_KIND_ILLEGAL_MOVE_FOUND\x10\x11\x12\x1f\n" +
 	"\x1bACTION_KIND_FLAGS_UNORDERED\x10\x12\x12\x1c\n" +
-	"\x18ACTION_KIND_DECLARE_LOST\x10\x13*\xb2\x01\n" +
+	"\x18ACTION_KIND_DECLARE_LOST\x10\x13\x12\x1c\n" +
+	"\x18ACTION_KIND_ARBITER_FLAG\x10\x14\x12 \n" +
+	"\x1cACTION_KIND_SEALED_MOVE_ENDS\x10\x15\x12\x1d\n" +
+	"\x19ACTION_KIND_ENVELOPE_LOST\x10\x16*\xb2\x01\n" +
 	"\x11QuickplayDecision\x12\"\n" +
 	"\x1eQUICKPLAY_DECISION_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17QUICKPLAY_DECISION_DRAW\x10\x01\x12\x1f\n" +
@@ -7551,141 +7572,142 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	6,   // 13: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
 	0,   // 14: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
 	19,  // 15: hall.v1.BoardState.last_ruling:type_name -> hall.v1.TimeRuling
-	3,   // 16: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
-	0,   // 17: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
-	21,  // 18: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	23,  // 19: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	24,  // 20: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	22,  // 21: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	16,  // 22: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	26,  // 23: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	28,  // 24: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	29,  // 25: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	31,  // 26: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	30,  // 27: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	27,  // 28: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	27,  // 29: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	15,  // 30: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	18,  // 31: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	16,  // 32: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	30,  // 33: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	16,  // 34: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	33,  // 35: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	15,  // 36: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	32,  // 37: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 38: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 39: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 40: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	38,  // 41: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	39,  // 42: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	32,  // 43: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	27,  // 44: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 45: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 46: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	27,  // 47: hall.v1.Board.white:type_name -> hall.v1.Player
-	27,  // 48: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 49: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	18,  // 50: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	42,  // 51: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	32,  // 52: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	16,  // 53: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	27,  // 54: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	27,  // 55: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 56: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	41,  // 57: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	41,  // 58: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	49,  // 59: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 60: hall.v1.Absence.side:type_name -> hall.v1.Side
-	52,  // 61: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	16,  // 62: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 63: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	18,  // 64: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	41,  // 65: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	16,  // 66: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	18,  // 67: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	57,  // 68: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	60,  // 69: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 70: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	10,  // 71: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	67,  // 72: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	35,  // 73: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	37,  // 74: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 75: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 76: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	37,  // 77: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	41,  // 78: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	12,  // 79: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	78,  // 80: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	78,  // 81: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	84,  // 82: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	83,  // 83: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	89,  // 84: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	18,  // 85: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	20,  // 86: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	36,  // 87: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	40,  // 88: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	43,  // 89: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	44,  // 90: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	45,  // 91: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	47,  // 92: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	48,  // 93: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	51,  // 94: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	53,  // 95: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	55,  // 96: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	56,  // 97: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	59,  // 98: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	62,  // 99: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	64,  // 100: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	66,  // 101: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	34,  // 102: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	69,  // 103: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	71,  // 104: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	73,  // 105: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	74,  // 106: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	76,  // 107: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	80,  // 108: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	81,  // 109: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	82,  // 110: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	85,  // 111: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	87,  // 112: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	90,  // 113: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	91,  // 114: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	92,  // 115: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	25,  // 116: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	35,  // 117: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	37,  // 118: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	41,  // 119: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	41,  // 120: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	46,  // 121: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	41,  // 122: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	50,  // 123: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	52,  // 124: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	54,  // 125: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	41,  // 126: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	58,  // 127: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	61,  // 128: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	63,  // 129: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	65,  // 130: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	68,  // 131: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	32,  // 132: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	70,  // 133: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	72,  // 134: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	37,  // 135: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	75,  // 136: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	77,  // 137: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	79,  // 138: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	79,  // 139: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	83,  // 140: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	86,  // 141: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	88,  // 142: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	93,  // 143: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	93,  // 144: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	93,  // 145: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	116, // [116:146] is the sub-list for method output_type
-	86,  // [86:116] is the sub-list for method input_type
-	86,  // [86:86] is the sub-list for extension type_name
-	86,  // [86:86] is the sub-list for extension extendee
-	0,   // [0:86] is the sub-list for field type_name
+	0,   // 16: hall.v1.BoardState.sealer:type_name -> hall.v1.Side
+	3,   // 17: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
+	0,   // 18: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
+	21,  // 19: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	23,  // 20: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	24,  // 21: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	22,  // 22: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	16,  // 23: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	26,  // 24: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	28,  // 25: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	29,  // 26: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	31,  // 27: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	30,  // 28: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	27,  // 29: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	27,  // 30: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15,  // 31: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	18,  // 32: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	16,  // 33: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	30,  // 34: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	16,  // 35: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	33,  // 36: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	15,  // 37: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	32,  // 38: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 39: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 40: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 41: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	38,  // 42: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	39,  // 43: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	32,  // 44: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	27,  // 45: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 46: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 47: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	27,  // 48: hall.v1.Board.white:type_name -> hall.v1.Player
+	27,  // 49: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 50: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	18,  // 51: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	42,  // 52: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	32,  // 53: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	16,  // 54: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	27,  // 55: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	27,  // 56: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 57: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	41,  // 58: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	41,  // 59: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	49,  // 60: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 61: hall.v1.Absence.side:type_name -> hall.v1.Side
+	52,  // 62: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	16,  // 63: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 64: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	18,  // 65: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	41,  // 66: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	16,  // 67: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	18,  // 68: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	57,  // 69: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	60,  // 70: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 71: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	10,  // 72: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	67,  // 73: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	35,  // 74: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	37,  // 75: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 76: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 77: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	37,  // 78: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	41,  // 79: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	12,  // 80: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	78,  // 81: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	78,  // 82: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	84,  // 83: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	83,  // 84: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	89,  // 85: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	18,  // 86: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	20,  // 87: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	36,  // 88: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	40,  // 89: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	43,  // 90: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	44,  // 91: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	45,  // 92: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	47,  // 93: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	48,  // 94: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	51,  // 95: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	53,  // 96: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	55,  // 97: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	56,  // 98: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	59,  // 99: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	62,  // 100: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	64,  // 101: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	66,  // 102: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	34,  // 103: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	69,  // 104: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	71,  // 105: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	73,  // 106: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	74,  // 107: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	76,  // 108: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	80,  // 109: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	81,  // 110: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	82,  // 111: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	85,  // 112: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	87,  // 113: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	90,  // 114: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	91,  // 115: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	92,  // 116: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	25,  // 117: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	35,  // 118: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	37,  // 119: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	41,  // 120: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	41,  // 121: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	46,  // 122: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	41,  // 123: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	50,  // 124: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	52,  // 125: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	54,  // 126: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	41,  // 127: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	58,  // 128: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	61,  // 129: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	63,  // 130: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	65,  // 131: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	68,  // 132: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	32,  // 133: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	70,  // 134: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	72,  // 135: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	37,  // 136: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	75,  // 137: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	77,  // 138: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	79,  // 139: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	79,  // 140: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	83,  // 141: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	86,  // 142: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	88,  // 143: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	93,  // 144: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	93,  // 145: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	93,  // 146: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	117, // [117:147] is the sub-list for method output_type
+	87,  // [87:117] is the sub-list for method input_type
+	87,  // [87:87] is the sub-list for extension type_name
+	87,  // [87:87] is the sub-list for extension extendee
+	0,   // [0:87] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

@@ -156,7 +156,7 @@ func (a *ClockAction) validate(f string) error {
 		ActionKind_ACTION_KIND_ILLEGAL_MOVE, ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
 		ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, ActionKind_ACTION_KIND_QUICKPLAY_CLAIM,
 		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG,
-		ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, ActionKind_ACTION_KIND_DECLARE_LOST:
+		ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, ActionKind_ACTION_KIND_DECLARE_LOST, ActionKind_ACTION_KIND_ARBITER_FLAG:
 		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
 			return bad(f+".side", "action %s needs side SIDE_WHITE or SIDE_BLACK", k)
 		}
@@ -197,6 +197,10 @@ func (a *ClockAction) validate(f string) error {
 	case ActionKind_ACTION_KIND_RESULT:
 		if a.GetResult() == "" {
 			return bad(f+".result", "RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2")
+		}
+	case ActionKind_ACTION_KIND_SEALED_MOVE_ENDS:
+		if a.GetResult() == "" {
+			return bad(f+".result", "SEALED_MOVE_ENDS needs result: the sealer's win (1-0 or 0-1) or 1/2-1/2")
 		}
 	}
 	if err := nonNegative(f+".session_end_ms", a.GetSessionEndMs()); err != nil {

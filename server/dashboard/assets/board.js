@@ -326,6 +326,9 @@ export function describe(e, prev) {
     case "ACTION_KIND_ILLEGAL_MOVE_FOUND": what = "illegal move found later: " + side + "'s move " + f.num(a.move) + " (7.5.1)"; break;
     case "ACTION_KIND_FLAGS_UNORDERED": what = "both flags down, order unknown"; break;
     case "ACTION_KIND_DECLARE_LOST": what = "game declared lost by " + side + (a.result ? " (" + f.resultText(a.result) + ")" : ""); break;
+    case "ACTION_KIND_ARBITER_FLAG": what = "the arbiter calls " + side + "'s flag"; break;
+    case "ACTION_KIND_SEALED_MOVE_ENDS": what = "the sealed move ended the game: " + f.resultText(a.result) + " (I.10)"; break;
+    case "ACTION_KIND_ENVELOPE_LOST": what = "envelope lost: play resumes, the sealer moves (I.12)"; break;
   }
   if (after && a.kind !== "ACTION_KIND_PRESS") detail = changes(e);
   if (after && prev) {
