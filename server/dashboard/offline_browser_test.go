@@ -20,7 +20,11 @@ func TestDashboardWhenTheServerStops(t *testing.T) {
 	longtest.Skip(t)
 	t.Parallel()
 	h := halltest.Start(t, halltest.OnLoopback())
-	tb := newTable(t, h, "3m+2s", []boardSpec{{section: "A"}, {section: "A"}, {section: "A"}, {section: "A"}, {section: "A"}, {section: "A"}})
+	var specs []boardSpec
+	for i := range 16 {
+		specs = append(specs, boardSpec{section: string(rune('A' + i/8))})
+	}
+	tb := newTable(t, h, "3m+2s", specs)
 	tb.start(t)
 	hall := openDoor(t, h.HTTP(t))
 	p := openPage(t, hall.url(), 1280, 800)

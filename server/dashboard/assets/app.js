@@ -135,8 +135,12 @@ async function boot() {
   api.init(s, signedOut);
   setDelay(s.delay_ms || 0);
   $("signout-csrf").value = s.csrf;
-  const role = { chief: "chief arbiter", arbiter: "arbiter", broadcast: "broadcast, read-only" }[s.role] || s.role;
-  $("who-label").textContent = s.label + " (" + role + (s.sections && s.sections.length ? ", sections " + s.sections.join(", ") : "") + ")";
+  // "Anna (arbiter, sections A, B)"; a label that names the role already
+  // ("chief arbiter") is not told it twice.
+  const role = ({ chief: ["chief arbiter"], arbiter: ["arbiter"], broadcast: ["broadcast", "read-only"] }[s.role] || [s.role])
+    .filter(w => !s.label.toLowerCase().includes(w.split(" ").pop()));
+  if (s.sections && s.sections.length) role.push("sections " + s.sections.join(", "));
+  $("who-label").textContent = s.label + (role.length ? " (" + role.join(", ") + ")" : "");
   document.body.classList.add("role-" + s.role);
   if (s.delay_ms) {
     $("delay").textContent = "delayed: the hall as it was " + f.duration(s.delay_ms) + " ago";
