@@ -40,6 +40,14 @@ type Config struct {
 	// NewMemoryOutbox(). Use OpenFileOutbox for a device that must survive
 	// a reboot. The Device closes it in Close.
 	Outbox Outbox
+	// Resume, if set, says at which board time a board recovered from the
+	// Outbox continues, given the last instant the device recorded on it:
+	// a clock whose controller restarted while its oscillator kept time
+	// (the demonstration's fleet, stopped and started again with its hall,
+	// keeps the wall time that passed). An answer before last is ignored
+	// (a board's time line never goes back). Default: last — the time the
+	// device was off does not count on its clock.
+	Resume func(boardID string, last int64) int64
 	// DriftPPM simulates an imperfect oscillator: board time advances
 	// (1 + DriftPPM/1e6) times the Clock's elapsed time. It is also
 	// reported in heartbeats as the device's drift. 0 for a perfect clock.

@@ -32,6 +32,7 @@ type Device struct {
 	rng                 *rand.Rand // Run only
 	started             time.Time  // device time origin (heartbeats)
 	onAck               func(Acked)
+	resume              func(boardID string, last int64) int64 // New only
 
 	notices chan Notice
 	wake    chan struct{} // tells the send loop there is something to send
@@ -70,7 +71,8 @@ type Device struct {
 // restarted on a file outbox), the device resumes it: its state is the fold
 // of the saved history and its board time continues from the last recorded
 // instant (the time the device was off is not counted; the arbiter corrects
-// the clock, 6.10.1). New does not connect: call Run.
+// the clock, 6.10.1), or from where Config.Resume says; flags that fell
+// meanwhile are recorded at their instants. New does not connect: call Run.
 func New(cfg Config) (*Device, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -91,6 +93,7 @@ func New(cfg Config) (*Device, error) {
 		cmds:    map[string]bool{},
 		refused: map[uint64]bool{},
 		onAck:   cfg.OnAck,
+		resume:  cfg.Resume,
 	}
 	if d.onAck != nil {
 		d.recordedAt = map[uint64]time.Time{}

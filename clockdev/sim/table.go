@@ -317,7 +317,7 @@ func (t *table) start(ctx context.Context) error {
 	}
 	speed := t.f.cfg.Speed
 	n := t.f.stats.incarnations.Add(1)
-	d, err := clockdev.New(clockdev.Config{
+	cfg := clockdev.Config{
 		DeviceID: t.id, Token: t.token, Firmware: "clocksim-1",
 		Conn:     t.conn,
 		Clock:    t.f.clock,
@@ -333,7 +333,9 @@ func (t *table) start(ctx context.Context) error {
 		// burst of acknowledgements while it waits for the arbiter) it can
 		// do without. 64 instead of 256 saves 18 KiB a device.
 		NoticeBuffer: 64,
-	})
+	}
+	t.resumeConfig(&cfg)
+	d, err := clockdev.New(cfg)
 	if err != nil {
 		ob.Close()
 		return err
@@ -369,6 +371,7 @@ func (t *table) closeDevice() {
 }
 
 func (t *table) shutdown() {
+	t.f.noteClock(t) // where its board's time stands as the fleet stops
 	t.closeDevice()
 	if t.conn != nil {
 		t.conn.Close()

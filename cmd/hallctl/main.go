@@ -64,8 +64,9 @@ Tournaments and rounds
                                       set a round up from the pairing program: a TRF-16 with
                                       JaVaFo/bbpPairings output, a TRF with the round's columns,
                                       or a CSV; clocks from the hall plan; one transaction
-  export-round ROUND [-format trf|csv|pgn] [-o FILE|-] [-lichess]
-                                      results for the pairing program (TRF), as CSV, or the games as PGN
+  export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-] [-lichess]
+                                      results for the pairing program (TRF), as CSV, or the games as PGN,
+                                      to standard output (-o -), a file, or a directory (the suggested name)
   plan [-venue V]                     the hall plan: which clock sits at which table
   plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
 
@@ -80,8 +81,8 @@ Broadcast (PGN feeds, relays, the display page)
 Boards
   boards [-round R] [-section S]      list boards with their clocks
   board BOARD                         one board, with pending commands
-  audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width 100]
-                                      who did what, when, why
+  audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width N]
+                                      who did what, when, why (in the terminal's width)
   devices                             clock devices, online or not
   watch [-round R] [-board B]         live updates until interrupted
 
@@ -129,10 +130,11 @@ Actions take -reason "..." (kept in the audit log) and -wait 3s.`
 
 // cli is one hallctl invocation: a connection to the hall and where to print.
 type cli struct {
-	ctx  context.Context
-	arb  pb.ArbiterClient
-	conn *grpc.ClientConn
-	out  io.Writer
+	ctx   context.Context
+	arb   pb.ArbiterClient
+	conn  *grpc.ClientConn
+	out   io.Writer
+	width int // columns a line may take (outputWidth); 0: no limit
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -160,7 +162,8 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		return err
 	}
 	defer conn.Close()
-	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out}
+	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
+		width: outputWidth(out, getenv)}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 

@@ -289,7 +289,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.Demo {
 		go func() {
-			if err := m.demo(ctx, srv, log, gl.Addr(), hl.Addr()); err != nil {
+			if err := m.demo(ctx, srv, log, gl.Addr(), hl.Addr(), chief); err != nil {
 				errs <- fmt.Errorf("demo fleet: %w", err)
 			}
 		}()
