@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,6 +33,8 @@ type Device struct {
 	rng                 *rand.Rand // Run only
 	started             time.Time  // device time origin (heartbeats)
 	onAck               func(Acked)
+	speak               func(Speech) // nil: not a talking clock
+	voices              []string
 
 	notices chan Notice
 	wake    chan struct{} // tells the send loop there is something to send
@@ -56,6 +59,7 @@ type Device struct {
 	cmds       map[string]bool      // arbiter commands applied (or reported), by id
 	recordedAt map[uint64]time.Time // OnAck only: when each pending seq was recorded
 	refused    map[uint64]bool      // pending seqs of commands the local rules refused
+	announced  []string             // the hall's latest announce ids, said already
 
 	// The link.
 	sess       *session
@@ -91,6 +95,8 @@ func New(cfg Config) (*Device, error) {
 		cmds:    map[string]bool{},
 		refused: map[uint64]bool{},
 		onAck:   cfg.OnAck,
+		speak:   cfg.Speak,
+		voices:  slices.Clone(cfg.Voices),
 	}
 	if d.onAck != nil {
 		d.recordedAt = map[uint64]time.Time{}

@@ -460,6 +460,10 @@ func (e *DeviceEvent) ValidateContent() error {
 		e.GetAction().validate("event.action"), duration("event.white_ms", e.GetWhiteMs()), duration("event.black_ms", e.GetBlackMs()))
 }
 
+// Validate checks what a device says it can do: at most 16 languages, each
+// a short tag.
+func (c *DeviceCapabilities) Validate() error { return c.validate("capabilities") }
+
 func (c *DeviceCapabilities) validate(f string) error {
 	if c == nil {
 		return nil
