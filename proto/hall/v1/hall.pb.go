@@ -1323,7 +1323,7 @@ type PlayerClock struct {
 	FlagAtMs      *int64                 `protobuf:"varint,6,opt,name=flag_at_ms,json=flagAtMs,proto3,oneof" json:"flag_at_ms,omitempty"`     // board time at which the flag fell, if it has
 	DelayLeftMs   int64                  `protobuf:"varint,7,opt,name=delay_left_ms,json=delayLeftMs,proto3" json:"delay_left_ms,omitempty"`  // simple delay left on the move in progress
 	TimeTrouble   bool                   `protobuf:"varint,8,opt,name=time_trouble,json=timeTrouble,proto3" json:"time_trouble,omitempty"`    // 8.4: under five minutes in this period without an increment of 30 s or more
-	UsedMs        int64                  `protobuf:"varint,9,opt,name=used_ms,json=usedMs,proto3" json:"used_ms,omitempty"`                   // time the player's clock has run in the game, ms (delay windows included; times the arbiter gave, took or set not counted): the "time used" a visually disabled player is told (D.2.10.4)
+	UsedMs        int64                  `protobuf:"varint,9,opt,name=used_ms,json=usedMs,proto3" json:"used_ms,omitempty"`                   // time the player's clock has run in the game, ms (delay windows included; times the arbiter gave, took or set not counted): the "time used" a visually disabled player is told (D.2.10.4); 0 from a hall that does not report it yet
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
