@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +34,8 @@ type Device struct {
 	started             time.Time  // device time origin (heartbeats)
 	onAck               func(Acked)
 	resume              func(boardID string, last int64) int64 // New only
+	speak               func(Speech)                           // nil: not a talking clock
+	voices              []string
 
 	notices chan Notice
 	wake    chan struct{} // tells the send loop there is something to send
@@ -57,6 +60,7 @@ type Device struct {
 	cmds       map[string]bool      // arbiter commands applied (or reported), by id
 	recordedAt map[uint64]time.Time // OnAck only: when each pending seq was recorded
 	refused    map[uint64]bool      // pending seqs of commands the local rules refused
+	announced  []string             // the hall's latest announce ids, said already
 
 	// The link.
 	sess       *session
@@ -94,6 +98,8 @@ func New(cfg Config) (*Device, error) {
 		refused: map[uint64]bool{},
 		onAck:   cfg.OnAck,
 		resume:  cfg.Resume,
+		speak:   cfg.Speak,
+		voices:  slices.Clone(cfg.Voices),
 	}
 	if d.onAck != nil {
 		d.recordedAt = map[uint64]time.Time{}

@@ -53,6 +53,7 @@ func (s *State) advance(t int64) {
 func (s *State) use(side Side, e int64) int64 {
 	p := &s.P[side]
 	p.MoveUsedMs += e
+	p.UsedMs += e
 	if s.movePeriod(side).Bonus == SimpleDelay {
 		d := min(e, p.DelayLeftMs)
 		p.DelayLeftMs -= d

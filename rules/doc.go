@@ -216,6 +216,18 @@
 // position with the recorded times (or those the arbiter sets first), the
 // sealer to move.
 //
+// # Play with visually disabled players
+//
+// A board may be played under the rules for play with blind and visually
+// disabled players (2018 and 2023 Appendix D, 2009 Appendix E): its
+// Config.Blind ([BlindPlay]) marks the visually disabled players, who has
+// an assistant, and the language the clock announces in. Each player's
+// [Player.UsedMs] is the time his clock has run, what a talking clock
+// announces with the completed moves (D.2.6.1, D.2.10.4).
+// [AssistantDuties] lists what an assistant may do, with the articles of
+// the ruleset ([BlindTextOf]); [AssistantMay] checks an assistant's clock
+// action before Apply judges it as the player's own.
+//
 // # Results
 //
 // [Result] is one of "1-0", "0-1", "1/2-1/2", the forfeits "+-", "-+",

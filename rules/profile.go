@@ -60,6 +60,10 @@ type Profile struct {
 	// Articles: where this text holds each rule, as its messages cite it
 	// ("Art. 6.10.2", "Appendix A4(a)"); "" where the text has no such rule.
 	Articles map[Law]string
+
+	// Blind: its rules for play with visually disabled players (2018
+	// Appendix D), as citations.
+	Blind BlindText
 }
 
 // SameAsStart, as Profile.ResumptionDefaultMs, means the resumption of an

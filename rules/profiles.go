@@ -23,6 +23,7 @@ var profiles = []Profile{
 		UnorderedFlags:      FlagOrderGuidelines, // III.3.1
 		DeclaredLost:        OpponentWins,        // 11.3.2.1: "the opponent shall win"
 		Articles:            guidelinesEra("Appendix A.5.1.1", "Appendix A.5.2", "Appendix A.5.5"),
+		Blind:               appendixD("FIDE 2023", ""), // the published text: Appendix D numbered as 2018's
 	},
 	{
 		Ruleset: FIDE2018, Edition: "FIDE 2018",
@@ -41,6 +42,7 @@ var profiles = []Profile{
 		UnorderedFlags:      FlagOrderGuidelines,
 		DeclaredLost:        OpponentWins, // 11.3.b
 		Articles:            guidelinesEra("Appendix A.4.1.1", "Appendix A.4.2", "Appendix A.4.5"),
+		Blind:               appendixD("FIDE 2018", ""), // seed 000, 제D조
 	},
 	{
 		Ruleset: FIDE2009, Edition: "FIDE 2009",
@@ -72,6 +74,7 @@ var profiles = []Profile{
 			LawArbiterFlag: "Appendix A4(d)", LawSealedMove: "Guidelines for adjourned games 8(c)",
 			LawSealedMoveEnds: "Guidelines for adjourned games 10", LawEnvelopeLost: "Guidelines for adjourned games 11",
 		},
+		Blind: appendixE("FIDE 2009", ""), // seed 002, from "시각 장애인 및 부분 시력이있는 사람들의 게임 규칙"
 	},
 	{
 		Ruleset: FIDE2005, Edition: "FIDE 2005",
@@ -102,6 +105,8 @@ var profiles = []Profile{
 			LawArbiterFlag: "Appendix B7", LawSealedMove: "Appendix A8(c)", LawSealedMoveEnds: "Appendix A10",
 			LawEnvelopeLost: "Appendix A11",
 		},
+		// Seed 004 holds no rules for visually disabled players: the 2009 ones apply.
+		Blind: appendixE("FIDE 2009", "the 2005 text holds no rules for visually disabled players; the 2009 rules apply"),
 	},
 }
 

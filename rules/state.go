@@ -43,6 +43,12 @@ type Player struct {
 	// The move in progress (meaningful for the side to move).
 	DelayLeftMs int64 // simple delay not yet used on this move
 	MoveUsedMs  int64 // time this move has taken so far (Bronstein gives back up to the delay)
+
+	// UsedMs is the time the player's clock has run in the game (delay
+	// windows included; times given, taken or set by the arbiter not
+	// counted): the "time used" a visually disabled player is told at his
+	// request (2018 D.2.10.4).
+	UsedMs int64
 }
 
 // State is one board's clock at one instant, At. It is a value: Apply and
@@ -122,6 +128,9 @@ func NewState(cfg Config) (State, error) {
 	}
 	cfg.Ruleset = prof.Ruleset
 	if err := cfg.TimeControl.Validate(); err != nil {
+		return State{}, err
+	}
+	if err := cfg.Blind.validate(prof); err != nil {
 		return State{}, err
 	}
 	allowed := fmt.Sprintf("0 to %d milliseconds", int64(maxDurationMs))

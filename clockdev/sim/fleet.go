@@ -749,7 +749,7 @@ func (f *Fleet) Summary() Summary {
 	s := Summary{
 		Speed: f.cfg.Speed, Chaos: f.cfg.Chaos.String(),
 		Games: int(c.games.Load()), Presses: int(c.presses.Load()), Illegal: int(c.illegal.Load()),
-		Claims: int(c.claims.Load()), Adjourns: int(c.adjourns.Load()),
+		Claims: int(c.claims.Load()), Adjourns: int(c.adjourns.Load()), Announcements: int(c.announcements.Load()),
 		Connects: int(c.connects.Load()), Reconnects: int(max(c.connects.Load()-c.incarnations.Load(), 0)),
 		Rejections: int(c.rejections.Load()),
 		Cuts:       int(c.cuts.Load()), Duplicated: int(c.duplicated.Load()), Reordered: int(c.reordered.Load()),
