@@ -60,6 +60,9 @@ func auditText(e *pb.AuditEntry, prev *pb.BoardState) string {
 		what = side + " claims the flag"
 	case pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE:
 		what = "illegal move by " + side + " (7.5)"
+		if prev != nil && prev.GetSealer() == a.GetSide() && a.GetSide() != pb.Side_SIDE_UNSPECIFIED {
+			what = side + "'s sealed move illegal (I.8)"
+		}
 	case pb.ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED:
 		what = side + "'s draw claim incorrect (9.5)"
 	case pb.ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT:
@@ -91,6 +94,12 @@ func auditText(e *pb.AuditEntry, prev *pb.BoardState) string {
 		if a.GetResult() != "" {
 			what += " (" + resultText(a.GetResult()) + ")"
 		}
+	case pb.ActionKind_ACTION_KIND_ARBITER_FLAG:
+		what = "the arbiter calls " + side + "'s flag"
+	case pb.ActionKind_ACTION_KIND_SEALED_MOVE_ENDS:
+		what = "the sealed move ended the game: " + resultText(a.GetResult()) + " (I.10)"
+	case pb.ActionKind_ACTION_KIND_ENVELOPE_LOST:
+		what = "envelope lost: play resumes, the sealer moves (I.12)"
 	default:
 		what = e.GetWhat()
 	}

@@ -40,7 +40,7 @@ func TestSealedMoveCommands(t *testing.T) {
 	expect(do("adjourn", first), "adjourned", "black's sealed move is in the envelope")
 	expect(do("resume", first), "black's sealed move is not answered yet")
 	expect(do("sealed-illegal", first, "-reason", "Nf6 from f8"), "APPLIED", "1-0 illegal_move")
-	expect(do("audit", first), "illegal_move black", "Nf6 from f8")
+	expect(do("audit", first), "Black's sealed move illegal (I.8)", "game over: 1-0 illegal moves", "Nf6 from f8")
 
 	expect(do("adjourn", second), "adjourned")
 	expect(do("envelope-lost", second), "APPLIED", "running, black's clock")

@@ -314,7 +314,9 @@ export function describe(e, prev) {
     case "ACTION_KIND_RESUME": what = "clock resumed"; break;
     case "ACTION_KIND_ADJOURN": what = "game adjourned (sealed move)"; break;
     case "ACTION_KIND_FLAG_CLAIM": what = side + " claims the flag"; break;
-    case "ACTION_KIND_ILLEGAL_MOVE": what = "illegal move by " + side + " (7.5)"; break;
+    case "ACTION_KIND_ILLEGAL_MOVE":
+      what = prev && prev.sealer && prev.sealer === a.side ? side + "'s sealed move illegal (I.8)" : "illegal move by " + side + " (7.5)";
+      break;
     case "ACTION_KIND_DRAW_CLAIM_REJECTED": what = side + "'s draw claim incorrect (9.5)"; break;
     case "ACTION_KIND_QUICKPLAY_INCREMENT": what = side + ": 5 s a move (III.4)"; break;
     case "ACTION_KIND_QUICKPLAY_CLAIM": what = side + "'s quickplay claim " + (DECISION[a.decision] || "") + (a.noExtraTime ? ", no extra time" : ""); break;
