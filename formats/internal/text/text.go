@@ -246,17 +246,3 @@ func Cut(s string, n int) string {
 	}
 	return string([]rune(s)[:n]) + "…"
 }
-
-// Decode returns data as text: UTF-8 if valid (a byte-order mark
-// dropped), else ISO 8859-1, each byte a character.
-func Decode(data []byte) string {
-	data = bytes.TrimPrefix(data, bom)
-	if utf8.Valid(data) {
-		return string(data)
-	}
-	var b strings.Builder
-	for _, x := range data {
-		b.WriteRune(rune(x))
-	}
-	return b.String()
-}
