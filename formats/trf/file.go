@@ -210,7 +210,13 @@ func (f *File) writeBuilt(buf *bytes.Buffer, to text.Charset) error {
 			return err
 		}
 	}
-	ps := slices.Clone(f.Players)
+	return writeByRank(f.Players, put)
+}
+
+// writeByRank formats players as 001 lines, by starting rank, and puts
+// each line.
+func writeByRank(players []Player, put func(line, what string) error) error {
+	ps := slices.Clone(players)
 	slices.SortStableFunc(ps, func(a, b Player) int { return a.StartRank - b.StartRank })
 	for i := range ps {
 		s, err := ps[i].format()
@@ -315,21 +321,14 @@ func (f *File) writeRead(buf *bytes.Buffer, to text.Charset) error {
 			}
 		}
 		if k == lastPlayer {
-			added := []Player{}
+			var added []Player
 			for _, p := range f.Players {
 				if !written[p.StartRank] && !f.wasRead(p.StartRank) {
 					added = append(added, p)
 				}
 			}
-			slices.SortStableFunc(added, func(a, b Player) int { return a.StartRank - b.StartRank })
-			for i := range added {
-				s, err := added[i].format()
-				if err != nil {
-					return err
-				}
-				if err := newLine(s, fmt.Sprintf("player %d", added[i].StartRank)); err != nil {
-					return err
-				}
+			if err := writeByRank(added, newLine); err != nil {
+				return err
 			}
 		}
 	}

@@ -304,11 +304,3 @@ func parseGame(l line, b, r int) (Game, error) {
 	}
 	return g, nil
 }
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
-	}
-	return s
-}

@@ -193,6 +193,26 @@ func value(s string) (float64, bool) {
 	return v, err == nil && v >= 0 && v < 1000
 }
 
+// set gives a class of results its points: W wins (over the board, by
+// forfeit, the full-point bye, and the pairing-allocated bye unless a
+// line gave it its own), D draws and the half-point bye, L losses, P the
+// pairing-allocated bye.
+func (p *PointSystem) set(class byte, f float64, pabSet *bool) {
+	switch class {
+	case 'W':
+		p.WinWhite, p.WinBlack, p.ForfeitWin, p.FullBye = f, f, f, f
+		if !*pabSet {
+			p.PairingBye = f
+		}
+	case 'D':
+		p.DrawWhite, p.DrawBlack, p.HalfBye = f, f, f
+	case 'L':
+		p.LossWhite, p.LossBlack = f, f
+	case 'P':
+		p.PairingBye, *pabSet = f, true
+	}
+}
+
 func readXXS(p *PointSystem, l scoringLine) error {
 	for _, w := range fieldsAt(l.text[3:]) {
 		col := w.col + 3
@@ -226,21 +246,12 @@ func readBB(p *PointSystem, l scoringLine, pabSet *bool) error {
 		return errorf(l.line, 4, "%s %q: want the points, e.g. \"%s  3.0\"", l.text[:3], s, l.text[:3])
 	}
 	switch l.text[:3] {
-	case "BBW":
-		p.WinWhite, p.WinBlack, p.ForfeitWin, p.FullBye = f, f, f, f
-		if !*pabSet {
-			p.PairingBye = f
-		}
-	case "BBD":
-		p.DrawWhite, p.DrawBlack, p.HalfBye = f, f, f
-	case "BBL":
-		p.LossWhite, p.LossBlack = f, f
+	case "BBW", "BBD", "BBL", "BBU":
+		p.set(map[string]byte{"BBW": 'W', "BBD": 'D', "BBL": 'L', "BBU": 'P'}[l.text[:3]], f, pabSet)
 	case "BBZ":
 		p.ZeroBye = f
 	case "BBF":
 		p.ForfeitLoss = f
-	case "BBU":
-		p.PairingBye, *pabSet = f, true
 	}
 	return nil
 }
@@ -261,19 +272,10 @@ func read162(p *PointSystem, l scoringLine, pabSet *bool) error {
 			return errorf(l.line, col+1, "162: the points of %q (columns %d-%d) are %q: want a number like 3.0", sym, col+1, col+4, string(chars[col:col+4]))
 		}
 		switch sym {
-		case 'W':
-			p.WinWhite, p.WinBlack, p.ForfeitWin, p.FullBye = f, f, f, f
-			if !*pabSet {
-				p.PairingBye = f
-			}
-		case 'D':
-			p.DrawWhite, p.DrawBlack, p.HalfBye = f, f, f
-		case 'L':
-			p.LossWhite, p.LossBlack = f, f
+		case 'W', 'D', 'L', 'P':
+			p.set(byte(sym), f, pabSet)
 		case 'A', 'Z':
 			p.ZeroBye, p.ForfeitLoss = f, f
-		case 'P':
-			p.PairingBye, *pabSet = f, true
 		case 'X':
 		default:
 			return errorf(l.line, col, "162 symbol %q: want W, D, L, A, P or X", sym)
