@@ -192,6 +192,10 @@ func TestRoundDetection(t *testing.T) {
 		t.Errorf("round %d: %d boards, byes %v, absent %v; want round 6, 30 boards", r.Number, len(r.Boards), r.Byes, r.Absent)
 	}
 
+	if _, err := f.Import(ImportOptions{Round: 8, Pairings: ps}); err == nil || !strings.Contains(err.Error(), "need rounds 6 to 7 first") {
+		t.Errorf("round 8's pairings for a TRF of 5 rounds: %v", err)
+	}
+
 	// The paired TRF of the nordic open: round 5 paired, no result yet —
 	// with pairings, they are round 5's and must match its columns.
 	f = readFile(t, pairedFile)

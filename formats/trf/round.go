@@ -232,6 +232,9 @@ func (f *File) Import(opt ImportOptions) (*Round, error) {
 				n = paired
 			}
 		}
+		if n > paired+1 {
+			return nil, errorf(0, 0, "the TRF pairs %d rounds: the pairings of round %d need rounds %d to %d first", paired, n, paired+1, n-1)
+		}
 		if err := f.CheckRounds(n - 1); err != nil {
 			return nil, err
 		}
