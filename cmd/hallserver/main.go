@@ -311,15 +311,18 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// What was opened is closed on failure: the results are nil by then.
+	store, started := st, (*hallStream)(nil)
 	defer func() {
 		if err != nil {
-			stream.stop()
-			st.Close()
+			started.stop()
+			store.Close()
 		}
 	}()
 	if stream, err = m.startStream(ctx, st, log); err != nil {
 		return nil, nil, nil, err
 	}
+	started = stream
 	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
 	if stream != nil {
 		opts.Stream = stream.status

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -69,6 +70,9 @@ func (m *Main) startStream(ctx context.Context, st *storage.Store, log *slog.Log
 		}
 		dir := filepath.Join(m.DataDir, "nats")
 		if hs.node, err = natsrun.Start(natsrun.Options{Name: "hall-" + id, Dir: dir, Host: host, Port: p}); err != nil {
+			if errors.Is(err, natsrun.ErrListen) {
+				return nil, fmt.Errorf("embedded NATS: %s is in use by another program (%w); give -nats-listen another address, or %s:0 for any free port", listen, err, host)
+			}
 			return nil, fmt.Errorf("embedded NATS (its data in %s): %w", dir, err)
 		}
 		url = hs.node.URL()
