@@ -49,15 +49,16 @@ type Endorsement struct {
 	Sig []byte            // its signature of EndorsedBytes(hall, next)
 }
 
-// EndorsedBytes is what a key signs to endorse next as hall's key after
-// it.
-func EndorsedBytes(hall string, next ed25519.PublicKey) []byte {
-	return []byte("hallstream key\n" + hall + "\n" + KeyString(next))
+// EndorsedBytes is what a key signs to endorse next as the hall's key
+// after it. Keys are the hall's own (random, never shared): the hall's id
+// is not in it, so that a rotation outlives a new hall id.
+func EndorsedBytes(next ed25519.PublicKey) []byte {
+	return []byte("hallstream key\n" + KeyString(next))
 }
 
-// Endorse returns by's endorsement of next as hall's key after it.
-func Endorse(hall string, by ed25519.PrivateKey, next ed25519.PublicKey) Endorsement {
-	return Endorsement{By: by.Public().(ed25519.PublicKey), Sig: ed25519.Sign(by, EndorsedBytes(hall, next))}
+// Endorse returns by's endorsement of next as the hall's key after it.
+func Endorse(by ed25519.PrivateKey, next ed25519.PublicKey) Endorsement {
+	return Endorsement{By: by.Public().(ed25519.PublicKey), Sig: ed25519.Sign(by, EndorsedBytes(next))}
 }
 
 // SignedBytes is what the hall signs of a message.

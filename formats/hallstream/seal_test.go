@@ -131,17 +131,17 @@ func runTrust(t *testing.T, tr *Trust, steps []trustStep) {
 func TestTrust(t *testing.T) {
 	k1, k2, k3, thief := testKey(1), testKey(2), testKey(3), testKey(9)
 	s1 := Signer{Key: k1}
-	s2 := Signer{Key: k2, Chain: []Endorsement{Endorse("h", k1, pub(k2))}}
-	s3 := Signer{Key: k3, Chain: []Endorsement{Endorse("h", k1, pub(k2)), Endorse("h", k2, pub(k3))}}
-	forgedChain := Signer{Key: thief, Chain: []Endorsement{Endorse("h", thief, pub(thief))}}
-	otherHall := Signer{Key: k2, Chain: []Endorsement{Endorse("oslo", k1, pub(k2))}}
+	s2 := Signer{Key: k2, Chain: []Endorsement{Endorse(k1, pub(k2))}}
+	s3 := Signer{Key: k3, Chain: []Endorsement{Endorse(k1, pub(k2)), Endorse(k2, pub(k3))}}
+	forgedChain := Signer{Key: thief, Chain: []Endorsement{Endorse(thief, pub(thief))}}
+	badLink := Signer{Key: k2, Chain: []Endorsement{{By: pub(k1), Sig: Endorse(k1, pub(k3)).Sig}}}
 	unsigned := sealed{"hall.h.board.b", header{HeaderOutbox: "3"}, []byte("{}")}
 	tampered := seal(s1, "hall.h.board.b", 4, false, `{"result":"1-0"}`)
 	tampered.body = []byte(`{"result":"0-1"}`)
 	msg := func(s Signer, outbox uint64) sealed { return seal(s, "hall.h.board.b", outbox, false, "{}") }
 
 	t.Run("first use", func(t *testing.T) {
-		runTrust(t, NewTrust("h", nil, false), []trustStep{
+		runTrust(t, NewTrust(nil, false), []trustStep{
 			{"unsigned first", unsigned, ErrUnsigned},
 			{"the first signed message", msg(s1, 1), nil},
 			{"by the same key", msg(s1, 2), nil},
@@ -149,7 +149,7 @@ func TestTrust(t *testing.T) {
 			{"a thief's own chain", msg(forgedChain, 3), ErrUntrustedKey},
 			{"tampered", tampered, ErrBadSignature},
 			{"unsigned after signed", unsigned, ErrUnsigned},
-			{"a chain endorsed for another hall", msg(otherHall, 3), ErrUntrustedKey},
+			{"a chain endorsing another key", msg(badLink, 3), ErrUntrustedKey},
 			{"rotated", msg(s2, 3), nil},
 			{"by the replaced key", msg(s1, 4), ErrUntrustedKey},
 			{"rotated again", msg(s3, 5), nil},
@@ -157,18 +157,18 @@ func TestTrust(t *testing.T) {
 		})
 	})
 	t.Run("pinned", func(t *testing.T) {
-		runTrust(t, NewTrust("h", []ed25519.PublicKey{pub(k1)}, false), []trustStep{
+		runTrust(t, NewTrust([]ed25519.PublicKey{pub(k1)}, false), []trustStep{
 			{"a stranger first", msg(Signer{Key: thief}, 1), ErrUntrustedKey},
 			{"two rotations at once from the pinned key", msg(s3, 2), nil},
 			{"by the middle key", msg(s2, 3), ErrUntrustedKey},
 		})
-		runTrust(t, NewTrust("h", []ed25519.PublicKey{pub(k3)}, false), []trustStep{
+		runTrust(t, NewTrust([]ed25519.PublicKey{pub(k3)}, false), []trustStep{
 			{"a key before the pinned one", msg(s1, 1), ErrUntrustedKey},
 			{"the pinned key", msg(s3, 2), nil},
 		})
 	})
 	t.Run("unsigned allowed", func(t *testing.T) {
-		runTrust(t, NewTrust("h", nil, true), []trustStep{
+		runTrust(t, NewTrust(nil, true), []trustStep{
 			{"unsigned", unsigned, nil},
 			{"unsigned again", unsigned, nil},
 			{"the hall starts signing", msg(s1, 4), nil},
@@ -180,7 +180,7 @@ func TestTrust(t *testing.T) {
 // Random bytes for headers and bodies are never taken for the hall's.
 func TestTrustRefusesNoise(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	tr := NewTrust("h", []ed25519.PublicKey{pub(testKey(1))}, false)
+	tr := NewTrust([]ed25519.PublicKey{pub(testKey(1))}, false)
 	noise := func(n int) string {
 		b := make([]byte, n)
 		for i := range b {

@@ -29,7 +29,6 @@ var (
 // longer accepted. Not safe for concurrent use: one follower, in stream
 // order.
 type Trust struct {
-	hall   string
 	pinned []ed25519.PublicKey
 	// allowUnsigned reads format 1 messages until the hall's first
 	// signed one (a stream written before the hall signed).
@@ -39,11 +38,11 @@ type Trust struct {
 	retired [][]byte          // keys the trust moved on from
 }
 
-// NewTrust returns the trust in hall's keys: pinned (any of them may
+// NewTrust returns the trust in a hall's keys: pinned (any of them may
 // sign the first signed message; none: the first signed message's key),
 // and whether unsigned messages are read until a signed one comes.
-func NewTrust(hall string, pinned []ed25519.PublicKey, allowUnsigned bool) *Trust {
-	return &Trust{hall: hall, pinned: pinned, allowUnsigned: allowUnsigned}
+func NewTrust(pinned []ed25519.PublicKey, allowUnsigned bool) *Trust {
+	return &Trust{pinned: pinned, allowUnsigned: allowUnsigned}
 }
 
 // Key returns the key the hall's messages are signed by now, nil before
@@ -110,7 +109,7 @@ func (t *Trust) endorsed(s Seal) bool {
 		if i+1 < len(s.Chain) {
 			next = s.Chain[i+1].By
 		}
-		if !ed25519.Verify(s.Chain[i].By, EndorsedBytes(t.hall, next), s.Chain[i].Sig) {
+		if !ed25519.Verify(s.Chain[i].By, EndorsedBytes(next), s.Chain[i].Sig) {
 			return false
 		}
 	}
