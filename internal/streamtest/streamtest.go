@@ -23,6 +23,7 @@ import (
 type Message struct {
 	StreamSeq uint64
 	Outbox    uint64 // its Hall-Outbox-Id
+	Header    nats.Header
 	hallstream.Message
 }
 
@@ -86,7 +87,7 @@ func readAll(ctx context.Context, nc *nats.Conn, hall string) ([]Message, error)
 			if err != nil {
 				return nil, fmt.Errorf("stream seq %d: no %s header", meta.Sequence.Stream, hallstream.HeaderOutbox)
 			}
-			out = append(out, Message{StreamSeq: meta.Sequence.Stream, Outbox: o, Message: dm})
+			out = append(out, Message{StreamSeq: meta.Sequence.Stream, Outbox: o, Header: m.Headers(), Message: dm})
 			if meta.Sequence.Stream >= info.State.LastSeq {
 				return out, nil
 			}
