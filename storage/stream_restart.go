@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"time"
 )
 
 // StreamMarks is what the publisher must know of the hall's stream beyond
@@ -17,6 +19,10 @@ type StreamMarks struct {
 	// asked): a stream holding any is purged and gets the hall whole.
 	Restart      bool
 	RestartAfter uint64
+	// Tag, set when the stream was started again, goes on every message
+	// id from then on: the restored hall's ids would otherwise be the
+	// replaced hall's (de-duplicated by the stream as already stored).
+	Tag string
 }
 
 // StreamMarks returns the stream's marks.
@@ -29,7 +35,7 @@ func (s *Store) StreamMarks(ctx context.Context) (StreamMarks, error) {
 		m     StreamMarks
 		after sql.NullInt64
 	)
-	if err := db.QueryRowContext(ctx, `SELECT unsigned_upto, restart_after FROM hall WHERE id = 1`).Scan(&m.UnsignedUpTo, &after); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT unsigned_upto, restart_after, stream_tag FROM hall WHERE id = 1`).Scan(&m.UnsignedUpTo, &after, &m.Tag); err != nil {
 		return m, fmt.Errorf("storage: stream marks: %w", err)
 	}
 	m.Restart, m.RestartAfter = after.Valid, uint64(after.Int64)
@@ -56,16 +62,21 @@ func (s *Store) RestartStream(ctx context.Context, all bool, why string) error {
 }
 
 // StreamRestarted clears the restart mark once the stream holds nothing
-// after it; with reseed, the outbox gets the whole hall in the same
-// transaction (Tx.ReseedOutbox), for a stream just purged.
+// after it; with reseed, for a stream just purged, the outbox gets the
+// whole hall in the same transaction (Tx.ReseedOutbox) and the stream a
+// new message id tag (StreamMarks.Tag).
 func (s *Store) StreamRestarted(ctx context.Context, reseed bool) error {
 	return s.Write(ctx, func(tx *Tx) error {
 		if _, err := tx.exec(`UPDATE hall SET restart_after = NULL WHERE id = 1`); err != nil {
 			return fmt.Errorf("storage: stream restart: %w", err)
 		}
-		if reseed {
-			return tx.ReseedOutbox()
+		if !reseed {
+			return nil
 		}
-		return nil
+		tag := "r" + strconv.FormatInt(s.wallMs(time.Time{}), 36)
+		if _, err := tx.exec(`UPDATE hall SET stream_tag = ? WHERE id = 1`, tag); err != nil {
+			return fmt.Errorf("storage: stream restart: %w", err)
+		}
+		return tx.ReseedOutbox()
 	})
 }

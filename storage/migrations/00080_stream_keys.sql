@@ -26,7 +26,14 @@ UPDATE hall SET unsigned_upto = COALESCE((SELECT seq FROM sqlite_sequence WHERE 
 -- publishes the hall whole if it holds any. NULL: nothing pending.
 ALTER TABLE hall ADD COLUMN restart_after INTEGER;
 
+-- stream_tag: set when the stream was started again after a restore. The
+-- restored hall numbers its outbox rows and board events as the hall it
+-- replaced did after the backup: its message ids carry the tag, or the
+-- stream would take them for duplicates of the replaced hall's.
+ALTER TABLE hall ADD COLUMN stream_tag TEXT NOT NULL DEFAULT '';
+
 -- +goose Down
+ALTER TABLE hall DROP COLUMN stream_tag;
 ALTER TABLE hall DROP COLUMN restart_after;
 ALTER TABLE hall DROP COLUMN unsigned_upto;
 DROP TABLE stream_keys;

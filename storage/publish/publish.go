@@ -197,6 +197,9 @@ type Publisher struct {
 	// window. Only the session goroutine uses these.
 	resendUpTo uint64
 	resendTag  string
+	// streamTag goes on every other message id once the stream was
+	// started again after a restore (storage.StreamMarks.Tag).
+	streamTag string
 
 	// The session's signer (read from the store at each sync), whether
 	// its next message starts the stream (Hall-Start: the stream holds
@@ -472,8 +475,11 @@ func (p *Publisher) send(r storage.OutboxEntry, lastSeq uint64) (jetstream.PubAc
 		return nil, err
 	}
 	id := hallstream.MsgID(m, r.ID)
-	if r.ID <= p.resendUpTo {
+	switch {
+	case r.ID <= p.resendUpTo:
 		id += "." + p.resendTag
+	case p.streamTag != "":
+		id += "." + p.streamTag
 	}
 	subj, body, err := hallstream.Encode(m)
 	if err != nil {

@@ -145,6 +145,7 @@ func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, l
 	if err != nil {
 		return 0, 0, err
 	}
+	p.streamTag = marks.Tag
 	end, err := p.readEnd(ctx, s, keys, marks)
 	if err != nil {
 		return 0, 0, err
@@ -256,7 +257,11 @@ func (p *Publisher) restart(ctx context.Context, s jetstream.Stream, end streamE
 	if err != nil {
 		return 0, 0, err
 	}
-	p.resendUpTo, p.resendTag, p.startNext = st.Last, resendTag(), true
+	marks, err = p.store.StreamMarks(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	p.streamTag, p.startNext = marks.Tag, true
 	return st.Published, info.State.LastSeq, nil
 }
 
