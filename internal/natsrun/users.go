@@ -56,8 +56,9 @@ func HallUser(nkey, hall string) User {
 	}
 }
 
-// FollowerUser is a gateway's user: it may find the halls' streams and
-// read them through consumers of its own, and write nothing to any
+// FollowerUser is a gateway's user: it may find the halls' streams, read
+// them through consumers of its own or message by message, and write
+// nothing to any
 // stream: no publish on hall.>, no stream created, changed, purged or
 // deleted, no message deleted.
 func FollowerUser(nkey string) User {
@@ -67,6 +68,8 @@ func FollowerUser(nkey string) User {
 			jsAPI + "STREAM.NAMES",
 			jsAPI + "STREAM.LIST",
 			jsAPI + "STREAM.INFO.*",
+			jsAPI + "STREAM.MSG.GET.*",
+			jsAPI + "DIRECT.GET.>",
 			jsAPI + "CONSUMER.>",
 			"$JS.FC.>",
 		}},
