@@ -92,3 +92,65 @@ func TestGatewayRefusesWhatTheHallDidNotWrite(t *testing.T) {
 		t.Errorf("after the forgeries, anonymous PGN of the private round: %d, want 401", code)
 	}
 }
+
+// A message marked Hall-Start after others (the hall restored from a
+// backup started its stream again) replaces what the gateway had of the
+// hall: a round only the replaced history had is gone; the stream's new
+// history is served, still checked against the same key.
+func TestGatewayStartsTheHallAgain(t *testing.T) {
+	n := startNATS(t)
+	nc := connect(t, n.URL())
+	js, _ := jetstream.New(nc)
+	ctx := context.Background()
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: hallstream.StreamName("oslo"), Subjects: []string{hallstream.Subjects("oslo")}}); err != nil {
+		t.Fatal(err)
+	}
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	signer := hallstream.Signer{Key: key}
+	var outbox uint64
+	publish := func(m hallstream.Message, start bool) {
+		t.Helper()
+		subject, body, err := hallstream.Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outbox++
+		msg := nats.NewMsg(subject)
+		msg.Data = body
+		signer.Seal(msg.Header, subject, outbox, start, body)
+		if _, err := js.PublishMsg(ctx, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	round := func(id string, start bool) {
+		publish(hallstream.Message{Hall: "oslo", Kind: hallstream.KindTournament, ID: "t-" + id, Tournament: &hallstream.Tournament{ID: "t-" + id, Name: id}}, start)
+		publish(hallstream.Message{Hall: "oslo", Kind: hallstream.KindRound, ID: id, Round: &hallstream.Round{ID: id, TournamentID: "t-" + id, Number: 1, Public: true}}, false)
+	}
+	g := startGateway(t, n.URL(), gateway.Options{Halls: []string{"oslo"}})
+	known := func(id string) bool {
+		code, _ := get(t, g.URL+"/api/pgn/round/"+id, "")
+		return code != http.StatusNotFound
+	}
+	round("before", true)
+	round("lost", false)
+	halltest.Eventually(t, 10*time.Second, func() error {
+		if !known("before") || !known("lost") {
+			return fmt.Errorf("the gateway does not have the hall's rounds yet")
+		}
+		return nil
+	})
+	round("before", true) // the restored hall, whole
+	round("after", false)
+	halltest.Eventually(t, 10*time.Second, func() error {
+		if !known("after") {
+			return fmt.Errorf("the gateway does not have the restored hall's round yet")
+		}
+		return nil
+	})
+	if !known("before") || known("lost") {
+		t.Errorf("after the hall started again: round before known %v (want true), round lost known %v (want false)", known("before"), known("lost"))
+	}
+	if _, metrics := get(t, g.URL+"/metrics", ""); !strings.Contains(metrics, `hall_gateway_refused_total{hall="oslo"} 0`) {
+		t.Errorf("the restored hall's messages were refused:\n%s", metrics)
+	}
+}
