@@ -124,12 +124,14 @@ func (m *Main) startStream(ctx context.Context, st *storage.Store, log *slog.Log
 		hs.stop()
 		return nil, err
 	}
-	signer, err := publish.Signer(ctx, st)
-	if err != nil {
-		hs.stop()
-		return nil, err
+	// The key is made now if the hall has none, to be printed; a disk
+	// that cannot take it now must not keep the hall from starting (the
+	// publisher makes it once it can).
+	if signer, err := publish.Signer(ctx, st); err == nil {
+		hs.key = hallstream.KeyString(signer.Public())
+	} else {
+		log.Warn("the hall's stream signing key is not made yet; its publisher makes it once it can", "err", err)
 	}
-	hs.key = hallstream.KeyString(signer.Public())
 	pctx, cancel := context.WithCancel(context.Background())
 	hs.cancel = cancel
 	hs.done.Add(1)
@@ -156,6 +158,9 @@ func (hs *hallStream) banner() string {
 	b := fmt.Sprintf("  NATS   %s, stream %s (subjects hall.%s.>)\n", hs.where, hs.pub.Stream(), hs.pubHall())
 	if hs.auth != "" {
 		b += "         gateways connect with " + hs.auth + "\n"
+	}
+	if hs.key == "" {
+		return b + "         stream signing key: not made yet (see the log)\n"
 	}
 	return b + fmt.Sprintf("         stream signing key %s (gateways may pin it: -hall-key %s=%s)\n", hs.key, hs.pubHall(), hs.key)
 }

@@ -220,11 +220,6 @@ func New(opts Options) (*Publisher, error) {
 	if err := storage.CheckHallID(opts.Hall); err != nil {
 		return nil, err
 	}
-	// The hall's first signing key is made now, so that it is there to
-	// print before anything is published.
-	if _, err := Signer(context.Background(), opts.Store); err != nil {
-		return nil, err
-	}
 	js, err := jetstream.New(opts.Conn,
 		jetstream.WithPublishAsyncMaxPending(opts.Window),
 		jetstream.WithPublishAsyncTimeout(opts.AckTimeout))

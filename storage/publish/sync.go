@@ -134,11 +134,13 @@ func (p *Publisher) noteForeign(m *jetstream.RawStreamMsg) {
 // outbox's published mark to it, and returns the row to publish after
 // and the stream's last sequence.
 func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, lastSeq uint64, err error) {
-	keys, err := p.store.StreamKeys(ctx)
-	if err != nil {
+	// The hall's first key is made here if it has none yet (a hall
+	// upgraded to signing; the command makes it before, to print it).
+	if p.signer, err = Signer(ctx, p.store); err != nil {
 		return 0, 0, err
 	}
-	if p.signer, err = signerOf(keys); err != nil {
+	keys, err := p.store.StreamKeys(ctx)
+	if err != nil {
 		return 0, 0, err
 	}
 	marks, err := p.store.StreamMarks(ctx)
