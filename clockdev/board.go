@@ -75,6 +75,9 @@ func (d *Device) assignLocked(a *hallv1.Assignment, recovering bool) {
 		// (perhaps still in the outbox) must stay in the past.
 		base = max(base, d.boardNowLocked())
 	}
+	if recovering && d.resume != nil {
+		base = max(base, d.resume(a.GetBoardId(), base))
+	}
 
 	d.stopFlagLocked()
 	d.asg = a

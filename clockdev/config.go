@@ -2,6 +2,7 @@ package clockdev
 
 import (
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
@@ -40,6 +41,14 @@ type Config struct {
 	// NewMemoryOutbox(). Use OpenFileOutbox for a device that must survive
 	// a reboot. The Device closes it in Close.
 	Outbox Outbox
+	// Resume, if set, says at which board time a board recovered from the
+	// Outbox continues, given the last instant the device recorded on it:
+	// a clock whose controller restarted while its oscillator kept time
+	// (the demonstration's fleet, stopped and started again with its hall,
+	// keeps the wall time that passed). An answer before last is ignored
+	// (a board's time line never goes back). Default: last — the time the
+	// device was off does not count on its clock.
+	Resume func(boardID string, last int64) int64
 	// DriftPPM simulates an imperfect oscillator: board time advances
 	// (1 + DriftPPM/1e6) times the Clock's elapsed time. It is also
 	// reported in heartbeats as the device's drift. 0 for a perfect clock.
@@ -70,6 +79,20 @@ type Config struct {
 	// not call back into the Device. The fleet simulator measures
 	// acknowledgement latency with it; tests collect what was acknowledged.
 	OnAck func(Acked)
+
+	// Speak, if set, makes the device a talking clock (FIDE 2018
+	// D.2.6.1): its Hello says so, and it says the completed moves and the
+	// time used by both players when its player presses the announce
+	// button (RequestAnnouncement) or the hall sends an Announce, never
+	// otherwise. Speak is handed each Speech to say; it runs with the
+	// Device's mutex held (on the caller of RequestAnnouncement, or the
+	// link's receive loop): it must queue the words and return, and must
+	// not call back into the Device.
+	Speak func(Speech)
+	// Voices are the languages Speak can say, BCP 47 tags ("en", "de");
+	// default English only. The hall writes its announcements in one of
+	// them; the button speaks the player's language when it is among them.
+	Voices []string
 }
 
 // Acked is an event the server acknowledged, for Config.OnAck.
@@ -120,6 +143,11 @@ func (c *Config) validate() error {
 		return errors.New("clockdev: backoff must not be negative")
 	case c.NoticeBuffer < 0:
 		return errors.New("clockdev: Config.NoticeBuffer must not be negative")
+	case len(c.Voices) > 0 && c.Speak == nil:
+		return errors.New("clockdev: Config.Voices without Config.Speak: a clock without a voice speaks no language")
+	}
+	if err := (&hallv1.DeviceCapabilities{Announce: true, Languages: c.Voices}).Validate(); err != nil {
+		return fmt.Errorf("clockdev: Config.Voices: %w", err)
 	}
 	return nil
 }
@@ -150,6 +178,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxBackoff == 0 {
 		c.MaxBackoff = DefaultMaxBackoff
+	}
+	if c.Speak != nil && len(c.Voices) == 0 {
+		c.Voices = []string{"en"}
 	}
 	c.MaxBackoff = max(c.MaxBackoff, c.MinBackoff)
 }

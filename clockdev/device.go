@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,6 +33,9 @@ type Device struct {
 	rng                 *rand.Rand // Run only
 	started             time.Time  // device time origin (heartbeats)
 	onAck               func(Acked)
+	resume              func(boardID string, last int64) int64 // New only
+	speak               func(Speech)                           // nil: not a talking clock
+	voices              []string
 
 	notices chan Notice
 	wake    chan struct{} // tells the send loop there is something to send
@@ -56,6 +60,7 @@ type Device struct {
 	cmds       map[string]bool      // arbiter commands applied (or reported), by id
 	recordedAt map[uint64]time.Time // OnAck only: when each pending seq was recorded
 	refused    map[uint64]bool      // pending seqs of commands the local rules refused
+	announced  []string             // the hall's latest announce ids, said already
 
 	// The link.
 	sess       *session
@@ -70,7 +75,8 @@ type Device struct {
 // restarted on a file outbox), the device resumes it: its state is the fold
 // of the saved history and its board time continues from the last recorded
 // instant (the time the device was off is not counted; the arbiter corrects
-// the clock, 6.10.1). New does not connect: call Run.
+// the clock, 6.10.1), or from where Config.Resume says; flags that fell
+// meanwhile are recorded at their instants. New does not connect: call Run.
 func New(cfg Config) (*Device, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -91,6 +97,9 @@ func New(cfg Config) (*Device, error) {
 		cmds:    map[string]bool{},
 		refused: map[uint64]bool{},
 		onAck:   cfg.OnAck,
+		resume:  cfg.Resume,
+		speak:   cfg.Speak,
+		voices:  slices.Clone(cfg.Voices),
 	}
 	if d.onAck != nil {
 		d.recordedAt = map[uint64]time.Time{}

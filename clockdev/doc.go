@@ -25,15 +25,15 @@
 //	st := d.State()                      // for the display, projected to board-now
 //
 // The server assigns the device to a board (Assignment), sends arbiter
-// commands (Command), acknowledges events (Ack) and may refuse some of them
-// (Rejection); Events delivers all of these as Notices for a display or a
-// test.
+// commands (Command), acknowledges events (Ack), may refuse some of them
+// (Rejection) and may ask a talking clock to announce (Announce); Events
+// delivers all of these as Notices for a display or a test.
 //
 // # The link protocol
 //
 // Run opens ClockLink.Connect with "authorization: Bearer <token>" and
-// sends Hello (device id, firmware, last acknowledged seq, next seq, and
-// what the clock shows). The server answers Welcome{acked_seq,
+// sends Hello (device id, firmware, last acknowledged seq, next seq,
+// what the clock shows, and whether it can announce). The server answers Welcome{acked_seq,
 // heartbeat_interval_ms}, the Assignment and any pending Commands. On the
 // first Welcome of a stream the device drops its acknowledged events and
 // resends the rest in seq order; a later Welcome on the same stream only
@@ -92,6 +92,29 @@
 // goes back, so events still in the outbox stay in the past). An
 // empty board_id unassigns the device; actions then fail with
 // ErrNotAssigned and commands are reported with an empty board_id.
+//
+// # Talking clock
+//
+// With Config.Speak the device is a talking clock for a visually disabled
+// player (FIDE 2018 Appendix D.2.6.1): its Hello says capabilities.announce
+// and the languages of its voice (Config.Voices), and it says the
+// completed moves and the time used by both players (rules.Player.UsedMs)
+// only when asked — never at a press, a flag, a command or an assignment:
+//
+//	d, err := clockdev.New(clockdev.Config{ /* ... */ Speak: speaker.Queue, Voices: []string{"en", "de"}})
+//	sp, err := d.RequestAnnouncement(rules.White) // White's player pressed the announce button
+//	// sp.Text: "Weiß: 23 Züge, 1 Stunde 2 Minuten 5 Sekunden verbraucht. Schwarz: ..."
+//
+// At its own button the clock builds the words from its own state with
+// formats/announce, in the player's language (the board's
+// rules.BlindPlayer.Language) when its voice speaks it, English
+// otherwise: it keeps the time, so its count is exact, and its player is
+// answered when the network is down. When the player asks through the hall
+// (his assistant's page, the arbiter: D.2.10.4), the hall sends an Announce
+// with the words it built with the same package; the device says them as
+// given, once per announce_id, and only for the board it keeps. Either
+// way Speak is called and a NoticeAnnouncement reported; nothing is
+// recorded or sent.
 //
 // # Time
 //

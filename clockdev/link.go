@@ -138,6 +138,7 @@ func (d *Device) helloLocked() *hallv1.DeviceMessage {
 		Firmware:     d.firmware,
 		LastAckedSeq: d.outbox.AckedSeq(),
 		NextSeq:      d.outbox.NextSeq(),
+		Capabilities: d.capabilitiesLocked(),
 	}
 	if d.asg != nil {
 		now := d.boardNowLocked()
@@ -259,6 +260,8 @@ func (d *Device) handleLocked(s *session, m *hallv1.ServerMessage) {
 		d.ackLocked(x.Ack)
 	case *hallv1.ServerMessage_Command:
 		d.commandLocked(x.Command)
+	case *hallv1.ServerMessage_Announce:
+		d.announceLocked(x.Announce)
 	default:
 		d.log.Warn("unknown server message", "msg", fmt.Sprintf("%T", m.GetMsg()))
 	}

@@ -19,9 +19,10 @@ const (
 	NoticeEvent                   // an event was recorded in the outbox (a local action, a flag fall or a command)
 	NoticeAck                     // the server acknowledged every event up to UpTo
 	NoticeRejection               // the server's rules refused the event Rejection.Seq (it is acknowledged all the same)
+	NoticeAnnouncement            // the talking clock said Speech (its button, or the hall's Announce)
 )
 
-var noticeNames = [...]string{"invalid", "connected", "disconnected", "assignment", "command", "event", "ack", "rejection"}
+var noticeNames = [...]string{"invalid", "connected", "disconnected", "assignment", "command", "event", "ack", "rejection", "announcement"}
 
 func (k NoticeKind) String() string {
 	if k >= 0 && int(k) < len(noticeNames) {
@@ -43,4 +44,5 @@ type Notice struct {
 	Rejection  *hallv1.Rejection   // NoticeRejection
 	Err        error               // NoticeDisconnected: why; NoticeCommand: the local rules' refusal; NoticeAssignment: why it could not be used
 	RetryIn    time.Duration       // NoticeDisconnected: how long the device waits before it reconnects (on its Clock)
+	Speech     *Speech             // NoticeAnnouncement
 }

@@ -62,6 +62,12 @@ func Apply(s State, e Event) (State, error) {
 		err = n.flagsUnordered(e)
 	case KindDeclareLost:
 		err = n.declareLost(e)
+	case KindArbiterFlag:
+		err = n.arbiterFlag(e)
+	case KindSealedMoveEnds:
+		err = n.sealedMoveEnds(e)
+	case KindEnvelopeLost:
+		err = n.envelopeLost(e)
 	default:
 		err = n.refuse(e, RefusedInvalid, "", fmt.Sprintf("unknown action %s", e.Kind))
 	}

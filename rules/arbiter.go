@@ -152,3 +152,32 @@ func (s *State) flagSeen(e Event) error {
 	}
 	return s.refuse(e, RefusedNoFlag, LawFlag, fmt.Sprintf("%s's flag has not fallen by %d ms: %d ms left", e.Side, e.T, s.P[e.Side].MainMs))
 }
+
+// arbiterFlag is the arbiter calling e.Side's fallen flag. Where the
+// Competition Rules govern, the flag was observed when it fell (a
+// networked clock's report is the arbiter observing it) and ended the
+// game (6.8, 6.9), so there is nothing left to call. Where the appendices
+// govern, a flag counts when claimed; in 2023 and 2018 the arbiter also
+// calls a flag he observes (A.5.5, A.4.5), which ends the game as a valid
+// claim does: lost, or drawn if the opponent cannot checkmate, and the
+// first flag decides when both fell. In 2009 and 2005 he refrains from
+// it (A4(d), B7): only the player's claim counts.
+func (s *State) arbiterFlag(e Event) error {
+	side := e.Side
+	if err := s.onBoard(e); err != nil {
+		return err
+	}
+	if s.P[side].FlagAt == NoFlag {
+		return s.refuse(e, RefusedNoFlag, LawFlag, fmt.Sprintf("%s's flag has not fallen: %d ms left", side, s.P[side].MainMs))
+	}
+	if !s.Supervised() && !s.profile().Unsupervised.ArbiterCallsFlag {
+		return s.refuse(e, RefusedNotApplicable, LawArbiterFlag,
+			"the arbiter refrains from calling a flag in this game; it counts only on the opponent's valid claim (flag_claim)")
+	}
+	loser := side
+	if s.P[side.Other()].FlagAt != NoFlag && s.HasFlag {
+		loser = s.FirstFlag // both flags are down: the first to fall decides (A.5.5, III.3)
+	}
+	s.end(e.T, s.lossFor(loser), TermTime)
+	return nil
+}

@@ -95,8 +95,10 @@ func (s *State) drawClaimRejected(e Event) error {
 
 // guidelinesApply refuses what the quickplay finish of the ruleset does
 // not cover for this game: not announced (III.2.1), blitz (III.2.2; 2009
-// B3(b) without adequate supervision; 2005 C2), an increment, a delay or an
-// hourglass (III.2.2; 10.1), five seconds a move introduced already (III.4).
+// B3(b) without adequate supervision; 2005 C2), an increment or a delay
+// (III.2.2: in any period of the game; 10.1: in the last period, the phase
+// in which all remaining moves must be made in a limited time), an
+// hourglass, five seconds a move introduced already (III.4).
 func (s *State) guidelinesApply(e Event) error {
 	q := s.profile().Quickplay
 	if q.Announced && !s.Config.Regulations.QuickplayFinish {
@@ -109,8 +111,16 @@ func (s *State) guidelinesApply(e Event) error {
 		}
 		return s.refuse(e, RefusedNotApplicable, LawQuickplayBlitz, why)
 	}
-	if tc := s.Config.TimeControl; tc.HasBonus() || tc.Hourglass {
-		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement, "only games without increment or delay have a quickplay finish")
+	tc := s.Config.TimeControl
+	switch last := tc.Periods[tc.Last()]; {
+	case tc.Hourglass:
+		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement, "an hourglass game has no quickplay finish: a player's time grows while his opponent thinks")
+	case q.LastPeriodOnly && last.Bonus != NoBonus && last.BonusMs > 0:
+		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement,
+			"the last period has an increment or delay: its moves need not be made in a limited time, so there is no quickplay finish")
+	case !q.LastPeriodOnly && tc.HasBonus():
+		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement,
+			"only games without increment or delay in any period have a quickplay finish")
 	}
 	if s.QuickplayBonusMs > 0 {
 		return s.refuse(e, RefusedNotApplicable, LawQuickplayRequest, "five seconds a move were already introduced; the game now has an increment")

@@ -53,7 +53,8 @@ func (s *State) advance(t int64) {
 func (s *State) use(side Side, e int64) int64 {
 	p := &s.P[side]
 	p.MoveUsedMs += e
-	if s.period(side).Bonus == SimpleDelay {
+	p.UsedMs += e
+	if s.movePeriod(side).Bonus == SimpleDelay {
 		d := min(e, p.DelayLeftMs)
 		p.DelayLeftMs -= d
 		e -= d
@@ -164,6 +165,17 @@ func (s *State) end(t int64, r Result, term Termination) {
 	s.HasLastMover = false
 }
 
+// movePeriod returns the period side's move in progress belongs to. It is
+// the period in force, except after an illegal move was ruled: the
+// replacement of the last move of a period is still a move of that period
+// and earns its increment (6.3.1: "after each completed move of that
+// period"), although the next period's time was added already.
+func (s *State) movePeriod(side Side) Period {
+	p := &s.P[side]
+	tc := s.Config.TimeControl
+	return tc.Periods[min(p.Period, tc.PeriodForMoves(p.Moves))]
+}
+
 // startMove starts side's move: its clock is the one to run next, with a
 // fresh delay.
 func (s *State) startMove(side Side) {
@@ -171,20 +183,23 @@ func (s *State) startMove(side Side) {
 	p := &s.P[side]
 	p.MoveUsedMs = 0
 	p.DelayLeftMs = 0
-	if per := s.period(side); per.Bonus == SimpleDelay {
+	if per := s.movePeriod(side); per.Bonus == SimpleDelay {
 		p.DelayLeftMs = per.BonusMs
 	}
 }
 
 // completeMove completes side's move (a press, or the sealed move at the
-// resumption): increment or Bronstein return, the move counter, the period
-// change by moves, and the opponent's move starts.
+// resumption): increment or Bronstein return of the period the move
+// belongs to, the move counter, the period change by moves, and the
+// opponent's move starts. A sealed move made at the resumption is
+// answered by it, or is this move.
 func (s *State) completeMove(side Side) {
 	p := &s.P[side]
 	tc := s.Config.TimeControl
+	s.Sealed = false
 	if p.FlagAt == NoFlag {
 		// No increment is earned by a move completed after the flag fell.
-		switch per := s.period(side); per.Bonus {
+		switch per := s.movePeriod(side); per.Bonus {
 		case Increment:
 			p.MainMs += per.BonusMs
 		case Bronstein:

@@ -15,7 +15,8 @@
 // quickplay-finish request or claim (with the arbiter's decision, or
 // referred to him when none is present), both flags down without their
 // order, arbiter's time addition or clock setting, game declared lost,
-// position, result. Apply either returns the new state or a typed
+// the arbiter calling a flag, a sealed move that ended the game, a lost
+// envelope, position, result. Apply either returns the new state or a typed
 // *[Refusal] naming the article that forbids the action
 // (errors.Is(err, [ErrRefused])); a malformed input is an *[InputError]
 // (errors.Is(err, [ErrInvalid])). A board's state is the fold of its
@@ -134,6 +135,8 @@
 //	                          if announced,                         only adequately    never blitz (C2)
 //	                          standard/rapid                        supervised (B2)
 //	                          without increment
+//	  increment or delay      in any period      as 2023            in the last        as 2009
+//	  that excludes it        (III.2.2)                             period (10.1)
 //	claim with no arbiter     III.6: referred    as 2023            Appendix D:        no rule: refused
 //	                                                                referred
 //	flags down, order unknown III.3 where the    as 2023            6.11: continue,    6.11: continue
@@ -150,9 +153,10 @@
 //
 //	                         fide-2023 / fide-2018           fide-2009 / fide-2005
 //	flag fall                recorded; counts on a claim     recorded; counts on a claim
-//	                         (flag_claim) or the arbiter's   with the claimant's own flag
-//	                         result; if both fell, the       up; both flags fallen: drawn
-//	                         first decides
+//	                         (flag_claim), when the arbiter  with the claimant's own flag
+//	                         calls it (arbiter_flag, A.5.5)  up; the arbiter refrains from
+//	                         or on his result; if both       calling it (A4(d), B7); both
+//	                         fell, the first decides         flags fallen: drawn
 //	illegal move             ruled only before the           rapid: as 2023; blitz: the
 //	                         opponent's next move            opponent wins at once
 //	clock setting locked     after 10 moves each             after 3 moves each
@@ -168,7 +172,10 @@
 //
 // By default (PeriodChange ByMoves) the next period's base time is added
 // when the player completes the last move of a period; the move earns the
-// increment of the period it belongs to. With AtFlag it is added when the
+// increment of the period it belongs to (6.3.1: "after each completed
+// move of that period"). So does a move that replaces an illegal one: the
+// replacement of the last move of period 1 earns period 1's increment
+// (or has its delay), although period 2's time was added already — once. With AtFlag it is added when the
 // period's time runs out, if the moves of the period were completed (6.4);
 // otherwise the flag has fallen. Time saved carries over. No increment is
 // earned and no period is added after the player's own flag fell.
@@ -176,7 +183,12 @@
 // # Illegal moves
 //
 // An illegal move can be ruled against the side that completed the last
-// move, before the opponent completes one ([KindIllegalMove]). The
+// move, before the opponent completes one ([KindIllegalMove]). The texts
+// let the opponent claim until he has *made* his next move (2023 A.5.2,
+// 2018 A.4.2, 2009 A4(c) and B3(c), 2005 B6 and C3); a clock sees only
+// when a move is *completed*, at the press, so in every edition the claim
+// is heard until the opponent's press, even if an e-board already shows
+// his move made (an arbiter at the board refuses a claim that came late). The
 // offender's move counter goes back by one, the offender is to move again
 // (its clock runs if the clock was running), the times stand, and then the
 // penalty applies or the game is lost. In a game the Competition Rules
@@ -193,6 +205,28 @@
 // ([KindResume]) the sealed move completes and the clock of the player who
 // must answer it runs, present or not; players marked absent lose once the
 // default time of the resumption has passed (I.9, I.10; 2005 A9, A10).
+// Until it is answered ([State.Sealed]), the sealed move can be ruled
+// illegal with [KindIllegalMove] naming the sealer: he loses the game, in
+// every edition (I.8.3, 2009 guideline 8(c), 2005 A8(c)) — drawn if the
+// opponent cannot checkmate, I.8 excepting Art. 6.9's cases. A sealed move
+// that ended the game (checkmate, stalemate, a dead position) is recorded
+// with [KindSealedMoveEnds]; its result applies even over a default or a
+// flag since the resumption (I.10, 2005 A10). When the envelope is lost
+// ([KindEnvelopeLost], I.12, 2005 A11), play resumes from the adjourned
+// position with the recorded times (or those the arbiter sets first), the
+// sealer to move.
+//
+// # Play with visually disabled players
+//
+// A board may be played under the rules for play with blind and visually
+// disabled players (2018 and 2023 Appendix D, 2009 Appendix E): its
+// Config.Blind ([BlindPlay]) marks the visually disabled players, who has
+// an assistant, and the language the clock announces in. Each player's
+// [Player.UsedMs] is the time his clock has run, what a talking clock
+// announces with the completed moves (D.2.6.1, D.2.10.4).
+// [AssistantDuties] lists what an assistant may do, with the articles of
+// the ruleset ([BlindTextOf]); [AssistantMay] checks an assistant's clock
+// action before Apply judges it as the player's own.
 //
 // # Results
 //

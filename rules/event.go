@@ -29,6 +29,9 @@ const (
 	KindIllegalMoveFound        // 7.5.1: Side's earlier move Move is found illegal (e-board history); the position before it is reinstated and the arbiter sets the times
 	KindFlagsUnordered          // the clock shows both flags fallen without their order (a defective clock, 6.10.1; III.3, 2009 6.11, 2005 6.11)
 	KindDeclareLost             // the arbiter declares the game lost by Side (12.9; a sounding phone, 11.3 / 12.2(b)); Result, if given, is the score he decides
+	KindArbiterFlag             // the arbiter calls Side's fallen flag (A.5.5); refused where he must refrain and only a claim counts (2009 A4(d), 2005 B7)
+	KindSealedMoveEnds          // the sealed move, made at the resumption, ended the game (checkmate, stalemate, dead position): Result applies even to a late player (I.10)
+	KindEnvelopeLost            // the envelope of an adjourned game is lost: play resumes from the adjourned position, the sealer to move (I.12)
 )
 
 var kindNames = [...]string{
@@ -52,6 +55,9 @@ var kindNames = [...]string{
 	KindIllegalMoveFound:   "illegal_move_found",
 	KindFlagsUnordered:     "flags_unordered",
 	KindDeclareLost:        "declare_lost",
+	KindArbiterFlag:        "arbiter_flag",
+	KindSealedMoveEnds:     "sealed_move_ends",
+	KindEnvelopeLost:       "envelope_lost",
 }
 
 // Valid reports whether k is a kind of event (not KindInvalid, not unknown).
@@ -117,12 +123,13 @@ type Event struct {
 
 	// Side: the presser (press), arriving player (arrive), claimant
 	// (flag_claim, draw_claim_rejected, quickplay_*), offender
-	// (illegal_move, illegal_move_found, declare_lost), or the side whose
-	// time changes (add_time).
+	// (illegal_move, illegal_move_found, declare_lost), the side whose
+	// time changes (add_time), or whose flag the arbiter calls
+	// (arbiter_flag).
 	Side Side `json:"side,omitempty"`
 
-	// Start, and Resume of an adjourned game: which players are not at the
-	// board (6.7; Guidelines I.9).
+	// Start, and Resume (or EnvelopeLost) of an adjourned game: which
+	// players are not at the board (6.7; Guidelines I.9).
 	AbsentWhite bool `json:"absent_white,omitempty"`
 	AbsentBlack bool `json:"absent_black,omitempty"`
 
@@ -163,7 +170,8 @@ type Event struct {
 	// Result: the result, how the game ended, and whether the arbiter
 	// records it (only the arbiter may change a finished game's result, or
 	// decide a referred claim). DeclareLost: the score the arbiter decides,
-	// "" for the ruleset's (Profile.DeclaredLost).
+	// "" for the ruleset's (Profile.DeclaredLost). SealedMoveEnds: the
+	// sealer's win (checkmate) or a draw (stalemate, dead position).
 	Result      Result      `json:"result,omitempty"`
 	Termination Termination `json:"termination,omitempty"`
 	ByArbiter   bool        `json:"by_arbiter,omitempty"`
@@ -182,6 +190,10 @@ func (e Event) String() string {
 		if e.Result != "" {
 			s += " " + string(e.Result)
 		}
+	case KindArbiterFlag:
+		s += " " + e.Side.String()
+	case KindSealedMoveEnds:
+		s += " " + string(e.Result)
 	case KindQuickplayClaim:
 		s += " " + e.Side.String() + " " + e.Decision.String()
 	case KindAddTime:

@@ -20,6 +20,12 @@ func (s *State) illegalMove(e Event) error {
 		return err
 	}
 	off := e.Side
+	if s.Sealed && off == s.Sealer {
+		// The sealed move, made at the resumption, is the one found
+		// illegal: the sealer loses (I.8.3), no penalty time.
+		s.sealedMoveIllegal(e)
+		return nil
+	}
 	if !s.HasLastMover || s.LastMover != off {
 		if !s.Supervised() {
 			return s.refuse(e, RefusedMoveStands, s.illegalClaimLaw(),

@@ -99,11 +99,10 @@ func (s *State) resume(e Event) error {
 				"players are marked absent only at the resumption of an adjourned game; a paused game resumes with the players at the board")
 		}
 	case Adjourned:
-		s.completeMove(s.ToMove)
-		if e.AbsentWhite || e.AbsentBlack {
-			s.P[White].Absent, s.P[Black].Absent = e.AbsentWhite, e.AbsentBlack
-			s.DefaultFrom, s.AtResumption = e.T, true
-		}
+		sealer := s.ToMove
+		s.completeMove(sealer)
+		s.Sealed, s.Sealer = true, sealer // made on the board, open to rulings until answered (I.8, I.10)
+		s.markAbsentAtResumption(e)
 	default:
 		return s.refuse(e, RefusedNotPaused, LawStopClock, "the clock is not paused")
 	}
@@ -138,7 +137,17 @@ func (s *State) adjourn(e Event) error {
 		}
 	}
 	s.Status = Adjourned
+	s.Sealed, s.Sealer = true, s.ToMove
 	return nil
+}
+
+// markAbsentAtResumption records the players not at the resumption of an
+// adjourned game; they lose once its default time has passed (I.10).
+func (s *State) markAbsentAtResumption(e Event) {
+	if e.AbsentWhite || e.AbsentBlack {
+		s.P[White].Absent, s.P[Black].Absent = e.AbsentWhite, e.AbsentBlack
+		s.DefaultFrom, s.AtResumption = e.T, true
+	}
 }
 
 func (s *State) position(e Event) error {

@@ -60,6 +60,10 @@ type Profile struct {
 	// Articles: where this text holds each rule, as its messages cite it
 	// ("Art. 6.10.2", "Appendix A4(a)"); "" where the text has no such rule.
 	Articles map[Law]string
+
+	// Blind: its rules for play with visually disabled players (2018
+	// Appendix D), as citations.
+	Blind BlindText
 }
 
 // SameAsStart, as Profile.ResumptionDefaultMs, means the resumption of an
@@ -104,6 +108,11 @@ type Unsupervised struct {
 	// illegal move, drawn if he cannot checkmate (2009 B3(c), 2005 C3);
 	// otherwise the penalty of an illegal move applies.
 	BlitzIllegalMoveWins bool
+	// ArbiterCallsFlag: the arbiter calls a flag fall he observes, which
+	// ends the game as a valid claim would (2023 A.5.5, 2018 A.4.5);
+	// otherwise he refrains and only the player's claim counts (2009
+	// A4(d), 2005 B7).
+	ArbiterCallsFlag bool
 }
 
 // Quickplay is the quickplay finish of a ruleset.
@@ -120,6 +129,13 @@ type Quickplay struct {
 	// NoArbiter: a claim with no arbiter present ends the game and is
 	// referred to the arbiter (III.6; 2009 Appendix D).
 	NoArbiter bool
+	// LastPeriodOnly: the quickplay finish is a phase of the game, "when
+	// all the (remaining) moves must be made in a limited time" (2009 and
+	// 2005 Art. 10.1): a last period without increment or delay has one,
+	// whatever an earlier period gave. Otherwise the guidelines apply only
+	// to "games without increment" (2023/2018 III.2.2), and an increment
+	// or delay in any period makes the game one with increment.
+	LastPeriodOnly bool
 }
 
 // FlagOrder is what happens when both flags have fallen and it cannot be
@@ -188,6 +204,10 @@ const (
 	LawQuickplayClaim     Law = "quickplay claim"                 // III.5 / 10.2
 	LawQuickplayNoArbiter Law = "quickplay claim without arbiter" // III.6 / Appendix D
 	LawUnorderedFlags     Law = "flag order unknown"              // III.3 / 6.8 / 6.11
+	LawArbiterFlag        Law = "arbiter calls a flag"            // A.5.5 / A.4.5 / A4(d) / B7
+	LawSealedMove         Law = "sealed move"                     // I.8 / guideline 8 / A8: an illegal sealed move loses
+	LawSealedMoveEnds     Law = "sealed move ends the game"       // I.10 / guideline 10 / A10
+	LawEnvelopeLost       Law = "envelope lost"                   // I.12 / guideline 11 / A11
 )
 
 // Laws lists every Law, for the tests that check each profile cites them.
@@ -197,6 +217,7 @@ var Laws = []Law{
 	LawResumption, LawResumptionDefault, LawSettingLock, LawIllegalClaim, LawBlitzIllegalClaim, LawOwnFlag,
 	LawBothFlags, LawQuickplayFinish, LawQuickplayAnnounced, LawQuickplayIncrement, LawQuickplayBlitz,
 	LawQuickplayRequest, LawQuickplayClaim, LawQuickplayNoArbiter, LawUnorderedFlags,
+	LawArbiterFlag, LawSealedMove, LawSealedMoveEnds, LawEnvelopeLost,
 }
 
 // Cite returns the reference to law in this text, with the edition:

@@ -17,12 +17,13 @@ var profiles = []Profile{
 		IllegalMovesToLose:  2, // 7.5.5
 		DefaultTimeMs:       0, // 6.7.1: zero unless the regulations say otherwise
 		ResumptionDefaultMs: SameAsStart,
-		SupervisionDecides:  true,                               // A.4, A.5, B.2, B.3
-		Unsupervised:        Unsupervised{SettingLockMoves: 10}, // A.5.1.1; A.5.5: the first flag decides
+		SupervisionDecides:  true,                                                       // A.4, A.5, B.2, B.3
+		Unsupervised:        Unsupervised{SettingLockMoves: 10, ArbiterCallsFlag: true}, // A.5.1.1; A.5.5: he calls a flag, the first decides
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines, // III.3.1
 		DeclaredLost:        OpponentWins,        // 11.3.2.1: "the opponent shall win"
-		Articles:            guidelinesEra("Appendix A.5.1.1", "Appendix A.5.2"),
+		Articles:            guidelinesEra("Appendix A.5.1.1", "Appendix A.5.2", "Appendix A.5.5"),
+		Blind:               appendixD("FIDE 2023", ""), // the published text: Appendix D numbered as 2018's
 	},
 	{
 		Ruleset: FIDE2018, Edition: "FIDE 2018",
@@ -35,12 +36,13 @@ var profiles = []Profile{
 		IllegalMovesToLose:  2,
 		DefaultTimeMs:       0,
 		ResumptionDefaultMs: SameAsStart,
-		SupervisionDecides:  true,                               // A.3, A.4, B.3, B.4
-		Unsupervised:        Unsupervised{SettingLockMoves: 10}, // A.4.1.1
+		SupervisionDecides:  true,                                                       // A.3, A.4, B.3, B.4
+		Unsupervised:        Unsupervised{SettingLockMoves: 10, ArbiterCallsFlag: true}, // A.4.1.1, A.4.5
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines,
 		DeclaredLost:        OpponentWins, // 11.3.b
-		Articles:            guidelinesEra("Appendix A.4.1.1", "Appendix A.4.2"),
+		Articles:            guidelinesEra("Appendix A.4.1.1", "Appendix A.4.2", "Appendix A.4.5"),
+		Blind:               appendixD("FIDE 2018", ""), // seed 000, 제D조
 	},
 	{
 		Ruleset: FIDE2009, Edition: "FIDE 2009",
@@ -55,7 +57,7 @@ var profiles = []Profile{
 		ResumptionDefaultMs: 60 * minute,                                                                                                // guideline 10: more than one hour late for the resumption
 		SupervisionDecides:  true,                                                                                                       // A3, A4, B2, B3
 		Unsupervised:        Unsupervised{SettingLockMoves: 3, OwnFlagMustStand: true, BothFlagsDraw: true, BlitzIllegalMoveWins: true}, // A4(a), A5, A6, B3(c)
-		Quickplay:           Quickplay{BlitzWhenSupervised: true, NoArbiter: true},                                                      // 10.2 always; B2; Appendix D
+		Quickplay:           Quickplay{BlitzWhenSupervised: true, NoArbiter: true, LastPeriodOnly: true},                                // 10.1, 10.2 always; B2; Appendix D
 		UnorderedFlags:      FlagOrderByPeriod,                                                                                          // 6.11 (6.8 in seed 002's numbering)
 		DeclaredLost:        OpponentWinsIfHeCan,                                                                                        // 12.2(b)
 		Articles: map[Law]string{
@@ -69,7 +71,10 @@ var profiles = []Profile{
 			LawOwnFlag: "Appendix A5", LawBothFlags: "Appendix A6",
 			LawQuickplayFinish: "Art. 10.1", LawQuickplayIncrement: "Art. 10.1", LawQuickplayBlitz: "Appendix B3(b)",
 			LawQuickplayClaim: "Art. 10.2", LawQuickplayNoArbiter: "Appendix D", LawUnorderedFlags: "Art. 6.11",
+			LawArbiterFlag: "Appendix A4(d)", LawSealedMove: "Guidelines for adjourned games 8(c)",
+			LawSealedMoveEnds: "Guidelines for adjourned games 10", LawEnvelopeLost: "Guidelines for adjourned games 11",
 		},
+		Blind: appendixE("FIDE 2009", ""), // seed 002, from "시각 장애인 및 부분 시력이있는 사람들의 게임 규칙"
 	},
 	{
 		Ruleset: FIDE2005, Edition: "FIDE 2005",
@@ -84,7 +89,7 @@ var profiles = []Profile{
 		ResumptionDefaultMs: 60 * minute,                                                                                                // A10: more than one hour late for the resumption
 		SupervisionDecides:  false,                                                                                                      // no notion of supervision: Appendices B and C govern every rapid and blitz game
 		Unsupervised:        Unsupervised{SettingLockMoves: 3, OwnFlagMustStand: true, BothFlagsDraw: true, BlitzIllegalMoveWins: true}, // B4, B8, C3
-		Quickplay:           Quickplay{},                                                                                                // 10.2 always, never in blitz (C2); the claimant summons the arbiter
+		Quickplay:           Quickplay{LastPeriodOnly: true},                                                                            // 10.1, 10.2 always, never in blitz (C2); the claimant summons the arbiter
 		UnorderedFlags:      FlagOrderContinue,                                                                                          // 6.11: the game shall continue
 		DeclaredLost:        OpponentByArbiter,                                                                                          // 12.2(b): the opponent's result is determined by the arbiter
 		Articles: map[Law]string{
@@ -97,14 +102,19 @@ var profiles = []Profile{
 			LawOwnFlag: "Appendix B8", LawBothFlags: "Appendix B8",
 			LawQuickplayFinish: "Art. 10.1", LawQuickplayIncrement: "Art. 10.1", LawQuickplayBlitz: "Appendix C2",
 			LawQuickplayClaim: "Art. 10.2", LawUnorderedFlags: "Art. 6.11",
+			LawArbiterFlag: "Appendix B7", LawSealedMove: "Appendix A8(c)", LawSealedMoveEnds: "Appendix A10",
+			LawEnvelopeLost: "Appendix A11",
 		},
+		// Seed 004 holds no rules for visually disabled players: the 2009 ones apply.
+		Blind: appendixE("FIDE 2009", "the 2005 text holds no rules for visually disabled players; the 2009 rules apply"),
 	},
 }
 
 // guidelinesEra are the articles of the 2018 and 2023 texts, which number
 // alike but for the rapid appendix: where it locks the clock setting and
-// where it limits illegal-move claims (blitz follows the rapid appendix).
-func guidelinesEra(settingLock, illegalClaim string) map[Law]string {
+// where it limits illegal-move claims and where the arbiter calls a flag
+// (blitz follows the rapid appendix).
+func guidelinesEra(settingLock, illegalClaim, arbiterFlag string) map[Law]string {
 	return map[Law]string{
 		LawGameOver: "Art. 5", LawStart: "Art. 6.6", LawDefaultTime: "Art. 6.7", LawFlag: "Art. 6.8",
 		LawDefectiveClock: "Art. 6.10.1", LawClockSetting: "Art. 6.10.2", LawStopClock: "Art. 6.11",
@@ -116,5 +126,7 @@ func guidelinesEra(settingLock, illegalClaim string) map[Law]string {
 		LawQuickplayIncrement: "Guidelines III.2.2", LawQuickplayBlitz: "Guidelines III.2.2",
 		LawQuickplayRequest: "Guidelines III.4", LawQuickplayClaim: "Guidelines III.5",
 		LawQuickplayNoArbiter: "Guidelines III.6", LawUnorderedFlags: "Guidelines III.3.1",
+		LawArbiterFlag: arbiterFlag, LawSealedMove: "Guidelines I.8.3", LawSealedMoveEnds: "Guidelines I.10",
+		LawEnvelopeLost: "Guidelines I.12",
 	}
 }

@@ -28,6 +28,7 @@ const (
 	RefusedNegativeTime              // the change would leave a negative remaining time
 	RefusedSettingLocked             // the clock setting can no longer be changed (A.5.1.1 / A4(a))
 	RefusedInvalid                   // the event itself is malformed (bad side, bad FEN, ...)
+	RefusedNotPermitted              // the Laws do not let this person do it (an assistant beyond 2018 D.2.10, D.2.11)
 )
 
 // ErrRefused matches every *Refusal with errors.Is.

@@ -99,12 +99,17 @@ func drawEvent(t *rapid.T, s rules.State) rules.Event {
 		rules.KindStart, rules.KindArrive, rules.KindPause, rules.KindResume, rules.KindAdjourn,
 		rules.KindFlagClaim, rules.KindIllegalMove, rules.KindDrawClaimRejected, rules.KindQuickplayIncrement,
 		rules.KindQuickplayClaim, rules.KindAddTime, rules.KindSetClock, rules.KindPosition, rules.KindFlag,
-		rules.KindIllegalMoveFound, rules.KindFlagsUnordered, rules.KindDeclareLost,
+		rules.KindIllegalMoveFound, rules.KindFlagsUnordered, rules.KindDeclareLost, rules.KindArbiterFlag,
+		rules.KindSealedMoveEnds, rules.KindEnvelopeLost,
 	}
 	var k rules.Kind
 	switch roll := rapid.IntRange(0, 99).Draw(t, "kind roll"); {
 	case s.Status == rules.Waiting && roll < 90:
 		k = rules.KindStart
+	case s.Status == rules.Adjourned && roll < 5:
+		k = rules.KindEnvelopeLost
+	case s.Sealed && s.Status != rules.Adjourned && roll < 10:
+		k = rapid.SampledFrom([]rules.Kind{rules.KindSealedMoveEnds, rules.KindIllegalMove}).Draw(t, "sealed move ruling")
 	case (s.Status == rules.Paused || s.Status == rules.Adjourned) && roll < 30:
 		k = rules.KindResume
 	case (s.Status == rules.Paused || s.Status == rules.Adjourned) && roll < 50:
@@ -159,7 +164,14 @@ func drawEvent(t *rapid.T, s rules.State) rules.Event {
 	case rules.KindQuickplayClaim:
 		e.Decision = rules.Decision(rapid.IntRange(1, 4).Draw(t, "decision"))
 		e.NoExtraTime = rapid.Bool().Draw(t, "no extra time")
-	case rules.KindResume:
+	case rules.KindArbiterFlag:
+		e.Side = e.Side.Other() // mostly the flag that can have fallen: the side that ran
+		if s.HasFlag && rapid.Bool().Draw(t, "the fallen flag?") {
+			e.Side = s.FirstFlag
+		}
+	case rules.KindSealedMoveEnds:
+		e.Result = rapid.SampledFrom(propResults).Draw(t, "result")
+	case rules.KindResume, rules.KindEnvelopeLost:
 		e.AbsentWhite = rapid.IntRange(0, 9).Draw(t, "absent white at the resumption") == 0
 		e.AbsentBlack = rapid.IntRange(0, 9).Draw(t, "absent black at the resumption") == 0
 	case rules.KindAdjourn:
@@ -303,8 +315,10 @@ func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 			case rules.KindPress, rules.KindResume:
 				if before.Moves < after.Moves && before.FlagAt == rules.NoFlag {
 					// The completed move's increment or Bronstein return, of the
-					// period it belongs to, and the quickplay finish's five seconds.
-					if p := tc.Periods[before.Period]; p.Bonus == rules.Increment || p.Bonus == rules.Bronstein {
+					// period it belongs to (6.3.1: the period of its number, even
+					// when an illegal move was ruled after the next period's
+					// time was added), and the quickplay finish's five seconds.
+					if p := tc.Periods[min(before.Period, tc.PeriodForMoves(before.Moves))]; p.Bonus == rules.Increment || p.Bonus == rules.Bronstein {
 						allowed += p.BonusMs
 					}
 					allowed += s.QuickplayBonusMs
@@ -425,11 +439,18 @@ func checkStep(st step) []string {
 	bad = append(bad, checkTimeGrowth(p, n, &e)...)
 	if p.Over() {
 		// A finished game stays finished; only the arbiter changes its result,
-		// and a clock may confirm the flag that ended it.
+		// or a sealed move that ended it replaces a default or a flag after the
+		// resumption (Guidelines I.10); a clock may confirm the flag that ended
+		// it.
 		switch {
 		case e.Kind == rules.KindResult && e.ByArbiter:
 			if !n.Over() || n.EndedAt != p.EndedAt {
 				bad = append(bad, fmt.Sprintf("arbiter's %v reopened the game or moved its end: %v at %d, was %d", e, n.Status, n.EndedAt, p.EndedAt))
+			}
+		case e.Kind == rules.KindSealedMoveEnds:
+			if !n.Over() || n.EndedAt != p.EndedAt || !p.Sealed || n.Sealed ||
+				(p.Termination != rules.TermDefault && p.Termination != rules.TermTime) || n.Termination != rules.TermNormal {
+				bad = append(bad, fmt.Sprintf("%v after %v (%s, sealed %t): %v %s %s at %d", e, p.Result, p.Termination, p.Sealed, n.Status, n.Result, n.Termination, n.EndedAt))
 			}
 		case e.Kind == rules.KindFlag:
 			if !reflect.DeepEqual(n, p) {

@@ -241,6 +241,17 @@ var refusalTests = []RefusalTest{
 	{config(rules.FIDE2009, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: adjourn, T: 0, SessionEndMs: 6_000_000}, rules.RefusedNegativeTime, "FIDE 2009 Guidelines for adjourned games 1(b)"},
 	{config(rules.FIDE2005, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: adjourn, T: 0, SessionEndMs: lateMs}, rules.RefusedInvalid, "FIDE 2005 Appendix A1(b)"},
 	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start), at(0, paused)}, rules.Event{Kind: rules.KindResume, T: 1, AbsentWhite: true}, rules.RefusedNotApplicable, "FIDE 2023 Guidelines I.9"},
+	// The sealed move: it ends the game only once made at the resumption,
+	// before it is answered, as the sealer's win or a draw (Guidelines I.10);
+	// only an adjourned game has an envelope to lose (I.12).
+	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start), at(0, adjourn)}, rules.Event{Kind: rules.KindSealedMoveEnds, T: 1, Result: rules.WhiteWins}, rules.RefusedNotRunning, "FIDE 2023 Guidelines I.10"},
+	{config(rules.FIDE2018, "5400", defaults), movesEach(1), rules.Event{Kind: rules.KindSealedMoveEnds, T: 2000, Result: rules.BlackWins}, rules.RefusedNotApplicable, "FIDE 2018 Guidelines I.10"},
+	{config(rules.FIDE2009, "5400", defaults), whiteSeals(), rules.Event{Kind: rules.KindSealedMoveEnds, T: 100_000, Result: rules.BlackWins}, rules.RefusedInvalid, "FIDE 2009 Guidelines for adjourned games 10"},
+	{config(rules.FIDE2005, "5400", defaults), whiteSeals(), rules.Event{Kind: rules.KindSealedMoveEnds, T: 100_000, Result: rules.WhiteHalf}, rules.RefusedInvalid, "FIDE 2005 Appendix A10"},
+	{config(rules.FIDE2005, "5400", defaults), []rules.Event{at(0, start)}, at(1, rules.KindEnvelopeLost), rules.RefusedNotApplicable, "FIDE 2005 Appendix A11"},
+	{config(rules.FIDE2018, "5400", defaults), whiteSeals(), at(100_000, rules.KindEnvelopeLost), rules.RefusedNotApplicable, "FIDE 2018 Guidelines I.12"},
+	// The arbiter calls a flag only if it fell (6.8).
+	{config(rules.FIDE2023, "900", insufficient), movesEach(1), by(2000, rules.KindArbiterFlag, rules.White), rules.RefusedNoFlag, "FIDE 2023 Art. 6.8"},
 	// A game declared lost: in 2005 the arbiter must say the opponent's score.
 	{config(rules.FIDE2005, "5400", defaults), []rules.Event{at(0, start)}, by(1000, rules.KindDeclareLost, rules.White), rules.RefusedInvalid, "FIDE 2005 Art. 12.2(b)"},
 	{config(rules.FIDE2023, "5400", defaults), []rules.Event{at(0, start)}, rules.Event{Kind: rules.KindDeclareLost, T: 1000, Side: rules.Black, Result: rules.BlackHalf}, rules.RefusedInvalid, "FIDE 2023 Art. 12.9"},
@@ -490,6 +501,9 @@ var eventJSONTests = []EventJSONTest{
 	{rules.Event{Kind: rules.KindQuickplayClaim, T: 5, Decision: rules.DecisionRefer}, `{"do":"quickplay_claim","t":5,"decision":"refer"}`},                                                                   // FIDE 2023 Guidelines III.6
 	{rules.Event{Kind: rules.KindDeclareLost, T: 5, Side: rules.Black, Result: rules.WhiteHalf}, `{"do":"declare_lost","t":5,"side":"black","result":"1/2-0"}`},                                               // FIDE 2023 Art. 12.9
 	{rules.Event{Kind: rules.KindFlagsUnordered, T: 5}, `{"do":"flags_unordered","t":5}`},                                                                                                                     // FIDE 2023 Guidelines III.3
+	{rules.Event{Kind: rules.KindArbiterFlag, T: 5, Side: rules.Black}, `{"do":"arbiter_flag","t":5,"side":"black"}`},                                                                                         // FIDE 2023 Appendix A.5.5
+	{rules.Event{Kind: rules.KindSealedMoveEnds, T: 5, Result: rules.WhiteWins}, `{"do":"sealed_move_ends","t":5,"result":"1-0"}`},                                                                            // FIDE 2023 Guidelines I.10
+	{rules.Event{Kind: rules.KindEnvelopeLost, T: 5, AbsentWhite: true}, `{"do":"envelope_lost","t":5,"absent_white":true}`},                                                                                  // FIDE 2023 Guidelines I.12
 }
 
 func TestEventJSON(t *testing.T) {

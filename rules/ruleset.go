@@ -142,6 +142,9 @@ type Config struct {
 	Ruleset     Ruleset
 	TimeControl TimeControl
 	Regulations Regulations
+	// Blind: the board is played under the rules for play with visually
+	// disabled players (2018 Appendix D), and how; the zero value: it is not.
+	Blind BlindPlay `json:",omitzero"`
 }
 
 // Ms returns a pointer to v, for the optional millisecond fields of Regulations.

@@ -43,6 +43,12 @@ type Player struct {
 	// The move in progress (meaningful for the side to move).
 	DelayLeftMs int64 // simple delay not yet used on this move
 	MoveUsedMs  int64 // time this move has taken so far (Bronstein gives back up to the delay)
+
+	// UsedMs is the time the player's clock has run in the game (delay
+	// windows included; times given, taken or set by the arbiter not
+	// counted): the "time used" a visually disabled player is told at his
+	// request (2018 D.2.10.4).
+	UsedMs int64
 }
 
 // State is one board's clock at one instant, At. It is a value: Apply and
@@ -80,6 +86,14 @@ type State struct {
 	// the game (Status Referred, III.6 / 2009 Appendix D).
 	ReferredBy Side
 
+	// Sealed: Sealer's sealed move is in its envelope (Status Adjourned),
+	// or was made at the resumption and his opponent has not completed a
+	// move since: it can still be found illegal (Guidelines I.8) or be
+	// the move that ended the game (I.10), even after a player's default
+	// at the resumption.
+	Sealed bool
+	Sealer Side
+
 	// DefaultFrom is when absent players started to be late: the start, or
 	// the resumption of an adjourned game (AtResumption), which has its
 	// own default time (Guidelines I.10, 2005 A10).
@@ -114,6 +128,9 @@ func NewState(cfg Config) (State, error) {
 	}
 	cfg.Ruleset = prof.Ruleset
 	if err := cfg.TimeControl.Validate(); err != nil {
+		return State{}, err
+	}
+	if err := cfg.Blind.validate(prof); err != nil {
 		return State{}, err
 	}
 	allowed := fmt.Sprintf("0 to %d milliseconds", int64(maxDurationMs))
@@ -171,7 +188,7 @@ func (s *State) FlagDeadline() (int64, bool) {
 	}
 	p := &s.P[side]
 	at := s.At + p.MainMs
-	if s.period(side).Bonus == SimpleDelay {
+	if s.movePeriod(side).Bonus == SimpleDelay {
 		at += p.DelayLeftMs
 	}
 	return at, true

@@ -55,7 +55,8 @@ func openWithPragmas(abs string, params url.Values, pragmas ...string) *sql.DB {
 }
 
 // checkpoints runs until Close: a PASSIVE checkpoint every checkpointEvery
-// while the writer commits.
+// while the writer commits — while the disk's reserve is short
+// (space.go), a TRUNCATE one, which empties the log, after every commit.
 func (s *Store) checkpoints() {
 	defer close(s.cpStopped)
 	t := time.NewTicker(checkpointEvery)
@@ -66,20 +67,38 @@ func (s *Store) checkpoints() {
 		case <-s.cpStop:
 			return
 		case <-t.C:
+		case <-s.cpSoon:
 		}
 		if c := s.commits.Load(); c != last {
 			last = c
-			s.checkpoint()
+			s.checkpoint(s.spaceError(s.reserveNeed) != nil)
 		}
 	}
 }
 
-// checkpoint copies what the log holds into the database file, as far as
-// no reader still needs it.
-func (s *Store) checkpoint() {
-	var busy, frames, copied int
-	err := s.cdb.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied)
-	if err != nil {
-		s.log.Warn("storage: checkpoint failed; the log grows until one succeeds", "err", err)
+// checkpointSoon has the checkpoints run now rather than at the next
+// tick (the disk's reserve is short); it never blocks the writer.
+func (s *Store) checkpointSoon() {
+	select {
+	case s.cpSoon <- struct{}{}:
+	default:
 	}
+}
+
+// checkpoint copies what the log holds into the database file, as far as
+// no reader still needs it; with truncate, it waits for the readers and
+// the writer (up to the busy timeout), copies everything and empties the
+// log file, giving its space back. It reports whether it did it all.
+func (s *Store) checkpoint(truncate bool) bool {
+	mode := "PASSIVE"
+	if truncate {
+		mode = "TRUNCATE"
+	}
+	var busy, frames, copied int
+	err := s.cdb.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &frames, &copied)
+	if err != nil {
+		s.log.Warn("storage: checkpoint failed; the log grows until one succeeds", "mode", mode, "err", err)
+		return false
+	}
+	return busy == 0 && frames == copied
 }

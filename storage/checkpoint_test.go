@@ -20,7 +20,7 @@ func TestCheckpointsLeaveTheWriterAlone(t *testing.T) {
 		t.Fatalf("the write connection's wal_autocheckpoint = %d, %v; want 0", auto, err)
 	}
 	boards := mustBoards(t, s, 50)
-	s.checkpoint() // the boards are in the file
+	s.checkpoint(false) // the boards are in the file
 	fi, err := os.Stat(s.Path())
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -17,6 +16,9 @@ type health struct {
 	err      error     // why the last commit (or a write in it) failed for the store's sake; nil after a success
 	since    time.Time // when err began
 	lastGood time.Time // when a commit last succeeded
+	// writeBack: a fault since the log was last written back into the
+	// database and emptied (space.go): not ready until it is.
+	writeBack bool
 }
 
 // IsFault reports whether err says the store itself cannot write (a
@@ -32,7 +34,7 @@ func fault(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, ErrClosed) {
+	if errors.Is(err, ErrClosed) || errors.Is(err, ErrNoSpace) {
 		return err
 	}
 	var se sqlite3.Error
@@ -59,17 +61,19 @@ func (s *Store) noteCommit(failed error) {
 		s.health.since = now
 	}
 	s.health.err = failed
+	s.health.writeBack = true
 }
 
 // Health returns nil if the store can commit, as far as it knows: its
-// last commit succeeded (or none has failed since one did), its file
-// system has space and is writable. Otherwise it says what is wrong. It
-// writes nothing: Probe does.
+// file system is writable and has room (the reserve, space.go), its last
+// commit succeeded (or none has failed since one did), and after a fault
+// its log was written back. Otherwise it says what is wrong — for want of
+// space, how much is needed. It writes nothing: Probe does.
 func (s *Store) Health() error {
 	if s.closed.Load() {
 		return fmt.Errorf("storage: %w", ErrClosed)
 	}
-	if err := checkSpace(filepath.Dir(s.path)); err != nil {
+	if err := s.readySpace(); err != nil {
 		return err
 	}
 	s.health.mu.Lock()
@@ -77,16 +81,33 @@ func (s *Store) Health() error {
 	if s.health.err != nil {
 		return fmt.Errorf("storage: commits fail since %s: %w", s.health.since.Format(time.TimeOnly), s.health.err)
 	}
+	if s.health.writeBack {
+		return errors.New("storage: writing its log back into the database after a fault, before taking events again")
+	}
 	return nil
 }
 
-// Probe makes sure Health is current: unless a commit succeeded within
-// fresh, it commits a one-row write, and returns Health.
+// Probe makes sure Health is current: after a fault, or while space is
+// short, it first writes the log back into the database and empties it
+// (so that what clocks resend finds the room the log held); then, unless
+// a commit succeeded within fresh, it commits a one-row write; and it
+// returns Health.
 func (s *Store) Probe(ctx context.Context, fresh time.Duration) error {
 	s.health.mu.Lock()
 	recent := s.health.err == nil && time.Since(s.health.lastGood) < fresh
+	writeBack := s.health.writeBack
 	s.health.mu.Unlock()
-	if !recent && !s.closed.Load() {
+	if s.closed.Load() {
+		return s.Health()
+	}
+	if writeBack || s.spaceError(s.reserveNeed) != nil {
+		if s.checkpoint(true) {
+			s.health.mu.Lock()
+			s.health.writeBack = false
+			s.health.mu.Unlock()
+		}
+	}
+	if !recent {
 		err := s.Write(ctx, func(tx *Tx) error {
 			_, err := tx.exec(`INSERT INTO readiness_probe (id, wall_ms) VALUES (1, ?)
 				ON CONFLICT (id) DO UPDATE SET wall_ms = excluded.wall_ms`, s.wallMs(time.Time{}))

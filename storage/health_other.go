@@ -2,5 +2,5 @@
 
 package storage
 
-// checkSpace cannot look at the file system here: the commits tell.
-func checkSpace(string) error { return nil }
+// diskSpace cannot look at the file system here: the commits tell.
+func diskSpace(string) space { return space{} }

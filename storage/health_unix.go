@@ -2,25 +2,17 @@
 
 package storage
 
-import (
-	"fmt"
-	"syscall"
-)
+import "syscall"
 
 // stRdonly is ST_RDONLY of statfs(2)'s f_flags (Linux).
 const stRdonly = 1
 
-// checkSpace fails if dir's file system is full or read-only.
-func checkSpace(dir string) error {
+// diskSpace says how much room dir's file system has for the store.
+func diskSpace(dir string) space {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err != nil {
-		return nil // cannot tell: the commits will
+		return space{} // cannot tell: the commits will
 	}
-	if int64(st.Flags)&stRdonly != 0 {
-		return fmt.Errorf("storage: the file system of %s is read-only", dir)
-	}
-	if st.Bavail == 0 {
-		return fmt.Errorf("storage: no space left on the file system of %s", dir)
-	}
-	return nil
+	bs := uint64(st.Bsize)
+	return space{known: true, free: uint64(st.Bavail) * bs, size: uint64(st.Blocks) * bs, readOnly: int64(st.Flags)&stRdonly != 0}
 }

@@ -36,6 +36,11 @@ type Options struct {
 	// Without it such a file is refused (ErrNoHall): a new hall is started
 	// only where there was no file. A missing file always starts one.
 	NewHall bool
+	// Reserve is the free space the store keeps on its file system
+	// (space.go): below it the store is not ready, below half of it it
+	// refuses writes. Default 64 MiB, at most a quarter of the file
+	// system.
+	Reserve uint64
 }
 
 const (
@@ -59,9 +64,12 @@ type Store struct {
 	cdb *sql.DB // one connection, for checkpoints (checkpoint.go)
 
 	cpStop, cpStopped chan struct{} // stop the checkpoints; closed once they stopped
+	cpSoon            chan struct{} // a checkpoint now, not at the next tick (checkpointSoon)
 
 	maxBatch    int
 	commitEvery time.Duration
+	reserve     uint64       // Options.Reserve
+	spaceShort  atomic.Bool  // below the reserve's floor since the whole reserve was last free (space.go)
 	mu          sync.RWMutex // guards closing queue against sends
 	closing     bool
 	queue       chan *request
@@ -122,6 +130,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if s.maxBatch <= 0 {
 		s.maxBatch = defaultMaxBatch
 	}
+	if s.reserve = opts.Reserve; s.reserve == 0 {
+		s.reserve = defaultReserve
+	}
+	s.spaceShort.Store(true) // a hall starts with its whole reserve free
 	switch s.commitEvery = opts.CommitEvery; {
 	case s.maxBatch == 1 || s.commitEvery < 0:
 		s.commitEvery = 0
@@ -192,7 +204,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.cdb.SetMaxIdleConns(1)
 
 	s.queue = make(chan *request, s.maxBatch)
-	s.cpStop, s.cpStopped = make(chan struct{}), make(chan struct{})
+	s.cpStop, s.cpStopped, s.cpSoon = make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
 	go s.run()
 	go s.checkpoints()
 	return s, nil

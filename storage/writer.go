@@ -154,6 +154,14 @@ func (s *Store) commitBatch(batch []*request) {
 			r.done <- outcome{err: err}
 		}
 	}
+	// Below the floor of the disk's reserve nothing is written: the room
+	// left is for writing the log back (space.go).
+	short, err := s.beforeCommit()
+	if err != nil {
+		s.log.Error("storage: writes refused", "err", err)
+		fail(err)
+		return
+	}
 	// A background context: a caller's cancellation must not roll back
 	// the others' work.
 	ctx := context.Background()
@@ -204,6 +212,9 @@ func (s *Store) commitBatch(batch []*request) {
 	}
 	s.commits.Add(1)
 	s.seqs.committed()
+	if short {
+		s.checkpointSoon()
+	}
 	// A write whose statement failed for the store's sake (the disk full)
 	// was rolled back alone; the store is no healthier for the others.
 	var failed error

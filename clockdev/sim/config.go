@@ -95,6 +95,14 @@ type Config struct {
 	// Clock is the real clock the devices' scaled clocks are built on;
 	// default mono.Real().
 	Clock mono.Clock
+
+	// TalkingClocks makes every clock a talking clock
+	// (clockdev.Config.Speak, FIDE 2018 D.2.6.1), whose voice speaks every
+	// language of formats/announce. It says nothing unasked; what it would
+	// say, when a visually disabled player asks (RoundSpec.BlindPlay) or
+	// the hall does, is logged (Logger, info "clock says") and counted
+	// (Summary.Announcements).
+	TalkingClocks bool
 }
 
 // RoundSpec describes a round: its clocks, its rules and how many boards.
@@ -134,6 +142,17 @@ type RoundSpec struct {
 	// less than two minutes in a quickplay finish (announced, no
 	// increment) claims; default 0.15; negative: never.
 	QuickplayClaims float64
+	// BlindPlay, if set, plays the round's boards under the rules for
+	// visually disabled players (FIDE 2018 Appendix D): the players it
+	// marks visually disabled ask their clock, now and then as their turn
+	// ends, for the completed moves and the time used (D.2.10.4, only at
+	// their request; Config.TalkingClocks gives the clocks a voice). It is
+	// sent with the round's configuration.
+	BlindPlay *hallv1.BlindPlay
+	// Announcements is the probability, per move of a visually disabled
+	// player, that he asks his clock before he presses. Default 0.1;
+	// negative: never.
+	Announcements float64
 	// TRF and Pairings, if set, are the round's pairings as a pairing
 	// program wrote them (a TRF-16, with a JaVaFo/bbpPairings output if
 	// its columns do not pair the round), imported instead of the fleet's
@@ -270,6 +289,7 @@ const (
 	defaultIllegalMoves  = 0.002
 	defaultQuickplay     = 0.15
 	defaultAdjournFor    = 2 * time.Minute
+	defaultAnnouncements = 0.1
 )
 
 // checked is a RoundSpec with its parsed configuration.
@@ -294,7 +314,7 @@ func (r RoundSpec) check() (checked, error) {
 	if r.TimeControl == "" {
 		return checked{}, fmt.Errorf("sim: round of %q has no time control", r.Tournament)
 	}
-	w := &hallv1.ClockConfig{Ruleset: r.Ruleset, TimeControl: r.TimeControl, Regulations: r.Regulations}
+	w := &hallv1.ClockConfig{Ruleset: r.Ruleset, TimeControl: r.TimeControl, Regulations: r.Regulations, BlindPlay: r.BlindPlay}
 	cfg, err := wire.Config(w)
 	if err != nil {
 		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
@@ -315,6 +335,9 @@ func (r RoundSpec) check() (checked, error) {
 	}
 	if r.AdjournFor <= 0 {
 		r.AdjournFor = defaultAdjournFor
+	}
+	if r.Announcements == 0 {
+		r.Announcements = defaultAnnouncements
 	}
 	if cfg.Ruleset == "" {
 		cfg.Ruleset = rules.DefaultRuleset

@@ -84,6 +84,20 @@
 // RoundSpec.AdjournAfter the arbiter adjourns games still going at that
 // move (the side to move seals a move) and resumes them after AdjournFor.
 //
+// # Visually disabled players
+//
+// With RoundSpec.BlindPlay a round is played under the rules for visually
+// disabled players (FIDE 2018 Appendix D). The players it marks visually
+// disabled now and then ask their clock, as their turn ends, for the
+// completed moves and the time used by both (D.2.10.4: only at their
+// request; RoundSpec.Announcements, per move): they press the announce
+// button of the clock (clockdev.Device.RequestAnnouncement). With
+// Config.TalkingClocks every clock is a talking clock whose voice speaks
+// every language of formats/announce; it says nothing unasked, and what
+// it would say is logged ("clock says", with the device, board, player,
+// language and words) and counted (Summary.Announcements). Rehearse keeps
+// what a talking clock would have said in Rehearsal.Said.
+//
 // # E-boards
 //
 // With RoundSpec.EBoard each press carries the move in SAN and the FEN

@@ -37,7 +37,8 @@ type Fleet struct {
 	tours  []*tournament
 	stats  counters
 	store  *store
-	waitMs int64 // how long BoardAction waits for a device, server time
+	notes  clockNotes // the clocks' board times, kept across restarts (away.go)
+	waitMs int64      // how long BoardAction waits for a device, server time
 
 	arbConn *grpc.ClientConn
 	arb     hallv1.ArbiterClient
@@ -133,6 +134,7 @@ func (f *Fleet) Run(ctx context.Context) (Summary, error) {
 	if err := f.setup(ctx); err != nil {
 		return f.Summary(), err
 	}
+	stopNotes := f.keepClockNotes(ctx)
 	tctx, stopTables := context.WithCancel(ctx)
 	var tables sync.WaitGroup
 	for _, t := range f.tours {
@@ -163,6 +165,10 @@ func (f *Fleet) Run(ctx context.Context) (Summary, error) {
 	stopTables()
 	tables.Wait()
 	stopProgress()
+	stopNotes()
+	if err := f.saveClockNotes(); err != nil { // each table noted its clock as it stopped
+		f.fail(err)
+	}
 
 	sum := f.Summary()
 	if f.cfg.Progress != nil {
@@ -207,6 +213,7 @@ func (f *Fleet) setup(ctx context.Context) error {
 		return err
 	}
 	f.store = st
+	f.loadClockNotes()
 	outboxes := func(id string) string { return st.outboxPath(id) }
 	dir := f.cfg.OutboxDir
 	if dir == "" && f.cfg.StateDir == "" && f.cfg.Chaos.Reboot > 0 {
@@ -250,15 +257,8 @@ func (f *Fleet) setup(ctx context.Context) error {
 			n = max(n, s.Boards)
 		}
 		for i := 1; i <= n; i++ {
-			id := fmt.Sprintf("%s-%d-%03d", f.cfg.DevicePrefix, t.index, i)
-			h := fnv.New64a()
-			h.Write([]byte(id))
-			tb := &table{f: f, number: i, id: id, outboxPath: outboxes(id), wake: make(chan struct{}, 1),
-				chaos: rand.New(rand.NewPCG(uint64(f.cfg.Seed), h.Sum64()))}
-			tb.net = newNetwork(f.baseDial, &f.cfg.Chaos, &f.stats, rand.New(rand.NewPCG(uint64(f.cfg.Seed)+1, h.Sum64())))
-			if d := f.cfg.Chaos.DriftPPM; d != 0 {
-				tb.drift = (2*tb.chaos.Float64() - 1) * d
-			}
+			tb := f.newTable(t, i, outboxes)
+			id := tb.id
 			st.read(func(s *savedFleet) {
 				if dv := s.Devices[id]; dv != nil {
 					tb.token = dv.Token
@@ -294,6 +294,21 @@ func (f *Fleet) setup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// newTable makes the table of board i of tournament t, with its device's
+// network, chaos and drift drawn from the seed.
+func (f *Fleet) newTable(t *tournament, i int, outboxes func(id string) string) *table {
+	id := fmt.Sprintf("%s-%d-%03d", f.cfg.DevicePrefix, t.index, i)
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	tb := &table{f: f, number: i, id: id, outboxPath: outboxes(id), wake: make(chan struct{}, 1),
+		chaos: rand.New(rand.NewPCG(uint64(f.cfg.Seed), h.Sum64()))}
+	tb.net = newNetwork(f.baseDial, &f.cfg.Chaos, &f.stats, rand.New(rand.NewPCG(uint64(f.cfg.Seed)+1, h.Sum64())))
+	if d := f.cfg.Chaos.DriftPPM; d != 0 {
+		tb.drift = (2*tb.chaos.Float64() - 1) * d
+	}
+	return tb
 }
 
 // issueTokens issues a device token for each of ids, a few at a time.
@@ -734,7 +749,7 @@ func (f *Fleet) Summary() Summary {
 	s := Summary{
 		Speed: f.cfg.Speed, Chaos: f.cfg.Chaos.String(),
 		Games: int(c.games.Load()), Presses: int(c.presses.Load()), Illegal: int(c.illegal.Load()),
-		Claims: int(c.claims.Load()), Adjourns: int(c.adjourns.Load()),
+		Claims: int(c.claims.Load()), Adjourns: int(c.adjourns.Load()), Announcements: int(c.announcements.Load()),
 		Connects: int(c.connects.Load()), Reconnects: int(max(c.connects.Load()-c.incarnations.Load(), 0)),
 		Rejections: int(c.rejections.Load()),
 		Cuts:       int(c.cuts.Load()), Duplicated: int(c.duplicated.Load()), Reordered: int(c.reordered.Load()),

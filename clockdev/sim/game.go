@@ -157,6 +157,7 @@ const (
 type turnPlan struct {
 	think   time.Duration // game time until the press (or the claim)
 	claim   bool          // claim under III.4/III.5 (10.2) instead of moving
+	ask     bool          // a visually disabled player asks his clock for the moves and the time used first
 	illegal bool          // complete an illegal move
 	move    *chess.Move   // e-board: the move, with its SAN and the FEN after it
 	san     string
@@ -167,6 +168,9 @@ type turnPlan struct {
 func (g *game) plan(v view) turnPlan {
 	s := v.ToMove
 	p := turnPlan{think: g.think(v)}
+	if g.spec.cfg.Blind.Players[s].VisuallyDisabled && g.spec.Announcements > 0 {
+		p.ask = g.rng.Float64() < g.spec.Announcements
+	}
 	left := v.Left[s] - p.think.Milliseconds()
 	if g.mayClaim(v) && left > 0 && left < quickplayLimit && !g.claimed[s] {
 		p.claim = g.rng.Float64() < g.spec.QuickplayClaims

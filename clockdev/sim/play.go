@@ -24,6 +24,9 @@ type clockFace interface {
 	arbiter(ctx context.Context, a *hallv1.ClockAction, reason string) bool
 	// pause lets d of game time pass (an adjournment).
 	pause(ctx context.Context, d time.Duration)
+	// announce is side's player pressing the clock's announce button: a
+	// talking clock says the moves and the time used (FIDE 2018 D.2.6.1).
+	announce(ctx context.Context, side rules.Side) error
 }
 
 // turnKey identifies a turn: when it changes, the side to move plans again.
@@ -52,6 +55,7 @@ const (
 	countClaim     = "claim"
 	countAdjourn   = "adjourn"
 	countFlagClaim = "flag_claim"
+	countAnnounce  = "announce"
 )
 
 // side's opponent claims the flag that fell (insufficient supervision:
@@ -69,6 +73,10 @@ func (g *game) claimFlag(ctx context.Context, c clockFace, v view, st turnStats)
 // turn carries out plan p of the side to move in v.
 func (g *game) turn(ctx context.Context, c clockFace, v view, p turnPlan, st turnStats) {
 	s := v.ToMove
+	if p.ask && c.announce(ctx, s) == nil {
+		// D.2.10.4: the player asks for the moves and the time used.
+		st.counted(countAnnounce)
+	}
 	switch {
 	case p.claim:
 		// III.4/III.5 (10.2): the player stops the clocks and calls the

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chesshall/hallclock/clockdev"
+	"github.com/chesshall/hallclock/formats/announce"
 	"github.com/chesshall/hallclock/internal/wire"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -24,6 +26,9 @@ type Turn struct {
 type Rehearsal struct {
 	Turns []Turn
 	Final rules.State // the board's final state
+	// Said is what a talking clock would have said when a visually
+	// disabled player asked (RoundSpec.BlindPlay), in order.
+	Said []clockdev.Speech
 }
 
 // maxPlies bounds a rehearsal (a game that would not end).
@@ -71,7 +76,7 @@ func Rehearse(spec RoundSpec, seed int64, round, board int) (Rehearsal, error) {
 		if v.HasFlag {
 			g.claimFlag(ctx, m, v, m)
 			if !m.st.Over() {
-				return Rehearsal{Turns: m.turns, Final: m.st}, fmt.Errorf("sim: rehearsal: a flag fell and the claim was refused at %d ms", m.now)
+				return Rehearsal{Turns: m.turns, Final: m.st, Said: m.said}, fmt.Errorf("sim: rehearsal: a flag fell and the claim was refused at %d ms", m.now)
 			}
 			continue
 		}
@@ -94,7 +99,7 @@ func Rehearse(spec RoundSpec, seed int64, round, board int) (Rehearsal, error) {
 		g.turn(ctx, m, v, plan, m)
 		key = turnKey{}
 	}
-	return Rehearsal{Turns: m.turns, Final: m.st}, nil
+	return Rehearsal{Turns: m.turns, Final: m.st, Said: m.said}, nil
 }
 
 // memFace is a clock made of the rules alone, in simulated time.
@@ -103,6 +108,7 @@ type memFace struct {
 	now   int64
 	think time.Duration
 	turns []Turn
+	said  []clockdev.Speech
 }
 
 func (m *memFace) state(context.Context) (view, error) { return viewOf(m.st.Project(m.now)), nil }
@@ -158,3 +164,13 @@ func (m *memFace) pause(_ context.Context, d time.Duration) {
 }
 
 func (m *memFace) counted(string) {}
+
+// announce says what a talking clock, whose voice speaks every language
+// of formats/announce, would say to side now.
+func (m *memFace) announce(_ context.Context, side rules.Side) error {
+	st := m.st.Project(m.now)
+	f := announce.FromState(st)
+	a := announce.Say(announce.Choose(st.Config.Blind.Players[side].Language, announce.Languages), f)
+	m.said = append(m.said, clockdev.Speech{To: side, Language: a.Language, Text: a.Text, Facts: f, AskedBy: clockdev.AskedByPlayer})
+	return nil
+}

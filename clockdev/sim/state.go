@@ -15,6 +15,9 @@ type savedFleet struct {
 	Version     int                         `json:"version"`
 	Tournaments []*savedTournament          `json:"tournaments"`
 	Devices     map[string]*savedDeviceInfo `json:"devices"` // by device id
+	// Clocks are the clocks' board times at a moment of the wall clock,
+	// noted while the fleet runs and as it stops (away.go).
+	Clocks map[string]*savedClock `json:"clocks,omitempty"` // by device id
 }
 
 type savedTournament struct {

@@ -37,6 +37,9 @@ type Summary struct {
 	Presses  int            // presses by the players (device and virtual clocks)
 	Claims   int            // quickplay-finish claims
 	Adjourns int            // adjournments
+	// Announcements: what the talking clocks said (Config.TalkingClocks),
+	// at the players' request or the hall's.
+	Announcements int
 
 	Connects   int // streams the devices' server welcomed (the first of each device included)
 	Reconnects int // Connects beyond the first of each device (incarnation)
@@ -71,7 +74,8 @@ func (s Summary) WriteTo(w io.Writer) (int64, error) {
 		rs = append(rs, fmt.Sprintf("%s %d", k, s.Results[k]))
 	}
 	fmt.Fprintf(&b, "  results: %s\n", strings.Join(rs, ", "))
-	fmt.Fprintf(&b, "  presses %d, illegal moves %d, flags %d, quickplay claims %d, adjournments %d\n", s.Presses, s.Illegal, s.Flags, s.Claims, s.Adjourns)
+	fmt.Fprintf(&b, "  presses %d, illegal moves %d, flags %d, quickplay claims %d, adjournments %d, announcements %d\n",
+		s.Presses, s.Illegal, s.Flags, s.Claims, s.Adjourns, s.Announcements)
 	fmt.Fprintf(&b, "  link: %d connects (%d reconnects), %d rejected; acks %d, latency p50 %s p99 %s max %s\n",
 		s.Connects, s.Reconnects, s.Rejections, s.Acks, fmtDur(s.AckP50), fmtDur(s.AckP99), fmtDur(s.AckMax))
 	fmt.Fprintf(&b, "  chaos: %d cuts, %d duplicated, %d reordered, %d reboots (%d unsent events recovered, %d delivered), %d deaths (%d virtual clocks)\n",
@@ -106,6 +110,7 @@ func fmtDur(d time.Duration) string {
 // concurrent use.
 type counters struct {
 	presses, illegal, claims, adjourns, flagClaims atomic.Int64
+	announcements                                  atomic.Int64 // said by the talking clocks
 	connects, incarnations, rejections             atomic.Int64
 	cuts, duplicated, reordered                    atomic.Int64
 	reboots, recovered, recoveredDelivered, deaths atomic.Int64

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/chesshall/hallclock/clockdev"
+	"github.com/chesshall/hallclock/formats/announce"
 	"github.com/chesshall/hallclock/internal/wire"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -317,7 +318,7 @@ func (t *table) start(ctx context.Context) error {
 	}
 	speed := t.f.cfg.Speed
 	n := t.f.stats.incarnations.Add(1)
-	d, err := clockdev.New(clockdev.Config{
+	cfg := clockdev.Config{
 		DeviceID: t.id, Token: t.token, Firmware: "clocksim-1",
 		Conn:     t.conn,
 		Clock:    t.f.clock,
@@ -333,7 +334,11 @@ func (t *table) start(ctx context.Context) error {
 		// burst of acknowledgements while it waits for the arbiter) it can
 		// do without. 64 instead of 256 saves 18 KiB a device.
 		NoticeBuffer: 64,
-	})
+		Speak:        t.speaker(),
+		Voices:       t.voices(),
+	}
+	t.resumeConfig(&cfg)
+	d, err := clockdev.New(cfg)
 	if err != nil {
 		ob.Close()
 		return err
@@ -369,6 +374,7 @@ func (t *table) closeDevice() {
 }
 
 func (t *table) shutdown() {
+	t.f.noteClock(t) // where its board's time stands as the fleet stops
 	t.closeDevice()
 	if t.conn != nil {
 		t.conn.Close()
@@ -631,6 +637,14 @@ func (c deviceFace) arbiter(ctx context.Context, a *hallv1.ClockAction, reason s
 
 func (c deviceFace) pause(ctx context.Context, d time.Duration) { c.t.sleep(ctx, d) }
 
+func (c deviceFace) announce(_ context.Context, side rules.Side) error {
+	if c.t.dev == nil {
+		return errNoDevice
+	}
+	_, err := c.t.dev.RequestAnnouncement(side)
+	return err
+}
+
 // virtualFace is a server-hosted virtual clock: the players' presses and
 // the arbiter's actions go through the arbiter's console.
 type virtualFace struct{ t *table }
@@ -668,3 +682,30 @@ func (c virtualFace) arbiter(ctx context.Context, a *hallv1.ClockAction, reason 
 }
 
 func (c virtualFace) pause(ctx context.Context, d time.Duration) { c.t.sleep(ctx, d) }
+
+// announce: a server-hosted virtual clock has no voice.
+func (c virtualFace) announce(context.Context, rules.Side) error { return clockdev.ErrNotTalking }
+
+// --- the talking clock ---
+
+// speaker is the device's voice with Config.TalkingClocks: it logs what
+// the clock would say and counts it. It runs under the device's lock.
+func (t *table) speaker() func(clockdev.Speech) {
+	if !t.f.cfg.TalkingClocks {
+		return nil
+	}
+	return func(s clockdev.Speech) {
+		t.f.stats.announcements.Add(1)
+		t.f.log.Info("clock says", "device", t.id, "board", s.BoardID, "to", s.To, "lang", s.Language,
+			"asked_by", s.AskedBy, "words", s.Text)
+	}
+}
+
+// voices are the languages of a talking clock's voice: every one the
+// words are written in.
+func (t *table) voices() []string {
+	if !t.f.cfg.TalkingClocks {
+		return nil
+	}
+	return announce.Languages
+}

@@ -50,9 +50,10 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	env := cmdline.Env(getenv)
 	var (
 		target, chief, tc, ruleset, tournament, supervision, chaos, stateDir, prefix, tlsCA, tlsName, seed string
+		blind, blindLang                                                                                   string
 		boards, rounds, adjourn                                                                            int
 		speed                                                                                              float64
-		eboard, quickplay, loop, demo                                                                      bool
+		eboard, quickplay, loop, demo, talking                                                             bool
 		progress                                                                                           time.Duration
 	)
 	fs.StringVar(&target, "target", env.String("HALL_TARGET", "localhost:7070"), "the hall server's gRPC address (HALL_TARGET)")
@@ -66,6 +67,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.BoolVar(&quickplay, "quickplay", env.Bool("SIM_QUICKPLAY"), "the regulations announce a quickplay finish (Guidelines III) (SIM_QUICKPLAY)")
 	fs.IntVar(&adjourn, "adjourn", env.Int("SIM_ADJOURN", 0), "adjourn games still going at this move (0: never) (SIM_ADJOURN)")
 	fs.BoolVar(&eboard, "eboard", env.Bool("SIM_EBOARD"), "electronic boards: legal moves with every press (SIM_EBOARD)")
+	fs.BoolVar(&talking, "talking", env.Bool("SIM_TALKING"), "talking clocks: they say the moves and the time used when a visually disabled player asks, and log it (SIM_TALKING)")
+	fs.StringVar(&blind, "blind", env.String("SIM_BLIND", ""), "play under the rules for visually disabled players: white, black or both are visually disabled, with an assistant, and ask their clocks now and then; empty: nobody (SIM_BLIND)")
+	fs.StringVar(&blindLang, "blind-lang", env.String("SIM_BLIND_LANG", ""), "the language the clocks speak to them, e.g. de or ru; empty: English (SIM_BLIND_LANG)")
 	fs.BoolVar(&demo, "demo-rounds", env.Bool("SIM_DEMO_ROUNDS"), "play the demonstration hall instead: a classical, a rapid and a blitz tournament of -boards boards each (SIM_DEMO_ROUNDS)")
 	fs.BoolVar(&loop, "loop", env.Bool("SIM_LOOP"), "keep the hall alive: after the last round, play the next, until interrupted (SIM_LOOP)")
 	fs.Float64Var(&speed, "speed", env.Float("SIM_SPEED", 1), "clocks run this many times faster than real time; the server must run at the same speed (SIM_SPEED)")
@@ -95,7 +99,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	case progress < 0:
 		return fmt.Errorf("-progress %v: want a duration, or 0 for none", progress)
 	}
-	c := sim.Config{Target: target, ChiefToken: chief, Speed: speed, Loop: loop, StateDir: stateDir, DevicePrefix: prefix}
+	c := sim.Config{Target: target, ChiefToken: chief, Speed: speed, Loop: loop, StateDir: stateDir, DevicePrefix: prefix, TalkingClocks: talking}
 	var err error
 	if c.Chaos, err = sim.ParseChaos(chaos); err != nil {
 		return fmt.Errorf("-chaos: %w", err)
@@ -116,9 +120,13 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		default:
 			return fmt.Errorf("-supervision %q: want adequate or insufficient", supervision)
 		}
+		bp, err := blindPlay(blind, blindLang)
+		if err != nil {
+			return err
+		}
 		for range rounds {
 			c.Rounds = append(c.Rounds, sim.RoundSpec{Tournament: tournament, Ruleset: ruleset, TimeControl: tc,
-				Regulations: regs, Boards: boards, EBoard: eboard, AdjournAfter: adjourn})
+				Regulations: regs, Boards: boards, EBoard: eboard, AdjournAfter: adjourn, BlindPlay: bp})
 		}
 	}
 	if tlsCA != "" {
@@ -155,4 +163,24 @@ func (m *Main) Run(ctx context.Context) error {
 		return nil // interrupted: the summary says how far it got
 	}
 	return err
+}
+
+// blindPlay reads -blind and -blind-lang: which players are visually
+// disabled (each with an assistant) and the language of their clocks.
+func blindPlay(side, lang string) (*hallv1.BlindPlay, error) {
+	player := &hallv1.BlindPlayer{VisuallyDisabled: true, Assistant: true, Language: lang}
+	switch side {
+	case "":
+		if lang != "" {
+			return nil, fmt.Errorf("-blind-lang %q without -blind: say who is visually disabled (white, black or both)", lang)
+		}
+		return nil, nil
+	case "white":
+		return &hallv1.BlindPlay{White: player}, nil
+	case "black":
+		return &hallv1.BlindPlay{Black: player}, nil
+	case "both":
+		return &hallv1.BlindPlay{White: player, Black: player}, nil
+	}
+	return nil, fmt.Errorf("-blind %q: want white, black, both, or empty", side)
 }

@@ -26,6 +26,18 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"-chaos", "flood"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "unknown chaos mode"},
 		{args: []string{"-supervision", "lax"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "adequate or insufficient"},
 		{args: []string{"-seed", "x"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "integer"},
+		{args: []string{"-blind", "grey"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "white, black, both"},
+		{args: []string{"-blind-lang", "de"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "without -blind"},
+		{
+			args: []string{"-talking", "-blind", "black", "-blind-lang", "de"}, env: map[string]string{"HALL_CHIEF_TOKEN": "tok"},
+			check: func(m *Main) string {
+				b := m.Config.Rounds[0].BlindPlay
+				if !m.Config.TalkingClocks || b.GetWhite() != nil || !b.GetBlack().GetVisuallyDisabled() || !b.GetBlack().GetAssistant() || b.GetBlack().GetLanguage() != "de" {
+					return "talking clocks or the visually disabled player not taken"
+				}
+				return ""
+			},
+		},
 		{
 			args: []string{"-boards", "7", "-rounds", "2", "-tc", "G/15", "-quickplay", "-chaos", "cut,drift", "-seed", "9", "-speed", "4"},
 			env:  map[string]string{"HALL_CHIEF_TOKEN": "tok"},

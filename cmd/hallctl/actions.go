@@ -19,6 +19,7 @@ var (
 	sidedActions = map[string]pb.ActionKind{
 		"illegal": pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE, "draw-claim-rejected": pb.ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
 		"flag-claim": pb.ActionKind_ACTION_KIND_FLAG_CLAIM, "arrive": pb.ActionKind_ACTION_KIND_ARRIVE,
+		"arbiter-flag": pb.ActionKind_ACTION_KIND_ARBITER_FLAG,
 	}
 )
 

@@ -86,10 +86,14 @@ func (c *cli) devices(args []string) error {
 	if err != nil {
 		return err
 	}
+	names, err := c.boardNames()
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DEVICE\tONLINE\tBOARD\tBATTERY\tDRIFT PPM\tLAST SEEN\tFIRMWARE")
 	for _, d := range r.GetDevices() {
-		fmt.Fprintf(tw, "%s\t%v\t%s\t%d%%\t%.1f\t%s\t%s\n", d.GetDeviceId(), d.GetOnline(), d.GetBoardId(), d.GetBatteryPct(),
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%d%%\t%.1f\t%s\t%s\n", d.GetDeviceId(), d.GetOnline(), names.name(d.GetBoardId()), d.GetBatteryPct(),
 			d.GetDriftPpm(), time.UnixMilli(d.GetLastSeenUnixMs()).Format("15:04:05"), d.GetFirmware())
 	}
 	return tw.Flush()
@@ -130,13 +134,17 @@ func (c *cli) watch(args []string) error {
 	if err != nil {
 		return err
 	}
+	names, err := c.boardNames()
+	if err != nil {
+		return err
+	}
 	for {
 		u, err := stream.Recv()
 		if err != nil {
 			return err
 		}
 		for _, b := range u.GetBoards() {
-			fmt.Fprintf(c.out, "#%d %s ", u.GetSeq(), b.GetBoardId())
+			fmt.Fprintf(c.out, "#%d %s ", u.GetSeq(), names.name(b.GetBoardId()))
 			printState(c.out, b)
 		}
 	}

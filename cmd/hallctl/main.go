@@ -65,8 +65,9 @@ Tournaments and rounds
                                       set a round up from the pairing program: a TRF-16 with
                                       JaVaFo/bbpPairings output, a TRF with the round's columns,
                                       or a CSV; clocks from the hall plan; one transaction
-  export-round ROUND [-format trf|csv|pgn] [-o FILE|-] [-lichess]
-                                      results for the pairing program (TRF), as CSV, or the games as PGN
+  export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-] [-lichess]
+                                      results for the pairing program (TRF), as CSV, or the games as PGN,
+                                      to standard output (-o -), a file, or a directory (the suggested name)
   plan [-venue V]                     the hall plan: which clock sits at which table
   plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
 
@@ -81,8 +82,8 @@ Broadcast (PGN feeds, relays, the display page)
 Boards
   boards [-round R] [-section S]      list boards with their clocks
   board BOARD                         one board, with pending commands
-  audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width 100]
-                                      who did what, when, why
+  audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width N]
+                                      who did what, when, why (in the terminal's width)
   devices                             clock devices, online or not
   watch [-round R] [-board B]         live updates until interrupted
 
@@ -90,11 +91,16 @@ Actions on a board's clock (they travel through the clock device)
   start BOARD [-absent white|black]   start one board's clock
   start-round ROUND                   start every clock of a round at once
   pause BOARD | resume BOARD | adjourn BOARD
+  sealed-illegal BOARD                the sealed move, made at the resumption, is illegal: its sealer loses (I.8)
+  sealed-ends BOARD RESULT            the sealed move ended the game: the sealer's win or 1/2-1/2 (I.10)
+  envelope-lost BOARD [-absent white|black|both]   resume without the lost envelope: the sealer moves (I.12)
   add BOARD SIDE DURATION             e.g. add 5.12 black 1m, add 5.12 white -2m (takes away)
   set BOARD WHITE BLACK [-moves W,B]  install times, e.g. set b-12 1h25m 1h31m (clock paused)
   illegal BOARD SIDE                  a completed illegal move by SIDE (7.5)
   draw-claim-rejected BOARD SIDE      an incorrect draw claim by SIDE (9.5.3)
   flag-claim BOARD SIDE               SIDE claims the opponent's flag
+  arbiter-flag BOARD SIDE             the arbiter calls SIDE's fallen flag (rapid/blitz without adequate
+                                      supervision: 2023 A.5.5; refused in 2009 and 2005, where he refrains)
   arrive BOARD SIDE                   an absent player arrives
   quickplay BOARD SIDE draw|postpone|reject|increment|refer   (refer: no arbiter was present, III.6)
   illegal-found BOARD SIDE MOVE WHITE BLACK   SIDE's move MOVE found illegal later (7.5.1), times to set (clock paused)
@@ -125,10 +131,11 @@ Actions take -reason "..." (kept in the audit log) and -wait 3s.`
 
 // cli is one hallctl invocation: a connection to the hall and where to print.
 type cli struct {
-	ctx  context.Context
-	arb  pb.ArbiterClient
-	conn *grpc.ClientConn
-	out  io.Writer
+	ctx   context.Context
+	arb   pb.ArbiterClient
+	conn  *grpc.ClientConn
+	out   io.Writer
+	width int // columns a line may take (outputWidth); 0: no limit
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -156,7 +163,8 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		return err
 	}
 	defer conn.Close()
-	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out}
+	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
+		width: outputWidth(out, getenv)}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 
@@ -200,6 +208,9 @@ func (c *cli) dispatch(cmd string, args []string) error {
 	}
 	if k, ok := sidedActions[cmd]; ok {
 		return c.sidedAction(cmd, k, args)
+	}
+	if f, ok := sealedMoveCommands[cmd]; ok {
+		return f(c, args)
 	}
 	if f, ok := commands[cmd]; ok {
 		return f(c, args)

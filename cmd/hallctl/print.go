@@ -24,6 +24,14 @@ func printState(w io.Writer, st *pb.BoardState) {
 	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
 		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),
 		st.GetBlack().GetMoves(), st.GetResult(), st.GetTermination())
+	if sealer := st.GetSealer(); sealer != pb.Side_SIDE_UNSPECIFIED {
+		who := strings.ToLower(strings.TrimPrefix(sealer.String(), "SIDE_"))
+		if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_ADJOURNED {
+			fmt.Fprintf(w, "  %s's sealed move is in the envelope (envelope-lost if it is missing)\n", who)
+		} else {
+			fmt.Fprintf(w, "  %s's sealed move is not answered yet (sealed-illegal, sealed-ends rule on it)\n", who)
+		}
+	}
 	if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_REFERRED {
 		fmt.Fprintf(w, "  claim by %s referred to the arbiter: record his decision with result\n",
 			strings.ToLower(strings.TrimPrefix(st.GetClaimReferredBy().String(), "SIDE_")))

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -150,13 +151,13 @@ func (c *cli) exportRound(args []string) error {
 	var lichess bool
 	pos, err := parse(args, func(fs *flag.FlagSet) {
 		fs.StringVar(&format, "format", "trf", "trf, csv or pgn")
-		fs.StringVar(&file, "o", "", "write to this file (default: standard output; \"-\" the suggested name)")
+		fs.StringVar(&file, "o", "-", "write to this file, or to the suggested name in this directory (default \"-\": standard output)")
 		fs.BoolVar(&lichess, "lichess", false, "PGN Round tags as 5.12 (round.board), as lichess broadcasts want")
 	})
 	if err != nil {
 		return err
 	}
-	if err := need(pos, 1, "export-round ROUND [-format trf|csv|pgn] [-o FILE]"); err != nil {
+	if err := need(pos, 1, "export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-]"); err != nil {
 		return err
 	}
 	rd, err := c.round(pos[0])
@@ -185,13 +186,13 @@ func (c *cli) exportRound(args []string) error {
 			state += fmt.Sprintf(", %d results corrected since completion (hallctl audit shows by whom)", r.GetCorrections())
 		}
 	}
-	if file == "" {
+	if file == "-" || file == "" {
 		_, err := c.out.Write(r.GetContent())
 		fmt.Fprintf(os.Stderr, "hallctl: %s round %d: %s\n", rd.GetTournamentName(), rd.GetNumber(), state)
 		return err
 	}
-	if file == "-" {
-		file = r.GetFilename()
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+		file = filepath.Join(file, r.GetFilename())
 	}
 	if err := os.WriteFile(file, r.GetContent(), 0o644); err != nil {
 		return err

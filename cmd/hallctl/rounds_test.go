@@ -36,7 +36,7 @@ func TestRoundCommands(t *testing.T) {
 	expect(do("start", "5.1"), "APPLIED")
 	expect(do("add", "5.1", "white", "-2m", "-reason", "phone rang"), "running, white's clock  white 1:27:5")
 	expect(do("board", "5.1"), "Nordic Open round 5, board 1, table 1", "GM Berzins, Arturs (2587) – FM Schröder, Lukas (2288)")
-	a := do("audit", "5.1", "-what", "add_time")
+	a := do("audit", "5.1", "-what", "add_time", "-width", "100")
 	for _, l := range strings.Split(strings.TrimSpace(a), "\n") {
 		if len([]rune(l)) > 100 {
 			t.Errorf("audit line of %d characters: %q", len([]rune(l)), l)

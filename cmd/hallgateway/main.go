@@ -12,14 +12,25 @@
 // flag's help. Viewers read public rounds without credentials, any other
 // round with one of its hall's broadcast tokens (Authorization: Bearer);
 // everyone sees a hall with its broadcast delay (go doc ./server/gateway).
+//
+// A gateway reads NATS as a read-only user (-nats-nkey: the hall's
+// <data-dir>/nats/gateway.nk for its embedded server; -nats-creds for a
+// cluster with JWT users; -nats-tls-ca for TLS) and applies only what
+// each hall signed: the key printed by the hall (-hall-key bergen=KEY)
+// or, unpinned, the key of the hall's first signed message
+// (docs/nats-security.md).
+//
+//	hallgateway -nats nats://hall:4222 -nats-nkey gateway.nk -hall-key bergen=0Jb5...
 package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -27,8 +38,11 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/cmdline"
 	"github.com/chesshall/hallclock/internal/ident"
+	"github.com/chesshall/hallclock/internal/lograte"
+	"github.com/chesshall/hallclock/internal/natsclient"
 	"github.com/chesshall/hallclock/server/gateway"
 )
 
@@ -49,6 +63,13 @@ type Main struct {
 	Stdout   io.Writer
 	Stderr   io.Writer
 
+	// NATSAuth is how the gateway connects to NATS; Keys pins halls'
+	// signing keys (-hall-key); AllowUnsigned reads halls that do not
+	// sign yet (-allow-unsigned).
+	NATSAuth      natsclient.Auth
+	Keys          map[string][]ed25519.PublicKey
+	AllowUnsigned bool
+
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
 }
@@ -59,6 +80,14 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.SetOutput(m.Stderr)
 	env := cmdline.Env(getenv)
 	fs.StringVar(&m.NATS, "nats", env.String("HALL_NATS", "nats://127.0.0.1:4222"), "NATS URL(s) of the halls' JetStream, comma-separated (HALL_NATS)")
+	fs.StringVar(&m.NATSAuth.Creds, "nats-creds", env.String("HALL_NATS_CREDS", ""), "the gateway's NATS user credentials file (JWT and nkey seed, e.g. from nsc) (HALL_NATS_CREDS)")
+	fs.StringVar(&m.NATSAuth.NKey, "nats-nkey", env.String("HALL_NATS_NKEY", ""), "the gateway's NATS nkey seed file: for a hall's embedded server, its <data-dir>/nats/gateway.nk (HALL_NATS_NKEY)")
+	fs.StringVar(&m.NATSAuth.TLSCA, "nats-tls-ca", env.String("HALL_NATS_TLS_CA", ""), "the CA (PEM) that signed the NATS servers' certificates; connects over TLS (HALL_NATS_TLS_CA)")
+	fs.StringVar(&m.NATSAuth.TLSCert, "nats-tls-cert", env.String("HALL_NATS_TLS_CERT", ""), "a client certificate (PEM), for NATS servers that ask for one (HALL_NATS_TLS_CERT)")
+	fs.StringVar(&m.NATSAuth.TLSKey, "nats-tls-key", env.String("HALL_NATS_TLS_KEY", ""), "the private key of -nats-tls-cert (HALL_NATS_TLS_KEY)")
+	keys := env.String("HALL_GATEWAY_KEYS", "")
+	fs.StringVar(&keys, "hall-key", keys, "halls' signing keys as their banners print them, hall=KEY, comma-separated (a hall may be named twice): a hall's messages must be signed by its key or one it endorsed; a hall not named trusts the key of its first signed message (HALL_GATEWAY_KEYS)")
+	fs.BoolVar(&m.AllowUnsigned, "allow-unsigned", env.String("HALL_GATEWAY_ALLOW_UNSIGNED", "") != "", "also read unsigned messages, of halls that do not sign yet, until a hall's first signed one; never needed with halls of this version (HALL_GATEWAY_ALLOW_UNSIGNED)")
 	halls := env.String("HALL_GATEWAY_HALLS", "")
 	fs.StringVar(&halls, "halls", halls, "halls to follow, by id, comma-separated; empty: every hall with a stream (hall.>) (HALL_GATEWAY_HALLS)")
 	fs.StringVar(&m.GRPCAddr, "grpc-addr", env.String("HALL_GRPC_ADDR", ":7170"), "gRPC listen address for Watch (HALL_GRPC_ADDR)")
@@ -94,7 +123,36 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	if m.NATS == "" {
 		return errors.New("-nats: the halls' NATS servers are needed")
 	}
+	if err := m.NATSAuth.Check(); err != nil {
+		return err
+	}
+	if m.Keys, err = parseKeys(keys); err != nil {
+		return err
+	}
 	return nil
+}
+
+// parseKeys reads -hall-key: hall=KEY, comma-separated.
+func parseKeys(s string) (map[string][]ed25519.PublicKey, error) {
+	keys := map[string][]ed25519.PublicKey{}
+	for _, pin := range strings.Split(s, ",") {
+		if pin = strings.TrimSpace(pin); pin == "" {
+			continue
+		}
+		hall, key, ok := strings.Cut(pin, "=")
+		if !ok {
+			return nil, fmt.Errorf("-hall-key %q: want hall=KEY, as the hall's banner prints it", pin)
+		}
+		if err := ident.CheckHallID(hall); err != nil {
+			return nil, fmt.Errorf("-hall-key: %w", err)
+		}
+		k, err := hallstream.ParseKey(key)
+		if err != nil {
+			return nil, fmt.Errorf("-hall-key %s: %w", hall, err)
+		}
+		keys[hall] = append(keys[hall], k)
+	}
+	return keys, nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully.
@@ -103,6 +161,9 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A hall's refusals (a forger writing its stream) are logged ten times
+	// a minute, with the count of the rest.
+	log = slog.New(lograte.New(log.Handler(), 10, time.Minute))
 	gl, err := net.Listen("tcp", m.GRPCAddr)
 	if err != nil {
 		return fmt.Errorf("gRPC listener: %w", err)
@@ -112,16 +173,22 @@ func (m *Main) Run(ctx context.Context) error {
 		gl.Close()
 		return fmt.Errorf("HTTP listener: %w", err)
 	}
+	auth, err := m.NATSAuth.Options()
+	if err != nil {
+		gl.Close()
+		hl.Close()
+		return err
+	}
 	// NATS may be down: the gateway starts anyway and follows once it is up.
-	nc, err := nats.Connect(m.NATS, nats.Name("hallgateway"), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond),
-		nats.RetryOnFailedConnect(true))
+	nc, err := nats.Connect(m.NATS, append(auth, nats.Name("hallgateway"), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond),
+		nats.RetryOnFailedConnect(true))...)
 	if err != nil {
 		gl.Close()
 		hl.Close()
 		return fmt.Errorf("NATS %s: %w", m.NATS, err)
 	}
 	defer nc.Close()
-	g, err := gateway.New(gateway.Options{Conn: nc, Halls: m.Halls, Delay: m.Delay, Logger: log})
+	g, err := gateway.New(gateway.Options{Conn: nc, Halls: m.Halls, Delay: m.Delay, Keys: m.Keys, AllowUnsigned: m.AllowUnsigned, Logger: log})
 	if err != nil {
 		gl.Close()
 		hl.Close()
@@ -131,8 +198,8 @@ func (m *Main) Run(ctx context.Context) error {
 	if len(m.Halls) > 0 {
 		following = "halls " + strings.Join(m.Halls, ", ")
 	}
-	fmt.Fprintf(m.Stdout, "hall gateway: NATS %s, following %s\n  gRPC   %s\n  HTTP   http://%s/ (every hall), /healthz, /metrics\n",
-		m.NATS, following, gl.Addr(), hl.Addr())
+	fmt.Fprintf(m.Stdout, "hall gateway: NATS %s (%s), following %s\n  gRPC   %s\n  HTTP   http://%s/ (every hall), /healthz, /metrics\n",
+		m.NATS, m.NATSAuth, following, gl.Addr(), hl.Addr())
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make(chan error, 3)

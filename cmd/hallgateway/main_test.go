@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/natsrun"
 )
 
@@ -22,7 +25,21 @@ func TestFlags(t *testing.T) {
 	if m.NATS != "nats://a:4222,nats://b:4222" || strings.Join(m.Halls, "|") != "bergen|oslo" || m.Delay != 15*time.Minute {
 		t.Errorf("flags = %+v", m)
 	}
-	for _, bad := range [][]string{{"-halls", "a.b"}, {"-broadcast-delay", "soon"}, {"extra"}, {"-nats", ""}} {
+	key := hallstream.KeyString(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey))
+	m = &Main{Stderr: io.Discard}
+	if err := m.ParseFlags([]string{"-hall-key", "bergen=" + key + ", oslo=" + key, "-allow-unsigned"}, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Keys["bergen"]) != 1 || len(m.Keys["oslo"]) != 1 || !m.AllowUnsigned {
+		t.Errorf("-hall-key, -allow-unsigned = %v, %v", m.Keys, m.AllowUnsigned)
+	}
+	seed := filepath.Join(t.TempDir(), "gateway.nk")
+	if _, err := natsrun.UserSeed(seed); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]string{{"-halls", "a.b"}, {"-broadcast-delay", "soon"}, {"extra"}, {"-nats", ""},
+		{"-hall-key", key}, {"-hall-key", "bergen=short"}, {"-hall-key", "a.b=" + key},
+		{"-nats-nkey", seed, "-nats-creds", seed}, {"-nats-nkey", seed + ".missing"}, {"-nats-tls-cert", seed}} {
 		if err := (&Main{Stderr: io.Discard}).ParseFlags(bad, func(string) string { return "" }); err == nil {
 			t.Errorf("ParseFlags(%q) = nil, want an error", bad)
 		}

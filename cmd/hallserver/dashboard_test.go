@@ -136,5 +136,5 @@ func TestDemoDashboardInABrowser(t *testing.T) {
 	poll("applied or sent", `/^(Applied|Sent)/.test(document.getElementById("action-outcome").textContent)`, 10*time.Second)
 	click("close", "#action-confirm", 10*time.Second)
 	poll("the ruling in the timeline", `[...document.querySelectorAll("#board .timeline li")].some(li =>
-		li.textContent.includes("demo arbiter (arbiter) via clock") && li.textContent.includes("clock resumed") && li.textContent.includes("claim withdrawn, play on"))`, 30*time.Second)
+		li.textContent.includes("demo arbiter via clock") && li.textContent.includes("clock resumed") && li.textContent.includes("claim withdrawn, play on"))`, 30*time.Second)
 }

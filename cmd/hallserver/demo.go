@@ -23,21 +23,31 @@ import (
 )
 
 // demoTokens are the tokens the demo keeps in <data-dir>/demo/tokens.json,
-// so a newcomer sees the same ones at every start.
+// so a newcomer sees the same ones at every start. The fleet plays the
+// arbiter with a chief token of its own, labelled as the fleet's, so that
+// nothing a person does is audited as the fleet's and nothing the fleet
+// does as a person's.
 type demoTokens struct {
-	Chief     string `json:"chief"`     // the fleet plays the arbiter with it
+	Chief     string `json:"chief"`     // the chief arbiter's: for people
 	Arbiter   string `json:"arbiter"`   // for hallctl and the dashboard
 	Broadcast string `json:"broadcast"` // for feeds: read-only
+	Fleet     string `json:"fleet"`     // the simulated fleet's own
 }
 
+// demoFleetLabel is the label of the fleet's token: what it does is
+// audited as "chief:demo fleet".
+const demoFleetLabel = "demo fleet"
+
 // demo starts the simulated fleet against the server just started, and
-// prints where to look and which tokens to use. It returns when ctx ends.
-func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, grpcAddr, httpAddr net.Addr) error {
+// prints where to look and which tokens to use. chief is the hall's
+// chief-arbiter token if this start created it ("" otherwise). It returns
+// when ctx ends.
+func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, grpcAddr, httpAddr net.Addr, chief string) error {
 	dir := filepath.Join(m.DataDir, "demo")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	toks, err := m.demoTokens(ctx, srv, filepath.Join(dir, "tokens.json"))
+	toks, err := m.demoTokens(ctx, srv, filepath.Join(dir, "tokens.json"), chief)
 	if err != nil {
 		return fmt.Errorf("demo tokens: %w", err)
 	}
@@ -56,11 +66,15 @@ demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess.
 tokens (keep them out of links; also in %s):
   ARBITER=%s
   BROADCAST=%s
-  CHIEF=%s
-Stop with Ctrl-C; starting again continues this hall from %s.
+  CHIEF=%s   (the chief arbiter's: tokens, setting up)
+The fleet plays the arbiter with a token of its own ("fleet" in that file):
+what it does is audited as "%s", what you do as you.
+Stop with Ctrl-C; starting again continues this hall from %s: the clocks
+keep the time that passed meanwhile, as real clocks run on while their
+hall is away.
 
 `, web, code, auth.CodeTTL, web, web, hostPort(grpcAddr), hostPort(grpcAddr), filepath.Join(dir, "tokens.json"),
-		toks.Arbiter, toks.Broadcast, toks.Chief, m.DataDir)
+		toks.Arbiter, toks.Broadcast, toks.Chief, demoFleetLabel, m.DataDir)
 	fmt.Fprintf(m.Stdout, "demo rounds are public: their display pages (for the hall's screens) at %s/display/round/<round id>,\n"+
 		"their PGN with clocks at %s/api/pgn/round/<round id>; the ids: hallctl broadcasts\n\n", web, web)
 
@@ -76,7 +90,7 @@ Stop with Ctrl-C; starting again continues this hall from %s.
 	fleet, err := sim.New(sim.Config{
 		Credentials:   creds,
 		Target:        hostPort(grpcAddr),
-		ChiefToken:    toks.Chief,
+		ChiefToken:    toks.Fleet,
 		Rounds:        sim.DemoRounds(m.DemoBoards),
 		Loop:          true,
 		Seed:          time.Now().UnixNano(),
@@ -98,13 +112,21 @@ Stop with Ctrl-C; starting again continues this hall from %s.
 }
 
 // demoTokens reads the demo's tokens, issuing any that is missing or was
-// revoked.
-func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path string) (demoTokens, error) {
+// revoked. chief, if set, is the hall's chief-arbiter token just created.
+func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path, chief string) (demoTokens, error) {
 	var t demoTokens
 	if b, err := os.ReadFile(path); err == nil {
 		if err := json.Unmarshal(b, &t); err != nil {
 			return t, fmt.Errorf("%s: %w", path, err)
 		}
+	}
+	if t.Fleet == "" && t.Chief != "" {
+		// An older demo kept the fleet's token as "chief" and printed it as
+		// the chief arbiter's: it stays the fleet's.
+		t.Fleet, t.Chief = t.Chief, ""
+	}
+	if chief != "" {
+		t.Chief = chief
 	}
 	issue := func(secret *string, role auth.Role, label string) error {
 		if *secret != "" {
@@ -116,7 +138,10 @@ func (m *Main) demoTokens(ctx context.Context, srv *server.Server, path string) 
 		*secret = s
 		return err
 	}
-	if err := issue(&t.Chief, auth.RoleChief, "demo fleet"); err != nil {
+	if err := issue(&t.Chief, auth.RoleChief, "chief arbiter"); err != nil {
+		return t, err
+	}
+	if err := issue(&t.Fleet, auth.RoleChief, demoFleetLabel); err != nil {
 		return t, err
 	}
 	if err := issue(&t.Arbiter, auth.RoleArbiter, "demo arbiter"); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,10 +19,13 @@ import (
 
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server/auth"
 )
 
 // The demo: a hall comes alive within seconds, and starting it again
 // continues the same hall from its database instead of starting another.
+// Each start prints one chief-arbiter token, the same every time, which
+// is the chief arbiter's and not the fleet's.
 func TestDemoComesAliveAndContinues(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays real-time games for a few seconds")
@@ -100,7 +104,10 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 			return fmt.Errorf("%d boards, %d with moves; want 6 boards (3 tournaments of 2) and play", len(list.GetBoards()), played)
 		}
 		first = moves
-		return signInLink(out.String())
+		if err := signInLink(out.String()); err != nil {
+			return err
+		}
+		return oneChief(out.String(), a, dir)
 	})
 	run(func(a net.Addr) error {
 		list, err := boards(a)
@@ -120,8 +127,88 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		if grew == 0 {
 			return fmt.Errorf("no board of the first start has moved on after the restart")
 		}
-		return nil
+		return oneChief(out.String(), a, dir)
 	})
+}
+
+// oneChief checks that what the demo printed names one chief-arbiter
+// token (however many times it started): the chief arbiter's, not the
+// fleet's, which has one of its own.
+func oneChief(printed string, httpAddr net.Addr, dir string) error {
+	found := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)(?:^\s*CHIEF=|chief-arbiter token .*: )(\S+)`).FindAllStringSubmatch(printed, -1) {
+		found[m[1]] = true
+	}
+	if len(found) != 1 {
+		return fmt.Errorf("the demo printed %d chief-arbiter tokens, want one:\n%s", len(found), printed)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "demo", "tokens.json"))
+	if err != nil {
+		return err
+	}
+	var toks demoTokens
+	if err := json.Unmarshal(b, &toks); err != nil {
+		return err
+	}
+	for secret, want := range map[string]string{toks.Chief: "chief arbiter", toks.Fleet: demoFleetLabel} {
+		if who := signedInAs(httpAddr, secret); who != "chief "+want {
+			return fmt.Errorf("a token of tokens.json signs in as %q, want %q", who, "chief "+want)
+		}
+	}
+	if !found[toks.Chief] {
+		return fmt.Errorf("the demo printed a chief token that is not tokens.json's chief")
+	}
+	return nil
+}
+
+// signedInAs says whom a token signs in as: "role label".
+func signedInAs(httpAddr net.Addr, secret string) string {
+	resp, err := http.PostForm("http://"+httpAddr.String()+"/api/session", url.Values{"token": {secret}})
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	var who struct{ Role, Label string }
+	if err := json.NewDecoder(resp.Body).Decode(&who); err != nil {
+		return fmt.Sprintf("%d: %v", resp.StatusCode, err)
+	}
+	return who.Role + " " + who.Label
+}
+
+// An older demo kept the fleet's token as "chief" and printed it as the
+// chief arbiter's: it stays the fleet's, and the chief arbiter gets a
+// token of his own.
+func TestDemoTokensKeepTheFleetApart(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	ctx := context.Background()
+	_, old, err := h.Server.Tokens().Issue(ctx, auth.RoleChief, demoFleetLabel, "", nil, "server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	if err := os.WriteFile(path, []byte(`{"chief": "`+old+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	toks, err := (&Main{}).demoTokens(ctx, h.Server, path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := func(secret string) string {
+		id, ok := h.Server.Tokens().Lookup(secret)
+		if !ok {
+			return "(unknown)"
+		}
+		return string(id.Role) + " " + id.Label
+	}
+	if toks.Fleet != old || toks.Chief == old || label(toks.Chief) != "chief chief arbiter" {
+		t.Errorf("tokens after an older demo: fleet %s (was the chief %s), chief %s (%s); want the old one the fleet's, a chief arbiter's of its own",
+			label(toks.Fleet), label(old), label(toks.Chief), toks.Chief)
+	}
+	again, err := (&Main{}).demoTokens(ctx, h.Server, path, "")
+	if err != nil || again != toks {
+		t.Errorf("the tokens read again: %+v, %v; want the same %+v", again, err, toks)
+	}
 }
 
 // signInLink follows the demo's printed dashboard link: a one-time code

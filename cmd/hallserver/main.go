@@ -16,11 +16,18 @@
 // data in <data-dir>/nats, unless -nats names an external cluster (-nats
 // off: nowhere). The hall never waits for NATS; what it has not yet
 // published waits in its database (GET /api/stream, hall_outbox_* metrics).
+// The embedded server admits only the hall and the gateways, each with
+// its nkey seed in <data-dir>/nats (hall.nk; gateway.nk, read-only); an
+// external cluster takes -nats-creds or -nats-nkey and -nats-tls-ca.
+// Every message is signed with the hall's key, which gateways check
+// (docs/nats-security.md).
 //
 // Offline commands, with the server stopped and file access only:
 //
 //	hallserver reset-chief -data-dir D      a new chief-arbiter token, the old ones revoked
 //	hallserver restore -data-dir D FILE     the hall from a backup made by hallctl backup
+//	hallserver rotate-key -data-dir D       a new key to sign the stream with, endorsed by the old
+//	hallserver stream-reset -data-dir D     the stream purged and published whole at the next start
 package main
 
 import (
@@ -43,6 +50,7 @@ import (
 	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/internal/lograte"
 	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/natsclient"
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -102,6 +110,11 @@ type Main struct {
 	Stdout       io.Writer
 	Stderr       io.Writer
 
+	// NATSAuth is how the hall connects to an external cluster
+	// (-nats-creds, -nats-nkey, -nats-tls-ca, -nats-tls-cert/-key); with
+	// the embedded server, the certificate it serves TLS with.
+	NATSAuth natsclient.Auth
+
 	// DebugAddr, if set, serves Go's profiler there (debug.go).
 	DebugAddr string
 	// GCPercent and MemoryLimit are the collector's settings (gc.go),
@@ -133,6 +146,11 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.HallID, "hall-id", env.String("HALL_ID", ""), "the hall's id in NATS (subjects hall.<id>.>, stream HALL_<id>): letters, digits, - and _; stored, so give it once (a new id publishes the whole hall to the new stream) (HALL_ID)")
 	fs.StringVar(&m.NATS, "nats", env.String("HALL_NATS", ""), "NATS URL(s) of an external JetStream cluster, comma-separated; empty: an embedded server (data in <data-dir>/nats); off: publish nowhere (HALL_NATS)")
 	fs.StringVar(&m.NATSListen, "nats-listen", env.String("HALL_NATS_LISTEN", "127.0.0.1:0"), "where the embedded NATS server listens for gateways (port 0: any free one, printed at start) (HALL_NATS_LISTEN)")
+	fs.StringVar(&m.NATSAuth.Creds, "nats-creds", env.String("HALL_NATS_CREDS", ""), "external cluster: the hall's NATS user credentials file (JWT and nkey seed, e.g. from nsc) (HALL_NATS_CREDS)")
+	fs.StringVar(&m.NATSAuth.NKey, "nats-nkey", env.String("HALL_NATS_NKEY", ""), "external cluster: the hall's NATS nkey seed file, for servers that list nkey users (HALL_NATS_NKEY)")
+	fs.StringVar(&m.NATSAuth.TLSCA, "nats-tls-ca", env.String("HALL_NATS_TLS_CA", ""), "external cluster: the CA (PEM) that signed the NATS servers' certificates; connects over TLS (HALL_NATS_TLS_CA)")
+	fs.StringVar(&m.NATSAuth.TLSCert, "nats-tls-cert", env.String("HALL_NATS_TLS_CERT", ""), "the embedded NATS server serves gateways over TLS with this certificate (PEM); with an external cluster, the hall's client certificate (HALL_NATS_TLS_CERT)")
+	fs.StringVar(&m.NATSAuth.TLSKey, "nats-tls-key", env.String("HALL_NATS_TLS_KEY", ""), "the private key of -nats-tls-cert (HALL_NATS_TLS_KEY)")
 	replicas := env.String("HALL_NATS_REPLICAS", "1")
 	fs.StringVar(&replicas, "nats-replicas", replicas, "replicas of the hall's stream when it is created (3 on a three-node cluster) (HALL_NATS_REPLICAS)")
 	delay := env.String("HALL_BROADCAST_DELAY", "0s")
@@ -175,6 +193,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	}
 	if (m.TLSCert == "") != (m.TLSKey == "") {
 		return fmt.Errorf("-tls-cert and -tls-key go together")
+	}
+	if err := m.NATSAuth.Check(); err != nil {
+		return err
 	}
 	if m.GCPercent, err = strconv.Atoi(gcPercent); err != nil || m.GCPercent < 10 {
 		return fmt.Errorf("-gc-percent %q: want a whole percentage, 10 or more (Go's default is 100, the server's %d)", gcPercent, defaultGCPercent)
@@ -274,7 +295,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.Demo {
 		go func() {
-			if err := m.demo(ctx, srv, log, gl.Addr(), hl.Addr()); err != nil {
+			if err := m.demo(ctx, srv, log, gl.Addr(), hl.Addr(), chief); err != nil {
 				errs <- fmt.Errorf("demo fleet: %w", err)
 			}
 		}()
@@ -296,15 +317,18 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// What was opened is closed on failure: the results are nil by then.
+	store, started := st, (*hallStream)(nil)
 	defer func() {
 		if err != nil {
-			stream.stop()
-			st.Close()
+			started.stop()
+			store.Close()
 		}
 	}()
 	if stream, err = m.startStream(ctx, st, log); err != nil {
 		return nil, nil, nil, err
 	}
+	started = stream
 	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
 	if stream != nil {
 		opts.Stream = stream.status

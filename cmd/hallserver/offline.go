@@ -20,9 +20,13 @@ import (
 //
 //	hallserver reset-chief -data-dir D      a new chief-arbiter token; the old ones revoked
 //	hallserver restore -data-dir D FILE     the hall from a backup (hallctl backup)
+//	hallserver rotate-key -data-dir D       a new key to sign the hall's stream with
+//	hallserver stream-reset -data-dir D     the stream purged and published whole at the next start
 var offlineCommands = map[string]func(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error{
-	"reset-chief": resetChief,
-	"restore":     restore,
+	"reset-chief":  resetChief,
+	"restore":      restore,
+	"rotate-key":   rotateKey,
+	"stream-reset": streamReset,
 }
 
 func offlineFlags(name string, args []string, out io.Writer, getenv func(string) string) (*flag.FlagSet, *string, error) {

@@ -59,6 +59,10 @@ backup and still hold.`)
 		os.Remove(tmp)
 		return fmt.Errorf("copying %s: %w", from, err)
 	}
+	if err := markRestored(ctx, tmp, from); err != nil {
+		os.Remove(tmp)
+		return err
+	}
 	kept := ""
 	if _, err := os.Stat(db); err == nil {
 		kept = filepath.Join(*dir, "before-restore-"+time.Now().UTC().Format("20060102T150405Z"))
@@ -81,7 +85,32 @@ backup and still hold.`)
 	if kept != "" {
 		fmt.Fprintf(out, "the database it replaced is kept in %s\n", kept)
 	}
-	fmt.Fprintln(out, "start the server: the clocks resend what they recorded after the backup and still hold.")
+	fmt.Fprintln(out, "start the server: the clocks resend what they recorded after the backup and still hold;")
+	fmt.Fprintln(out, "its stream in NATS is purged if it holds what the hall wrote after the backup, and gets the hall whole.")
+	return nil
+}
+
+// markRestored marks the copy as restored: what the stream holds after
+// its outbox was written by the hall after the backup, which the copy
+// never did, so the server starts the stream again (storage.RestartStream).
+func markRestored(ctx context.Context, path, from string) error {
+	st, err := storage.Open(ctx, path, storage.Options{})
+	if err != nil {
+		return fmt.Errorf("the backup %s: %w", from, err)
+	}
+	err = st.RestartStream(ctx, false, "restored from "+filepath.Base(from))
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("marking the restored hall: %w", err)
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		if fi, err := os.Stat(path + ext); err == nil && fi.Size() > 0 && ext == "-wal" {
+			return fmt.Errorf("marking the restored hall: its log %s%s was not written back", path, ext)
+		}
+		os.Remove(path + ext)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,7 +50,15 @@ func TestRunPublishesToEmbeddedNATS(t *testing.T) {
 		t.Fatalf("banner %q names no embedded NATS server and stream", out.String())
 	}
 	token := regexp.MustCompile(`hc_\S+`).FindString(out.String())
-	nc, err := nats.Connect(url[1])
+	gatewaySeed := filepath.Join(dir, "nats", "gateway.nk")
+	if !strings.Contains(out.String(), "-nats-nkey "+gatewaySeed) {
+		t.Errorf("banner %q does not say how gateways connect", out.String())
+	}
+	seed, err := nats.NkeyOptionFromSeed(gatewaySeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(url[1], seed)
 	if err != nil {
 		t.Fatal(err)
 	}

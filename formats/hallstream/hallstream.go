@@ -27,6 +27,31 @@
 // de-duplicates, and the header Hall-Outbox-Id (the hall's outbox row,
 // increasing in commit order), from which a publisher learns how far the
 // stream has the hall. Messages are JSON.
+//
+// # Signatures (format 2)
+//
+// Only the hall writes its stream: each message carries the hall's
+// ed25519 signature in its headers, and followers check it before they
+// apply anything. The body is as in format 1; the headers are
+//
+//	Hall-Format: 2
+//	Hall-Outbox-Id: N           as in format 1
+//	Hall-Key: K                 the public key that signed it (KeyString)
+//	Hall-Signature: S           ed25519 over SignedBytes (base64url, no padding)
+//	Hall-Key-Chain: K1:E1 ...   after a key rotation: each earlier key with its endorsement of the next
+//	Hall-Start: 1               the stream starts the hall here: a follower forgets what it had of it
+//
+// SignedBytes covers the subject, the outbox row, the start mark and the
+// body: a signature cannot be moved to another record, row or subject.
+// Format 1 messages (no Hall-Format header) are unsigned; followers read
+// them only when told to (NewTrust), and never once a signed
+// message of the hall has come.
+//
+// A key is rotated by endorsing the next one: the hall signs "this key
+// follows me" with the key it replaces, and every message signed by the
+// new key carries the whole chain from the hall's first key. A follower
+// that trusts a key of the chain moves its trust along it to the newest
+// key and no longer accepts the older ones.
 package hallstream
 
 import (

@@ -47,16 +47,20 @@
 //
 // # Results
 //
-// PGN knows "1-0", "0-1", "1/2-1/2" and "*". Forfeits are written as the
-// win they score ("+-" as 1-0, "-+" as 0-1) with Termination "abandoned"
-// and a comment. The results PGN has no notation for — "0-0", "--" (both
-// lose), "1/2-0" and "0-1/2" (one side scores a half, the other nothing)
-// — go into the Result tag as lichess broadcasts read them ("0-0",
-// "1/2-0", "0-1/2": lila's broadcast results, scalachess
-// Outcome.pointsFromResult), while the movetext ends with "*", the only
-// game termination marker that claims no outcome, after a comment giving
-// each side's score: strict PGN readers (pgn-extract) read the file, and
-// lichess scores the game. Termination follows the hall's:
+// PGN knows "1-0", "0-1", "1/2-1/2" and "*", and the Result tag holds
+// one of them. Forfeits are written as the win they score ("+-" as 1-0,
+// "-+" as 0-1) with Termination "abandoned" and a comment saying so. The
+// results PGN has no notation for — "0-0", "--" (both lose, a double
+// forfeit), "1/2-0" and "0-1/2" (one side scores a half, the other
+// nothing) — are "*", the only result that claims no outcome, in the tag
+// and as the game termination marker, after a comment giving each
+// side's score, with the Termination tag saying how the game ended (a
+// double forfeit: "abandoned"). Options.LichessResults puts lichess's
+// forms in the Result tag instead ("0-0", "1/2-0", "0-1/2": lila's
+// broadcast results, scalachess Outcome.pointsFromResult), for a
+// broadcast that lichess is to score; the marker stays "*", so strict
+// PGN readers (pgn-extract) still read the file. Termination follows the
+// hall's:
 //
 //	normal, agreement  normal
 //	time               time forfeit

@@ -56,4 +56,9 @@ type Options struct {
 	Round RoundForm
 	// NoClocks leaves out the [%clk] and [%emt] comments.
 	NoClocks bool
+	// LichessResults writes the results PGN has no notation for in the
+	// Result tag as lichess broadcasts read them: "0-0" (both lose, a
+	// double forfeit), "1/2-0", "0-1/2". Without it the tag holds one of
+	// PGN's four results only, "*" for these.
+	LichessResults bool
 }

@@ -160,8 +160,10 @@ func TestRulingsWithoutMoves(t *testing.T) {
 	}
 }
 
-// Every result of the hall becomes a Result tag, a termination marker and
-// a Termination tag that PGN readers take, and lichess scores.
+// Every result of the hall becomes a Result tag of PGN's four, a
+// termination marker and a Termination tag that PGN readers take; a
+// forfeit and a double forfeit say so in the Termination tag and a
+// comment (PGN spec 8.1.1.7, 9.8.1).
 func TestResults(t *testing.T) {
 	for _, c := range []struct {
 		result      rules.Result
@@ -175,8 +177,8 @@ func TestResults(t *testing.T) {
 		{rules.Draw, rules.TermAgreement, "1/2-1/2", "1/2-1/2", "normal", ""},
 		{rules.BlackForfeit, rules.TermDefault, "1-0", "1-0", "abandoned", "White wins by forfeit"},
 		{rules.WhiteForfeit, rules.TermDefault, "0-1", "0-1", "abandoned", "Black wins by forfeit"},
-		{rules.DoubleForfeit, rules.TermDefault, "0-0", "*", "abandoned", "Double forfeit"},
-		{rules.BothLose, rules.TermArbiter, "0-0", "*", "rules infraction", "Both players lose"},
+		{rules.DoubleForfeit, rules.TermDefault, "*", "*", "abandoned", "Double forfeit"},
+		{rules.BothLose, rules.TermArbiter, "*", "*", "rules infraction", "Both players lose"},
 		{rules.WhiteWins, rules.TermIllegalMove, "1-0", "1-0", "rules infraction", ""},
 		{rules.Draw, rules.TermQuickplayClaim, "1/2-1/2", "1/2-1/2", "adjudication", ""},
 	} {
@@ -191,13 +193,32 @@ func TestResults(t *testing.T) {
 	}
 	// The results the rules engine will give for asymmetric scores.
 	for r, want := range map[rules.Result][3]string{
-		"1/2-0": {"1/2-0", "*", "White 1/2, Black 0"},
-		"0-1/2": {"0-1/2", "*", "White 0, Black 1/2"},
+		"1/2-0": {"*", "*", "White 1/2, Black 0"},
+		"0-1/2": {"*", "*", "White 0, Black 1/2"},
 		"*":     {"*", "*", ""},
 	} {
-		if tag, marker, note := pgnResult(r); [3]string{tag, marker, note} != want {
+		if tag, marker, note := pgnResult(r, false); [3]string{tag, marker, note} != want {
 			t.Errorf("pgnResult(%q) = %q, %q, %q; want %q", r, tag, marker, note, want)
 		}
+	}
+}
+
+// Asked for lichess's forms, the results PGN cannot write go into the
+// Result tag as lichess broadcasts score them; the marker stays "*" and
+// the file stays one pgn-extract reads. The four results of PGN do not
+// change.
+func TestLichessResults(t *testing.T) {
+	for r, want := range map[rules.Result]string{
+		rules.DoubleForfeit: "0-0", rules.BothLose: "0-0", "1/2-0": "1/2-0", "0-1/2": "0-1/2",
+		rules.WhiteWins: "1-0", rules.BlackForfeit: "1-0", rules.Draw: "1/2-1/2",
+	} {
+		var l log
+		l.add(0, rules.Event{Kind: rules.KindResult, Result: r, Termination: rules.TermArbiter, ByArbiter: true})
+		out := string(write(t, Options{LichessResults: true}, Game{Event: "E", Round: 1, Board: 1, White: berzins, Black: schroder, Config: config(t, "180+2"), Log: l}))
+		if !strings.Contains(out, `[Result "`+want+`"]`) {
+			t.Errorf("%s with lichess's results wrote\n%s\nwant Result %q", r, out, want)
+		}
+		pgncheck.Read(t, []byte(out))
 	}
 }
 
@@ -238,6 +259,43 @@ func TestSealedMove(t *testing.T) {
 		t.Errorf("pgn-extract read %+v", gs)
 	}
 }
+
+// The sealed move's rulings and the arbiter's call of a flag are said in
+// comments (FIDE 2023 Guidelines I.8, I.12; Appendix A.5.5).
+func TestSealedMoveRulings(t *testing.T) {
+	var l log
+	l.add(0, rules.Event{Kind: rules.KindStart}).
+		add(1000, press(rules.White, "e4")).
+		add(2000, rules.Event{Kind: rules.KindAdjourn}).
+		add(60000, rules.Event{Kind: rules.KindResume}).
+		add(61000, rules.Event{Kind: rules.KindIllegalMove, Side: rules.Black})
+	out := oneLine(write(t, Options{}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: config(t, "5400+30"), Log: l}))
+	if !strings.Contains(out, "{Black's sealed move is illegal (Guidelines I.8)}") || strings.Contains(out, "7.5") || !strings.Contains(out, `[Result "1-0"]`) {
+		t.Errorf("an illegal sealed move wrote\n%s", out)
+	}
+	l = nil
+	l.add(0, rules.Event{Kind: rules.KindStart}).
+		add(1000, press(rules.White, "e4")).
+		add(2000, rules.Event{Kind: rules.KindAdjourn}).
+		add(60000, rules.Event{Kind: rules.KindEnvelopeLost})
+	out = oneLine(write(t, Options{}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: config(t, "5400+30"), Log: l}))
+	if !strings.Contains(out, "{Play resumes without the envelope, lost: Black makes the move he sealed}") {
+		t.Errorf("a lost envelope wrote\n%s", out)
+	}
+	cfg := config(t, "900")
+	cfg.Regulations.Supervision = rules.Insufficient
+	l = nil
+	l.add(0, rules.Event{Kind: rules.KindStart}).
+		add(1000, press(rules.White, "e4")).
+		add(905000, rules.Event{Kind: rules.KindArbiterFlag, Side: rules.Black})
+	out = oneLine(write(t, Options{}, Game{Event: "E", Round: 1, White: berzins, Black: schroder, Config: cfg, Log: l}))
+	if !strings.Contains(out, "{The arbiter calls Black's flag}") || !strings.Contains(out, `[Result "1-0"]`) {
+		t.Errorf("the arbiter's call of a flag wrote\n%s", out)
+	}
+}
+
+// oneLine is a PGN with its wrapped lines joined, to find a comment in it.
+func oneLine(pgn []byte) string { return strings.ReplaceAll(string(pgn), "\n", " ") }
 
 // Many games in one file, as a round's archive.
 func TestArchive(t *testing.T) {

@@ -35,7 +35,7 @@ func writeGame(buf *bytes.Buffer, g *Game, opts Options) error {
 	if err != nil {
 		return err
 	}
-	tag, marker, note := pgnResult(end.Result)
+	tag, marker, note := pgnResult(end.Result, opts.LichessResults)
 	if note != "" {
 		m.comment("%s", note)
 	}
@@ -127,7 +127,7 @@ func fold(g *Game, opts Options) (*movetext, rules.State, error) {
 				m.comment("%s's flag has fallen", titleSide(side))
 			}
 		}
-		if next.Over() && !s.Over() && e.Kind != rules.KindResult {
+		if next.Over() && !s.Over() && e.Kind != rules.KindResult && !(before.Sealed && e.Kind == rules.KindIllegalMove) {
 			if note := ending(next); note != "" {
 				m.comment("%s", note)
 			}
@@ -170,9 +170,18 @@ func ruling(m *movetext, en Entry, before, next rules.State) {
 		c = side + "'s flag has fallen"
 	case rules.KindIllegalMove:
 		c = "Illegal move by " + side + " (7.5)"
+		if before.Sealed && before.Sealer == e.Side {
+			c = side + "'s sealed move is illegal (Guidelines I.8)"
+		}
 		if d := gained(e.Side.Other()); d != 0 {
 			c += ": " + other + " " + signed(d)
 		}
+	case rules.KindArbiterFlag:
+		c = "The arbiter calls " + side + "'s flag"
+	case rules.KindSealedMoveEnds:
+		c = "The sealed move ended the game: " + string(e.Result)
+	case rules.KindEnvelopeLost:
+		c = "Play resumes without the envelope, lost: " + titleSide(before.ToMove) + " makes the move he sealed"
 	case rules.KindDrawClaimRejected:
 		c = "Incorrect draw claim by " + side + " (9.5.3)"
 		if d := gained(e.Side.Other()); d != 0 {
@@ -232,8 +241,12 @@ func titleSide(s rules.Side) string {
 }
 
 // pgnResult returns the Result tag, the game termination marker, and a
-// comment for results PGN cannot write.
-func pgnResult(r rules.Result) (tag, marker, note string) {
+// comment for results PGN cannot write. PGN has four results; a result
+// it has no notation for (both lose, a double forfeit, a half point for
+// one side and nothing for the other) is "*" in both places — the only
+// result that claims no outcome — with the scores in the comment, unless
+// lichess's forms are asked for the tag.
+func pgnResult(r rules.Result, lichess bool) (tag, marker, note string) {
 	switch r {
 	case rules.WhiteWins, rules.BlackWins, rules.Draw:
 		return string(r), string(r), ""
@@ -241,16 +254,22 @@ func pgnResult(r rules.Result) (tag, marker, note string) {
 		return "1-0", "1-0", "White wins by forfeit"
 	case rules.WhiteForfeit:
 		return "0-1", "0-1", "Black wins by forfeit"
-	case rules.DoubleForfeit:
-		return "0-0", "*", "Double forfeit: neither player scores"
-	case rules.BothLose:
-		return "0-0", "*", "Both players lose: White 0, Black 0"
-	case "1/2-0":
-		return "1/2-0", "*", "White 1/2, Black 0"
-	case "0-1/2":
-		return "0-1/2", "*", "White 0, Black 1/2"
 	}
-	return "*", "*", ""
+	tag, note = "*", ""
+	switch r {
+	case rules.DoubleForfeit:
+		tag, note = "0-0", "Double forfeit: neither player scores"
+	case rules.BothLose:
+		tag, note = "0-0", "Both players lose: White 0, Black 0"
+	case "1/2-0":
+		tag, note = "1/2-0", "White 1/2, Black 0"
+	case "0-1/2":
+		tag, note = "0-1/2", "White 0, Black 1/2"
+	}
+	if !lichess {
+		tag = "*"
+	}
+	return tag, "*", note
 }
 
 // termination returns the Termination tag (PGN spec 9.8.1), "" while

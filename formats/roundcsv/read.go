@@ -12,14 +12,46 @@ import (
 	"github.com/chesshall/hallclock/rules"
 )
 
+// ReadOptions change how Read reads a file.
+type ReadOptions struct {
+	// Encoding is the code page of a file that is not valid UTF-8:
+	// "windows-1250", "cp1252", "iso-8859-2", ... Empty means
+	// windows-1252. A file that is valid UTF-8 is read as UTF-8; "utf-8"
+	// refuses one that is not.
+	Encoding string
+}
+
 // Read reads a round's pairings (or results) from CSV. See the package
 // documentation for the columns it knows; an error is an *Error.
-func Read(r io.Reader) (*Round, error) {
+func Read(r io.Reader) (*Round, error) { return ReadWith(r, ReadOptions{}) }
+
+// ReadWith reads a round's pairings (or results) from CSV with options.
+func ReadWith(r io.Reader, opt ReadOptions) (*Round, error) {
+	cs, err := text.Lookup(opt.Encoding)
+	if err != nil {
+		return nil, fmt.Errorf("roundcsv: %w", err)
+	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("roundcsv: %w", err)
 	}
-	content := text.Decode(data)
+	src, err := text.Read(data, cs)
+	if err != nil {
+		var te *text.Error
+		if errors.As(err, &te) {
+			return nil, &Error{Line: te.Line, Column: te.Column, Msg: te.Msg}
+		}
+		return nil, err
+	}
+	// encoding/csv knows LF and CR LF; a lone CR (old Mac, some Windows
+	// exports) ends a line as well. The lines are given to it with LF,
+	// so its line numbers are the file's.
+	var b strings.Builder
+	for _, l := range src.Lines {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	content := b.String()
 	cr := csv.NewReader(strings.NewReader(content))
 	cr.Comma = delimiter(content)
 	cr.FieldsPerRecord = -1
@@ -32,8 +64,16 @@ func Read(r io.Reader) (*Round, error) {
 	if err := rd.readHeader(); err != nil {
 		return nil, err
 	}
-	return rd.readRows()
+	out, err := rd.readRows()
+	if err != nil {
+		return nil, err
+	}
+	out.Encoding, out.EncodingAssumed = src.Charset.Name, src.Assumed
+	return out, nil
 }
+
+// q quotes a cell for an error message, cut short if long.
+func q(s string) string { return text.Quote(s, 40) }
 
 // delimiter returns the separator the header line uses most: comma,
 // semicolon or tab.
@@ -86,7 +126,7 @@ func (rd *reader) readHeader() error {
 		}
 		key := [2]int{int(c.role), c.side + 1}
 		if j, dup := rd.at[key]; dup {
-			return &Error{Line: 1, Column: i + 1, Header: h, Msg: fmt.Sprintf("the same column as column %d (%s)", j+1, rd.header[j])}
+			return &Error{Line: 1, Column: i + 1, Header: h, Msg: fmt.Sprintf("the same column as column %d (%s)", j+1, text.Cut(rd.header[j], 40))}
 		}
 		if c.side >= 0 {
 			seen[c.side][c.role] = true
@@ -96,7 +136,18 @@ func (rd *reader) readHeader() error {
 	}
 	for s, name := range []string{"White", "Black"} {
 		if _, ok := rd.at[[2]int{int(roleName), s + 1}]; !ok {
-			return &Error{Line: 1, Msg: fmt.Sprintf("no column names %s's player (want a header such as %q; found %s)", name, name, strings.Join(rd.header, ", "))}
+			found := rd.header
+			if len(found) > 12 {
+				found = found[:12]
+			}
+			var names []string
+			for _, h := range found {
+				names = append(names, text.Cut(h, 40))
+			}
+			if len(found) < len(rd.header) {
+				names = append(names, fmt.Sprintf("and %d more", len(rd.header)-len(found)))
+			}
+			return &Error{Line: 1, Msg: fmt.Sprintf("no column names %s's player (want a header such as %q; found %s)", name, name, strings.Join(names, ", "))}
 		}
 	}
 	return nil
@@ -147,7 +198,7 @@ func (rd *reader) readRows() (*Round, error) {
 		if c, ok := rd.get(rec, line, roleRound, -1); ok && c.text != "" {
 			n, err := strconv.Atoi(c.text)
 			if err != nil || n < 1 {
-				return nil, c.err("round %q: want a number from 1", c.text)
+				return nil, c.err("round %s: want a number from 1", q(c.text))
 			}
 			if out.Number != 0 && n != out.Number {
 				return nil, c.err("round %d, but line %d is round %d: import one round at a time", n, round.line, out.Number)
@@ -200,7 +251,7 @@ func (rd *reader) readRows() (*Round, error) {
 		if bd, ok := rd.get(rec, line, roleBoard, -1); ok {
 			n, err := strconv.Atoi(bd.text)
 			if err != nil || n < 1 {
-				return nil, bd.err("board %q: want a number from 1", bd.text)
+				return nil, bd.err("board %s: want a number from 1", q(bd.text))
 			}
 			g.Board = n
 		} else {
@@ -265,20 +316,20 @@ func (rd *reader) player(rec []string, line, side int) (Player, error) {
 	if c, ok := rd.get(rec, line, roleRating, side); ok && c.text != "" && c.text != "-" {
 		n, err := strconv.Atoi(c.text)
 		if err != nil || n < 0 || n > 3500 {
-			return p, c.err("rating %q: want a number from 0 to 3500, or nothing", c.text)
+			return p, c.err("rating %s: want a number from 0 to 3500, or nothing", q(c.text))
 		}
 		p.Rating = n
 	}
 	if c, ok := rd.get(rec, line, roleFideID, side); ok && c.text != "" && c.text != "-" {
 		if !digits(c.text) || len(c.text) > 11 {
-			return p, c.err("FIDE id %q: want up to 11 digits, or nothing", c.text)
+			return p, c.err("FIDE id %s: want up to 11 digits, or nothing", q(c.text))
 		}
 		p.FideID = strings.TrimLeft(c.text, "0")
 	}
 	if c, ok := rd.get(rec, line, roleNumber, side); ok && c.text != "" {
 		n, err := strconv.Atoi(c.text)
 		if err != nil || n < 1 || n > 9999 {
-			return p, c.err("number %q: want the player's pairing number, 1 to 9999", c.text)
+			return p, c.err("number %s: want the player's pairing number, 1 to 9999", q(c.text))
 		}
 		p.Number = n
 	}
@@ -342,7 +393,7 @@ func byeKind(c cell) (ByeKind, error) {
 	case "Z", "0", "-", "0-0", "--":
 		return ZeroPointBye, nil
 	}
-	return 0, c.err("bye %q: want H (half point), F (full point), U (pairing-allocated) or Z (zero point)", c.text)
+	return 0, c.err("bye %s: want H (half point), F (full point), U (pairing-allocated) or Z (zero point)", q(c.text))
 }
 
 // results the hall knows, and the spellings read as each.
@@ -360,13 +411,13 @@ func parseResult(c cell) (rules.Result, error) {
 	if r, ok := resultSpellings[s]; ok {
 		return r, nil
 	}
-	return "", c.err("result %q: want 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2, or nothing while the game is to be played", c.text)
+	return "", c.err("result %s: want 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2, or nothing while the game is to be played", q(c.text))
 }
 
 func points(c cell) (float64, error) {
 	v, err := strconv.ParseFloat(strings.ReplaceAll(strings.ReplaceAll(c.text, "½", ".5"), ",", "."), 64)
 	if err != nil || v < 0 {
-		return 0, c.err("points %q: want a number", c.text)
+		return 0, c.err("points %s: want a number", q(c.text))
 	}
 	return v, nil
 }

@@ -3,6 +3,8 @@ package roundcsv
 import (
 	"fmt"
 
+	"github.com/chesshall/hallclock/formats/internal/text"
+
 	"github.com/chesshall/hallclock/rules"
 )
 
@@ -57,6 +59,12 @@ type Round struct {
 	Number int // from a Round column, 0 if none
 	Games  []Game
 	Byes   []Bye
+	// Encoding is the encoding the file was read in ("utf-8",
+	// "windows-1250", ...); EncodingAssumed says it is not UTF-8 and no
+	// encoding was named, so it was read as windows-1252. Write ignores
+	// both: WriteOptions say what to write.
+	Encoding        string
+	EncodingAssumed bool
 }
 
 // Error is what is wrong with a file, and where: the line (from 1) and
@@ -74,7 +82,7 @@ func (e *Error) Error() string {
 		if e.Column > 0 {
 			s += fmt.Sprintf(", column %d", e.Column)
 			if e.Header != "" {
-				s += fmt.Sprintf(" (%s)", e.Header)
+				s += fmt.Sprintf(" (%s)", text.Cut(e.Header, 40))
 			}
 		}
 		s += ": "

@@ -111,7 +111,7 @@ func TestWriteReadBack(t *testing.T) {
 	p := func(n int, name string) Player {
 		return Player{Name: name, Number: n, Title: "FM", Federation: "NOR", Rating: 2000 + n, FideID: fmt.Sprintf("1500%03d", n)}
 	}
-	in := &Round{Number: 5}
+	in := &Round{Number: 5, Encoding: "utf-8"}
 	results := []rules.Result{"1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2", "*"}
 	for i, res := range results {
 		wp, bp := res.Score(rules.Scoring{})

@@ -1,9 +1,14 @@
 package roundcsv
 
 import (
+	"bytes"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"strconv"
+	"strings"
+
+	"github.com/chesshall/hallclock/formats/internal/text"
 )
 
 // header is the header row Write writes.
@@ -14,9 +19,46 @@ var header = []string{
 	"Result", "Termination", "White Points", "Black Points",
 }
 
-// Write writes the round as a results CSV: the header, a row per game in
-// the order given, then a row per bye.
-func Write(w io.Writer, r *Round) error {
+// WriteOptions change how Write writes a round.
+type WriteOptions struct {
+	// Encoding to write in ("windows-1250", ...); empty: UTF-8. A round
+	// imported from a CSV goes back in the encoding it came in
+	// (Round.Encoding) unless the arbiter asks for another.
+	Encoding string
+}
+
+// Write writes the round as a results CSV in UTF-8: the header, a row per
+// game in the order given, then a row per bye.
+func Write(w io.Writer, r *Round) error { return WriteWith(w, r, WriteOptions{}) }
+
+// WriteWith writes the round as a results CSV with options. A name the
+// encoding cannot write is an error naming its line and column.
+func WriteWith(w io.Writer, r *Round, opt WriteOptions) error {
+	cs, err := text.Lookup(opt.Encoding)
+	if err != nil {
+		return fmt.Errorf("roundcsv: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, r); err != nil {
+		return err
+	}
+	if cs.Name == "" || cs.IsUTF8() {
+		_, err = w.Write(buf.Bytes())
+		return err
+	}
+	var out bytes.Buffer
+	for i, l := range strings.SplitAfter(buf.String(), "\n") {
+		b, err := cs.Encode(l)
+		if err != nil {
+			return fmt.Errorf("roundcsv: line %d: %w", i+1, err)
+		}
+		out.Write(b)
+	}
+	_, err = w.Write(out.Bytes())
+	return err
+}
+
+func write(w io.Writer, r *Round) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return err

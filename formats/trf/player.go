@@ -165,9 +165,39 @@ func (l line) raw(from, to int) string {
 	return string(l.chars[from-1 : min(to, len(l.chars))])
 }
 
-// parsePlayer reads a 001 line.
+// fields name the fields of a player line by their last column, for a
+// line that ends inside one.
+var fields = []struct {
+	end  int
+	name string
+}{
+	{3, "the line code 001"}, {colRankEnd, "the starting rank (5-8)"}, {colSex, "the sex (10)"}, {colTitleEnd, "the title (11-13)"},
+	{colNameEnd, "the name (15-47)"}, {colRatingEnd, "the rating (49-52)"}, {colFedEnd, "the federation (54-56)"},
+	{colFideIDEnd, "the FIDE number (58-68)"}, {colBirthEnd, "the birth date (70-79)"}, {colPointsEnd, "the points (81-84)"},
+}
+
+// parsePlayer reads a 001 line. A line that ends before the points is
+// cut short (a file truncated, a field deleted): it is refused where it
+// ends, whatever the rest of the file says.
 func parsePlayer(l line) (Player, error) {
 	p := Player{Line: l.n}
+	if n := len(l.chars); n < colPointsEnd {
+		where := ""
+		for i, f := range fields {
+			if n <= f.end {
+				switch {
+				case n == f.end:
+					where = "after " + f.name
+				case i > 0 && n == fields[i-1].end+1:
+					where = "in the blank after " + fields[i-1].name
+				default:
+					where = "in " + f.name
+				}
+				break
+			}
+		}
+		return p, errorf(l.n, n+1, "the player line ends at column %d, %s: a player line reaches at least the points (columns 81-84) — is it cut short?", n, where)
+	}
 	for _, s := range separators {
 		if c := l.at(s.col); c != ' ' {
 			return p, errorf(l.n, s.col, "%q where a blank must separate %s from %s: the fields are not in their TRF-16 columns", c, s.before, s.aft)
@@ -228,7 +258,11 @@ func parsePlayer(l line) (Player, error) {
 	return p, nil
 }
 
-// parseGame reads the ten columns of round r from column b.
+// parseGame reads the ten columns of round r from column b. A game
+// needs its colour (w or b), and a bye (H, F, U) no opponent: an entry
+// that breaks either is refused on its own line, before any other line
+// is blamed for disagreeing with it. A "Z" with an opponent is lichess's
+// game in progress: a game whose result is not known yet.
 func parseGame(l line, b, r int) (Game, error) {
 	g := Game{Colour: NoColour, Result: NoCode}
 	for _, c := range []int{b + 4, b + 6, b + 8, b + 9} {
@@ -254,71 +288,19 @@ func parseGame(l line, b, r int) (Game, error) {
 		return g, errorf(l.n, b+7, "round %d result %q: want one of 1 = 0 + - W D L H F U Z", r, l.at(b+7))
 	}
 	g.Result = code
+	switch {
+	case g.Opponent > 0 && g.Colour == NoColour:
+		if len(l.chars) < b+5 {
+			return g, errorf(l.n, len(l.chars)+1, "round %d: opponent %d, and the line ends before the colour (column %d) — is it cut short?", r, g.Opponent, b+5)
+		}
+		return g, errorf(l.n, b+5, "round %d: opponent %d but colour %q: a game needs w or b", r, g.Opponent, l.at(b+5))
+	case g.Opponent > 0 && g.Result == ZeroBye:
+		g.Result = NoCode
+	case g.Opponent > 0 && g.Result.IsBye():
+		return g, errorf(l.n, b+7, "round %d: result %q is a bye, but the entry names opponent %d", r, g.Result, g.Opponent)
+	case g.Opponent == 0 && g.Colour != NoColour && g.Result != ForfeitWin && g.Result != ForfeitLoss:
+		// A forfeit against nobody may keep the colour it was drawn.
+		return g, errorf(l.n, b+5, "round %d: colour %q but no opponent (columns %d-%d)", r, g.Colour, b, b+3)
+	}
 	return g, nil
-}
-
-// format writes the player as a 001 line (without the line end). A name
-// longer than the 33 columns of the format is cut.
-func (p *Player) format() (string, error) {
-	if p.StartRank < 1 || p.StartRank > 9999 {
-		return "", fmt.Errorf("trf: player %q: starting rank %d (want 1 to 9999)", p.Name, p.StartRank)
-	}
-	width := colPlaceEnd
-	if len(p.Rounds) > 0 {
-		width = colRound1 + roundWidth*len(p.Rounds) - 3
-	}
-	b := []rune(strings.Repeat(" ", width))
-	put := func(col int, s string) { copy(b[col-1:], []rune(s)) }
-	right := func(from, to int, s string) {
-		n := to - from + 1
-		r := []rune(s)
-		if len(r) > n {
-			r = r[len(r)-n:]
-		}
-		put(to-len(r)+1, string(r))
-	}
-	put(1, "001")
-	right(colRank, colRankEnd, strconv.Itoa(p.StartRank))
-	put(colSex, p.Sex)
-	put(colTitle, clip(p.Title, 3))
-	put(colName, clip(p.Name, nameWidth))
-	if p.Rating > 0 {
-		right(colRating, colRatingEnd, strconv.Itoa(p.Rating))
-	}
-	put(colFed, clip(p.Federation, 3))
-	right(colFideID, colFideIDEnd, clip(p.FideID, 11))
-	put(colBirth, clip(p.BirthDate, 10))
-	right(colPoints, colPointsEnd, strconv.FormatFloat(p.Points, 'f', 1, 64))
-	if p.Rank > 0 {
-		right(colPlace, colPlaceEnd, strconv.Itoa(p.Rank))
-	}
-	for i, g := range p.Rounds {
-		c := colRound1 + roundWidth*i
-		if g.Opponent > 0 {
-			right(c, c+3, strconv.Itoa(g.Opponent))
-		} else if g.Result != NoCode || g.Colour != NoColour {
-			put(c, "0000")
-		}
-		col := g.Colour
-		if col == 0 {
-			col = NoColour
-		}
-		if g.Opponent > 0 || g.Result != NoCode {
-			put(c+5, string(rune(col)))
-		}
-		code := g.Result
-		if code == 0 {
-			code = NoCode
-		}
-		put(c+7, string(rune(code)))
-	}
-	return strings.TrimRight(string(b), " "), nil
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }

@@ -22,11 +22,15 @@ type Bye struct {
 	Line   int  // where it was read
 }
 
-// Round is one round's games and byes.
+// Round is one round's games and byes, and the players in neither.
 type Round struct {
 	Number int
 	Boards []Board
 	Byes   []Bye
+	// Absent are the players the round leaves out: neither paired nor
+	// given a bye (a blank round in their columns, which TRF-16 scores
+	// as a zero-point bye).
+	Absent []Absentee
 }
 
 func roundCol(r int) int { return colRound1 + roundWidth*(r-1) }
@@ -36,9 +40,10 @@ func roundCol(r int) int { return colRound1 + roundWidth*(r-1) }
 // opposite colours and results that go together. A player whose entry has
 // no opponent has a bye if the code says so (H, F, U, Z; a "+" without an
 // opponent is read as a full-point bye, a "-" as a zero-point bye) and is
-// otherwise not paired. Boards are numbered in the order FIDE's Swiss
-// rules publish pairings: by the higher score of the pair before the
-// round, then the sum of both scores, then the better starting rank.
+// otherwise absent. Boards are numbered in the order FIDE's Swiss rules
+// publish pairings: by the higher score of the pair before the round,
+// then the sum of both scores, then the better starting rank — scores
+// counted with the file's point system.
 func (f *File) Round(r int) (*Round, error) {
 	if r < 1 {
 		return nil, errorf(0, 0, "round %d: rounds are numbered from 1", r)
@@ -50,12 +55,10 @@ func (f *File) Round(r int) (*Round, error) {
 		p := &f.Players[i]
 		g := p.Round(r)
 		if g.Opponent == 0 {
-			bye, err := byeOf(p, g, r)
-			if err != nil {
-				return nil, err
-			}
-			if bye != nil {
+			if bye := byeOf(p, g); bye != nil {
 				out.Byes = append(out.Byes, *bye)
+			} else {
+				out.Absent = append(out.Absent, Absentee{Player: p.StartRank, Name: p.Name, Line: p.Line})
 			}
 			continue
 		}
@@ -77,15 +80,16 @@ func (f *File) Round(r int) (*Round, error) {
 		if o.Line < p.Line {
 			later = p
 		}
-		if g.Colour == NoColour || og.Colour == NoColour || g.Colour == og.Colour {
-			return nil, errorf(later.Line, col+5, "round %d: players %d and %d are given colours %q and %q: one must have w, the other b", r, p.StartRank, o.StartRank, g.Colour, og.Colour)
+		if g.Colour == og.Colour {
+			return nil, errorf(later.Line, col+5, "round %d: players %d (line %d) and %d (line %d) are both given colour %q: one must have w, the other b",
+				r, p.StartRank, p.Line, o.StartRank, o.Line, g.Colour)
 		}
 		w, b, wg, bg := p, o, g, og
 		if g.Colour == Black {
 			w, b, wg, bg = o, p, og, g
 		}
 		if _, err := ResultOf(wg.Result, bg.Result); err != nil {
-			return nil, errorf(later.Line, col+7, "round %d, %d against %d: %v", r, w.StartRank, b.StartRank, err)
+			return nil, errorf(later.Line, col+7, "round %d, %d (line %d) against %d (line %d): %v", r, w.StartRank, w.Line, b.StartRank, b.Line, err)
 		}
 		out.Boards = append(out.Boards, Board{White: w.StartRank, Black: b.StartRank, WhiteResult: wg.Result, BlackResult: bg.Result, Line: w.Line})
 		done[p.StartRank], done[o.StartRank] = true, true
@@ -94,9 +98,9 @@ func (f *File) Round(r int) (*Round, error) {
 	return out, nil
 }
 
-// byeOf reads an entry without an opponent.
-func byeOf(p *Player, g Game, r int) (*Bye, error) {
-	col := roundCol(r)
+// byeOf reads an entry without an opponent: a bye, or nil for a player
+// not in the round.
+func byeOf(p *Player, g Game) *Bye {
 	code := g.Result
 	switch code {
 	case ForfeitWin:
@@ -104,27 +108,20 @@ func byeOf(p *Player, g Game, r int) (*Bye, error) {
 	case ForfeitLoss:
 		code = ZeroBye
 	case NoCode:
-		if g.Colour != NoColour {
-			return nil, errorf(p.Line, col+5, "round %d: player %d has colour %q but no opponent", r, p.StartRank, g.Colour)
-		}
-		return nil, nil // not paired
+		return nil
 	}
-	if !code.IsBye() {
-		return nil, errorf(p.Line, col+7, "round %d: player %d has result %q but no opponent: a round without a game is H, F, U or Z", r, p.StartRank, g.Result)
-	}
-	return &Bye{Player: p.StartRank, Code: code, Line: p.Line}, nil
+	return &Bye{Player: p.StartRank, Code: code, Line: p.Line}
 }
 
 // order numbers the boards of round r as FIDE publishes pairings (C.04.1
 // F.1): the higher score of the pair before the round, then the sum of
 // both, then the better starting rank of the two.
 func (f *File) order(bs []Board, r int) {
+	ps, _ := f.PointSystem()
 	score := map[int]float64{}
 	for i := range f.Players {
 		p := &f.Players[i]
-		for k := 1; k < r; k++ {
-			score[p.StartRank] += Score(p.Round(k).Result, Scoring{})
-		}
+		score[p.StartRank] = ps.Total(p, r-1)
 	}
 	slices.SortStableFunc(bs, func(a, b Board) int {
 		ha, hb := max(score[a.White], score[a.Black]), max(score[b.White], score[b.Black])
@@ -149,125 +146,148 @@ func cmpDesc(a, b float64) int {
 	return 1
 }
 
-// Paired reads round r from a pairing program's output: boards in the
-// order of the pairs, a pair with 0 a pairing-allocated bye. Players not
-// paired have the bye their round-r columns give (H, F, Z: a JaVaFo input
-// marks them so) or are on an XXZ line (a zero-point bye); others are not
-// in the round. A player paired twice, a number that is no player, a
-// player paired against himself, or a paired player whose columns give a
-// bye or another pairing is an error naming the pairing line.
-func (f *File) Paired(r int, pairs []Pair) (*Round, error) {
-	if r < 1 {
-		return nil, errorf(0, 0, "round %d: rounds are numbered from 1", r)
+// PairedRounds returns how many rounds the file has paired: rounds 1 to
+// n each have a game in someone's columns, round n+1 has none. What a
+// file holds for later rounds are byes entered ahead ("0000 - H" for
+// round 7 while round 5 is paired), which pair nobody; a game in a later
+// round, after a round without any, is an error naming its line.
+func (f *File) PairedRounds() (int, error) {
+	last := 0 // the last round with a game
+	games := map[int]*Player{}
+	for i := range f.Players {
+		p := &f.Players[i]
+		for r, g := range p.Rounds {
+			if g.Opponent > 0 {
+				if games[r+1] == nil {
+					games[r+1] = p
+				}
+				last = max(last, r+1)
+			}
+		}
 	}
-	absent, err := f.absent()
+	n := 0
+	for games[n+1] != nil {
+		n++
+	}
+	if n < last {
+		for r := n + 2; r <= last; r++ {
+			if p := games[r]; p != nil {
+				return n, errorf(p.Line, roundCol(r), "round %d pairs player %d against %d, but round %d pairs nobody: a file pairs its rounds in order", r, p.StartRank, p.Round(r).Opponent, n+1)
+			}
+		}
+	}
+	return n, nil
+}
+
+// hasResults reports whether a game of round r has a result.
+func (f *File) hasResults(r int) bool {
+	for i := range f.Players {
+		if g := f.Players[i].Round(r); g.Opponent > 0 && g.Result != NoCode {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckRounds reads rounds 1 to upTo from the columns (see Round): each
+// game on both players' lines, opponents who exist, colours and results
+// that go together. The first round that does not read is the error.
+func (f *File) CheckRounds(upTo int) error {
+	for r := 1; r <= upTo; r++ {
+		if _, err := f.Round(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ImportOptions say which round Import reads, and from what.
+type ImportOptions struct {
+	// Round to read; 0: the one the files are for (see Import).
+	Round int
+	// Pairings is the pairing program's output for the round; nil: the
+	// round is read from the TRF's own columns.
+	Pairings []Pair
+	// AllowAbsent lets pairings leave out players the TRF gives no bye:
+	// they are listed in Round.Absent instead of refusing the import.
+	AllowAbsent bool
+}
+
+// Import reads the round a hall imports from a pairing program's files,
+// after checking every round before it (Round). With pairings, the round
+// is the first the TRF has not paired (PairedRounds+1) — or the last it
+// has, if that round has no result yet: a TRF written after pairing,
+// whose columns the pairings must then match — and Paired reads it. From
+// the columns alone, it is the last round the TRF has paired.
+func (f *File) Import(opt ImportOptions) (*Round, error) {
+	paired, err := f.PairedRounds()
 	if err != nil {
 		return nil, err
 	}
-	out := &Round{Number: r}
-	seen := map[int]int{}
-	check := func(n, line, col int) error {
-		p := f.Player(n)
-		if p == nil {
-			return errorf(line, col, "%d is no player of the TRF (its starting ranks run from %d to %d)", n, f.minRank(), f.maxRank())
-		}
-		if l, dup := seen[n]; dup {
-			return errorf(line, col, "player %d is paired twice (also on line %d)", n, l)
-		}
-		if al, ok := absent[n]; ok {
-			return errorf(line, col, "player %d is paired, but the TRF's XXZ line (line %d) says he does not play round %d", n, al, r)
-		}
-		seen[n] = line
-		return nil
-	}
-	for _, pr := range pairs {
-		if err := check(pr.White, pr.Line, pr.WhiteCol); err != nil {
-			return nil, err
-		}
-		if pr.Black == 0 {
-			out.Byes = append(out.Byes, Bye{Player: pr.White, Code: PairingBye, Line: pr.Line})
-			continue
-		}
-		if pr.Black == pr.White {
-			return nil, errorf(pr.Line, pr.BlackCol, "player %d is paired against himself", pr.White)
-		}
-		if err := check(pr.Black, pr.Line, pr.BlackCol); err != nil {
-			return nil, err
-		}
-		for _, s := range []struct {
-			me, opp int
-			col     Colour
-		}{{pr.White, pr.Black, White}, {pr.Black, pr.White, Black}} {
-			p := f.Player(s.me)
-			g := p.Round(r)
-			if g.Opponent == 0 && g.Result == NoCode && g.Colour == NoColour {
-				continue // the columns say nothing of round r
-			}
-			if g.Opponent != s.opp || g.Colour != s.col {
-				return nil, errorf(pr.Line, 1, "round %d: the pairing puts %d against %d with %s, but %d's line (line %d) gives %q",
-					r, s.me, s.opp, colourName(s.col), s.me, p.Line, fmt.Sprintf("%04d %c %c", g.Opponent, g.Colour, g.Result))
+	n := opt.Round
+	if opt.Pairings != nil {
+		if n == 0 {
+			n = paired + 1
+			if paired > 0 && !f.hasResults(paired) {
+				n = paired
 			}
 		}
-		out.Boards = append(out.Boards, Board{Number: len(out.Boards) + 1, White: pr.White, Black: pr.Black, WhiteResult: NoCode, BlackResult: NoCode, Line: pr.Line})
-	}
-	for i := range f.Players {
-		p := &f.Players[i]
-		if _, paired := seen[p.StartRank]; paired {
-			continue
+		if n > paired+1 {
+			return nil, errorf(0, 0, "the TRF pairs %d rounds: the pairings of round %d need rounds %d to %d first", paired, n, paired+1, n-1)
 		}
-		g := p.Round(r)
-		if g.Opponent != 0 {
-			return nil, errorf(p.Line, roundCol(r), "round %d: player %d's line gives opponent %d, but the pairings do not pair him", r, p.StartRank, g.Opponent)
-		}
-		bye, err := byeOf(p, g, r)
-		if err != nil {
+		if err := f.CheckRounds(n - 1); err != nil {
 			return nil, err
 		}
-		if bye == nil {
-			if l, ok := absent[p.StartRank]; ok {
-				bye = &Bye{Player: p.StartRank, Code: ZeroBye, Line: l}
-			}
-		}
-		if bye != nil {
-			out.Byes = append(out.Byes, *bye)
-		}
+		return f.paired(n, opt.Pairings, opt.AllowAbsent)
 	}
-	return out, nil
-}
-
-func colourName(c Colour) string {
-	if c == White {
-		return "White"
+	if n == 0 {
+		n = paired
 	}
-	return "Black"
-}
-
-func (f *File) minRank() int {
-	m := 0
-	for _, p := range f.Players {
-		if m == 0 || p.StartRank < m {
-			m = p.StartRank
-		}
+	if n == 0 {
+		return nil, errorf(0, 0, "the TRF pairs no round: give the pairing program's output with it")
 	}
-	return m
-}
-
-func (f *File) maxRank() int {
-	m := 0
-	for _, p := range f.Players {
-		m = max(m, p.StartRank)
+	if err := f.CheckRounds(n - 1); err != nil {
+		return nil, err
 	}
-	return m
+	r, err := f.Round(n)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Boards) == 0 {
+		return nil, errorf(0, 0, "the TRF's columns for round %d pair nobody (it pairs %d rounds): give the pairing program's output, or another round", n, paired)
+	}
+	return r, nil
 }
 
 // SetRound writes round r's games and byes into the players' round
 // columns (a longer line for a round past the last one), and moves each
-// player's points by what round r scores under sc instead of what the
-// file gave for it. Players of neither keep their round-r columns. A
-// starting rank that is no player is an error.
+// player's points by what round r scores now instead of what the file
+// gave for it, with the file's point system (PointSystem). sc is the
+// hall's scoring of the round (the zero value: the file's own): for a
+// file that states none, or one built by hand, it is the point system;
+// for one that states another, it is an error, since the points of the
+// rounds before were counted otherwise. A File built by hand that scores
+// other than 1, ½, 0 gets a 162 line saying how. Players of neither keep
+// their round-r columns. A starting rank that is no player is an error.
 func (f *File) SetRound(r int, boards []Board, byes []Bye, sc Scoring) error {
 	if r < 1 {
 		return fmt.Errorf("trf: round %d: rounds are numbered from 1", r)
+	}
+	ps, stated := f.PointSystem()
+	if sc != (Scoring{}) {
+		want := PointSystemOf(sc)
+		switch {
+		case stated && ps.Scoring() != want.Scoring():
+			return fmt.Errorf("trf: the TRF scores %s, the round %s: the points of its earlier rounds were counted otherwise", ps, want)
+		case !stated && f.src != nil && want != Classic:
+			return fmt.Errorf("trf: the TRF states no point system (XXS, BBW, 162), so it scores 1-0.5-0, and the round %s: the points of its earlier rounds were counted otherwise", want)
+		case !stated:
+			ps = want
+			if f.src == nil && ps != Classic {
+				f.points, f.stated = ps, true
+				f.Header = append(f.Header, line162(ps))
+			}
+		}
 	}
 	set := func(rank int, g Game) error {
 		p := f.Player(rank)
@@ -279,10 +299,8 @@ func (f *File) SetRound(r int, boards []Board, byes []Bye, sc Scoring) error {
 			p.Rounds = append(p.Rounds, Game{Colour: NoColour, Result: NoCode})
 		}
 		p.Rounds[r-1] = g
-		p.Points += Score(g.Result, sc) - Score(old.Result, sc)
-		if p.Points < 0 {
-			p.Points = 0
-		}
+		p.Points += ps.Score(g) - ps.Score(old)
+		p.Points = max(0, float64(roundTenths(p.Points))/10)
 		return nil
 	}
 	for _, b := range boards {
@@ -294,9 +312,40 @@ func (f *File) SetRound(r int, boards []Board, byes []Bye, sc Scoring) error {
 		}
 	}
 	for _, b := range byes {
+		if p := f.Player(b.Player); p != nil {
+			// A bye written another way that means the same ("0000 - -",
+			// "         -" for a zero-point bye, "+" for a full point)
+			// stays as it was written.
+			if old := p.Round(r); old.Opponent == 0 && old.Result != NoCode && byeOf(p, old).Code == b.Code {
+				continue
+			}
+		}
 		if err := set(b.Player, Game{Colour: NoColour, Result: b.Code}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// roundTenths counts points in tenths, as the file writes them, so that
+// sums of halves and tenths never drift.
+func roundTenths(v float64) int64 {
+	if v < 0 {
+		return -int64(-v*10 + 0.5)
+	}
+	return int64(v*10 + 0.5)
+}
+
+// line162 writes a point system as TRF-2026's 162 line: win, draw, loss,
+// absence, pairing-allocated bye.
+func line162(ps PointSystem) string {
+	s := "162 "
+	for _, v := range []struct {
+		sym byte
+		pts float64
+	}{{'W', ps.WinWhite}, {'D', ps.DrawWhite}, {'L', ps.LossWhite}, {'A', ps.ZeroBye}, {'P', ps.PairingBye}} {
+		p, _ := formatPoints(v.pts)
+		s += fmt.Sprintf(" %c%4s   ", v.sym, p)
+	}
+	return s[:len(s)-3]
 }

@@ -15,9 +15,25 @@
 //
 // A node keeps its ports across Restart, so clients' reconnect lists and
 // the other nodes' routes find it again.
+//
+// # Authorization and TLS
+//
+// With Options.Users set, only those users connect (anonymous clients
+// are refused), each with its own publish and subscribe permissions
+// (users.go: HallUser may write one hall's stream, FollowerUser may only
+// read streams). Options.TLS serves clients over TLS; connections inside
+// the process (nats.InProcessServer) need no TLS.
+//
+// # Failing to start
+//
+// A server that cannot start (its port in use, its store unusable) says
+// so at once: Start returns its error, wrapping ErrListen for a port it
+// cannot bind, instead of waiting for a server that will never be ready.
 package natsrun
 
 import (
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -40,7 +56,15 @@ type Options struct {
 	Routes      []string // the other nodes' cluster URLs (nats://host:port)
 	// Debug logs the server's notices to stderr.
 	Debug bool
+	// Users are the only clients allowed to connect; none: anyone may.
+	Users []User
+	// TLS, if set, serves clients over TLS.
+	TLS *tls.Config
 }
+
+// ErrListen: the server cannot bind its client (or cluster) port, most
+// likely because another program holds it.
+var ErrListen = errors.New("cannot listen")
 
 // Node is a running (or stopped) NATS server.
 type Node struct {
@@ -76,10 +100,17 @@ func (n *Node) start() error {
 	so := &server.Options{
 		ServerName: o.Name, Host: o.Host, Port: port,
 		JetStream: true, StoreDir: o.Dir,
-		NoSigs: true, NoLog: !o.Debug,
+		NoSigs: true, NoLog: true,
 		// The embedded server is a guest in the hall's process: modest
 		// limits, and no HTTP monitoring port.
 		JetStreamMaxMemory: 64 << 20,
+		TLSConfig:          o.TLS,
+	}
+	if o.TLS != nil {
+		so.TLS, so.TLSTimeout = true, 5
+	}
+	for _, u := range o.Users {
+		so.Nkeys = append(so.Nkeys, u.nkeyUser())
 	}
 	if o.Cluster != "" {
 		cport := o.ClusterPort
@@ -99,21 +130,39 @@ func (n *Node) start() error {
 	if err != nil {
 		return fmt.Errorf("natsrun: %w", err)
 	}
-	if o.Debug {
-		s.ConfigureLogger()
-	}
+	log := newServerLog(o.Name, o.Debug)
+	s.SetLogger(log, o.Debug, false)
 	s.Start()
-	// Generous: a node started under load (the race detector, browsers
-	// and fleets beside it in CI) may take seconds to be ready.
-	if !s.ReadyForConnections(readyWait) {
+	if err := waitReady(s, log); err != nil {
 		s.Shutdown()
-		return fmt.Errorf("natsrun: server %s not ready after %s", o.Name, readyWait)
+		s.WaitForShutdown()
+		return fmt.Errorf("natsrun: server %s: %w", o.Name, err)
 	}
 	n.srv = s
 	// Keep the ports for a restart.
 	n.opts.Port = s.Addr().(*net.TCPAddr).Port
 	if o.Cluster != "" {
 		n.opts.ClusterPort = s.ClusterAddr().Port
+	}
+	return nil
+}
+
+// waitReady waits until s accepts connections, or reports why it never
+// will as soon as it logs a fatal error. Generous: a node started under
+// load (the race detector, browsers and fleets beside it in CI) may take
+// seconds to be ready.
+func waitReady(s *server.Server, log *serverLog) error {
+	deadline := time.Now().Add(readyWait)
+	for !s.ReadyForConnections(50 * time.Millisecond) {
+		if f := log.failure(); f != "" {
+			if strings.Contains(f, "Error listening") {
+				return fmt.Errorf("%w: %s", ErrListen, f)
+			}
+			return errors.New(f)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not ready after %s", readyWait)
+		}
 	}
 	return nil
 }

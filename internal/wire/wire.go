@@ -34,7 +34,7 @@ func needsSide(k rules.Kind) bool {
 	switch k {
 	case rules.KindArrive, rules.KindPress, rules.KindFlagClaim, rules.KindIllegalMove,
 		rules.KindDrawClaimRejected, rules.KindQuickplayIncrement, rules.KindQuickplayClaim,
-		rules.KindAddTime, rules.KindFlag, rules.KindIllegalMoveFound, rules.KindDeclareLost:
+		rules.KindAddTime, rules.KindFlag, rules.KindIllegalMoveFound, rules.KindDeclareLost, rules.KindArbiterFlag:
 		return true
 	}
 	return false
@@ -175,7 +175,7 @@ func Config(c *pb.ClockConfig) (rules.Config, error) {
 	if err != nil {
 		return rules.Config{}, err
 	}
-	return rules.Config{Ruleset: r, TimeControl: tc, Regulations: Regulations(c.GetRegulations())}, nil
+	return rules.Config{Ruleset: r, TimeControl: tc, Regulations: Regulations(c.GetRegulations()), Blind: BlindPlay(c.GetBlindPlay())}, nil
 }
 
 // WireConfig converts a rules configuration to the wire (time control in
@@ -185,7 +185,34 @@ func WireConfig(c rules.Config) *pb.ClockConfig {
 		Ruleset:     string(c.Ruleset),
 		TimeControl: c.TimeControl.String(),
 		Regulations: WireRegulations(c.Regulations),
+		BlindPlay:   WireBlindPlay(c.Blind),
 	}
+}
+
+// BlindPlay converts the wire's play under the rules for visually
+// disabled players to the rules'; nil is the zero value (not under them).
+func BlindPlay(b *pb.BlindPlay) rules.BlindPlay {
+	var out rules.BlindPlay
+	for s, p := range [2]*pb.BlindPlayer{b.GetWhite(), b.GetBlack()} {
+		out.Players[s] = rules.BlindPlayer{VisuallyDisabled: p.GetVisuallyDisabled(), Assistant: p.GetAssistant(), Language: p.GetLanguage()}
+	}
+	return out
+}
+
+// WireBlindPlay converts the rules' play under the rules for visually
+// disabled players to the wire: nil for the zero value, so that a board
+// not under them says nothing of it.
+func WireBlindPlay(b rules.BlindPlay) *pb.BlindPlay {
+	if b == (rules.BlindPlay{}) {
+		return nil
+	}
+	player := func(p rules.BlindPlayer) *pb.BlindPlayer {
+		if p == (rules.BlindPlayer{}) {
+			return nil
+		}
+		return &pb.BlindPlayer{VisuallyDisabled: p.VisuallyDisabled, Assistant: p.Assistant, Language: p.Language}
+	}
+	return &pb.BlindPlay{White: player(b.Players[rules.White]), Black: player(b.Players[rules.Black])}
 }
 
 func player(p rules.Player) *pb.PlayerClock {
@@ -228,6 +255,9 @@ func State(s rules.State) *pb.BoardState {
 	}
 	if s.Status == rules.Referred {
 		b.ClaimReferredBy = Side(s.ReferredBy)
+	}
+	if s.Sealed {
+		b.Sealer = Side(s.Sealer)
 	}
 	b.WhiteScore, b.BlackScore = s.Score()
 	if d, ok := s.NextDeadline(); ok {

@@ -56,6 +56,9 @@ func TestEventRoundTrip(t *testing.T) {
 		{Kind: rules.KindDeclareLost, T: 17, Side: rules.White, Result: rules.BlackHalf},
 		{Kind: rules.KindAdjourn, T: 18, SessionEndMs: 3_600_000},
 		{Kind: rules.KindResume, T: 19, AbsentWhite: true},
+		{Kind: rules.KindArbiterFlag, T: 20, Side: rules.Black},
+		{Kind: rules.KindSealedMoveEnds, T: 21, Result: rules.WhiteWins},
+		{Kind: rules.KindEnvelopeLost, T: 22, AbsentBlack: true},
 	} {
 		got, err := Event(Action(e), e.ByArbiter)
 		if err != nil {
@@ -108,6 +111,29 @@ func TestStateCarriesTheNewBoardStates(t *testing.T) {
 	if b.GetStatus() != pb.BoardStatus_BOARD_STATUS_REFERRED || b.GetClaimReferredBy() != pb.Side_SIDE_WHITE ||
 		!b.GetWhite().GetTimeTrouble() || b.GetBlack().GetTimeTrouble() || b.GetResult() != "*" {
 		t.Errorf("State() = %v, want referred by white, White in time trouble, Black not", b)
+	}
+}
+
+// TestStateNamesTheSealer: while a sealed move can be ruled on — in its
+// envelope, then made at the resumption until it is answered — the wire
+// says who sealed it, so that the arbiters' tools offer "sealed move
+// illegal" (FIDE 2023 Guidelines I.8) and "sealed move ends the game"
+// (I.10); once answered, it says nobody.
+func TestStateNamesTheSealer(t *testing.T) {
+	cfg, err := Config(&pb.ClockConfig{TimeControl: "5400"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := []rules.Event{{Kind: rules.KindStart}, {Kind: rules.KindPress, T: 1000, Side: rules.White},
+		{Kind: rules.KindAdjourn, T: 2000}, {Kind: rules.KindResume, T: 9000}, {Kind: rules.KindPress, T: 10_000, Side: rules.White}}
+	for n, want := range []pb.Side{pb.Side_SIDE_UNSPECIFIED, pb.Side_SIDE_UNSPECIFIED, pb.Side_SIDE_BLACK, pb.Side_SIDE_BLACK, pb.Side_SIDE_UNSPECIFIED} {
+		st, err := rules.Fold(cfg, history[:n+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := State(st).GetSealer(); got != want {
+			t.Errorf("after %v: sealer %v, want %v", history[n], got, want)
+		}
 	}
 }
 

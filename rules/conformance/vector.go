@@ -37,6 +37,27 @@
 //	                   adjourning before it charges the time to it (Guidelines I.1.2)
 //	resume             absent: players not at the resumption of an adjourned game (I.9);
 //	                   they lose once its default time has passed (I.10, 2005 A10)
+//	illegal_move       naming the sealer after the resumption, before his opponent's
+//	                   next press: the sealed move is the one found illegal; the sealer
+//	                   loses in every edition, no penalty time (I.8.3, 2009 guideline
+//	                   8(c), 2005 A8(c)); drawn if the opponent cannot checkmate. The
+//	                   claim deadline of the appendices is the opponent's press: a
+//	                   position showing his reply made does not end it (the clock cannot
+//	                   tell a move made from a move completed)
+//	arbiter_flag       side: whose fallen flag the arbiter calls, where the appendices
+//	                   govern (elsewhere the flag ended the game when it fell): the game
+//	                   ends as on a valid claim (2023 A.5.5, 2018 A.4.5), or refused
+//	                   (2009 A4(d), 2005 B7: he refrains, only a claim counts). Refused
+//	                   while the flag is up
+//	sealed_move_ends   result: the sealer's win (checkmate) or 1/2-1/2 (stalemate, dead
+//	                   position): the sealed move, made at the resumption, ended the
+//	                   game (termination normal); also after a default or a flag since
+//	                   the resumption (I.10, 2009 guideline 10, 2005 A10). Refused while
+//	                   adjourned, without a resumed sealed move, or once it is answered
+//	envelope_lost      absent as for resume; only while adjourned: play resumes from the
+//	                   adjourned position with the recorded times (set_clock first when
+//	                   they cannot be re-established), the sealer to move; his move
+//	                   completes at his press (I.12.1, 2009 guideline 11(a), 2005 A11(a))
 //	illegal_move_found side (the offender), move (his move found illegal, from 1),
 //	                   white_ms, black_ms (the times the arbiter sets), fen (the position
 //	                   before it); only while paused, and only where the Competition
@@ -96,7 +117,9 @@ type Regulations struct {
 // Step is an action (Do), a check (Expect), or both (the action first).
 // ScheduleOverride, NoExtraTime, By ("players" or "arbiter", for result;
 // default arbiter), SAN, Move and SessionEnd are extensions of this
-// project; so is Absent on resume (the resumption of an adjourned game).
+// project; so is Absent on resume and envelope_lost (the resumption of an
+// adjourned game), and so are the actions arbiter_flag, sealed_move_ends
+// and envelope_lost.
 type Step struct {
 	T                int64    `json:"t"`
 	Do               string   `json:"do,omitempty"`

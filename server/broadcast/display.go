@@ -16,7 +16,10 @@ import (
 // and spectators (6.12 allows screens showing position, moves and
 // clocks). The page is one embedded HTML file (no network at run time):
 // it draws each board as SVG from its FEN, marks the last move, ticks the
-// running clock and shows results. It follows the round through
+// running clock and shows results, and lays the boards asked for out to
+// fit the screen it is shown on (or says how many fit). A page that has
+// lost its feed stops its clocks, greys the boards and says since when it
+// has heard nothing. It follows the round through
 // /api/display/round/{round}/live, server-sent events each holding the
 // whole round as the reader may see it (with the broadcast delay unless
 // live), at most one every streamInterval, sent when it changed.

@@ -137,7 +137,7 @@ func tile(boardID string) string { return `.tile[data-board="` + boardID + `"]` 
 
 // readmeShots are the screenshots the README shows (docs/screenshots).
 var readmeShots = map[string]bool{"dashboard-hall-201.png": true, "dashboard-board.png": true, "dashboard-attention.png": true,
-	"dashboard-hallview-201.png": true, "dashboard-phone.png": true}
+	"dashboard-hallview-201.png": true, "dashboard-phone.png": true, "dashboard-offline.png": true}
 
 // shot saves a screenshot (the page, or one element) as a test artifact
 // and, with HALL_SCREENSHOTS=1, as the README's copy in docs/screenshots.
@@ -201,8 +201,15 @@ type boardSpec struct {
 
 func newTable(t *testing.T, h *halltest.Hall, tc string, specs []boardSpec) *table {
 	t.Helper()
+	return newEvent(t, h, "Nordic Open", "CLK", tc, specs)
+}
+
+// newEvent is newTable for a tournament of another name, round 3, its
+// clocks named <clocks>-001...
+func newEvent(t *testing.T, h *halltest.Hall, tournament, clocks, tc string, specs []boardSpec) *table {
+	t.Helper()
 	arb, ctx := h.Arbiter(t)
-	r := h.NewRound(t, "Nordic Open", 3, &pb.ClockConfig{TimeControl: tc})
+	r := h.NewRound(t, tournament, 3, &pb.ClockConfig{TimeControl: tc})
 	tb := &table{h: h, round: r, devs: map[string]*clockdev.Device{}, cancel: map[string]context.CancelFunc{}}
 	devs := make([]*clockdev.Device, len(specs))
 	for i, s := range specs {
@@ -210,13 +217,13 @@ func newTable(t *testing.T, h *halltest.Hall, tc string, specs []boardSpec) *tab
 		if s.battery > 0 {
 			cfg.BatteryPct = func() int { return s.battery }
 		}
-		devs[i] = h.Spare(t, fmt.Sprintf("CLK-%03d", i+1), cfg)
+		devs[i] = h.Spare(t, fmt.Sprintf("%s-%03d", clocks, i+1), cfg)
 	}
 	number := map[string]int32{}
 	for i, s := range specs {
 		number[s.section]++
 		b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: number[s.section], Section: s.section,
-			White: player(2*i + 1), Black: player(2*i + 2), DeviceId: fmt.Sprintf("CLK-%03d", i+1), Config: s.config})
+			White: player(2*i + 1), Black: player(2*i + 2), DeviceId: fmt.Sprintf("%s-%03d", clocks, i+1), Config: s.config})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,8 @@ import (
 // that is not signed in to the form; a wrong token is told so; the right
 // one opens the hall, with no token in any URL and a cookie the page
 // cannot read. When the token is revoked the page says so — it does not
-// say "reconnecting…" for ever — and offers to sign in again; signing out
+// say "reconnecting…" for ever — and offers to sign in again, with the
+// hall greyed and its clocks stopped where it last knew them; signing out
 // returns to the form.
 func TestDashboardSignInAndOut(t *testing.T) {
 	longtest.Skip(t)
@@ -49,10 +50,15 @@ func TestDashboardSignInAndOut(t *testing.T) {
 		t.Errorf("signed in as %q, want Anna (arbiter)", who)
 	}
 
+	tb.start(t)
+	p.poll("the clocks run", `document.querySelectorAll(".tile.run-white").length === 2`, 5*time.Second)
+
 	if _, err := arb.RevokeToken(ctx, &pb.RevokeTokenRequest{TokenId: issued.GetTokenId()}); err != nil {
 		t.Fatal(err)
 	}
 	p.poll("the page says why it stopped", `document.getElementById("banner").textContent.includes("the session's token was revoked") && document.getElementById("live").textContent === "signed out"`, 5*time.Second)
+	// Signed out, the page hears nothing more: the hall it shows is not live.
+	p.expectNothingLive("signed out")
 	p.shot("dashboard-signed-out.png", "#banner")
 
 	p.signIn(h.Chief)

@@ -18,7 +18,7 @@ import (
 func (g *Gateway) follow(ctx context.Context, h *hall) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		err := g.consume(ctx, h)
+		err := g.consume(ctx, &h)
 		if ctx.Err() != nil {
 			return
 		}
@@ -34,8 +34,10 @@ func (g *Gateway) follow(ctx context.Context, h *hall) {
 	}
 }
 
-// consume runs one ordered consumer until it fails or ctx ends.
-func (g *Gateway) consume(ctx context.Context, h *hall) error {
+// consume runs one ordered consumer until it fails or ctx ends. *hp is
+// replaced when the hall starts its stream again.
+func (g *Gateway) consume(ctx context.Context, hp **hall) error {
+	h := *hp
 	h.mu.Lock()
 	from := h.streamSeq + 1
 	h.mu.Unlock()
@@ -54,6 +56,16 @@ func (g *Gateway) consume(ctx context.Context, h *hall) error {
 		meta, err := msg.Metadata()
 		if err != nil {
 			return
+		}
+		h := *hp
+		seal, err := h.trust.Check(msg.Subject(), msg.Headers(), msg.Data())
+		if err != nil {
+			h.refuse(meta.Sequence.Stream, msg.Subject(), err)
+			return
+		}
+		if h.started() && seal.Start {
+			h = g.restartHall(h)
+			*hp = h
 		}
 		m, err := hallstream.Decode(msg.Subject(), msg.Data())
 		if err != nil {

@@ -32,6 +32,21 @@
 // alerts. GET /readyz is ready once every hall followed has been read to
 // the end of its stream.
 //
+// # Only the hall's messages
+//
+// A gateway applies only what the hall wrote: every message must carry
+// the hall's signature (hallstream format 2), by the key pinned for it
+// (Options.Keys) or, with none pinned, by the key of the first signed
+// message read (trust on first use), or by a key that key endorsed when
+// the hall rotated it. Anything else — unsigned (unless
+// Options.AllowUnsigned, and then only until the hall's first signed
+// message), a signature that does not match, another key — is refused,
+// counted (hall_gateway_refused_total) and logged, and the gateway goes
+// on after it. A message marked Hall-Start after others (the hall
+// restored from a backup started its stream again) replaces what the
+// gateway had of the hall: its watchers are cut, reconnect, and see the
+// hall as the stream brings it anew.
+//
 // # Who sees what
 //
 // Nobody sees a hall live on a gateway: every feed shows it with its
@@ -62,6 +77,7 @@ package gateway
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -99,6 +115,13 @@ type Options struct {
 	// WatchInterval is the least time between two updates to one watcher
 	// (default 100 ms, as on the hall).
 	WatchInterval time.Duration
+	// Keys pins halls' signing keys, by hall id: a hall's messages must
+	// be signed by one of its keys (or a key it endorsed). A hall not
+	// listed trusts the key of its first signed message.
+	Keys map[string][]ed25519.PublicKey
+	// AllowUnsigned reads unsigned messages (a hall that did not sign
+	// yet) until a hall's first signed one; otherwise they are refused.
+	AllowUnsigned bool
 	Clock         mono.Clock // default mono.Real()
 	Logger        *slog.Logger
 }
@@ -219,6 +242,25 @@ func (g *Gateway) startFollowing(ctx context.Context, id string) {
 		defer g.wg.Done()
 		g.follow(ctx, h)
 	}()
+}
+
+// restartHall replaces a hall whose stream started it again (a message
+// marked Hall-Start after others: the hall was restored from a backup and
+// publishes itself whole): the old one's watchers are cut and reconnect
+// to the new one, which reads the stream on from there with the same
+// trust in the hall's keys.
+func (g *Gateway) restartHall(old *hall) *hall {
+	h := newHall(g, old.id)
+	h.trust = old.trust
+	old.mu.Lock()
+	h.streamSeq = old.streamSeq
+	old.mu.Unlock()
+	g.mu.Lock()
+	g.halls[old.id] = h
+	g.mu.Unlock()
+	old.close()
+	g.log.Warn("gateway: the hall started its stream again (restored from a backup?): reading it anew; its watchers reconnect", "hall", old.id)
+	return h
 }
 
 // hallList returns the halls followed, by id.

@@ -45,7 +45,9 @@ type hall struct {
 	pending     uint64                      // messages the stream still holds after it
 	caughtUp    bool                        // pending reached 0 at least once
 	applied     uint64                      // messages applied
-	refused     uint64                      // events the rules refused or out of order (never expected)
+	refused     uint64                      // messages the hall did not write, events the rules refused or out of order (never expected)
+
+	trust *hallstream.Trust // which key signs the hall's messages (the follower's goroutine only)
 }
 
 // board is one board as the gateway folds its log.
@@ -60,7 +62,8 @@ func newHall(gw *Gateway, id string) *hall {
 	h := &hall{id: id, gw: gw, log: gw.log.With("hall", id), changes: broadcast.NewChanges(),
 		live: fanout.NewHub(0), delayed: fanout.NewDelayLine(0, gw.clock), minimum: gw.opts.Delay,
 		tournaments: map[string]hallstream.Tournament{}, rounds: map[string]hallstream.Round{},
-		boards: map[string]*board{}, tokens: map[string]hallstream.Token{}}
+		boards: map[string]*board{}, tokens: map[string]hallstream.Token{},
+		trust: hallstream.NewTrust(gw.opts.Keys[id], gw.opts.AllowUnsigned)}
 	h.setFeeds(h.minimum)
 	return h
 }
@@ -279,6 +282,23 @@ func (h *hall) token(hash string) bool {
 	defer h.mu.Unlock()
 	_, ok := h.tokens[hash]
 	return ok
+}
+
+// started reports whether the hall has applied a message.
+func (h *hall) started() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.applied > 0
+}
+
+// refuse passes over a message of the hall's stream that the hall did not
+// write: counted and logged, never applied.
+func (h *hall) refuse(streamSeq uint64, subject string, err error) {
+	h.mu.Lock()
+	h.refused++
+	h.streamSeq = streamSeq
+	h.mu.Unlock()
+	h.log.Error("gateway: refused a message the hall did not write", "seq", streamSeq, "subject", subject, "err", err)
 }
 
 // close ends the hall's hubs and feeds.

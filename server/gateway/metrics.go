@@ -18,7 +18,7 @@ type gatewayMetrics struct {
 //	hall_gateway_updates_total       updates sent to watchers
 //	hall_gateway_messages_total      stream messages applied, by hall
 //	hall_gateway_pending             stream messages not yet applied, by hall (the lag)
-//	hall_gateway_refused_total       events out of order or refused by the rules, by hall (0 unless something is wrong)
+//	hall_gateway_refused_total       messages refused, by hall: not written by the hall (unsigned, forged, another key), events out of order or refused by the rules (0 unless something is wrong)
 //	hall_gateway_hall_seq            the hall's last change number applied, by hall
 func (g *Gateway) newMetrics() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
@@ -36,7 +36,7 @@ type hallCollector struct{ g *Gateway }
 var (
 	descMessages = prometheus.NewDesc("hall_gateway_messages_total", "Stream messages applied.", []string{"hall"}, nil)
 	descPending  = prometheus.NewDesc("hall_gateway_pending", "Stream messages not yet applied (the lag behind the hall).", []string{"hall"}, nil)
-	descRefused  = prometheus.NewDesc("hall_gateway_refused_total", "Events out of order or refused by the rules (0 unless something is wrong).", []string{"hall"}, nil)
+	descRefused  = prometheus.NewDesc("hall_gateway_refused_total", "Messages refused: not written by the hall (unsigned, forged, another key), events out of order or refused by the rules (0 unless something is wrong).", []string{"hall"}, nil)
 	descHallSeq  = prometheus.NewDesc("hall_gateway_hall_seq", "The hall's last change number applied.", []string{"hall"}, nil)
 )
 

@@ -46,7 +46,7 @@ func ActionText(a *pb.ClockAction) string {
 		s += " " + e.Decision.String()
 	case rules.KindIllegalMoveFound:
 		s += fmt.Sprintf(" move %d white=%dms black=%dms", e.Move, e.WhiteMs, e.BlackMs)
-	case rules.KindDeclareLost:
+	case rules.KindDeclareLost, rules.KindSealedMoveEnds:
 		if e.Result != "" {
 			s += " " + string(e.Result)
 		}

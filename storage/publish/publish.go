@@ -53,10 +53,27 @@
 //
 // A stream that has none of what the hall had published and whose rows
 // are pruned (deleted, or its data lost) gets the whole hall again from
-// its records (storage.Tx.ReseedOutbox). A stream ahead of the hall's
-// outbox (the hall restored from an older backup) is not written to: the
-// status says so, until the stream is purged (the hall then publishes
-// itself whole) or the hall given a new id.
+// its records (storage.Tx.ReseedOutbox).
+//
+// # Only the hall's
+//
+// Every message is signed with the hall's key (hallstream format 2,
+// sign.go): followers refuse what the hall did not write. A message in
+// the stream that the hall did not write (NATS let someone else publish)
+// does not stop the publisher: a session walks back over such messages to
+// the hall's own last one, logs them, and goes on after them.
+//
+// # After a restore
+//
+// A restored database (hallserver restore) marks the stream's messages
+// after its last outbox row as not its own (storage.Store.RestartStream):
+// the next session purges a stream that holds any and publishes the hall
+// whole, its first message telling followers to start the hall again
+// (Hall-Start). A stream that went on without this database and was not
+// so marked (a database file copied back by hand) is never written to:
+// the status says so (Status.Ahead, LastError with the command that
+// fixes it, Options.RestartHint) for as long as it lasts, and the
+// publisher looks again every Options.DivergedRetry.
 package publish
 
 import (
@@ -64,7 +81,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
@@ -108,7 +124,14 @@ type Options struct {
 	// MinBackoff and MaxBackoff bound the wait before a new session after
 	// a failure (defaults 100 ms and 5 s).
 	MinBackoff, MaxBackoff time.Duration
-	Logger                 *slog.Logger
+	// DivergedRetry is how often a stream that went on without this
+	// database is looked at again (default 10 s).
+	DivergedRetry time.Duration
+	// RestartHint is the command that starts the stream again, for the
+	// alarm of a stream that went on without this database (default:
+	// purge it with the nats tool).
+	RestartHint string
+	Logger      *slog.Logger
 }
 
 func (o *Options) defaults() {
@@ -139,6 +162,12 @@ func (o *Options) defaults() {
 	if o.MaxBackoff <= 0 {
 		o.MaxBackoff = 5 * time.Second
 	}
+	if o.DivergedRetry <= 0 {
+		o.DivergedRetry = 10 * time.Second
+	}
+	if o.RestartHint == "" {
+		o.RestartHint = "purge it (nats stream purge " + hallstream.StreamName(o.Hall) + ", with the hall's NATS credentials)"
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -152,14 +181,16 @@ type Publisher struct {
 	stream string
 	log    *slog.Logger
 
-	mu        sync.Mutex
-	connected bool      // the last session reached the stream
-	lastErr   string    // the last failure, "" after a success
-	lastErrAt time.Time // when
-	acked     uint64    // messages acknowledged by the stream since start
-	sessions  uint64    // sessions started (1 + failures)
-	reads     uint64    // outbox reads (ReadEvery paces them)
-	ahead     bool      // the stream is ahead of the hall's outbox
+	mu          sync.Mutex
+	connected   bool            // the last session reached the stream
+	lastErr     string          // the last failure, "" after a success
+	lastErrAt   time.Time       // when
+	acked       uint64          // messages acknowledged by the stream since start
+	sessions    uint64          // sessions started (1 + failures)
+	reads       uint64          // outbox reads (ReadEvery paces them)
+	ahead       bool            // the stream went on without this database
+	foreign     uint64          // messages found in the stream that the hall did not write
+	foreignSeen map[uint64]bool // the stream sequences of those counted
 
 	// Rows up to resendUpTo are being sent again to a stream that lost
 	// them; their message ids carry resendTag, since a purged stream
@@ -167,6 +198,18 @@ type Publisher struct {
 	// window. Only the session goroutine uses these.
 	resendUpTo uint64
 	resendTag  string
+	// streamTag goes on every other message id once the stream was
+	// started again after a restore (storage.StreamMarks.Tag).
+	streamTag string
+
+	// The session's signer (read from the store at each sync), whether
+	// its next message starts the stream (Hall-Start: the stream holds
+	// none of the hall), and the row of the last PubAck that was a
+	// duplicate (twice at the same row: the stream is not this
+	// database's).
+	signer    hallstream.Signer
+	startNext bool
+	dupRow    uint64
 }
 
 // New returns a publisher; Run drives it.
@@ -184,7 +227,8 @@ func New(opts Options) (*Publisher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
-	return &Publisher{opts: opts, store: opts.Store, js: js, stream: hallstream.StreamName(opts.Hall), log: opts.Logger}, nil
+	return &Publisher{opts: opts, store: opts.Store, js: js, stream: hallstream.StreamName(opts.Hall), log: opts.Logger,
+		foreignSeen: map[uint64]bool{}}, nil
 }
 
 // Stream is the name of the hall's stream.
@@ -206,7 +250,11 @@ func (p *Publisher) Run(ctx context.Context) error {
 		if p.status().acked > ackedBefore {
 			backoff = p.opts.MinBackoff // it went well for a while: try again soon
 		}
-		t := time.NewTimer(backoff)
+		wait := backoff
+		if errors.Is(err, errDiverged) {
+			wait = p.opts.DivergedRetry
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -230,12 +278,20 @@ func (p *Publisher) fail(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.connected = false
-	p.lastErr, p.lastErrAt = err.Error(), time.Now()
-	p.log.Warn("publish: session ended", "stream", p.stream, "err", err)
+	again := p.lastErr == err.Error()
+	if !again {
+		p.lastErrAt = time.Now()
+	}
+	p.lastErr = err.Error()
+	switch {
+	case errors.Is(err, errDiverged) && again:
+		// One alarm, lasting: the status keeps it.
+	case errors.Is(err, errDiverged):
+		p.log.Error("publish: stopped", "stream", p.stream, "err", err)
+	default:
+		p.log.Warn("publish: session ended", "stream", p.stream, "err", err)
+	}
 }
-
-// errAhead: the stream holds outbox rows this hall never wrote.
-var errAhead = errors.New("the stream is ahead of this hall's outbox")
 
 // session syncs with the stream and publishes until something fails.
 func (p *Publisher) session(ctx context.Context) error {
@@ -251,102 +307,6 @@ func (p *Publisher) session(ctx context.Context) error {
 	p.connected, p.lastErr, p.ahead = true, "", false
 	p.mu.Unlock()
 	return p.publish(ctx, pos, lastSeq)
-}
-
-// apiTimeout bounds a JetStream API request: one lost while a cluster
-// elects a leader is asked again soon.
-const apiTimeout = 3 * time.Second
-
-func (p *Publisher) ensureStream(ctx context.Context) (jetstream.Stream, error) {
-	cctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	s, err := p.js.Stream(cctx, p.stream)
-	if err == nil {
-		return s, nil
-	}
-	if !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return nil, fmt.Errorf("stream %s: %w", p.stream, err)
-	}
-	s, err = p.js.CreateStream(cctx, jetstream.StreamConfig{
-		Name:        p.stream,
-		Description: "hall " + p.opts.Hall + ": every committed board event and the records followers need (package hallstream)",
-		Subjects:    []string{hallstream.Subjects(p.opts.Hall)},
-		Storage:     jetstream.FileStorage,
-		Replicas:    p.opts.Replicas,
-		Retention:   jetstream.LimitsPolicy,
-		Discard:     jetstream.DiscardOld,
-		Duplicates:  2 * time.Minute,
-	})
-	if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-		return nil, fmt.Errorf("creating stream %s: %w", p.stream, err)
-	}
-	if err != nil {
-		return p.js.Stream(cctx, p.stream)
-	}
-	p.log.Info("publish: stream created", "stream", p.stream, "replicas", p.opts.Replicas)
-	return s, nil
-}
-
-// sync learns from the stream how far it has the hall, brings the
-// outbox's published mark to it, and returns the row to publish after
-// and the stream's last sequence.
-func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, lastSeq uint64, err error) {
-	cctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	info, err := s.Info(cctx)
-	if err != nil {
-		return 0, 0, fmt.Errorf("stream %s: %w", p.stream, err)
-	}
-	lastSeq = info.State.LastSeq
-	var last uint64 // the outbox row of the stream's last message
-	if info.State.Msgs > 0 {
-		m, err := s.GetMsg(cctx, lastSeq)
-		if err != nil {
-			return 0, 0, fmt.Errorf("stream %s: last message %d: %w", p.stream, lastSeq, err)
-		}
-		if last, err = strconv.ParseUint(m.Header.Get(hallstream.HeaderOutbox), 10, 64); err != nil {
-			return 0, 0, fmt.Errorf("stream %s: last message %d has no %s header: not written by a hall's publisher", p.stream, lastSeq, hallstream.HeaderOutbox)
-		}
-	}
-	st, err := p.store.OutboxState(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	switch {
-	case last > st.Last:
-		p.mu.Lock()
-		p.ahead = true
-		p.mu.Unlock()
-		return 0, 0, fmt.Errorf("%w: the stream's last message is outbox row %d, this hall wrote up to %d (restored from an older backup?): purge stream %s and the hall publishes itself again, or give the hall a new id",
-			errAhead, last, st.Last, p.stream)
-	case last > st.Published:
-		// Published, but the PubAck was lost (a crash, a cut).
-		if err := p.store.MarkPublished(ctx, last, p.opts.Keep); err != nil {
-			return 0, 0, err
-		}
-	case last < st.Published:
-		// The stream lost what it had acknowledged (deleted, purged, its
-		// data gone): send it again from the outbox, or the whole hall.
-		err := p.store.RewindPublished(ctx, last)
-		if errors.Is(err, storage.ErrConflict) && info.State.Msgs == 0 {
-			p.log.Warn("publish: the stream has none of the hall: publishing the whole hall again", "stream", p.stream, "published", st.Published)
-			if err := p.store.Write(ctx, func(tx *storage.Tx) error { return tx.ReseedOutbox() }); err != nil {
-				return 0, 0, err
-			}
-			st, err := p.store.OutboxState(ctx)
-			if err != nil {
-				return 0, 0, err
-			}
-			p.resendUpTo, p.resendTag = st.Last, "r"+strconv.FormatInt(time.Now().UnixMilli(), 36)
-			return st.Published, lastSeq, nil
-		}
-		if err != nil {
-			return 0, 0, fmt.Errorf("stream %s ends at outbox row %d, before the hall's published mark %d: %w", p.stream, last, st.Published, err)
-		}
-		p.log.Warn("publish: the stream lost messages; sending them again", "stream", p.stream, "from", last+1, "published", st.Published)
-		p.resendUpTo, p.resendTag = st.Published, "r"+strconv.FormatInt(time.Now().UnixMilli(), 36)
-	}
-	return last, lastSeq, nil
 }
 
 // inflight is a message sent and not yet acknowledged.
@@ -458,7 +418,12 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 			for {
 				if ack.Duplicate {
 					// Stored before (a resend that landed meanwhile): the
-					// places counted after it are one too far.
+					// places counted after it are one too far. Twice at
+					// the same row, the stream holds another history.
+					if p.dupRow == window[0].row {
+						return p.diverged(fmt.Sprintf("outbox row %d is already in it at %d, again after starting from its end", window[0].row, ack.Sequence))
+					}
+					p.dupRow = window[0].row
 					return fmt.Errorf("outbox row %d: already in the stream at %d; starting again from the stream's end", window[0].row, ack.Sequence)
 				}
 				acked = window[0].row
@@ -506,8 +471,11 @@ func (p *Publisher) send(r storage.OutboxEntry, lastSeq uint64) (jetstream.PubAc
 		return nil, err
 	}
 	id := hallstream.MsgID(m, r.ID)
-	if r.ID <= p.resendUpTo {
+	switch {
+	case r.ID <= p.resendUpTo:
 		id += "." + p.resendTag
+	case p.streamTag != "":
+		id += "." + p.streamTag
 	}
 	subj, body, err := hallstream.Encode(m)
 	if err != nil {
@@ -515,56 +483,11 @@ func (p *Publisher) send(r storage.OutboxEntry, lastSeq uint64) (jetstream.PubAc
 	}
 	msg := nats.NewMsg(subj)
 	msg.Data = body
-	msg.Header.Set(hallstream.HeaderOutbox, strconv.FormatUint(r.ID, 10))
+	p.signer.Seal(msg.Header, subj, r.ID, p.startNext, body)
+	p.startNext = false
 	f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequence(lastSeq))
 	if err != nil {
 		return nil, fmt.Errorf("publishing outbox row %d: %w", r.ID, err)
 	}
 	return f, nil
-}
-
-// message is the stream's message for an outbox row.
-func message(hall string, e storage.OutboxEntry) (hallstream.Message, error) {
-	m := hallstream.Message{Hall: hall, Kind: e.Kind, ID: e.Ref}
-	switch e.Kind {
-	case storage.OutboxHall:
-		m.Settings = &hallstream.Hall{}
-		if e.Hall != nil {
-			m.Settings = &hallstream.Hall{DelayMs: e.Hall.DelayMs, AllPublic: e.Hall.AllPublic}
-		}
-	case storage.OutboxTournament:
-		m.Tournament = &hallstream.Tournament{ID: e.Ref}
-		if t := e.Tournament; t != nil {
-			m.Tournament = &hallstream.Tournament{ID: t.ID, Name: t.Name, TimeControl: t.TimeControl, Venue: t.Venue, CreatedUnixMs: t.Created.UnixMilli()}
-		}
-	case storage.OutboxRound:
-		m.Round = &hallstream.Round{ID: e.Ref}
-		if r := e.Round; r != nil {
-			m.Round = &hallstream.Round{ID: r.ID, TournamentID: r.TournamentID, Number: r.Number, Venue: r.Venue, Public: e.RoundPublic, CreatedUnixMs: r.Created.UnixMilli()}
-		}
-	case storage.OutboxBoard:
-		m.Board = &hallstream.Board{ID: e.Ref, Withdrawn: true}
-		if b := e.Board; b != nil {
-			m.Board = &hallstream.Board{ID: b.ID, RoundID: b.RoundID, Number: b.Number, Section: b.Section,
-				White: player(b.White), Black: player(b.Black), Config: b.Config, TimeControl: b.TimeControl,
-				Virtual: b.Source == storage.SourceVirtual, Table: b.Table, CreatedUnixMs: b.Created.UnixMilli()}
-		}
-	case storage.OutboxToken:
-		m.Token = &hallstream.Token{ID: e.Ref, Revoked: true}
-		if t := e.Token; t != nil {
-			m.Token = &hallstream.Token{ID: t.ID, Hash: t.Hash, Revoked: !t.Active()}
-		}
-	case storage.OutboxEvent:
-		ev := e.Event
-		m.Kind = hallstream.KindEvent
-		m.Event = &hallstream.Event{Seq: ev.Seq, BoardID: ev.BoardID, BoardSeq: ev.BoardSeq, Event: ev.Event,
-			Actor: ev.Actor, Reason: ev.Reason, CommandID: ev.CommandID, WallUnixMs: ev.Wall.UnixMilli()}
-	default:
-		return m, fmt.Errorf("publish: outbox row %d: unknown kind %q", e.ID, e.Kind)
-	}
-	return m, nil
-}
-
-func player(p storage.PlayerRecord) hallstream.Player {
-	return hallstream.Player{Name: p.Name, FideID: p.FideID, Rating: p.Rating, Title: p.Title, Federation: p.Federation}
 }

@@ -326,39 +326,6 @@ func TestPublishStreamPurged(t *testing.T) {
 	}
 }
 
-// A hall restored from an older backup does not write into a stream
-// that is ahead of it.
-func TestPublishStreamAhead(t *testing.T) {
-	h := newHall(t, t.TempDir(), 2)
-	h.play(5)
-	n := startNATS(t)
-	nc := connect(t, n.URL())
-	p, stop := run(t, h, nc, Options{})
-	drained(t, p)
-	stop()
-	before := len(readStream(t, nc, h.id))
-	older := newHall(t, t.TempDir(), 1)
-	if err := older.st.SetHallID(context.Background(), h.id); err != nil {
-		t.Fatal(err)
-	}
-	older.id = h.id
-	p2, _ := run(t, older, nc, Options{})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s, _ := p2.Status(context.Background())
-		if s.Ahead && s.LastError != "" && !s.Connected {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("status %+v: want the stream reported ahead", s)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := len(readStream(t, nc, h.id)); got != before {
-		t.Errorf("stream has %d messages, %d before: the older hall wrote into it", got, before)
-	}
-}
-
 // An R3 stream on a three-node cluster: a node restarted, then the whole
 // cluster stopped and started again while the hall commits.
 func TestPublishClusterRestart(t *testing.T) {

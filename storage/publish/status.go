@@ -25,9 +25,13 @@ type Status struct {
 	// stream again) and LastErrorAt when it happened.
 	LastError   string
 	LastErrorAt time.Time
-	// Ahead: the stream holds rows this hall never wrote (restored from
-	// an older backup); nothing is published until it is purged.
+	// Ahead: the stream holds the hall's messages that this database
+	// never wrote (restored from an older backup); nothing is published
+	// until the stream is started again (LastError says how).
 	Ahead bool
+	// Foreign counts the messages found in the stream that the hall did
+	// not write (followers refuse them): NATS lets someone else write.
+	Foreign uint64
 }
 
 // Age is how long the oldest row not yet published has waited at now.
@@ -48,7 +52,7 @@ func (p *Publisher) Status(ctx context.Context) (Status, error) {
 	// at its timeout).
 	up := p.opts.Conn == nil || p.opts.Conn.IsConnected()
 	s := Status{Hall: p.opts.Hall, Stream: p.stream, Connected: p.connected && up, Acked: p.acked, Sessions: p.sessions,
-		LastError: p.lastErr, LastErrorAt: p.lastErrAt, Ahead: p.ahead}
+		LastError: p.lastErr, LastErrorAt: p.lastErrAt, Ahead: p.ahead, Foreign: p.foreign}
 	p.mu.Unlock()
 	if err != nil {
 		return s, err

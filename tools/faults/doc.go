@@ -9,8 +9,12 @@
 //   - a second server on the same data directory, which must exit at once
 //     naming the first;
 //   - a full disk (a small tmpfs; needs root, skipped with a message
-//     otherwise): the hall turns not ready, loses nothing acknowledged,
-//     and plays on once space is freed;
+//     otherwise) under a fleet whose clocks gather a backlog: the hall
+//     turns not ready saying how much space to free, loses nothing
+//     acknowledged; with a little space freed it writes its log back and
+//     says how much more it needs; once that is free it takes the
+//     backlog without turning not ready again, and is ready after a
+//     restart;
 //   - a read-only store: the server refuses to start, saying so.
 //
 // The suite prints its figures (cycles, events acknowledged, lost,

@@ -23,6 +23,8 @@ import (
 type Message struct {
 	StreamSeq uint64
 	Outbox    uint64 // its Hall-Outbox-Id
+	Header    nats.Header
+	Data      []byte // the body as stored
 	hallstream.Message
 }
 
@@ -86,7 +88,7 @@ func readAll(ctx context.Context, nc *nats.Conn, hall string) ([]Message, error)
 			if err != nil {
 				return nil, fmt.Errorf("stream seq %d: no %s header", meta.Sequence.Stream, hallstream.HeaderOutbox)
 			}
-			out = append(out, Message{StreamSeq: meta.Sequence.Stream, Outbox: o, Message: dm})
+			out = append(out, Message{StreamSeq: meta.Sequence.Stream, Outbox: o, Header: m.Headers(), Data: m.Data(), Message: dm})
 			if meta.Sequence.Stream >= info.State.LastSeq {
 				return out, nil
 			}

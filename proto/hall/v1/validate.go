@@ -14,7 +14,8 @@ package hallv1
 //	names (tournaments, players), labels, reasons                      200
 //	firmware                                                           64
 //	fide_id 32, ruleset 32, time_control 200, termination 32, result 8, san 16,
-//	a player's title and federation 8
+//	a player's title and federation 8, a language tag 35
+//	an announcement's text                                             500
 //	fen: at most 100 bytes
 
 import (
@@ -32,6 +33,11 @@ const (
 	MaxFirmware = 64
 	MaxFEN      = 100 // bytes
 	MaxShort    = 8   // a player's title, federation
+	MaxLanguage = 35  // a BCP 47 language tag
+	// MaxAnnouncement is the longest text a talking clock is given to say.
+	MaxAnnouncement = 500
+	// maxVoices is how many languages a device may say it speaks.
+	maxVoices = 16
 )
 
 // Limits of numbers.
@@ -156,7 +162,7 @@ func (a *ClockAction) validate(f string) error {
 		ActionKind_ACTION_KIND_ILLEGAL_MOVE, ActionKind_ACTION_KIND_DRAW_CLAIM_REJECTED,
 		ActionKind_ACTION_KIND_QUICKPLAY_INCREMENT, ActionKind_ACTION_KIND_QUICKPLAY_CLAIM,
 		ActionKind_ACTION_KIND_ADD_TIME, ActionKind_ACTION_KIND_FLAG,
-		ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, ActionKind_ACTION_KIND_DECLARE_LOST:
+		ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND, ActionKind_ACTION_KIND_DECLARE_LOST, ActionKind_ACTION_KIND_ARBITER_FLAG:
 		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
 			return bad(f+".side", "action %s needs side SIDE_WHITE or SIDE_BLACK", k)
 		}
@@ -197,6 +203,10 @@ func (a *ClockAction) validate(f string) error {
 	case ActionKind_ACTION_KIND_RESULT:
 		if a.GetResult() == "" {
 			return bad(f+".result", "RESULT needs result: 1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2")
+		}
+	case ActionKind_ACTION_KIND_SEALED_MOVE_ENDS:
+		if a.GetResult() == "" {
+			return bad(f+".result", "SEALED_MOVE_ENDS needs result: the sealer's win (1-0 or 0-1) or 1/2-1/2")
 		}
 	}
 	if err := nonNegative(f+".session_end_ms", a.GetSessionEndMs()); err != nil {
@@ -259,7 +269,18 @@ func (c *ClockConfig) validate(f string) error {
 		return nil
 	}
 	return first(textN(f+".ruleset", c.GetRuleset(), false, 32), text(f+".time_control", c.GetTimeControl(), false),
-		c.GetRegulations().validate(f+".regulations"))
+		c.GetRegulations().validate(f+".regulations"), c.GetBlindPlay().validate(f+".blind_play"))
+}
+
+// validate checks the shape of play under the rules for visually disabled
+// players; what they allow (an assistant, a language for whom) is the
+// rules engine's to judge.
+func (b *BlindPlay) validate(f string) error {
+	if b == nil {
+		return nil
+	}
+	return first(textN(f+".white.language", b.GetWhite().GetLanguage(), false, MaxLanguage),
+		textN(f+".black.language", b.GetBlack().GetLanguage(), false, MaxLanguage))
 }
 
 func (p *Player) validate(f string) error {
@@ -410,6 +431,9 @@ func (h *Hello) validate(f string) error {
 		seq(f+".last_acked_seq", h.GetLastAckedSeq()), seq(f+".next_seq", h.GetNextSeq())); err != nil {
 		return err
 	}
+	if err := h.GetCapabilities().validate(f + ".capabilities"); err != nil {
+		return err
+	}
 	c := h.GetClock()
 	if c == nil {
 		return nil
@@ -438,4 +462,39 @@ func (hb *Heartbeat) validate() error {
 func (e *DeviceEvent) ValidateContent() error {
 	return first(id("event.board_id", e.GetBoardId(), false), id("event.command_id", e.GetCommandId(), false),
 		e.GetAction().validate("event.action"), duration("event.white_ms", e.GetWhiteMs()), duration("event.black_ms", e.GetBlackMs()))
+}
+
+// Validate checks what a device says it can do: at most 16 languages, each
+// a short tag.
+func (c *DeviceCapabilities) Validate() error { return c.validate("capabilities") }
+
+func (c *DeviceCapabilities) validate(f string) error {
+	if c == nil {
+		return nil
+	}
+	if n := len(c.GetLanguages()); n > maxVoices {
+		return bad(f+".languages", "lists %d languages; at most %d", n, maxVoices)
+	}
+	for i, l := range c.GetLanguages() {
+		if err := textN(fmt.Sprintf("%s.languages[%d]", f, i), l, true, MaxLanguage); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks an announcement a device is asked to say: its id, its
+// board, the player it is for, its language and words, and sane numbers.
+// A device says nothing of one that fails.
+func (a *Announce) Validate() error {
+	if a.GetTo() != Side_SIDE_WHITE && a.GetTo() != Side_SIDE_BLACK {
+		return bad("announce.to", "is %s; an announcement is for SIDE_WHITE or SIDE_BLACK", a.GetTo())
+	}
+	if a.GetWhiteMoves() < 0 || a.GetWhiteMoves() > maxMoves || a.GetBlackMoves() < 0 || a.GetBlackMoves() > maxMoves {
+		return bad("announce.white_moves", "moves are 0 to %d (white %d, black %d)", maxMoves, a.GetWhiteMoves(), a.GetBlackMoves())
+	}
+	return first(id("announce.announce_id", a.GetAnnounceId(), true), id("announce.board_id", a.GetBoardId(), true),
+		textN("announce.language", a.GetLanguage(), false, MaxLanguage), textN("announce.text", a.GetText(), true, MaxAnnouncement),
+		text("announce.requested_by", a.GetRequestedBy(), false),
+		duration("announce.white_used_ms", a.GetWhiteUsedMs()), duration("announce.black_used_ms", a.GetBlackUsedMs()))
 }

@@ -38,3 +38,27 @@ func TestBadHeartbeatNamesItsField(t *testing.T) {
 		}
 	}
 }
+
+// The arbiter's rulings on a flag and a sealed move need what they act
+// on: whose flag he calls (2023 Appendix A.5.5), and the result the sealed
+// move gave (Guidelines I.10).
+func TestRulingsNeedTheirFields(t *testing.T) {
+	for field, a := range map[string]*ClockAction{
+		"action.side":   {Kind: ActionKind_ACTION_KIND_ARBITER_FLAG},
+		"action.result": {Kind: ActionKind_ACTION_KIND_SEALED_MOVE_ENDS},
+	} {
+		var fe *FieldError
+		if err := a.Validate(); !errors.As(err, &fe) || fe.Field != field {
+			t.Errorf("Validate(%v) = %v, want a FieldError on %s", a, err, field)
+		}
+	}
+	for _, a := range []*ClockAction{
+		{Kind: ActionKind_ACTION_KIND_ARBITER_FLAG, Side: Side_SIDE_BLACK},
+		{Kind: ActionKind_ACTION_KIND_SEALED_MOVE_ENDS, Result: "1-0"},
+		{Kind: ActionKind_ACTION_KIND_ENVELOPE_LOST, AbsentWhite: true},
+	} {
+		if err := a.Validate(); err != nil {
+			t.Errorf("Validate(%v) = %v, want nil", a, err)
+		}
+	}
+}

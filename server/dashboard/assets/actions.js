@@ -16,6 +16,10 @@ const paused = st => st.status === "BOARD_STATUS_PAUSED";
 const live = st => !f.finished(st) && !f.waiting(st) && st.status !== "BOARD_STATUS_REFERRED";
 const absent = st => f.SIDES.some(s => st[s] && st[s].absent);
 const lastMover = st => f.other(f.sideOf(st.toMove) || "black");
+// sealedOpen: the sealed move was made at the resumption and is not answered
+// yet (the rules name its sealer until then, Guidelines I.8, I.10).
+const sealedOpen = st => !!st.sealer && st.status !== "BOARD_STATUS_ADJOURNED";
+const flagDown = st => !!st.firstFlag;
 
 // The catalogue: id, label, group, when it is offered, its fields and what
 // it says it does. kind: a BoardAction; rpc: another Arbiter method.
@@ -31,12 +35,18 @@ export const CATALOGUE = [
     says: "The clock shows the times entered (6.10.2: the clock must be stopped)." },
   { id: "adjourn", label: "Adjourn", group: "Clock", kind: K("ADJOURN"), when: st => running(st) || paused(st),
     says: "The side to move seals a move and the clock stops." },
+  { id: "envelope", label: "Envelope lost", group: "Clock", kind: K("ENVELOPE_LOST"), when: st => st.status === "BOARD_STATUS_ADJOURNED",
+    fields: ["absentWhite", "absentBlack"], says: "The envelope is missing (I.12): play resumes from the adjourned position with the recorded times (set the clock first if they cannot be re-established); the sealer's clock runs and he makes the move he states he sealed." },
   { id: "illegal", label: "Illegal move", group: "Ruling", kind: K("ILLEGAL_MOVE"), when: live, fields: ["side"], sideDefault: lastMover,
     says: "The side completed an illegal move (7.5): the position before it is reinstated, the opponent gets the penalty time; a repeated illegal move loses." },
+  { id: "sealedillegal", label: "Sealed move illegal", group: "Ruling", kind: K("ILLEGAL_MOVE"), when: st => live(st) && sealedOpen(st),
+    fixed: st => ({ side: st.sealer }), says: "The sealed move, made at the resumption, is illegal (I.8): the player who sealed it loses the game, in every edition (drawn if the opponent cannot checkmate)." },
   { id: "drawclaim", label: "Incorrect draw claim", group: "Ruling", kind: K("DRAW_CLAIM_REJECTED"), when: live, fields: ["side"],
     says: "The side's claim under Art. 9 was incorrect (9.5.3): the opponent gets the penalty time." },
   { id: "flagclaim", label: "Flag claim", group: "Ruling", kind: K("FLAG_CLAIM"), when: live, fields: ["side"],
     says: "The side claims the opponent's flag: upheld if it has fallen (6.9), the game then goes as the rules say." },
+  { id: "arbiterflag", label: "Call the flag", group: "Ruling", kind: K("ARBITER_FLAG"), when: st => live(st) && flagDown(st), fields: ["side"],
+    sideDefault: st => f.sideOf(st.firstFlag), says: "The arbiter calls the side's fallen flag (2023 A.5.5, 2018 A.4.5): the game ends as on a valid claim. Refused in 2009 and 2005 (A4(d), B7), where only the player's claim counts." },
   { id: "qpinc", label: "Quickplay: 5 s a move", group: "Ruling", kind: K("QUICKPLAY_INCREMENT"), when: live, fields: ["side"],
     says: "The side's request is granted (III.4): both players get 5 s a move from now." },
   { id: "qpclaim", label: "Quickplay claim", group: "Ruling", kind: K("QUICKPLAY_CLAIM"), when: st => live(st) || st.quickplayPostponed,
@@ -47,6 +57,9 @@ export const CATALOGUE = [
     says: "The clock shows both flags fallen, the order unknown: drawn, or play goes on, as the ruleset says." },
   { id: "declare", label: "Declare lost", group: "Result", kind: K("DECLARE_LOST"), when: st => !f.finished(st), fields: ["side", "optResult"],
     says: "The arbiter declares the game lost by the side (12.9, e.g. a phone sounded); the opponent's score follows the rules." },
+  { id: "sealedends", label: "Sealed move ended the game", group: "Result", kind: K("SEALED_MOVE_ENDS"),
+    when: st => sealedOpen(st) && (live(st) || (f.finished(st) && (st.termination === "default" || st.termination === "time"))),
+    fields: ["sealedResult"], says: "The sealed move, made at the resumption, ended the game (checkmate, stalemate, a dead position): that result applies, even over a late player's default (I.10)." },
   { id: "result", label: "Result", group: "Result", kind: K("RESULT"), when: () => true, fields: ["result", "termination"],
     says: "The game ends with this result (a referred claim or a postponed quickplay claim is decided by it)." },
   { id: "arrive", label: "Player arrives", group: "Result", kind: K("ARRIVE"), when: absent, fields: ["side"],
@@ -181,6 +194,10 @@ export class Actions {
       case "noExtraTime": return label("No extra time for the opponent", input("noExtraTime", "", { type: "checkbox" }));
       case "result": return label("Result", select("result", RESULTS.map(r => [r, f.resultText(r)]), "1/2-1/2"));
       case "optResult": return label("Score (empty: as the rules say)", select("result", [["", "as the rules say"], ...RESULTS.map(r => [r, f.resultText(r)])], ""));
+      case "sealedResult": {
+        const win = st.sealer === "SIDE_BLACK" ? "0-1" : "1-0";
+        return label("The sealed move gave", select("result", [[win, f.Side(st.sealer) + " checkmates (" + win + ")"], ["1/2-1/2", "stalemate or a dead position (½-½)"]], win));
+      }
       case "termination": return label("How", select("termination", TERMS.map(t => [t, t ? t.replaceAll("_", " ") : "(not said)"]), "arbiter"));
       case "move": return label("The offender's move number", input("move", String(Math.max(1, f.num(st[f.sideOf(st.toMove) || "white"] && st[f.sideOf(st.toMove) || "white"].moves))), { type: "number", min: 1, required: true }));
       case "fen": return label("FEN", input("fen", st.fen || "", { required: true, size: 50 }));
@@ -230,7 +247,7 @@ export class Actions {
       return ["SwapDevices", { boardA: id, boardB: v("otherBoard"), reason }];
     }
     if (a.rpc === "UseVirtualClock") return ["UseVirtualClock", { boardId: id, reason }];
-    const act = { kind: a.kind };
+    const act = { kind: a.kind, ...(a.fixed ? a.fixed(this.rec.state || {}) : {}) };
     for (const k of a.fields || []) {
       switch (k) {
         case "side": act.side = "SIDE_" + v("side").toUpperCase(); break;
@@ -247,7 +264,7 @@ export class Actions {
         case "absentBlack": act.absentBlack = v("absentBlack"); break;
         case "decision": act.decision = v("decision"); break;
         case "noExtraTime": act.noExtraTime = v("noExtraTime"); break;
-        case "result": case "optResult": if (v("result")) act.result = v("result"); break;
+        case "result": case "optResult": case "sealedResult": if (v("result")) act.result = v("result"); break;
         case "termination": if (v("termination")) act.termination = v("termination"); break;
         case "move": act.move = Number(v("move")); break;
         case "fen": act.fen = String(v("fen")).trim(); break;

@@ -4,6 +4,7 @@
 // the page is told why (signedOut) rather than retrying for ever.
 
 import { setServerTime } from "./clock.js";
+import { heard } from "./news.js";
 
 export class ApiError extends Error {
   constructor(httpStatus, code, message) {
@@ -32,13 +33,20 @@ async function errorOf(r) {
 }
 
 // session returns who is signed in, or throws an ApiError (401: nobody,
-// with the reason: not signed in, session ended, token revoked).
-export async function session() {
+// with the reason: not signed in, session ended, token revoked; 0: the
+// hall did not answer within timeoutMs).
+export async function session(timeoutMs = 0) {
   const sent = Date.now();
-  const r = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+  let r;
+  try {
+    r = await fetch("/api/session", { credentials: "same-origin", cache: "no-store", signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined });
+  } catch (e) {
+    throw new ApiError(0, "Unavailable", "the hall server does not answer (" + e.message + ")");
+  }
   if (!r.ok) throw await errorOf(r);
   const s = await r.json();
   setServerTime(s.server_unix_ms, sent, Date.now());
+  heard();
   return s;
 }
 
@@ -62,5 +70,6 @@ export async function call(method, req = {}) {
     throw err;
   }
   setServerTime(Number(r.headers.get("X-Server-Unix-Ms")), sent, Date.now());
+  heard();
   return r.json();
 }

@@ -5,7 +5,8 @@
 import * as api from "./api.js";
 import * as f from "./format.js";
 import { el, option } from "./dom.js";
-import { noteLive, setDelay } from "./clock.js";
+import { noteLive, setDelay, serverNow } from "./clock.js";
+import * as news from "./news.js";
 import { Hall } from "./hall.js";
 import { attention, worst } from "./attention.js";
 import { BoardPanel } from "./board.js";
@@ -46,14 +47,74 @@ function banner(msg, cls, withSignIn) {
 }
 
 // signedOut stops everything and says why: a revoked token, an ended
-// session, a server restarted (sessions are in its memory).
+// session, a server restarted (sessions are in its memory). The hall is
+// shown as the page last heard it, greyed, its clocks stopped.
 function signedOut(reason) {
   if (state.ended) return;
   state.ended = true;
   if (state.source) state.source.close();
+  lose(serverNow());
   $("live").textContent = "signed out";
   $("live").className = "live bad";
-  banner("Signed out: " + reason.replace(/^unauthenticated: /, ""), "bad", true);
+  $("live").title = noNews();
+  banner("Signed out: " + reason.replace(/^unauthenticated: /, "") + ". " + noNews() + ": the clocks shown stopped then.", "bad", true);
+}
+
+// ---- a hall lost, a hall back -------------------------------------------
+
+// quietMs: a feed quiet this long is checked by asking the hall (a quiet
+// hall sends nothing; a dead network says nothing either).
+const quietMs = 15_000;
+
+// noNews says since when the page has heard nothing from the hall.
+function noNews() {
+  return "no news since " + f.wall(news.lostSince());
+}
+
+// lose greys the hall and stops every clock where the page last knew it
+// (at: since when nothing was heard; default the last news), and says so.
+function lose(at) {
+  if (news.lost(at)) {
+    document.body.classList.add("stale");
+    attentionEmpty();
+    if (hall) hall.tick();
+    if (panel) panel.tick();
+  }
+  if (state.ended) return;
+  $("live").textContent = noNews() + " — reconnecting…";
+  $("live").className = "live bad";
+  $("live").title = "The live feed is lost; the page tries again by itself.";
+  banner("No news from the hall " + noNews().slice(8) + " — reconnecting… The clocks shown stopped then; the real clocks run on.", "bad");
+}
+
+// regain shows the hall live again.
+function regain() {
+  if (news.back()) {
+    document.body.classList.remove("stale");
+    attentionEmpty();
+    if (hall) hall.tick();
+  }
+  const live = $("live");
+  live.textContent = "live";
+  live.className = "live ok";
+  live.title = "";
+  if (!state.ended) banner("");
+}
+
+// checkQuiet asks the hall whether it is still there when the feed has
+// been quiet for a while: an answer is news, no answer means the hall is
+// lost and the feed is opened again.
+async function checkQuiet() {
+  const es = state.source;
+  if (state.ended || !es || es.readyState !== EventSource.OPEN || news.lostSince() || news.quietFor() < quietMs) return;
+  try {
+    await api.session(5000);
+  } catch (e) {
+    if (e.httpStatus === 401) { signedOut(e.message); return; }
+    if (state.source !== es || news.quietFor() < quietMs) return;
+    lose();
+    watch();
+  }
 }
 
 async function boot() {
@@ -66,15 +127,20 @@ async function boot() {
       return;
     }
     state.ended = true;
-    banner(e.httpStatus === 401 ? "Signed out: " + e.message.replace(/^unauthenticated: /, "") : "The hall server does not answer: " + e.message, "bad", e.httpStatus === 401);
+    banner(e.httpStatus === 401 ? "Signed out: " + e.message.replace(/^unauthenticated: /, "") :
+      "The hall server does not answer (" + e.message.replace(/^the hall server does not answer /, "") + "): reload the page when it is back.", "bad", e.httpStatus === 401);
     return;
   }
   state.session = s;
   api.init(s, signedOut);
   setDelay(s.delay_ms || 0);
   $("signout-csrf").value = s.csrf;
-  const role = { chief: "chief arbiter", arbiter: "arbiter", broadcast: "broadcast, read-only" }[s.role] || s.role;
-  $("who-label").textContent = s.label + " (" + role + (s.sections && s.sections.length ? ", sections " + s.sections.join(", ") : "") + ")";
+  // "Anna (arbiter, sections A, B)"; a label that names the role already
+  // ("chief arbiter") is not told it twice.
+  const role = ({ chief: ["chief arbiter"], arbiter: ["arbiter"], broadcast: ["broadcast", "read-only"] }[s.role] || [s.role])
+    .filter(w => !s.label.toLowerCase().includes(w.split(" ").pop()));
+  if (s.sections && s.sections.length) role.push("sections " + s.sections.join(", "));
+  $("who-label").textContent = s.label + (role.length ? " (" + role.join(", ") + ")" : "");
   document.body.classList.add("role-" + s.role);
   if (s.delay_ms) {
     $("delay").textContent = "delayed: the hall as it was " + f.duration(s.delay_ms) + " ago";
@@ -95,19 +161,25 @@ async function boot() {
     canAudit: canAct,
   });
   wireControls();
-  await loadRounds();
-  readHash();
-  await loadBoards();
+  try {
+    await loadRounds();
+    readHash();
+    await loadBoards();
+  } catch (e) {
+    if (e.httpStatus !== 401) banner("The hall's rounds cannot be read: " + e.message + ". Reload the page to try again.", "bad");
+    return;
+  }
   watch();
   requestAnimationFrame(frame);
   setInterval(() => renderAttention(), 1000);
+  setInterval(checkQuiet, 5000);
   if (canAct) {
     pollDevices();
     setInterval(pollDevices, 15000);
     pollBroadcasts();
     setInterval(pollBroadcasts, 30000);
   }
-  setInterval(() => loadRounds().then(() => renderHeads()), 30000);
+  setInterval(() => loadRounds().then(() => renderHeads()).catch(() => { /* the next time */ }), 30000);
 }
 
 // ---- what is shown ------------------------------------------------------
@@ -203,9 +275,11 @@ function watch() {
   const url = "/api/watch" + (state.view === "hall" ? "" : "?round=" + encodeURIComponent(state.view));
   const es = new EventSource(url, { withCredentials: true });
   state.source = es;
-  const live = $("live");
-  es.onopen = () => { live.textContent = "live"; live.className = "live ok"; if (!state.ended) banner(""); };
+  let open = false;
+  es.onopen = () => { open = true; regain(); };
   es.onmessage = ev => {
+    if (state.source !== es) return;
+    news.heard();
     const u = JSON.parse(ev.data);
     state.lastSeq = f.num(u.seq);
     let unknown = false;
@@ -232,16 +306,17 @@ function watch() {
     if (unknown) scheduleReload();
   };
   es.onerror = async () => {
-    if (state.ended) return;
-    live.textContent = "reconnecting…";
-    live.className = "live busy";
+    if (state.ended || state.source !== es) return;
+    // The feed was open until now: the hall was heard until now. Nothing
+    // it sends arrives from here on, so nothing may look live.
+    lose(open ? serverNow() : undefined);
+    open = false;
     // An EventSource says nothing of why: ask the session. A token revoked
     // or a session ended is said so, and the page stops trying.
     try {
-      await api.session();
+      await api.session(5000);
     } catch (e) {
       if (e.httpStatus === 401) { signedOut(e.message); return; }
-      banner("The hall server does not answer (" + e.message + "); trying again…", "bad");
     }
     if (es.readyState === EventSource.CLOSED && !state.ended) {
       // Refused (not a dropped connection): the browser will not retry.
@@ -305,21 +380,34 @@ function renderHeads() {
 
 // ---- needs attention ------------------------------------------------------
 
+// listedMax: the panel lists the most urgent entries only (a hall in
+// trouble has hundreds), and says how many it leaves out.
+const listedMax = 200;
+
 let lastAttention = "";
 function renderAttention() {
   if (!hall) return;
-  const entries = attention([...state.boards.values()], state.dismissed);
+  const boards = [...state.boards.values()];
+  const entries = attention(boards, state.dismissed);
   hall.setMarks(worst(entries));
-  $("attn-count").textContent = entries.filter(e => e.urgency <= 3).length;
+  // The badge counts what the panel lists, coloured by the most urgent.
+  const toggle = $("attn-toggle");
+  $("attn-count").textContent = entries.length;
+  toggle.className = entries.length ? "u" + Math.min(entries[0].urgency, 4) : "";
+  toggle.title = "Needs attention: " + entries.length + (entries.length === 1 ? " entry" : " entries");
   $("attn-total").textContent = entries.length ? "(" + entries.length + ")" : "";
-  const sig = entries.map(e => e.key + e.text).join("|");
+  // Where several tournaments play, an entry names its tournament: "R1 ·
+  // 34" alone could be any of them.
+  const names = f.shortNames(boards.map(b => b.info.tournamentName || ""));
+  const sig = entries.map(e => e.key + e.text).join("|") + "|" + names.size;
   if (sig === lastAttention) return;
   lastAttention = sig;
-  const items = entries.slice(0, 200).map(e => {
+  const items = entries.slice(0, listedMax).map(e => {
     const li = el("li", "attn u" + e.urgency + " k-" + e.kind);
     li.dataset.board = e.board.info.boardId;
     const i = e.board.info;
-    const go1 = el("button", "goto", "R" + i.roundNumber + " · " + f.boardLabel(i));
+    const where = (names.size > 1 ? names.get(i.tournamentName || "") + " " : "") + "R" + i.roundNumber + " · " + f.boardLabel(i);
+    const go1 = el("button", "goto", where);
     go1.title = "Open board " + f.boardLabel(i) + " of " + i.tournamentName + " round " + i.roundNumber;
     const who = el("span", "players", f.shortName(i.white) + " – " + f.shortName(i.black));
     const what = el("span", "why", e.text);
@@ -332,11 +420,26 @@ function renderAttention() {
       renderAttention();
     };
     li.append(go1, who, x, what);
-    li.onclick = () => go({ board: i.boardId });
+    li.onclick = () => { showAttention(false); go({ board: i.boardId }); };
     return li;
   });
+  if (entries.length > listedMax) items.push(el("li", "dim more", (entries.length - listedMax) + " more: the status filter \u201cNeeds attention\u201d shows every board"));
   $("attn-list").replaceChildren(...items);
   $("attn-empty").hidden = entries.length > 0;
+}
+
+// attentionEmpty says that nothing waits, or that nothing waited when the
+// page last heard the hall: it cannot know what waits now.
+function attentionEmpty() {
+  $("attn-empty").textContent = news.lostSince() ? "Nothing waited for an arbiter at " + f.wall(news.lostSince()) + ", when the page last heard the hall." :
+    "Nothing waits for an arbiter.";
+}
+
+// showAttention opens or closes the attention panel where it is a panel
+// of its own (a phone); on a larger screen it is always beside the hall.
+function showAttention(on) {
+  document.body.classList.toggle("show-attention", on);
+  $("attn-toggle").setAttribute("aria-expanded", String(on));
 }
 
 // ---- navigation: #board=<id>, #view=<round id>, #mode=hall ---------------
@@ -359,6 +462,14 @@ function readHash() {
 }
 
 async function onHash() {
+  try {
+    await followHash();
+  } catch (e) {
+    banner("The view cannot be read: " + e.message, "bad");
+  }
+}
+
+async function followHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   const view = p.get("view") || "hall";
   const mode = p.get("mode") || "tiles";
@@ -404,13 +515,17 @@ function wireControls() {
     setMode("hall");
     if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
   };
-  $("attn-toggle").onclick = () => document.body.classList.toggle("show-attention");
+  $("attn-toggle").onclick = () => showAttention(!document.body.classList.contains("show-attention"));
+  $("attn-close").onclick = () => showAttention(false);
+  // The attention panel opens below the top bar, whatever its height.
+  new ResizeObserver(() => document.documentElement.style.setProperty("--top-h", $("top").offsetHeight + "px")).observe($("top"));
   const filter = () => hall.setFilter({ section: $("f-section").value, status: $("f-status").value, trouble: $("f-trouble").checked, search: $("f-search").value });
   for (const id of ["f-section", "f-status", "f-trouble", "f-search"]) $(id).addEventListener("input", filter);
   window.addEventListener("hashchange", onHash);
   document.addEventListener("keydown", e => {
     if (e.key !== "Escape" || $("action-dialog").open) return;
     if (!$("board").hidden) go({ board: null });
+    else if (document.body.classList.contains("show-attention")) showAttention(false);
     else if (state.mode === "hall") setMode("tiles");
   });
 }

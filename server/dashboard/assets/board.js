@@ -314,7 +314,9 @@ export function describe(e, prev) {
     case "ACTION_KIND_RESUME": what = "clock resumed"; break;
     case "ACTION_KIND_ADJOURN": what = "game adjourned (sealed move)"; break;
     case "ACTION_KIND_FLAG_CLAIM": what = side + " claims the flag"; break;
-    case "ACTION_KIND_ILLEGAL_MOVE": what = "illegal move by " + side + " (7.5)"; break;
+    case "ACTION_KIND_ILLEGAL_MOVE":
+      what = prev && prev.sealer && prev.sealer === a.side ? side + "'s sealed move illegal (I.8)" : "illegal move by " + side + " (7.5)";
+      break;
     case "ACTION_KIND_DRAW_CLAIM_REJECTED": what = side + "'s draw claim incorrect (9.5)"; break;
     case "ACTION_KIND_QUICKPLAY_INCREMENT": what = side + ": 5 s a move (III.4)"; break;
     case "ACTION_KIND_QUICKPLAY_CLAIM": what = side + "'s quickplay claim " + (DECISION[a.decision] || "") + (a.noExtraTime ? ", no extra time" : ""); break;
@@ -326,6 +328,9 @@ export function describe(e, prev) {
     case "ACTION_KIND_ILLEGAL_MOVE_FOUND": what = "illegal move found later: " + side + "'s move " + f.num(a.move) + " (7.5.1)"; break;
     case "ACTION_KIND_FLAGS_UNORDERED": what = "both flags down, order unknown"; break;
     case "ACTION_KIND_DECLARE_LOST": what = "game declared lost by " + side + (a.result ? " (" + f.resultText(a.result) + ")" : ""); break;
+    case "ACTION_KIND_ARBITER_FLAG": what = "the arbiter calls " + side + "'s flag"; break;
+    case "ACTION_KIND_SEALED_MOVE_ENDS": what = "the sealed move ended the game: " + f.resultText(a.result) + " (I.10)"; break;
+    case "ACTION_KIND_ENVELOPE_LOST": what = "envelope lost: play resumes, the sealer moves (I.12)"; break;
   }
   if (after && a.kind !== "ACTION_KIND_PRESS") detail = changes(e);
   if (after && prev) {

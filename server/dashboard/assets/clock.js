@@ -4,11 +4,14 @@
 // skew is the server's clock minus the browser's, learnt from the server's
 // answers (X-Server-Unix-Ms) and from live states, which cannot be from
 // the future. delay is the broadcast delay of a read-only session: its
-// states are as old as that, and so is what it shows.
+// states are as old as that, and so is what it shows. A page that has lost
+// the hall stops every clock where it last knew it (freeze): the real
+// clocks run on, and nothing on the page may look as if it knew.
 
 import { num } from "./format.js";
 
 let skew = 0, delay = 0;
+let frozenAt = 0; // the server's time at which the page lost the hall; 0: live
 
 // setServerTime takes the server's clock from an answer sent between
 // sentAt and receivedAt (browser time).
@@ -26,8 +29,16 @@ export function noteLive(st) {
   if (t > Date.now() + skew) skew = t - Date.now();
 }
 
-// now is the server's time now, as the session sees the hall.
-export const now = () => Date.now() + skew - delay;
+// serverNow is the server's time now (the broadcast delay not taken off).
+export const serverNow = () => Date.now() + skew;
+
+// now is the server's time now, as the session sees the hall; while the
+// page has lost the hall, the time at which it lost it.
+export const now = () => (frozenAt || serverNow()) - delay;
+
+// freeze stops every clock at serverMs (server time), thaw lets them run.
+export function freeze(serverMs) { frozenAt = serverMs; }
+export function thaw() { frozenAt = 0; }
 
 export const isRunning = st => st && st.status === "BOARD_STATUS_RUNNING" && !!st.running;
 

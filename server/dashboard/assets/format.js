@@ -115,16 +115,35 @@ export function shortName(p) {
   return p.name;
 }
 
+// shortNames gives each tournament name its shortest form that still
+// tells it from the others: its first word, or as many words as it takes
+// ("Classical Open", "Rapid Cup", "Blitz Night" → "Classical", "Rapid",
+// "Blitz"). It returns a Map of name → short form.
+export function shortNames(names) {
+  const words = new Map([...new Set(names)].map(n => [n, n.split(/\s+/).filter(Boolean)]));
+  const out = new Map();
+  for (const [n, w] of words) {
+    let k = 1;
+    const head = (v, k) => v.slice(0, k).join(" ");
+    while (k < w.length && [...words].some(([m, v]) => m !== n && head(v, k) === head(w, k))) k++;
+    out.set(n, head(w, k) || n);
+  }
+  return out;
+}
+
 // boardLabel is how arbiters name a board: "A12" in a section, "12" otherwise.
 export function boardLabel(info) {
   return (info.section || "") + (info.number || "?");
 }
 
-// actorName makes an audit log's actor readable: "arbiter:Anna" → "Anna (arbiter)".
+// actorName makes an audit log's actor readable: "arbiter:Anna" → "Anna
+// (arbiter)", "chief:chief arbiter" → "chief arbiter" (a label that names
+// the role already is not told it twice). hallctl's audit writes the same.
 export function actorName(a) {
   if (!a) return "";
   const i = a.indexOf(":");
   if (i < 0) return a;
   const role = a.slice(0, i), who = a.slice(i + 1);
-  return { device: "clock " + who, chief: who + " (chief arbiter)", arbiter: who + " (arbiter)", broadcast: who }[role] || a;
+  const as = r => (who.toLowerCase().includes(r.split(" ").pop()) ? who : who + " (" + r + ")");
+  return { device: "clock " + who, chief: as("chief arbiter"), arbiter: as("arbiter"), broadcast: who }[role] || a;
 }
