@@ -129,7 +129,7 @@ func Artifact(t testing.TB, name string, data []byte) string {
 	dir := os.Getenv("HALL_ARTIFACTS")
 	if dir == "" {
 		_, file, _, _ := runtime.Caller(0)
-		dir = filepath.Join(filepath.Dir(file), "..", "..", "artifacts")
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "artifacts")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
