@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -50,6 +52,8 @@ var allowed = []struct {
 
 type pkg struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 	Deps       []string
 }
@@ -69,6 +73,14 @@ func list(t *testing.T, args ...string) []pkg {
 			t.Fatal(err)
 		}
 		ps = append(ps, p)
+		// go test caches a result by the files the test itself opened: go
+		// list's reads are not among them, so a change of imports would
+		// pass from the cache. Stat the sources so that it cannot.
+		for _, f := range p.GoFiles {
+			if _, err := os.Stat(filepath.Join(p.Dir, f)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	return ps
 }
