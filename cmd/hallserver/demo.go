@@ -52,7 +52,7 @@ func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, g
 		return fmt.Errorf("demo tokens: %w", err)
 	}
 	web := m.webBase(httpAddr)
-	code, err := srv.Sessions().IssueCode(toks.Arbiter)
+	code, err := srv.Sessions().IssueCode(ctx, toks.Arbiter)
 	if err != nil {
 		return fmt.Errorf("demo sign-in code: %w", err)
 	}

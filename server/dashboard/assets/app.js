@@ -47,7 +47,7 @@ function banner(msg, cls, withSignIn) {
 }
 
 // signedOut stops everything and says why: a revoked token, an ended
-// session, a server restarted (sessions are in its memory). The hall is
+// session, a sign-out elsewhere (a restart keeps sessions). The hall is
 // shown as the page last heard it, greyed, its clocks stopped.
 function signedOut(reason) {
   if (state.ended) return;
