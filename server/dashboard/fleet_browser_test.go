@@ -48,7 +48,7 @@ func TestDashboardWholeHallOnOneScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	p.useLink(base+"/signin?code="+code)
+	p.useLink(base + "/signin?code=" + code)
 	p.poll("the whole hall", `document.querySelectorAll(".tile").length === 201 && document.querySelectorAll(".tile.st-running").length >= 190`, time.Minute)
 	t.Logf("201 boards shown, playing, after %s", time.Since(began).Round(time.Millisecond))
 	p.poll("every clock online", `document.querySelectorAll(".tile.off").length === 0`, 5*time.Second)

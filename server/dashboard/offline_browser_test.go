@@ -27,7 +27,7 @@ func TestDashboardWhenTheServerStops(t *testing.T) {
 	tb.start(t)
 	hall := openDoor(t, h.HTTP(t))
 	p := openPage(t, hall.url(), 1280, 800)
-	p.useLink(hall.url()+"/signin?code="+tb.code(t))
+	p.useLink(hall.url() + "/signin?code=" + tb.code(t))
 	p.waitHall(len(tb.boards))
 	p.click("open a board", tile(tb.boards[0].GetBoardId()))
 	p.poll("the board open", `!document.getElementById("board").hidden`, 2*time.Second)
