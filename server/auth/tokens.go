@@ -134,6 +134,7 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Arbiter/SetPlan":             {RoleChief},
 	"/hall.v1.Arbiter/SetBroadcast":        {RoleChief},
 	"/hall.v1.Arbiter/ListBroadcasts":      {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/IssueSignInLink":     {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchBoard":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchRound":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchHall":             {RoleChief, RoleArbiter, RoleBroadcast},
