@@ -121,6 +121,9 @@ Setting up (chief arbiter)
   token issue ROLE LABEL [-device D] [-sections A,B]   roles: device, arbiter, chief, broadcast
   token revoke TOKEN_ID
   token list
+  signin-link [-for TOKEN] [-web URL] a one-time link (and its QR code) that signs a browser in, e.g. a
+                                      deputy's tablet: as TOKEN (label or id; default: yourself); the chief
+                                      for anyone, an arbiter for themself and deputies within their sections
   backup FILE                               a consistent copy of the hall, taken while it plays
 
 Time controls: PGN seconds ("180+2", "40/5400+30:1800+30") or times with units
@@ -135,7 +138,8 @@ type cli struct {
 	arb   pb.ArbiterClient
 	conn  *grpc.ClientConn
 	out   io.Writer
-	width int // columns a line may take (outputWidth); 0: no limit
+	width int    // columns a line may take (outputWidth); 0: no limit
+	web   string // where the hall's web pages are (webBase)
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -164,7 +168,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	}
 	defer conn.Close()
 	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
-		width: outputWidth(out, getenv)}
+		width: outputWidth(out, getenv), web: webBase(getenv("HALL_WEB"), *addr, *tlsf.on || *tlsf.ca != "")}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 
@@ -200,6 +204,7 @@ var commands = map[string]func(c *cli, args []string) error{
 	"backup":        (*cli).backup,
 	"broadcast":     (*cli).broadcast,
 	"broadcasts":    (*cli).broadcasts,
+	"signin-link":   (*cli).signInLink,
 }
 
 func (c *cli) dispatch(cmd string, args []string) error {
