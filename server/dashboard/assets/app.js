@@ -12,6 +12,7 @@ import { attention, worst } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
 import { followStream } from "./stream.js";
+import { wireSignInLink } from "./link.js";
 
 const $ = id => document.getElementById(id);
 
@@ -161,6 +162,7 @@ async function boot() {
     canAudit: canAct,
   });
   wireControls();
+  wireSignInLink($("link-open"), $("link-dialog"));
   try {
     await loadRounds();
     readHash();
