@@ -280,10 +280,11 @@ func (s *Server) Hub() *fanout.Hub { return s.hub }
 // hubFor returns the hub an identity watches: broadcast feeds watch the
 // delayed one.
 func (s *Server) hubFor(id *auth.Identity) *fanout.Hub {
-	if id != nil && id.Role == auth.RoleBroadcast && s.public != nil {
-		return s.public.Hub()
+	v := fanout.Views{Live: s.hub}
+	if s.public != nil {
+		v.Delayed = s.public.Hub()
 	}
-	return s.hub
+	return v.For(id == nil || id.Live())
 }
 
 // Tokens returns the server's credentials.

@@ -46,17 +46,25 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	if err != nil {
 		return nil, err
 	}
+	// An arbiter limited to sections exports their sections only.
+	rd := s.readerOf(ctx)
+	all := s.hall.Boards(r.ID)
 	var games []game
-	for _, b := range s.hall.Boards(r.ID) {
+	for _, b := range rd.boards(all) {
 		rec, st, err := b.Game(ctx)
 		if err != nil {
 			return nil, err
 		}
 		games = append(games, game{rec: rec, state: st})
 	}
-	byes, err := s.store.Byes(ctx, r.ID)
+	byes, hiddenByes, err := s.byes(ctx, rd, r.ID)
 	if err != nil {
 		return nil, err
+	}
+	if partial := hiddenByes || len(games) < len(all); partial && req.GetFormat() != pb.ExportFormat_EXPORT_FORMAT_CSV &&
+		req.GetFormat() != pb.ExportFormat_EXPORT_FORMAT_PGN {
+		return nil, fmt.Errorf("%w: a TRF holds the whole round, and %s reads sections %s only: export CSV or PGN (they hold your sections), or ask the chief arbiter for the TRF",
+			hallerr.ErrPermission, rd.id.Actor(), strings.Join(rd.id.Sections, ", "))
 	}
 	out := &pb.ExportRoundResponse{Final: info.GetStatus() == pb.RoundStatus_ROUND_STATUS_COMPLETE, Corrections: info.GetCorrections()}
 	base := fmt.Sprintf("%s-r%d", slug(info.GetTournamentName()), r.Number)

@@ -305,3 +305,9 @@ func MayCall(id *Identity, method string) error {
 	}
 	return fmt.Errorf("%w: role %s may not call %s (allowed: %s)", hallerr.ErrPermission, id.Role, method, strings.Join(allowed, ", "))
 }
+
+// Live reports whether the identity reads the hall as it is. A broadcast
+// token reads it as it was the broadcast delay ago, on every path (watch
+// streams, server-sent events, boards, rounds, PGN, the display page), so
+// that nothing it relays can help a player at the board.
+func (id *Identity) Live() bool { return id.Role != RoleBroadcast }
