@@ -20,9 +20,11 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
+	"github.com/chesshall/hallclock/server"
 )
 
 // The read paths of the hall, as a table every reader is run over: each
@@ -393,6 +395,73 @@ func TestReadPathsComplete(t *testing.T) {
 		_, other := routesNotReads[r]
 		if strings.HasPrefix(r, "GET ") && !read && !other {
 			t.Errorf("route %q is neither a read of httpReads nor in routesNotReads", r)
+		}
+	}
+}
+
+// A broadcast token, under a broadcast delay, sees on every read path the
+// hall as it was the delay ago: a round whose games all started and one
+// of which ended within the delay shows no move and no result anywhere —
+// not "complete" in the rounds' tallies while its PGN says "*" — until the
+// delay has passed; then it does. (A fake clock: nothing waits for real.)
+func TestBroadcastTokenReadsEveryPathDelayed(t *testing.T) {
+	t.Parallel()
+	clock := mono.NewFake(time.Now())
+	rh := startReadHall(t, halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: 15 * time.Minute, WatchInterval: -1}),
+		halltest.WallClock())
+	feed := rh.h.Token(t, pb.Role_ROLE_BROADCAST, "relay", "")
+	ctx := halltest.Ctx(context.Background(), feed)
+	// What a broadcast token may not read at all.
+	refused := map[string]bool{"AuditLog A": true, "AuditLog B": true, "ListDevices": true, "ListTokens": true, "ExportRound CSV": true,
+		"ExportRound PGN": true, "ExportRound PGN lichess": true, "ExportRound TRF": true, "GetPlan": true, "ListBroadcasts": true,
+		"GET /api/broadcasts": true, "GET /api/backup": true, "POST /api/arbiter/ExportRound": true}
+	calls := rh.arbiterReads(t)
+	for _, cs := range rh.httpReads(feed) {
+		calls = append(calls, cs...)
+	}
+	// Live, the arbiters see both moves and the result at once.
+	live := regexp.MustCompile(`BOARD_STATUS_FINISHED|ROUND_STATUS_COMPLETE|"result":\s*"1-0"|\[Result "1-0"\]|"whitePoints"|"moves":|\b[ed]4\b|"finished":\s*[1-9]`)
+	read := func(when string) map[string]string {
+		out := map[string]string{}
+		for _, c := range calls {
+			got, err := c.do(ctx)
+			if refused[c.name] {
+				if err == nil {
+					t.Errorf("%s as a broadcast token: answered, want it refused", c.name)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s as a broadcast token %s: %v", c.name, when, err)
+				continue
+			}
+			out[c.name] = got
+		}
+		return out
+	}
+	clock.Settle()
+	for name, got := range read("within the delay") {
+		if m := live.FindString(got); m != "" {
+			t.Errorf("%s as a broadcast token within the delay shows %q:\n%.600s", name, m, got)
+		}
+	}
+	// The arbiters saw it all at once (so the test looks for what is there).
+	chief, err := pb.NewArbiterClient(rh.h.Conn(t)).GetRound(halltest.Ctx(context.Background(), rh.h.Chief), &pb.GetRoundRequest{RoundId: rh.round})
+	if err != nil || chief.GetTally().GetFinished() != 1 {
+		t.Fatalf("the chief's round: %v, %v; want section B's game finished", chief, err)
+	}
+	clock.Advance(15*time.Minute + time.Second)
+	halltest.Eventually(t, 5*time.Second, func() error {
+		r, err := pb.NewArbiterClient(rh.h.Conn(t)).GetRound(ctx, &pb.GetRoundRequest{RoundId: rh.round})
+		if err != nil || r.GetTally().GetFinished() != 1 {
+			return fmt.Errorf("the round as a broadcast token after the delay: %v, %v; want one game finished", r.GetTally(), err)
+		}
+		return nil
+	})
+	after := read("after the delay")
+	for _, name := range []string{"GetBoard B", "ListRounds", "GET /api/pgn/round/" + rh.round, "GET /api/display/round/" + rh.round, "GET /api/boards"} {
+		if !live.MatchString(after[name]) {
+			t.Errorf("%s as a broadcast token after the delay shows no move nor result:\n%.600s", name, after[name])
 		}
 	}
 }
