@@ -193,13 +193,21 @@ func csvOf(p storage.PlayerRecord) roundcsv.Player {
 // exportPGN writes every game of the round, as the broadcast feeds do.
 func (s *Service) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
 	round := broadcast.Round{ID: r.ID, Tournament: name, Number: r.Number, Venue: r.Venue}
+	// Each game's place in the whole round, as the feeds number it,
+	// whoever exports.
+	place := map[string]int{}
+	for i, b := range s.hall.Boards(r.ID) {
+		place[b.ID()] = i + 1
+	}
 	var out []pgn.Game
 	for _, g := range games {
 		evs, err := s.store.Events(ctx, g.rec.ID, 0)
 		if err != nil {
 			return err
 		}
-		out = append(out, broadcast.Game(round, hall.FeedBoard(&g.rec, 0), hall.FeedEvents(evs)))
+		b := hall.FeedBoard(&g.rec, 0)
+		b.Place = place[g.rec.ID]
+		out = append(out, broadcast.Game(round, b, hall.FeedEvents(evs)))
 	}
 	return pgn.Write(w, out, opts)
 }

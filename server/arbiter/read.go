@@ -139,7 +139,6 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 		return nil, err
 	}
 	issuers := map[string]string{}
-	var thinking [2]int64 // board time each side's clock has run on the move in progress
 	out := make([]*pb.AuditEntry, 0, len(evs))
 	for _, ev := range evs {
 		e := ev.Event
@@ -158,9 +157,6 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 			}
 			entry.IssuedBy = issuers[ev.CommandID]
 		}
-		if side, ok := st.Running(); ok && e.T > st.At {
-			thinking[side] += e.T - st.At
-		}
 		before := st.Project(max(e.T, st.At))
 		next, err := rules.Apply(st, e)
 		if err != nil {
@@ -173,8 +169,9 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 		entry.WhiteChangeMs = next.P[rules.White].MainMs - before.P[rules.White].MainMs
 		entry.BlackChangeMs = next.P[rules.Black].MainMs - before.P[rules.Black].MainMs
 		if e.Kind == rules.KindPress {
-			entry.UsedMs = thinking[e.Side]
-			thinking[e.Side] = 0
+			// The time the move took on the clock, as the PGN's [%emt]
+			// takes it (formats/pgn): the rules' own count.
+			entry.UsedMs = before.P[e.Side].MoveUsedMs
 		}
 		st = next
 		out = append(out, entry)
