@@ -48,6 +48,7 @@ func TestSignInLinkForWhom(t *testing.T) {
 		{"AnnaAB", "DoraAll", codes.NotFound}, // more sections than Anna's
 		{"AnnaAB", "chief arbiter", codes.NotFound},
 		{"AnnaAB", "screen", codes.NotFound},
+		{"AnnaAB", "CLK-1", codes.NotFound}, // a clock, as any token out of reach
 		{"BoA", "AnnaAB", codes.NotFound},
 		{"DoraAll", "CarlC", codes.OK},
 		{"screen", "", codes.OK},

@@ -32,10 +32,9 @@ const codePrefix = "sc_"
 // A token the maker may not make a link for is refused as if it did not
 // exist (storage.ErrNotFound), so asking tells nothing of it.
 func MayLinkFor(maker, target *Identity) error {
-	if target.Role == RoleDevice {
-		return fmt.Errorf("%w: clock devices do not sign in to the web pages", hallerr.ErrBadRequest)
-	}
 	switch {
+	case maker.Role == RoleChief && target.Role == RoleDevice:
+		return fmt.Errorf("%w: clock devices do not sign in to the web pages", hallerr.ErrBadRequest)
 	case maker.TokenID == target.TokenID, maker.Role == RoleChief:
 		return nil
 	case maker.Role == RoleArbiter && target.Role == RoleArbiter:
