@@ -113,6 +113,12 @@ Actions on a board's clock (they travel through the clock device)
                                       a device from a board whose game is not over
   swap BOARD_A BOARD_B                swap two boards' devices
 
+Signing in another device
+  signin-link [-for TOKEN] [-web URL] [-no-qr]
+                                      a one-time link and its QR code that signs one browser in: your phone,
+                                      a deputy's tablet (TOKEN: label or id; default: yourself); the chief
+                                      for anyone, an arbiter for deputies within their own sections
+
 Setting up (chief arbiter)
   timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
   tournament NAME [-tc TC] [-ruleset R]     create an event
@@ -121,9 +127,6 @@ Setting up (chief arbiter)
   token issue ROLE LABEL [-device D] [-sections A,B]   roles: device, arbiter, chief, broadcast
   token revoke TOKEN_ID
   token list
-  signin-link [-for TOKEN] [-web URL] a one-time link (and its QR code) that signs a browser in, e.g. a
-                                      deputy's tablet: as TOKEN (label or id; default: yourself); the chief
-                                      for anyone, an arbiter for themself and deputies within their sections
   backup FILE                               a consistent copy of the hall, taken while it plays
 
 Time controls: PGN seconds ("180+2", "40/5400+30:1800+30") or times with units
