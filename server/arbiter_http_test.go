@@ -71,7 +71,7 @@ func TestArbiterOverHTTP(t *testing.T) {
 		{"a device token", "ListBoards", "{}", bearer(dev), 403, "PermissionDenied"},
 		{"broadcast acts", "BoardAction", start(a.GetBoardId()), bearer(feed), 403, "PermissionDenied"},
 		{"broadcast reads the audit log", "AuditLog", `{"boardId":"` + a.GetBoardId() + `"}`, bearer(feed), 403, "PermissionDenied"},
-		{"arbiter of A acts in B", "BoardAction", start(b.GetBoardId()), bearer(anna), 403, "PermissionDenied"},
+		{"arbiter of A acts in B", "BoardAction", start(b.GetBoardId()), bearer(anna), 404, "NotFound"}, // as a board that does not exist
 		{"arbiter issues a token", "IssueToken", `{"role":"ROLE_CHIEF_ARBITER","label":"me"}`, bearer(anna), 403, "PermissionDenied"},
 		{"an unknown method", "DropTables", "{}", bearer(anna), 404, "Unimplemented"},
 		{"not protojson", "ListBoards", `{"boards":`, bearer(anna), 400, "InvalidArgument"},

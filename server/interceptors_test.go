@@ -198,6 +198,8 @@ var roleRules = map[string]map[string]codes.Code{
 	"arbiter A": {
 		"AddBoard A": doorOK, "BoardAction A": doorOK, "GetBoard A": doorOK, "ListBoards": doorOK, "AuditLog A": doorOK,
 		"ListDevices": doorOK, "WatchHall": doorOK, "WatchRound": doorOK, "WatchBoard A": doorOK,
+		// A board of another section is one that does not exist.
+		"BoardAction B": codes.NotFound, "GetBoard B": codes.NotFound, "AuditLog B": codes.NotFound, "WatchBoard B": codes.NotFound,
 	},
 	// A broadcast feed reads.
 	"broadcast": {

@@ -239,7 +239,9 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if s.tokens, err = auth.LoadTokens(ctx, st, func() time.Time { return s.clock.Now() }); err != nil {
 		return nil, err
 	}
-	s.sessions = auth.NewSessions(s.tokens, time.Now)
+	if s.sessions, err = auth.LoadSessions(ctx, s.tokens, time.Now); err != nil {
+		return nil, err
+	}
 	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
 		DisplayTolerance: opts.DisplayTolerance, PublicRounds: opts.PublicRounds, Sink: hubs{s.hub, s.public}})
 	if err != nil {
@@ -278,10 +280,11 @@ func (s *Server) Hub() *fanout.Hub { return s.hub }
 // hubFor returns the hub an identity watches: broadcast feeds watch the
 // delayed one.
 func (s *Server) hubFor(id *auth.Identity) *fanout.Hub {
-	if id != nil && id.Role == auth.RoleBroadcast && s.public != nil {
-		return s.public.Hub()
+	v := fanout.Views{Live: s.hub}
+	if s.public != nil {
+		v.Delayed = s.public.Hub()
 	}
-	return s.hub
+	return v.For(id == nil || id.Live())
 }
 
 // Tokens returns the server's credentials.

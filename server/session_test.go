@@ -178,34 +178,70 @@ func TestSignInSessionCookie(t *testing.T) {
 	}
 }
 
-// A sign-in code signs a browser in once, without a token in
-// the link; the second use is refused.
-func TestSignInCodeWorksOnce(t *testing.T) {
+// A sign-in link signs a browser in once, without a token in the link.
+// Opening it (GET, as a chat app's preview does) only shows who it signs
+// in as, with a button, however often: the button's POST spends it, and
+// a second POST is refused.
+func TestSignInLinkOpenedThenUsedOnce(t *testing.T) {
 	t.Parallel()
 	h := halltest.Start(t)
 	w := newWeb(t, h)
-	code, err := h.Server.Sessions().IssueCode(h.Token(t, pb.Role_ROLE_BROADCAST, "screen", ""))
+	code, err := h.Server.Sessions().IssueCode(context.Background(), h.Token(t, pb.Role_ROLE_BROADCAST, "screen", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, _ := w.do("GET", "/signin?code="+code, nil, nil)
+	for range 3 {
+		resp, body := w.do("GET", "/signin?code="+code, nil, nil)
+		if resp.StatusCode != http.StatusOK || w.cookie != nil || !strings.Contains(body, `name="code" value="`+code+`"`) ||
+			!strings.Contains(body, "screen (broadcast, read-only)") {
+			t.Fatalf("GET /signin?code= = %d, cookie %v, body %.300q; want the link's page with its button, no session", resp.StatusCode, w.cookie, body)
+		}
+	}
+	resp, _ := w.do("POST", "/signin", url.Values{"code": {code}}, nil)
 	if resp.StatusCode != http.StatusSeeOther || w.cookie == nil {
-		t.Fatalf("GET /signin?code= = %d, cookie %v; want 303 and a session", resp.StatusCode, w.cookie)
+		t.Fatalf("POST /signin code= = %d, cookie %v; want 303 and a session", resp.StatusCode, w.cookie)
 	}
 	if in := w.session(); in.Role != auth.RoleBroadcast {
 		t.Errorf("signed in as %+v, want the broadcast token", in)
 	}
 	w.cookie = nil
-	if resp, body := w.do("GET", "/signin?code="+code, nil, nil); resp.StatusCode != 401 || w.cookie != nil {
-		t.Errorf("the code's second use = %d %q, want 401", resp.StatusCode, body)
+	if resp, body := w.do("POST", "/signin", url.Values{"code": {code}}, nil); resp.StatusCode != 401 || w.cookie != nil {
+		t.Errorf("the link's second use = %d %q, want 401", resp.StatusCode, body)
 	}
-	// A clock device's token does not sign in to the web pages.
-	devCode, err := h.Server.Sessions().IssueCode(h.DeviceToken(t, "CLK-9"))
+	if resp, body := w.do("GET", "/signin?code="+code, nil, nil); resp.StatusCode != 401 || strings.Contains(body, `name="code"`) {
+		t.Errorf("opening a used link = %d %.200q, want 401 and no button", resp.StatusCode, body)
+	}
+	// A clock device's token does not sign in to the web pages: no link
+	// is made for it.
+	if _, err := h.Server.Sessions().IssueCode(context.Background(), h.DeviceToken(t, "CLK-9")); err == nil {
+		t.Errorf("a sign-in link for a device's token was made")
+	}
+}
+
+// A session outlives a restart of the server: the browser's cookie still
+// signs it in, with the same CSRF token; so does an unused sign-in link.
+func TestSessionOutlivesARestart(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	w := newWeb(t, h)
+	w.do("POST", "/signin", url.Values{"token": {h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", "A")}}, nil)
+	before := w.session()
+	code, err := h.Server.Sessions().IssueCode(context.Background(), h.Chief)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp, _ := w.do("GET", "/signin?code="+devCode, nil, nil); resp.StatusCode != 403 || w.cookie != nil {
-		t.Errorf("signing in with a device's code = %d, want 403", resp.StatusCode)
+	h.Restart(t)
+	w.base = h.HTTP(t)
+	after := w.session()
+	if after.Label != "Anna" || after.CSRF != before.CSRF || after.ExpiresUnixMs != before.ExpiresUnixMs {
+		t.Errorf("the session after a restart = %+v, want %+v", after, before)
+	}
+	if resp, _ := w.do("POST", "/api/arbiter/ListBoards", nil, map[string]string{"X-CSRF-Token": before.CSRF}); resp.StatusCode != 200 {
+		t.Errorf("a call with the session after a restart = %d, want 200", resp.StatusCode)
+	}
+	w2 := &web{t: t, h: h, base: w.base, client: h.HTTPClient()}
+	if resp, _ := w2.do("POST", "/signin", url.Values{"code": {code}}, nil); resp.StatusCode != http.StatusSeeOther || w2.session().Role != auth.RoleChief {
+		t.Errorf("a sign-in link made before the restart = %d, want it to sign in as the chief", resp.StatusCode)
 	}
 }
 

@@ -45,15 +45,17 @@ func (w *watchService) WatchHall(req *pb.WatchHallRequest, stream pb.Watch_Watch
 }
 
 // scopeFor checks that a watch scope names a board or round that exists,
-// and that an arbiter limited to sections may watch the board.
+// and that an arbiter limited to sections may watch the board (a board of
+// another section is "no such board", as one that does not exist).
 func (s *Server) scopeFor(id *auth.Identity, scope fanout.Scope) error {
 	if scope.BoardID != "" {
 		b, err := s.hall.Board(scope.BoardID)
 		if err != nil {
 			return err
 		}
-		if id.Role == auth.RoleArbiter && !id.MaySection(b.Section()) {
-			return fmt.Errorf("%w: %s may not watch board %s (section %q)", hallerr.ErrPermission, id.Actor(), b.ID(), b.Section())
+		if !id.MaySection(b.Section()) {
+			// As a board that does not exist: nothing of another section.
+			return fmt.Errorf("%w %q", hallerr.ErrUnknownBoard, scope.BoardID)
 		}
 	}
 	if scope.RoundID != "" {

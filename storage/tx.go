@@ -544,14 +544,18 @@ func (t *Tx) PutToken(tk *TokenRecord) error {
 	return nil
 }
 
-// RevokeToken revokes the token at the given time (zero: now). Revoking a
-// revoked token keeps the first time; an unknown one is ErrNotFound.
+// RevokeToken revokes the token at the given time (zero: now), and ends
+// its web sessions and sign-in links. Revoking a revoked token keeps the
+// first time; an unknown one is ErrNotFound.
 func (t *Tx) RevokeToken(id string, at time.Time) error {
 	res, err := t.exec(`UPDATE tokens SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL`, t.s.wallMs(at), id)
 	if err != nil {
 		return fmt.Errorf("storage: token %s: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
+		if err := t.endSignInsOf(id); err != nil {
+			return err
+		}
 		var role string
 		if err := t.queryRow(`SELECT role FROM tokens WHERE id = ?`, id).Scan(&role); err != nil {
 			return fmt.Errorf("storage: token %s: %w", id, err)

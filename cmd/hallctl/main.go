@@ -113,6 +113,12 @@ Actions on a board's clock (they travel through the clock device)
                                       a device from a board whose game is not over
   swap BOARD_A BOARD_B                swap two boards' devices
 
+Signing in another device
+  signin-link [-for TOKEN] [-web URL] [-no-qr]
+                                      a one-time link and its QR code that signs one browser in: your phone,
+                                      a deputy's tablet (TOKEN: label or id; default: yourself); the chief
+                                      for anyone, an arbiter for deputies within their own sections
+
 Setting up (chief arbiter)
   timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
   tournament NAME [-tc TC] [-ruleset R]     create an event
@@ -135,7 +141,8 @@ type cli struct {
 	arb   pb.ArbiterClient
 	conn  *grpc.ClientConn
 	out   io.Writer
-	width int // columns a line may take (outputWidth); 0: no limit
+	width int    // columns a line may take (outputWidth); 0: no limit
+	web   string // where the hall's web pages are (webBase)
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -164,7 +171,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	}
 	defer conn.Close()
 	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
-		width: outputWidth(out, getenv)}
+		width: outputWidth(out, getenv), web: webBase(getenv("HALL_WEB"), *addr, *tlsf.on || *tlsf.ca != "")}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 
@@ -200,6 +207,7 @@ var commands = map[string]func(c *cli, args []string) error{
 	"backup":        (*cli).backup,
 	"broadcast":     (*cli).broadcast,
 	"broadcasts":    (*cli).broadcasts,
+	"signin-link":   (*cli).signInLink,
 }
 
 func (c *cli) dispatch(cmd string, args []string) error {

@@ -52,14 +52,15 @@ func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, g
 		return fmt.Errorf("demo tokens: %w", err)
 	}
 	web := m.webBase(httpAddr)
-	code, err := srv.Sessions().IssueCode(toks.Arbiter)
+	code, err := srv.Sessions().IssueCode(ctx, toks.Arbiter)
 	if err != nil {
 		return fmt.Errorf("demo sign-in code: %w", err)
 	}
 	fmt.Fprintf(m.Stdout, `
 demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess.
   dashboard       %s/signin?code=%s
-                  (a one-time sign-in link, valid %s; later, sign in at %s/signin with the arbiter token)
+                  (a one-time sign-in link, valid %s: open it and press its button; later, sign in at %s/signin
+                  with the arbiter token, or make a link for another device: hallctl signin-link)
   live feed (SSE) curl -N -H "Authorization: Bearer $BROADCAST" %s/api/watch
   gRPC feeds      Watch service at %s with the broadcast token
   arbiter CLI     HALL_ADDR=%s HALL_TOKEN=$ARBITER go run ./cmd/hallctl boards

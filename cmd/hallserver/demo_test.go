@@ -222,7 +222,17 @@ func signInLink(printed string) error {
 		return fmt.Errorf("the demo printed no sign-in link:\n%s", printed)
 	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// Opening the link shows its button; the button's POST signs in.
 	resp, err := client.Get(link)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) > 0 {
+		return fmt.Errorf("GET %s = %d, cookies %v; want the link's page, no session", link, resp.StatusCode, resp.Cookies())
+	}
+	base, code, _ := strings.Cut(link, "/signin?code=")
+	resp, err = client.PostForm(base+"/signin", url.Values{"code": {code}})
 	if err != nil {
 		return err
 	}
@@ -234,9 +244,9 @@ func signInLink(printed string) error {
 		}
 	}
 	if resp.StatusCode != http.StatusSeeOther || session == nil {
-		return fmt.Errorf("GET %s = %d, cookie %v; want 303 with a session", link, resp.StatusCode, session)
+		return fmt.Errorf("POST %s/signin with its code = %d, cookie %v; want 303 with a session", base, resp.StatusCode, session)
 	}
-	req, _ := http.NewRequest("GET", strings.Split(link, "/signin")[0]+"/api/boards", nil)
+	req, _ := http.NewRequest("GET", base+"/api/boards", nil)
 	req.AddCookie(session)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {

@@ -14,7 +14,10 @@
 // A game still going is written with the result "*" (a live broadcast
 // writes the log as far as its delay allows); Options.Round
 // chooses the Round tag's form: "5", or "5.12" as lichess broadcasts want
-// round and board.
+// round and game, where 12 is the game's place in the round across its
+// sections (Game.Place: section A's boards, then section B's...), so that
+// board 1 of two sections never share a tag; the Board tag keeps the
+// board's number in its section, and Event names the section.
 //
 // # Tags
 //
@@ -36,6 +39,13 @@
 // sealed move, reported as the position after it when the game resumes,
 // is found among the legal moves. If a move does not fit the position,
 // the moves stop there with a comment saying so.
+//
+// A game played without an e-board has no move the hall knows, and PGN's
+// movetext holds legal moves only; each press is then a comment with the
+// move's number and the same two clock commands, "{White, move 12: [%clk
+// 1:29:56] [%emt 0:00:04]}", one after the other before the result (a
+// reader shows the game without moves; the clocks are there for whoever
+// reads the comments).
 //
 // # Rulings
 //

@@ -29,7 +29,12 @@ type Game struct {
 	Site  string
 	Date  time.Time // the day the game was played; zero: unknown
 	Round int       // 0: unknown
-	Board int       // 0: unknown
+	Board int       // 0: unknown; the board's number in its section
+	// Place is the game's number in its round across the round's sections
+	// (1 up: section by section, each by board number), the second part
+	// of the Round tag in the RoundAndBoard form, so that board 1 of two
+	// sections never share a tag. 0: Board.
+	Place int
 	White Player
 	Black Player
 	// Config is the board's clock configuration: the time control and the
@@ -46,8 +51,9 @@ type RoundForm int
 const (
 	// RoundNumber writes the round's number: "5".
 	RoundNumber RoundForm = iota
-	// RoundAndBoard writes round and board: "5.12", as lichess broadcasts
-	// identify a game.
+	// RoundAndBoard writes round and game: "5.12", as lichess broadcasts
+	// order a round's games: the game's Place in the round across its
+	// sections (its Board when Place is 0).
 	RoundAndBoard
 )
 

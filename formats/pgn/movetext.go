@@ -80,6 +80,15 @@ func (m *movetext) move(side rules.Side, san string, clk, emt int64, clocks bool
 	}
 }
 
+// press records a press of a game whose moves are unknown (no e-board):
+// PGN's movetext holds only legal moves, so the press is a comment with
+// the move's number, the clock after it and the time it took, in the
+// commands clock readers know ("White, move 12: [%clk 1:29:56] [%emt
+// 0:00:04]"). The comments follow each other before the result.
+func (m *movetext) press(side rules.Side, number int, clk, emt int64) {
+	m.comment("%s, move %d: [%%clk %s] [%%emt %s]", titleSide(side), number, clockTime(clk), clockTime(emt))
+}
+
 // position records a position the e-board (or the arbiter) reported: a
 // move (a sealed one, reported when the game resumes), the position
 // already known, or — before any move — the starting position.

@@ -111,6 +111,10 @@ func fold(g *Game, opts Options) (*movetext, rules.State, error) {
 			if e.SAN != "" {
 				m.move(e.Side, e.SAN, next.P[e.Side].MainMs, before.P[e.Side].MoveUsedMs, clocks)
 			}
+			if e.SAN == "" && !sans && clocks {
+				// No e-board: the move is unknown, its clock is not.
+				m.press(e.Side, next.P[e.Side].Moves, next.P[e.Side].MainMs, before.P[e.Side].MoveUsedMs)
+			}
 			if e.FEN != "" && e.SAN == "" && sans {
 				m.position(e.FEN, next.P[e.Side].MainMs, clocks)
 			}
@@ -311,6 +315,8 @@ func round(g *Game, opts Options) string {
 	switch {
 	case g.Round <= 0:
 		return "?"
+	case opts.Round == RoundAndBoard && g.Place > 0:
+		return fmt.Sprintf("%d.%d", g.Round, g.Place)
 	case opts.Round == RoundAndBoard && g.Board > 0:
 		return fmt.Sprintf("%d.%d", g.Round, g.Board)
 	}

@@ -19,7 +19,9 @@ func (a *Service) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*p
 		if _, ok := s.hall.Round(req.GetRoundId()); !ok {
 			return nil, fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId())
 		}
-		for _, b := range s.hall.Boards(req.GetRoundId()) {
+		// The boards of the caller's sections: an arbiter limited to
+		// sections starts those, and hears of no other.
+		for _, b := range s.readerOf(ctx).boards(s.hall.Boards(req.GetRoundId())) {
 			ids = append(ids, b.ID())
 		}
 		sort.Strings(ids)

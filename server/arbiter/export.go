@@ -46,17 +46,25 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	if err != nil {
 		return nil, err
 	}
+	// An arbiter limited to sections exports their sections only.
+	rd := s.readerOf(ctx)
+	all := s.hall.Boards(r.ID)
 	var games []game
-	for _, b := range s.hall.Boards(r.ID) {
+	for _, b := range rd.boards(all) {
 		rec, st, err := b.Game(ctx)
 		if err != nil {
 			return nil, err
 		}
 		games = append(games, game{rec: rec, state: st})
 	}
-	byes, err := s.store.Byes(ctx, r.ID)
+	byes, hiddenByes, err := s.byes(ctx, rd, r.ID)
 	if err != nil {
 		return nil, err
+	}
+	if partial := hiddenByes || len(games) < len(all); partial && req.GetFormat() != pb.ExportFormat_EXPORT_FORMAT_CSV &&
+		req.GetFormat() != pb.ExportFormat_EXPORT_FORMAT_PGN {
+		return nil, fmt.Errorf("%w: a TRF holds the whole round, and %s reads sections %s only: export CSV or PGN (they hold your sections), or ask the chief arbiter for the TRF",
+			hallerr.ErrPermission, rd.id.Actor(), strings.Join(rd.id.Sections, ", "))
 	}
 	out := &pb.ExportRoundResponse{Final: info.GetStatus() == pb.RoundStatus_ROUND_STATUS_COMPLETE, Corrections: info.GetCorrections()}
 	base := fmt.Sprintf("%s-r%d", slug(info.GetTournamentName()), r.Number)
@@ -185,13 +193,21 @@ func csvOf(p storage.PlayerRecord) roundcsv.Player {
 // exportPGN writes every game of the round, as the broadcast feeds do.
 func (s *Service) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
 	round := broadcast.Round{ID: r.ID, Tournament: name, Number: r.Number, Venue: r.Venue}
+	// Each game's place in the whole round, as the feeds number it,
+	// whoever exports.
+	place := map[string]int{}
+	for i, b := range s.hall.Boards(r.ID) {
+		place[b.ID()] = i + 1
+	}
 	var out []pgn.Game
 	for _, g := range games {
 		evs, err := s.store.Events(ctx, g.rec.ID, 0)
 		if err != nil {
 			return err
 		}
-		out = append(out, broadcast.Game(round, hall.FeedBoard(&g.rec, 0), hall.FeedEvents(evs)))
+		b := hall.FeedBoard(&g.rec, 0)
+		b.Place = place[g.rec.ID]
+		out = append(out, broadcast.Game(round, b, hall.FeedEvents(evs)))
 	}
 	return pgn.Write(w, out, opts)
 }

@@ -22,8 +22,12 @@ func (s *Service) planWire(ctx context.Context, venue string) (*pb.HallPlan, err
 		return nil, err
 	}
 	out := &pb.HallPlan{Venue: venue}
+	rd := s.readerOf(ctx)
 	for _, e := range entries {
 		online, board := s.hall.DeviceState(e.DeviceID)
+		if _, err := rd.board(s.hall, board); board != "" && err != nil {
+			board = "" // a board of a section out of the caller's reach
+		}
 		out.Tables = append(out.Tables, &pb.PlanTable{Table: int32(e.Table), DeviceId: e.DeviceID, Online: online,
 			BoardId: board, UpdatedUnixMs: e.Updated.UnixMilli()})
 	}

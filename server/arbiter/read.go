@@ -3,7 +3,6 @@ package arbiter
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"sort"
 
@@ -15,45 +14,35 @@ import (
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hall"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 
-// boardWire returns a board with its live state, as the caller may see
-// it.
+// boardWire returns a board as the caller may see it: live, or (a
+// broadcast token) as its watch streams show it, the broadcast delay ago
+// (nothing, for a board younger than that), without the arbiters'
+// commands and reasons.
 func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, error) {
 	out, err := b.Wire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if id := auth.IdentityFrom(ctx); id != nil && id.Role == auth.RoleBroadcast {
-		// Broadcast feeds see the board as their watch streams do: as it
-		// was the broadcast delay ago (nothing, for a board younger than
-		// that), without the arbiters' commands and reasons.
+	rd := a.readerOf(ctx)
+	if !rd.id.Live() {
 		out.Pending = nil
-		if a.public != nil {
-			st, _, _ := a.public.State(b.ID())
-			out.State = st
-		}
+		out.State, _ = rd.state(b.ID())
 	}
 	return out, nil
 }
 
-// boardFor returns a board the caller may act on.
+// boardFor returns a board the caller may read and act on: one of another
+// section is "no such board", as one that does not exist.
 func (a *Service) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
-	b, err := a.hall.Board(boardID)
-	if err != nil {
-		return nil, err
-	}
-	id := auth.IdentityFrom(ctx)
-	if id.Role == auth.RoleArbiter && !id.MaySection(b.Section()) {
-		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.Section())
-	}
-	return b, nil
+	return a.readerOf(ctx).board(a.hall, boardID)
 }
+
 func (a *Service) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {
 	s := a
-	id := auth.IdentityFrom(ctx)
+	rd := a.readerOf(ctx)
 	round := req.GetRoundId()
 	if round != "" || req.GetTournament() != "" {
 		r, err := s.hall.RoundRef(round, req.GetTournament(), req.GetNumber())
@@ -63,16 +52,13 @@ func (a *Service) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*p
 		round = r.ID
 	}
 	out := &pb.ListBoardsResponse{}
-	for _, b := range s.hall.Boards(round) {
+	for _, b := range rd.boards(s.hall.Boards(round)) {
+		if req.GetSection() != "" && b.Section() != req.GetSection() {
+			continue
+		}
 		w, err := a.boardWire(ctx, b)
 		if err != nil {
 			return nil, err
-		}
-		if req.GetSection() != "" && w.GetSection() != req.GetSection() {
-			continue
-		}
-		if id.Role == auth.RoleArbiter && !id.MaySection(w.GetSection()) {
-			continue
 		}
 		out.Boards = append(out.Boards, w)
 	}
@@ -153,7 +139,6 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 		return nil, err
 	}
 	issuers := map[string]string{}
-	var thinking [2]int64 // board time each side's clock has run on the move in progress
 	out := make([]*pb.AuditEntry, 0, len(evs))
 	for _, ev := range evs {
 		e := ev.Event
@@ -172,9 +157,6 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 			}
 			entry.IssuedBy = issuers[ev.CommandID]
 		}
-		if side, ok := st.Running(); ok && e.T > st.At {
-			thinking[side] += e.T - st.At
-		}
 		before := st.Project(max(e.T, st.At))
 		next, err := rules.Apply(st, e)
 		if err != nil {
@@ -187,8 +169,9 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 		entry.WhiteChangeMs = next.P[rules.White].MainMs - before.P[rules.White].MainMs
 		entry.BlackChangeMs = next.P[rules.Black].MainMs - before.P[rules.Black].MainMs
 		if e.Kind == rules.KindPress {
-			entry.UsedMs = thinking[e.Side]
-			thinking[e.Side] = 0
+			// The time the move took on the clock, as the PGN's [%emt]
+			// takes it (formats/pgn): the rules' own count.
+			entry.UsedMs = before.P[e.Side].MoveUsedMs
 		}
 		st = next
 		out = append(out, entry)
@@ -201,7 +184,19 @@ func (a *Service) ListDevices(ctx context.Context, _ *pb.ListDevicesRequest) (*p
 	if err != nil {
 		return nil, err
 	}
-	return &pb.ListDevicesResponse{Devices: a.hall.Devices(recs)}, nil
+	// A device keeping a board of a section out of the caller's reach is
+	// not theirs to see; spares (no board) are everyone's.
+	rd := a.readerOf(ctx)
+	var out []*pb.Device
+	for _, d := range a.hall.Devices(recs) {
+		if b := d.GetBoardId(); b != "" {
+			if _, err := rd.board(a.hall, b); err != nil {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return &pb.ListDevicesResponse{Devices: out}, nil
 }
 
 // serveBoards lists the boards the caller may see, with players and live

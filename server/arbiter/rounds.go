@@ -16,18 +16,20 @@ import (
 var byeKinds = map[string]pb.ByeKind{storage.ByeHalf: pb.ByeKind_BYE_KIND_HALF, storage.ByeFull: pb.ByeKind_BYE_KIND_FULL,
 	storage.ByePairing: pb.ByeKind_BYE_KIND_PAIRING, storage.ByeZero: pb.ByeKind_BYE_KIND_ZERO}
 
-// roundWire returns a round with its status, tally and byes; with
-// history, also when it was complete and how many results were corrected
-// since (which reads every board's log).
+// roundWire returns a round with its status, tally and byes as the
+// caller may see them (their sections' boards and byes; a broadcast token,
+// as of the broadcast delay); with history, also when it was complete and
+// how many results were corrected since (which reads every board's log).
 func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history bool) (*pb.Round, error) {
+	rd := s.readerOf(ctx)
 	t, _ := s.hall.TournamentByID(r.TournamentID)
 	out := &pb.Round{RoundId: r.ID, TournamentId: r.TournamentID, Number: int32(r.Number), Config: s.hall.RoundConfig(r),
 		TournamentName: t.Name, Venue: r.Venue, Tally: &pb.RoundTally{}}
-	bs := s.hall.Boards(r.ID)
+	bs := rd.boards(s.hall.Boards(r.ID))
 	tl := out.Tally
 	started := 0
 	for _, b := range bs {
-		st, _, ok := s.hub.State(b.ID())
+		st, ok := rd.state(b.ID())
 		if !ok {
 			continue
 		}
@@ -45,7 +47,7 @@ func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history 
 			started++
 		}
 	}
-	byes, err := s.store.Byes(ctx, r.ID)
+	byes, _, err := s.byes(ctx, rd, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +75,7 @@ func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history 
 		return nil, err
 	}
 	if history && out.Status == pb.RoundStatus_ROUND_STATUS_COMPLETE {
-		completed, corrections, err := s.roundHistory(ctx, bs)
+		completed, corrections, err := s.roundHistory(ctx, rd, bs)
 		if err != nil {
 			return nil, err
 		}
@@ -82,10 +84,25 @@ func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history 
 	return out, nil
 }
 
-// roundHistory reads the boards' logs: when the last of them got its
-// result (server wall time), and how many events came after a board's
-// result (the arbiter's corrections).
-func (s *Service) roundHistory(ctx context.Context, bs []*hall.Board) (completed int64, corrections int, err error) {
+// byes returns a round's byes of the sections the reader may read, and
+// whether the round has others.
+func (s *Service) byes(ctx context.Context, rd reader, roundID string) (out []storage.ByeRecord, hidden bool, err error) {
+	all, err := s.store.Byes(ctx, roundID)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, b := range all {
+		if rd.sees(b.Section) {
+			out = append(out, b)
+		}
+	}
+	return out, len(out) < len(all), nil
+}
+
+// roundHistory reads the boards' logs, as far as the reader may see them:
+// when the last of them got its result (server wall time), and how many
+// events came after a board's result (the arbiter's corrections).
+func (s *Service) roundHistory(ctx context.Context, rd reader, bs []*hall.Board) (completed int64, corrections int, err error) {
 	for _, b := range bs {
 		rec, err := b.Record(ctx)
 		if err != nil {
@@ -101,6 +118,9 @@ func (s *Service) roundHistory(ctx context.Context, bs []*hall.Board) (completed
 		}
 		over := false
 		for _, e := range evs {
+			if !rd.shows(e.Wall) {
+				break
+			}
 			if over {
 				corrections++
 				continue

@@ -1,11 +1,13 @@
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/storage"
 )
 
 // Sign-in for the web pages.
@@ -25,26 +28,30 @@ import (
 //
 //   - Authorization: Bearer <token>, for programs (curl, feeds, gateways);
 //   - the session cookie, for browsers: a person signs in once (POST
-//     /signin with a token, or a one-time sign-in code), and the server
-//     answers with a session cookie (HttpOnly, SameSite=Strict, Secure
-//     over HTTPS, path /) naming a random session id, kept in memory.
+//     /signin with a token, or a one-time sign-in link's code), and the
+//     server answers with a session cookie (HttpOnly, SameSite=Strict,
+//     Secure over HTTPS, path /) naming a random session id. The hall's
+//     database keeps the session by the hash of that id, so a restart
+//     signs nobody out.
 //
 // A session lives SessionTTL (12 h) at most, and ends when its token is
-// revoked, when the person signs out (POST /signout) or when the server
-// restarts (sign in again). Requests authenticated by the cookie that
-// change state (any method but GET, HEAD, OPTIONS) must carry the
-// session's CSRF token, in the X-CSRF-Token header or a csrf form field,
-// and an Origin, when the browser sends one, of this server; the page gets
-// the token from GET /api/session. A sign-in (POST) from another origin is
+// revoked, or when the person signs out (POST /signout). Requests
+// authenticated by the cookie that change state (any method but GET,
+// HEAD, OPTIONS) must carry the session's CSRF token (derived from the
+// session id), in the X-CSRF-Token header or a csrf form field, and an
+// Origin, when the browser sends one, of this server; the page gets the
+// token from GET /api/session. A sign-in (POST) from another origin is
 // refused too.
 //
-// A sign-in code (IssueCode) is a one-time, short-lived (CodeTTL, 15 min)
-// stand-in for a token, so a link can sign a person in without carrying a
-// token: GET /signin?code=... exchanges it for a session once.
+// A sign-in link (IssueLink, links.go) is a one-time, short-lived
+// (CodeTTL, 15 min) stand-in for a token, so a link can sign a person in
+// without carrying a token: /signin?code=.... Opening it (GET) only shows
+// who it signs in as, with a button: a chat app's preview or a mail
+// scanner fetching it spends nothing. The button's POST spends it, once.
 //
 // # Endpoints
 //
-//	GET  /signin               the sign-in form; with ?code=, signs in with the code
+//	GET  /signin               the sign-in form; with ?code=, who the link signs in as and a button
 //	POST /signin               form field token (or code): signs in, 303 to next (default /)
 //	POST /signout              form field csrf: signs out, 303 to /signin
 //	GET  /api/session          {"role", "label", "csrf", "expires_unix_ms"} or 401
@@ -57,37 +64,36 @@ import (
 // SessionCookie is the name of the session cookie.
 const SessionCookie = "hall_session"
 
-// Lifetimes of sessions and sign-in codes.
+// Lifetimes of sessions and sign-in links.
 const (
 	SessionTTL = 12 * time.Hour
 	CodeTTL    = 15 * time.Minute
 )
 
-// Sessions are the web sign-ins of one server, in memory.
+// Sessions are the web sign-ins of one hall, kept in its store (so that a
+// restart signs nobody out) and in memory for the requests' lookups.
 type Sessions struct {
 	tokens *Tokens
+	store  *storage.Store
 	now    func() time.Time
 
 	mu       sync.Mutex
-	sessions map[string]*webSession // by hash of the cookie's session id
-	codes    map[string]signInCode  // by hash of the code
+	sessions map[string]storage.WebSession // by hash of the cookie's session id
 }
 
-type webSession struct {
-	tokenID string
-	csrf    string
-	expires time.Time
-}
-
-type signInCode struct {
-	tokenID string
-	expires time.Time
-}
-
-// NewSessions returns the web sign-ins of tokens, in memory; now is the
-// clock of their lifetimes.
-func NewSessions(tokens *Tokens, now func() time.Time) *Sessions {
-	return &Sessions{tokens: tokens, now: now, sessions: map[string]*webSession{}, codes: map[string]signInCode{}}
+// LoadSessions returns the web sign-ins of tokens, reading the sessions
+// still valid from the tokens' store; now is the clock of their
+// lifetimes (wall time: they are stored as such).
+func LoadSessions(ctx context.Context, tokens *Tokens, now func() time.Time) (*Sessions, error) {
+	ss := &Sessions{tokens: tokens, store: tokens.store, now: now, sessions: map[string]storage.WebSession{}}
+	stored, err := ss.store.WebSessions(ctx, now())
+	if err != nil {
+		return nil, err
+	}
+	for _, ws := range stored {
+		ss.sessions[ws.Hash] = ws
+	}
+	return ss, nil
 }
 
 // SessionInfo is what GET /api/session tells the page.
@@ -118,137 +124,149 @@ func hashOf(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// IssueCode returns a one-time sign-in code for the token secret, valid
-// for CodeTTL: GET /signin?code=<code> signs a browser in as the token.
-func (ss *Sessions) IssueCode(secret string) (string, error) {
-	id, ok := ss.tokens.Lookup(secret)
-	if !ok {
-		return "", fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
-	}
-	code := "sc_" + randomID(18)
-	ss.mu.Lock()
-	ss.pruneLocked()
-	ss.codes[hashOf(code)] = signInCode{tokenID: id.TokenID, expires: ss.now().Add(CodeTTL)}
-	ss.mu.Unlock()
-	return code, nil
+// csrfOf is a session's CSRF token: derived from the session id (which
+// only the browser's cookie holds), so that the store keeps no secret of
+// a session and the token survives a restart with it.
+func csrfOf(sid string) string {
+	h := sha256.Sum256([]byte("hall csrf\x00" + sid))
+	return base64.RawURLEncoding.EncodeToString(h[:18])
 }
 
-// pruneLocked drops expired sessions and codes.
-func (ss *Sessions) pruneLocked() {
-	now := ss.now()
-	for k, v := range ss.sessions {
-		if now.After(v.expires) {
-			delete(ss.sessions, k)
-		}
-	}
-	for k, v := range ss.codes {
-		if now.After(v.expires) {
-			delete(ss.codes, k)
-		}
-	}
+// signInError is what a refused sign-in link says, whatever the reason
+// (unknown, used, expired): the same words, so a guess learns nothing.
+func signInError() error {
+	return fmt.Errorf("%w: the sign-in link is unknown, used or expired (a link signs one browser in, once, within %s of being made): ask for a new one, or sign in with a token", hallerr.ErrUnauthenticated, CodeTTL)
 }
 
-// credentialIdentity resolves a token secret or a sign-in code (used up).
-func (ss *Sessions) credentialIdentity(credential string) (*Identity, error) {
-	credential = strings.TrimSpace(credential)
-	if strings.HasPrefix(credential, "sc_") {
-		ss.mu.Lock()
-		c, ok := ss.codes[hashOf(credential)]
-		delete(ss.codes, hashOf(credential))
-		ss.mu.Unlock()
-		if !ok || ss.now().After(c.expires) {
-			return nil, fmt.Errorf("%w: the sign-in code is unknown, used or expired (codes work once, for %s): sign in with a token", hallerr.ErrUnauthenticated, CodeTTL)
-		}
-		id, ok := ss.tokens.LookupID(c.tokenID)
-		if !ok {
-			return nil, fmt.Errorf("%w: the code's token was revoked", hallerr.ErrUnauthenticated)
-		}
-		return id, nil
-	}
-	if credential == "" {
-		return nil, fmt.Errorf("%w: give a token (or a sign-in code)", hallerr.ErrUnauthenticated)
-	}
-	id, ok := ss.tokens.Lookup(credential)
-	if !ok {
-		return nil, fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
-	}
-	return id, nil
-}
-
-// SignIn exchanges a token secret or a sign-in code for a session: it sets
+// SignIn exchanges a token secret or a sign-in link's code for a session:
+// it stores the session (a code is spent in the same transaction), sets
 // the session cookie on w and returns the session. Devices do not sign in.
 func (ss *Sessions) SignIn(w http.ResponseWriter, r *http.Request, credential string) (*Identity, SessionInfo, error) {
 	if err := sameOrigin(r); err != nil {
 		return nil, SessionInfo{}, err
 	}
-	id, err := ss.credentialIdentity(credential)
+	credential = strings.TrimSpace(credential)
+	var id *Identity
+	link := ""
+	switch {
+	case strings.HasPrefix(credential, codePrefix):
+		link = hashOf(credential)
+	case credential == "":
+		return nil, SessionInfo{}, fmt.Errorf("%w: give a token (or a sign-in link's code)", hallerr.ErrUnauthenticated)
+	default:
+		var ok bool
+		if id, ok = ss.tokens.Lookup(credential); !ok {
+			return nil, SessionInfo{}, fmt.Errorf("%w: unknown or revoked token", hallerr.ErrUnauthenticated)
+		}
+	}
+	now := ss.now()
+	sid := randomID(24)
+	ws := storage.WebSession{Hash: hashOf(sid), Created: now, Expires: now.Add(SessionTTL)}
+	err := ss.store.Write(r.Context(), func(tx *storage.Tx) error {
+		if link != "" {
+			l, err := tx.SpendSignInLink(link, now)
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if id, ok = ss.tokens.LookupID(l.TokenID); !ok {
+				return fmt.Errorf("%w: the sign-in link's token was revoked", hallerr.ErrUnauthenticated)
+			}
+			if err := tx.AddAudit(&storage.AuditRecord{Actor: id.Actor(), What: "signed in with a link made by " + l.MadeBy,
+				Outcome: storage.OutcomeApplied}); err != nil {
+				return err
+			}
+		}
+		if id.Role == RoleDevice {
+			return fmt.Errorf("%w: clock devices do not sign in to the web pages", hallerr.ErrPermission)
+		}
+		ws.TokenID = id.TokenID
+		if err := tx.PruneSignIns(now); err != nil {
+			return err
+		}
+		return tx.PutWebSession(ws)
+	})
+	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, storage.ErrLinkUsed) || errors.Is(err, storage.ErrLinkExpired) {
+		err = signInError()
+	}
 	if err != nil {
 		return nil, SessionInfo{}, err
 	}
-	if id.Role == RoleDevice {
-		return nil, SessionInfo{}, fmt.Errorf("%w: clock devices do not sign in to the web pages", hallerr.ErrPermission)
-	}
-	sid := randomID(24)
-	sess := &webSession{tokenID: id.TokenID, csrf: randomID(18), expires: ss.now().Add(SessionTTL)}
 	ss.mu.Lock()
-	ss.pruneLocked()
-	ss.sessions[hashOf(sid)] = sess
+	ss.pruneLocked(now)
+	ss.sessions[ws.Hash] = ws
 	ss.mu.Unlock()
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: sid, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
 		SameSite: http.SameSiteStrictMode, MaxAge: int(SessionTTL / time.Second)})
-	return id, info(id, sess), nil
+	return id, info(id, ws, sid), nil
 }
 
-func info(id *Identity, s *webSession) SessionInfo {
-	return SessionInfo{Role: id.Role, Label: id.Label, CSRF: s.csrf, ExpiresUnixMs: s.expires.UnixMilli(), Sections: id.Sections}
+// pruneLocked drops the sessions that expired from memory (the store's
+// are pruned at each sign-in).
+func (ss *Sessions) pruneLocked(now time.Time) {
+	for k, v := range ss.sessions {
+		if !now.Before(v.Expires) {
+			delete(ss.sessions, k)
+		}
+	}
+}
+
+func info(id *Identity, s storage.WebSession, sid string) SessionInfo {
+	return SessionInfo{Role: id.Role, Label: id.Label, CSRF: csrfOf(sid), ExpiresUnixMs: s.Expires.UnixMilli(), Sections: id.Sections}
 }
 
 // SignOut ends the request's session (if any) and clears the cookie. It
 // checks the CSRF token like any state-changing request.
 func (ss *Sessions) SignOut(w http.ResponseWriter, r *http.Request) error {
-	if _, _, err := ss.session(r); err != nil {
+	_, ws, _, err := ss.session(r)
+	if err != nil {
 		return err
 	}
-	if c, err := r.Cookie(SessionCookie); err == nil {
-		ss.mu.Lock()
-		delete(ss.sessions, hashOf(c.Value))
-		ss.mu.Unlock()
+	if err := ss.store.Write(r.Context(), func(tx *storage.Tx) error { return tx.EndWebSession(ws.Hash) }); err != nil {
+		return err
 	}
+	ss.mu.Lock()
+	delete(ss.sessions, ws.Hash)
+	ss.mu.Unlock()
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: r.TLS != nil,
 		SameSite: http.SameSiteStrictMode, MaxAge: -1})
 	return nil
 }
 
-// session returns the request's session and its identity, checking the
-// CSRF token and origin of a state-changing request.
-func (ss *Sessions) session(r *http.Request) (*Identity, *webSession, error) {
+// session returns the request's session, its identity and its session id,
+// checking the CSRF token and origin of a state-changing request.
+func (ss *Sessions) session(r *http.Request) (*Identity, storage.WebSession, string, error) {
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
-		return nil, nil, fmt.Errorf("%w: not signed in: sign in at /signin, or send 'Authorization: Bearer <token>'", hallerr.ErrUnauthenticated)
+		return nil, storage.WebSession{}, "", fmt.Errorf("%w: not signed in: sign in at /signin, or send 'Authorization: Bearer <token>'", hallerr.ErrUnauthenticated)
 	}
+	sid := c.Value
 	ss.mu.Lock()
-	sess, ok := ss.sessions[hashOf(c.Value)]
+	ws, ok := ss.sessions[hashOf(sid)]
 	ss.mu.Unlock()
-	if !ok || ss.now().After(sess.expires) {
-		return nil, nil, fmt.Errorf("%w: the session has ended: sign in again at /signin", hallerr.ErrUnauthenticated)
+	if !ok || !ss.now().Before(ws.Expires) {
+		return nil, ws, "", fmt.Errorf("%w: the session has ended: sign in again at /signin", hallerr.ErrUnauthenticated)
 	}
-	id, ok := ss.tokens.LookupID(sess.tokenID)
+	id, ok := ss.tokens.LookupID(ws.TokenID)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: the session's token was revoked", hallerr.ErrUnauthenticated)
+		ss.mu.Lock()
+		delete(ss.sessions, ws.Hash) // the store's went with the token
+		ss.mu.Unlock()
+		return nil, ws, "", fmt.Errorf("%w: the session's token was revoked", hallerr.ErrUnauthenticated)
 	}
 	if !safeMethod(r.Method) {
 		if err := sameOrigin(r); err != nil {
-			return nil, nil, err
+			return nil, ws, "", err
 		}
 		got := r.Header.Get("X-CSRF-Token")
 		if got == "" {
 			got = r.PostFormValue("csrf")
 		}
-		if subtle.ConstantTimeCompare([]byte(got), []byte(sess.csrf)) != 1 {
-			return nil, nil, fmt.Errorf("%w: a %s signed in by cookie needs the session's CSRF token (X-CSRF-Token header or csrf form field, from GET /api/session)", hallerr.ErrPermission, r.Method)
+		if subtle.ConstantTimeCompare([]byte(got), []byte(csrfOf(sid))) != 1 {
+			return nil, ws, "", fmt.Errorf("%w: a %s signed in by cookie needs the session's CSRF token (X-CSRF-Token header or csrf form field, from GET /api/session)", hallerr.ErrPermission, r.Method)
 		}
 	}
-	return id, sess, nil
+	return id, ws, sid, nil
 }
 
 // Identity returns the caller of an HTTP request: its bearer token, or
@@ -269,17 +287,17 @@ func (ss *Sessions) Identity(r *http.Request) (*Identity, error) {
 		}
 		return id, nil
 	}
-	id, _, err := ss.session(r)
+	id, _, _, err := ss.session(r)
 	return id, err
 }
 
 // Info returns what GET /api/session says of the request's session.
 func (ss *Sessions) Info(r *http.Request) (SessionInfo, error) {
-	id, sess, err := ss.session(r)
+	id, ws, sid, err := ss.session(r)
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return info(id, sess), nil
+	return info(id, ws, sid), nil
 }
 
 func safeMethod(m string) bool {

@@ -48,29 +48,68 @@ func next(r *http.Request) string {
 	return n
 }
 
-func (p *Pages) renderSignIn(w http.ResponseWriter, code int, msg, nextPath string) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	_ = signinPage.Execute(w, struct{ Error, Next, TTL string }{msg, nextPath, SessionTTL.String()})
+// signInPage is what the sign-in page shows: the token form, or the
+// button of a sign-in link.
+type signInPage struct {
+	Error, Next, TTL string
+	// Code: a sign-in link's, valid; its button signs in as Who until Until.
+	Code, Who, Until string
 }
 
-// GET /signin: the form; with ?code=, a one-time sign-in code signs in.
+func (p *Pages) renderSignIn(w http.ResponseWriter, code int, page signInPage) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	// The page of a link holds its code in its URL: no referrer carries it
+	// to another site ("no-referrer" would make the browser's own form
+	// post say Origin: null, which the sign-in refuses).
+	w.Header().Set("Referrer-Policy", "same-origin")
+	w.WriteHeader(code)
+	page.TTL = SessionTTL.String()
+	_ = signinPage.Execute(w, page)
+}
+
+// GET /signin: the form; with ?code=, who the sign-in link signs in as and
+// a button that signs in (a POST): opening the link spends nothing.
 func (p *Pages) serveSignInPage(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("token") {
-		p.renderSignIn(w, http.StatusBadRequest, "Tokens never go in links: type it below.", "/")
+		p.renderSignIn(w, http.StatusBadRequest, signInPage{Error: "Tokens never go in links: type it below.", Next: "/"})
 		return
 	}
 	if code := r.URL.Query().Get("code"); code != "" {
-		if _, _, err := p.Sessions.SignIn(w, r, code); err != nil {
+		id, until, err := p.Sessions.Link(r.Context(), code)
+		if err != nil {
 			c, _, msg := p.Codes.HTTP(err)
-			p.renderSignIn(w, c, msg, "/")
+			p.renderSignIn(w, c, signInPage{Error: msg, Next: "/"})
 			return
 		}
-		http.Redirect(w, r, "/", http.StatusSeeOther)
+		p.renderSignIn(w, http.StatusOK, signInPage{Next: next(r), Code: code, Who: Describe(id),
+			Until: until.Local().Format("15:04")})
 		return
 	}
-	p.renderSignIn(w, http.StatusOK, "", next(r))
+	p.renderSignIn(w, http.StatusOK, signInPage{Next: next(r)})
+}
+
+// Describe names an identity for people: "Anna (arbiter, sections A, B)".
+func Describe(id *Identity) string {
+	var role []string
+	switch id.Role {
+	case RoleChief:
+		role = append(role, "chief arbiter")
+	case RoleBroadcast:
+		role = append(role, "broadcast, read-only")
+	default:
+		role = append(role, string(id.Role))
+	}
+	if len(id.Sections) > 0 {
+		role = append(role, "sections "+strings.Join(id.Sections, ", "))
+	}
+	if strings.Contains(strings.ToLower(id.Label), role[0]) {
+		role = role[1:]
+	}
+	if len(role) == 0 {
+		return id.Label
+	}
+	return id.Label + " (" + strings.Join(role, ", ") + ")"
 }
 
 // POST /signin: the form's token (or code).
@@ -81,7 +120,7 @@ func (p *Pages) serveSignInForm(w http.ResponseWriter, r *http.Request) {
 	}
 	if _, _, err := p.Sessions.SignIn(w, r, cred); err != nil {
 		c, _, msg := p.Codes.HTTP(err)
-		p.renderSignIn(w, c, msg, next(r))
+		p.renderSignIn(w, c, signInPage{Error: msg, Next: next(r)})
 		return
 	}
 	http.Redirect(w, r, next(r), http.StatusSeeOther)

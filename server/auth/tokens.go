@@ -134,6 +134,7 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Arbiter/SetPlan":             {RoleChief},
 	"/hall.v1.Arbiter/SetBroadcast":        {RoleChief},
 	"/hall.v1.Arbiter/ListBroadcasts":      {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/IssueSignInLink":     {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchBoard":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchRound":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchHall":             {RoleChief, RoleArbiter, RoleBroadcast},
@@ -304,3 +305,9 @@ func MayCall(id *Identity, method string) error {
 	}
 	return fmt.Errorf("%w: role %s may not call %s (allowed: %s)", hallerr.ErrPermission, id.Role, method, strings.Join(allowed, ", "))
 }
+
+// Live reports whether the identity reads the hall as it is. A broadcast
+// token reads it as it was the broadcast delay ago, on every path (watch
+// streams, server-sent events, boards, rounds, PGN, the display page), so
+// that nothing it relays can help a player at the board.
+func (id *Identity) Live() bool { return id.Role != RoleBroadcast }

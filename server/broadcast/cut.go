@@ -58,6 +58,7 @@ type roundCache struct {
 // made of their first n (a few n kept: the live cut and the delayed one).
 type boardLog struct {
 	events []Event
+	place  int                  // the board's Place its games were written with
 	games  map[int][]byte       // n → the game in PGN
 	shows  map[int]*displayFold // n → the board as the display shows it
 }
@@ -215,6 +216,7 @@ func (f *Feeds) load(ctx context.Context, rc *roundCache, roundID string, versio
 	if rc.logs == nil {
 		rc.logs = map[string]*boardLog{}
 	}
+	Places(r.Boards)
 	present := map[string]bool{}
 	for _, b := range r.Boards {
 		present[b.ID] = true
@@ -222,6 +224,11 @@ func (f *Feeds) load(ctx context.Context, rc *roundCache, roundID string, versio
 		if l == nil {
 			l = &boardLog{games: map[int][]byte{}, shows: map[int]*displayFold{}}
 			rc.logs[b.ID] = l
+		}
+		if l.place != b.Place {
+			// A board added before it renumbered the round: its games
+			// are written again with their new Round tag.
+			l.place, l.games = b.Place, map[int][]byte{}
 		}
 		if uint64(len(l.events)) >= b.Seq {
 			continue

@@ -74,7 +74,8 @@ func (f *Feeds) servePGN(w http.ResponseWriter, r *http.Request, feed, roundID, 
 		return
 	}
 	if boardID != "" && len(c.round.Boards) == 0 {
-		f.fail(w, "pgn_"+feed, fmt.Errorf("%w: board %s is not in a section you may read", ErrNotFound, boardID))
+		// As a board that does not exist: nothing of another section.
+		f.fail(w, "pgn_"+feed, fmt.Errorf("%w: board %q", ErrNotFound, boardID))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")

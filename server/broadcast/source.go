@@ -40,6 +40,14 @@ type Source interface {
 	Changes(roundID string) (version uint64, changed <-chan struct{})
 }
 
+// Places numbers a round's boards across its sections, in their order
+// (Board.Place).
+func Places(boards []Board) {
+	for i := range boards {
+		boards[i].Place = i + 1
+	}
+}
+
 // Round is a round as the feeds show it.
 type Round struct {
 	ID         string
@@ -63,6 +71,11 @@ type Board struct {
 	// Seq is the number of the board's committed events the source knows
 	// of (the feeds read the ones they have not seen with Events).
 	Seq uint64
+	// Place is the game's number in its round across the round's
+	// sections (1 up, in the order of Round.Boards): the PGN's Round tag
+	// "5.<place>", so that board 1 of two sections never share a tag.
+	// The feeds number a round's boards themselves; 0: Number.
+	Place int
 }
 
 // Event is one committed event of a board's log.
@@ -80,7 +93,7 @@ func Game(r Round, b Board, events []Event) pgn.Game {
 	if b.Section != "" {
 		event += " (" + b.Section + ")"
 	}
-	g := pgn.Game{Event: event, Site: r.Venue, Date: b.Created, Round: r.Number, Board: b.Number,
+	g := pgn.Game{Event: event, Site: r.Venue, Date: b.Created, Round: r.Number, Board: b.Number, Place: b.Place,
 		White: b.White, Black: b.Black, Config: b.Config}
 	for i, e := range events {
 		if i == 0 {

@@ -43,12 +43,12 @@ func TestDashboardWholeHallOnOneScreen(t *testing.T) {
 	t.Logf("the hall set up in %s", time.Since(setup).Round(time.Millisecond))
 	base := h.HTTP(t)
 	p := openPage(t, base, 1920, 1080)
-	code, err := h.Server.Sessions().IssueCode(h.Chief)
+	code, err := h.Server.Sessions().IssueCode(context.Background(), h.Chief)
 	if err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	p.do("the sign-in link", navigate(base+"/signin?code="+code))
+	p.useLink(base + "/signin?code=" + code)
 	p.poll("the whole hall", `document.querySelectorAll(".tile").length === 201 && document.querySelectorAll(".tile.st-running").length >= 190`, time.Minute)
 	t.Logf("201 boards shown, playing, after %s", time.Since(began).Round(time.Millisecond))
 	p.poll("every clock online", `document.querySelectorAll(".tile.off").length === 0`, 5*time.Second)

@@ -32,7 +32,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	a1, a2, a4, b4 := tb.boards[0], tb.boards[1], tb.boards[3], tb.boards[7]
 	p := openPage(t, base, 1920, 1080)
 
-	p.do("the sign-in link", navigate(base+"/signin?code="+tb.code(t)))
+	p.useLink(base + "/signin?code=" + tb.code(t))
 	p.waitHall(len(tb.boards))
 	if n := evalAs[int](p, `document.querySelectorAll(".tile.off").length`); n != 0 {
 		t.Errorf("%d tiles show their clock offline; every clock is connected", n)

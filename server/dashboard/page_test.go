@@ -174,6 +174,14 @@ func (p *page) signIn(token string) {
 	p.do("sign in", chromedp.SendKeys(chromedp.ID("token"), token), chromedp.Submit(chromedp.ID("signin")))
 }
 
+// useLink opens a one-time sign-in link and presses its button (opening
+// it alone signs nobody in).
+func (p *page) useLink(url string) {
+	p.t.Helper()
+	p.do("open the sign-in link", navigate(url))
+	p.click("sign in with the link", "#link-signin")
+}
+
 // waitHall waits for the live hall showing n tiles.
 func (p *page) waitHall(n int) {
 	p.t.Helper()
@@ -290,7 +298,7 @@ func (tb *table) auditOf(t *testing.T, boardID string) []*pb.AuditEntry {
 
 func (tb *table) code(t *testing.T) string {
 	t.Helper()
-	code, err := tb.h.Server.Sessions().IssueCode(tb.h.Chief)
+	code, err := tb.h.Server.Sessions().IssueCode(context.Background(), tb.h.Chief)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestDashboardAttentionOnAPhone(t *testing.T) {
 	first := newEvent(t, h, "Open", "OPN", "90m+30s", []boardSpec{{}}) // for its sign-in code
 	p := openPage(t, h.HTTP(t), 1280, 800)
 	p.do("a phone", chromedp.Emulate(device.IPhone12))
-	p.do("the sign-in link", navigate(p.base+"/signin?code="+first.code(t)))
+	p.useLink(p.base + "/signin?code=" + first.code(t))
 	p.waitHall(10)
 
 	// What the panel lists and what the badge says, read at one moment.

@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,9 +46,13 @@ func TestDashboardSectionArbiter(t *testing.T) {
 	p.confirmApplied("player feels unwell")
 	p.poll("A1 paused", `document.querySelector('`+tile(a1.GetBoardId())+`').classList.contains("st-paused")`, 2*time.Second)
 
-	// Section B, by its link: refused, with the reason.
+	// Section B, by its link: not found, as a board that does not exist
+	// (nothing of another section is told).
 	p.do("B1's link", navigate(base+"/#board="+b1.GetBoardId()))
-	p.poll("refused", `document.querySelector("#board .error") !== null && document.querySelector("#board .error").textContent.includes("may not act on board")`, 5*time.Second)
+	p.poll("not found", `document.querySelector("#board .error") !== null && document.querySelector("#board .error").textContent.includes("no such board")`, 5*time.Second)
+	if got := p.text("#board"); strings.Contains(got, "section") || strings.Contains(got, b1.GetWhite().GetName()) {
+		t.Errorf("section B's board by its link tells of it: %q", got)
+	}
 	// And an action on it sent from the page, as a crafted call would be.
 	got := evalAs[string](p, fmt.Sprintf(`(async () => {
 		const r = await fetch("/api/arbiter/BoardAction", {method: "POST", headers: {"Content-Type": "application/json",
@@ -55,8 +60,8 @@ func TestDashboardSectionArbiter(t *testing.T) {
 			body: JSON.stringify({boardId: %q, action: {kind: "ACTION_KIND_PAUSE"}, reason: "not mine"})});
 		return r.status + " " + (await r.json()).code;
 	})()`, b1.GetBoardId()))
-	if got != "403 PermissionDenied" {
-		t.Errorf("pausing section B's board from Anna's page: %s, want 403 PermissionDenied", got)
+	if got != "404 NotFound" {
+		t.Errorf("pausing section B's board from Anna's page: %s, want 404 NotFound", got)
 	}
 	for _, e := range tb.auditOf(t, b1.GetBoardId()) {
 		if e.GetReason() == "not mine" {

@@ -33,7 +33,8 @@ type DeviceMove struct {
 
 // claimDevice applies the busy-device rule for giving dev the board
 // toBoard (which may not exist yet: AddBoard, ImportRound) on behalf of id
-// (needed only to replace).
+// (nil: the hall itself, ImportRound; needed to replace, and to say
+// nothing of a section out of id's reach).
 func (h *Hall) claimDevice(ctx context.Context, id *auth.Identity, dev, toBoard string, replace bool) (DeviceMove, error) {
 	m := DeviceMove{dev: dev}
 	f := &h.floor
@@ -63,13 +64,15 @@ func (h *Hall) claimDevice(ctx context.Context, id *auth.Identity, dev, toBoard 
 	if !m.running {
 		return m, nil
 	}
+	if id != nil && !id.MaySection(from.rec.Section) {
+		// Nothing of a section out of the caller's reach is named.
+		return m, fmt.Errorf("%w: device %s keeps a board of a section you do not act on, whose game is not over: choose another device, or ask the chief arbiter",
+			hallerr.ErrDeviceBusy, dev)
+	}
 	where := fmt.Sprintf("board %s (board %d of section %q, %s)", from.rec.ID, from.rec.Number, from.rec.Section, status)
 	if !replace {
 		return m, fmt.Errorf("%w: device %s keeps %s, whose game is not over: to take it from there (leaving that board without a clock) say replace; or choose another device",
 			hallerr.ErrDeviceBusy, dev, where)
-	}
-	if !id.MaySection(from.rec.Section) {
-		return m, fmt.Errorf("%w: device %s keeps %s; %s may not act on section %q, so may not take it", hallerr.ErrPermission, dev, where, id.Actor(), from.rec.Section)
 	}
 	return m, nil
 }

@@ -40,7 +40,7 @@ var allowed = []struct {
 	{"server/hall", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire",
 		"server/auth", "server/broadcast", "server/hallerr"}},
 	{"server/link", []string{"storage", "proto/...", "internal/mono", "server/hall", "server/auth", "server/fanout", "server/hallerr"}},
-	{"server/arbiter", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire",
+	{"server/arbiter", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/qr",
 		"server/hall", "server/auth", "server/fanout", "server/broadcast", "server/hallerr"}},
 	{"server/gateway", []string{"rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/ident",
 		"server/fanout", "server/broadcast", "server/hallerr"}},

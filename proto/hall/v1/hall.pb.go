@@ -5264,6 +5264,164 @@ func (x *IssueTokenResponse) GetToken() string {
 	return ""
 }
 
+type IssueSignInLinkRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The token the link signs in as: its id (tok-...) or its label; empty:
+	// the caller's own.
+	ForToken string `protobuf:"bytes,1,opt,name=for_token,json=forToken,proto3" json:"for_token,omitempty"`
+	// Where people open the hall's web pages, e.g. "https://hall.local:7080":
+	// the link's url and QR code start with it. Empty: the path only.
+	BaseUrl       string `protobuf:"bytes,2,opt,name=base_url,json=baseUrl,proto3" json:"base_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueSignInLinkRequest) Reset() {
+	*x = IssueSignInLinkRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueSignInLinkRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueSignInLinkRequest) ProtoMessage() {}
+
+func (x *IssueSignInLinkRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueSignInLinkRequest.ProtoReflect.Descriptor instead.
+func (*IssueSignInLinkRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *IssueSignInLinkRequest) GetForToken() string {
+	if x != nil {
+		return x.ForToken
+	}
+	return ""
+}
+
+func (x *IssueSignInLinkRequest) GetBaseUrl() string {
+	if x != nil {
+		return x.BaseUrl
+	}
+	return ""
+}
+
+type SignInLink struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`                                           // "/signin?code=sc_...": the link, from the web pages' root
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`                                             // base_url and path ("" without a base_url)
+	ExpiresUnixMs int64                  `protobuf:"varint,3,opt,name=expires_unix_ms,json=expiresUnixMs,proto3" json:"expires_unix_ms,omitempty"` // server wall clock: unused by then, it no longer signs in
+	TokenId       string                 `protobuf:"bytes,4,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`                      // the token it signs in as
+	Label         string                 `protobuf:"bytes,5,opt,name=label,proto3" json:"label,omitempty"`
+	Role          Role                   `protobuf:"varint,6,opt,name=role,proto3,enum=hall.v1.Role" json:"role,omitempty"`
+	Sections      []string               `protobuf:"bytes,7,rep,name=sections,proto3" json:"sections,omitempty"` // ROLE_ARBITER: the token's sections (empty: all)
+	// The url as a QR code, an SVG image ("" without a base_url), for a
+	// phone's camera.
+	QrSvg         string `protobuf:"bytes,8,opt,name=qr_svg,json=qrSvg,proto3" json:"qr_svg,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SignInLink) Reset() {
+	*x = SignInLink{}
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SignInLink) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SignInLink) ProtoMessage() {}
+
+func (x *SignInLink) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SignInLink.ProtoReflect.Descriptor instead.
+func (*SignInLink) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *SignInLink) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *SignInLink) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SignInLink) GetExpiresUnixMs() int64 {
+	if x != nil {
+		return x.ExpiresUnixMs
+	}
+	return 0
+}
+
+func (x *SignInLink) GetTokenId() string {
+	if x != nil {
+		return x.TokenId
+	}
+	return ""
+}
+
+func (x *SignInLink) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *SignInLink) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
+func (x *SignInLink) GetSections() []string {
+	if x != nil {
+		return x.Sections
+	}
+	return nil
+}
+
+func (x *SignInLink) GetQrSvg() string {
+	if x != nil {
+		return x.QrSvg
+	}
+	return ""
+}
+
 type RevokeTokenRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TokenId       string                 `protobuf:"bytes,1,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`
@@ -5273,7 +5431,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5285,7 +5443,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5298,7 +5456,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *RevokeTokenRequest) GetTokenId() string {
@@ -5316,7 +5474,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5328,7 +5486,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5341,7 +5499,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
 }
 
 type ListTokensRequest struct {
@@ -5352,7 +5510,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5364,7 +5522,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5377,7 +5535,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
 }
 
 type TokenInfo struct {
@@ -5395,7 +5553,7 @@ type TokenInfo struct {
 
 func (x *TokenInfo) Reset() {
 	*x = TokenInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5407,7 +5565,7 @@ func (x *TokenInfo) String() string {
 func (*TokenInfo) ProtoMessage() {}
 
 func (x *TokenInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5420,7 +5578,7 @@ func (x *TokenInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenInfo.ProtoReflect.Descriptor instead.
 func (*TokenInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *TokenInfo) GetTokenId() string {
@@ -5481,7 +5639,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5493,7 +5651,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5506,7 +5664,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ListTokensResponse) GetTokens() []*TokenInfo {
@@ -5524,7 +5682,7 @@ type ListTournamentsRequest struct {
 
 func (x *ListTournamentsRequest) Reset() {
 	*x = ListTournamentsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5536,7 +5694,7 @@ func (x *ListTournamentsRequest) String() string {
 func (*ListTournamentsRequest) ProtoMessage() {}
 
 func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5549,7 +5707,7 @@ func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
 func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
 }
 
 type ListTournamentsResponse struct {
@@ -5561,7 +5719,7 @@ type ListTournamentsResponse struct {
 
 func (x *ListTournamentsResponse) Reset() {
 	*x = ListTournamentsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5573,7 +5731,7 @@ func (x *ListTournamentsResponse) String() string {
 func (*ListTournamentsResponse) ProtoMessage() {}
 
 func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5586,7 +5744,7 @@ func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
 func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
@@ -5605,7 +5763,7 @@ type ListRoundsRequest struct {
 
 func (x *ListRoundsRequest) Reset() {
 	*x = ListRoundsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5617,7 +5775,7 @@ func (x *ListRoundsRequest) String() string {
 func (*ListRoundsRequest) ProtoMessage() {}
 
 func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5630,7 +5788,7 @@ func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRoundsRequest.ProtoReflect.Descriptor instead.
 func (*ListRoundsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ListRoundsRequest) GetTournament() string {
@@ -5649,7 +5807,7 @@ type ListRoundsResponse struct {
 
 func (x *ListRoundsResponse) Reset() {
 	*x = ListRoundsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5661,7 +5819,7 @@ func (x *ListRoundsResponse) String() string {
 func (*ListRoundsResponse) ProtoMessage() {}
 
 func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5674,7 +5832,7 @@ func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRoundsResponse.ProtoReflect.Descriptor instead.
 func (*ListRoundsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *ListRoundsResponse) GetRounds() []*Round {
@@ -5695,7 +5853,7 @@ type GetRoundRequest struct {
 
 func (x *GetRoundRequest) Reset() {
 	*x = GetRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5707,7 +5865,7 @@ func (x *GetRoundRequest) String() string {
 func (*GetRoundRequest) ProtoMessage() {}
 
 func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5720,7 +5878,7 @@ func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRoundRequest.ProtoReflect.Descriptor instead.
 func (*GetRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *GetRoundRequest) GetRoundId() string {
@@ -5762,7 +5920,7 @@ type ImportRoundRequest struct {
 
 func (x *ImportRoundRequest) Reset() {
 	*x = ImportRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5774,7 +5932,7 @@ func (x *ImportRoundRequest) String() string {
 func (*ImportRoundRequest) ProtoMessage() {}
 
 func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5787,7 +5945,7 @@ func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRoundRequest.ProtoReflect.Descriptor instead.
 func (*ImportRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ImportRoundRequest) GetTournament() string {
@@ -5871,7 +6029,7 @@ type ImportRoundResponse struct {
 
 func (x *ImportRoundResponse) Reset() {
 	*x = ImportRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5883,7 +6041,7 @@ func (x *ImportRoundResponse) String() string {
 func (*ImportRoundResponse) ProtoMessage() {}
 
 func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5896,7 +6054,7 @@ func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRoundResponse.ProtoReflect.Descriptor instead.
 func (*ImportRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ImportRoundResponse) GetRound() *Round {
@@ -5933,7 +6091,7 @@ type ExportRoundRequest struct {
 
 func (x *ExportRoundRequest) Reset() {
 	*x = ExportRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5945,7 +6103,7 @@ func (x *ExportRoundRequest) String() string {
 func (*ExportRoundRequest) ProtoMessage() {}
 
 func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5958,7 +6116,7 @@ func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRoundRequest.ProtoReflect.Descriptor instead.
 func (*ExportRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ExportRoundRequest) GetRoundId() string {
@@ -6008,7 +6166,7 @@ type ExportRoundResponse struct {
 
 func (x *ExportRoundResponse) Reset() {
 	*x = ExportRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6020,7 +6178,7 @@ func (x *ExportRoundResponse) String() string {
 func (*ExportRoundResponse) ProtoMessage() {}
 
 func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6033,7 +6191,7 @@ func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRoundResponse.ProtoReflect.Descriptor instead.
 func (*ExportRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ExportRoundResponse) GetContent() []byte {
@@ -6077,7 +6235,7 @@ type PlanTable struct {
 
 func (x *PlanTable) Reset() {
 	*x = PlanTable{}
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6089,7 +6247,7 @@ func (x *PlanTable) String() string {
 func (*PlanTable) ProtoMessage() {}
 
 func (x *PlanTable) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6102,7 +6260,7 @@ func (x *PlanTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanTable.ProtoReflect.Descriptor instead.
 func (*PlanTable) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *PlanTable) GetTable() int32 {
@@ -6150,7 +6308,7 @@ type HallPlan struct {
 
 func (x *HallPlan) Reset() {
 	*x = HallPlan{}
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6162,7 +6320,7 @@ func (x *HallPlan) String() string {
 func (*HallPlan) ProtoMessage() {}
 
 func (x *HallPlan) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6175,7 +6333,7 @@ func (x *HallPlan) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HallPlan.ProtoReflect.Descriptor instead.
 func (*HallPlan) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *HallPlan) GetVenue() string {
@@ -6201,7 +6359,7 @@ type GetPlanRequest struct {
 
 func (x *GetPlanRequest) Reset() {
 	*x = GetPlanRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6213,7 +6371,7 @@ func (x *GetPlanRequest) String() string {
 func (*GetPlanRequest) ProtoMessage() {}
 
 func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6226,7 +6384,7 @@ func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlanRequest.ProtoReflect.Descriptor instead.
 func (*GetPlanRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *GetPlanRequest) GetVenue() string {
@@ -6248,7 +6406,7 @@ type SetPlanRequest struct {
 
 func (x *SetPlanRequest) Reset() {
 	*x = SetPlanRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6260,7 +6418,7 @@ func (x *SetPlanRequest) String() string {
 func (*SetPlanRequest) ProtoMessage() {}
 
 func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6273,7 +6431,7 @@ func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetPlanRequest.ProtoReflect.Descriptor instead.
 func (*SetPlanRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *SetPlanRequest) GetVenue() string {
@@ -6318,7 +6476,7 @@ type SetBroadcastRequest struct {
 
 func (x *SetBroadcastRequest) Reset() {
 	*x = SetBroadcastRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6330,7 +6488,7 @@ func (x *SetBroadcastRequest) String() string {
 func (*SetBroadcastRequest) ProtoMessage() {}
 
 func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6343,7 +6501,7 @@ func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetBroadcastRequest.ProtoReflect.Descriptor instead.
 func (*SetBroadcastRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *SetBroadcastRequest) GetRoundId() string {
@@ -6404,7 +6562,7 @@ type RoundBroadcast struct {
 
 func (x *RoundBroadcast) Reset() {
 	*x = RoundBroadcast{}
-	mi := &file_hall_v1_hall_proto_msgTypes[74]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6416,7 +6574,7 @@ func (x *RoundBroadcast) String() string {
 func (*RoundBroadcast) ProtoMessage() {}
 
 func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[74]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6429,7 +6587,7 @@ func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundBroadcast.ProtoReflect.Descriptor instead.
 func (*RoundBroadcast) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *RoundBroadcast) GetRoundId() string {
@@ -6512,7 +6670,7 @@ type RelayStatus struct {
 
 func (x *RelayStatus) Reset() {
 	*x = RelayStatus{}
-	mi := &file_hall_v1_hall_proto_msgTypes[75]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6524,7 +6682,7 @@ func (x *RelayStatus) String() string {
 func (*RelayStatus) ProtoMessage() {}
 
 func (x *RelayStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[75]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6537,7 +6695,7 @@ func (x *RelayStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelayStatus.ProtoReflect.Descriptor instead.
 func (*RelayStatus) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *RelayStatus) GetUrl() string {
@@ -6654,7 +6812,7 @@ type ListBroadcastsRequest struct {
 
 func (x *ListBroadcastsRequest) Reset() {
 	*x = ListBroadcastsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[76]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6666,7 +6824,7 @@ func (x *ListBroadcastsRequest) String() string {
 func (*ListBroadcastsRequest) ProtoMessage() {}
 
 func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[76]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6679,7 +6837,7 @@ func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBroadcastsRequest.ProtoReflect.Descriptor instead.
 func (*ListBroadcastsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *ListBroadcastsRequest) GetTournament() string {
@@ -6698,7 +6856,7 @@ type ListBroadcastsResponse struct {
 
 func (x *ListBroadcastsResponse) Reset() {
 	*x = ListBroadcastsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[77]
+	mi := &file_hall_v1_hall_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6710,7 +6868,7 @@ func (x *ListBroadcastsResponse) String() string {
 func (*ListBroadcastsResponse) ProtoMessage() {}
 
 func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[77]
+	mi := &file_hall_v1_hall_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6723,7 +6881,7 @@ func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBroadcastsResponse.ProtoReflect.Descriptor instead.
 func (*ListBroadcastsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *ListBroadcastsResponse) GetBroadcasts() []*RoundBroadcast {
@@ -6741,7 +6899,7 @@ type BackupRequest struct {
 
 func (x *BackupRequest) Reset() {
 	*x = BackupRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[78]
+	mi := &file_hall_v1_hall_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6753,7 +6911,7 @@ func (x *BackupRequest) String() string {
 func (*BackupRequest) ProtoMessage() {}
 
 func (x *BackupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[78]
+	mi := &file_hall_v1_hall_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6766,7 +6924,7 @@ func (x *BackupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
 func (*BackupRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{80}
 }
 
 type BackupChunk struct {
@@ -6781,7 +6939,7 @@ type BackupChunk struct {
 
 func (x *BackupChunk) Reset() {
 	*x = BackupChunk{}
-	mi := &file_hall_v1_hall_proto_msgTypes[79]
+	mi := &file_hall_v1_hall_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6793,7 +6951,7 @@ func (x *BackupChunk) String() string {
 func (*BackupChunk) ProtoMessage() {}
 
 func (x *BackupChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[79]
+	mi := &file_hall_v1_hall_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6806,7 +6964,7 @@ func (x *BackupChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
 func (*BackupChunk) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{79}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *BackupChunk) GetData() []byte {
@@ -6849,7 +7007,7 @@ type BackupSummary struct {
 
 func (x *BackupSummary) Reset() {
 	*x = BackupSummary{}
-	mi := &file_hall_v1_hall_proto_msgTypes[80]
+	mi := &file_hall_v1_hall_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6861,7 +7019,7 @@ func (x *BackupSummary) String() string {
 func (*BackupSummary) ProtoMessage() {}
 
 func (x *BackupSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[80]
+	mi := &file_hall_v1_hall_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6874,7 +7032,7 @@ func (x *BackupSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
 func (*BackupSummary) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{80}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *BackupSummary) GetBoards() int32 {
@@ -6915,7 +7073,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[81]
+	mi := &file_hall_v1_hall_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6927,7 +7085,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[81]
+	mi := &file_hall_v1_hall_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6940,7 +7098,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{81}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -6967,7 +7125,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[82]
+	mi := &file_hall_v1_hall_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6979,7 +7137,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[82]
+	mi := &file_hall_v1_hall_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6992,7 +7150,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{82}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -7021,7 +7179,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[83]
+	mi := &file_hall_v1_hall_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7033,7 +7191,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[83]
+	mi := &file_hall_v1_hall_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7046,7 +7204,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{83}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -7074,7 +7232,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[84]
+	mi := &file_hall_v1_hall_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7086,7 +7244,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[84]
+	mi := &file_hall_v1_hall_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7099,7 +7257,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{84}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -7531,7 +7689,20 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\bsections\x18\x04 \x03(\tR\bsections\"E\n" +
 	"\x12IssueTokenResponse\x12\x19\n" +
 	"\btoken_id\x18\x01 \x01(\tR\atokenId\x12\x14\n" +
-	"\x05token\x18\x02 \x01(\tR\x05token\"/\n" +
+	"\x05token\x18\x02 \x01(\tR\x05token\"P\n" +
+	"\x16IssueSignInLinkRequest\x12\x1b\n" +
+	"\tfor_token\x18\x01 \x01(\tR\bforToken\x12\x19\n" +
+	"\bbase_url\x18\x02 \x01(\tR\abaseUrl\"\xe1\x01\n" +
+	"\n" +
+	"SignInLink\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12&\n" +
+	"\x0fexpires_unix_ms\x18\x03 \x01(\x03R\rexpiresUnixMs\x12\x19\n" +
+	"\btoken_id\x18\x04 \x01(\tR\atokenId\x12\x14\n" +
+	"\x05label\x18\x05 \x01(\tR\x05label\x12!\n" +
+	"\x04role\x18\x06 \x01(\x0e2\r.hall.v1.RoleR\x04role\x12\x1a\n" +
+	"\bsections\x18\a \x03(\tR\bsections\x12\x15\n" +
+	"\x06qr_svg\x18\b \x01(\tR\x05qrSvg\"/\n" +
 	"\x12RevokeTokenRequest\x12\x19\n" +
 	"\btoken_id\x18\x01 \x01(\tR\atokenId\"\x15\n" +
 	"\x13RevokeTokenResponse\"\x13\n" +
@@ -7770,7 +7941,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
 	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xc8\r\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\x91\x0e\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -7801,7 +7972,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aGetPlan\x12\x17.hall.v1.GetPlanRequest\x1a\x11.hall.v1.HallPlan\x125\n" +
 	"\aSetPlan\x12\x17.hall.v1.SetPlanRequest\x1a\x11.hall.v1.HallPlan\x12E\n" +
 	"\fSetBroadcast\x12\x1c.hall.v1.SetBroadcastRequest\x1a\x17.hall.v1.RoundBroadcast\x12Q\n" +
-	"\x0eListBroadcasts\x12\x1e.hall.v1.ListBroadcastsRequest\x1a\x1f.hall.v1.ListBroadcastsResponse2A\n" +
+	"\x0eListBroadcasts\x12\x1e.hall.v1.ListBroadcastsRequest\x1a\x1f.hall.v1.ListBroadcastsResponse\x12G\n" +
+	"\x0fIssueSignInLink\x12\x1f.hall.v1.IssueSignInLinkRequest\x1a\x13.hall.v1.SignInLink2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -7824,7 +7996,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -7894,36 +8066,38 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*ListDevicesResponse)(nil),        // 65: hall.v1.ListDevicesResponse
 	(*IssueTokenRequest)(nil),          // 66: hall.v1.IssueTokenRequest
 	(*IssueTokenResponse)(nil),         // 67: hall.v1.IssueTokenResponse
-	(*RevokeTokenRequest)(nil),         // 68: hall.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),        // 69: hall.v1.RevokeTokenResponse
-	(*ListTokensRequest)(nil),          // 70: hall.v1.ListTokensRequest
-	(*TokenInfo)(nil),                  // 71: hall.v1.TokenInfo
-	(*ListTokensResponse)(nil),         // 72: hall.v1.ListTokensResponse
-	(*ListTournamentsRequest)(nil),     // 73: hall.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),    // 74: hall.v1.ListTournamentsResponse
-	(*ListRoundsRequest)(nil),          // 75: hall.v1.ListRoundsRequest
-	(*ListRoundsResponse)(nil),         // 76: hall.v1.ListRoundsResponse
-	(*GetRoundRequest)(nil),            // 77: hall.v1.GetRoundRequest
-	(*ImportRoundRequest)(nil),         // 78: hall.v1.ImportRoundRequest
-	(*ImportRoundResponse)(nil),        // 79: hall.v1.ImportRoundResponse
-	(*ExportRoundRequest)(nil),         // 80: hall.v1.ExportRoundRequest
-	(*ExportRoundResponse)(nil),        // 81: hall.v1.ExportRoundResponse
-	(*PlanTable)(nil),                  // 82: hall.v1.PlanTable
-	(*HallPlan)(nil),                   // 83: hall.v1.HallPlan
-	(*GetPlanRequest)(nil),             // 84: hall.v1.GetPlanRequest
-	(*SetPlanRequest)(nil),             // 85: hall.v1.SetPlanRequest
-	(*SetBroadcastRequest)(nil),        // 86: hall.v1.SetBroadcastRequest
-	(*RoundBroadcast)(nil),             // 87: hall.v1.RoundBroadcast
-	(*RelayStatus)(nil),                // 88: hall.v1.RelayStatus
-	(*ListBroadcastsRequest)(nil),      // 89: hall.v1.ListBroadcastsRequest
-	(*ListBroadcastsResponse)(nil),     // 90: hall.v1.ListBroadcastsResponse
-	(*BackupRequest)(nil),              // 91: hall.v1.BackupRequest
-	(*BackupChunk)(nil),                // 92: hall.v1.BackupChunk
-	(*BackupSummary)(nil),              // 93: hall.v1.BackupSummary
-	(*WatchBoardRequest)(nil),          // 94: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),          // 95: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),           // 96: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),                // 97: hall.v1.WatchUpdate
+	(*IssueSignInLinkRequest)(nil),     // 68: hall.v1.IssueSignInLinkRequest
+	(*SignInLink)(nil),                 // 69: hall.v1.SignInLink
+	(*RevokeTokenRequest)(nil),         // 70: hall.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),        // 71: hall.v1.RevokeTokenResponse
+	(*ListTokensRequest)(nil),          // 72: hall.v1.ListTokensRequest
+	(*TokenInfo)(nil),                  // 73: hall.v1.TokenInfo
+	(*ListTokensResponse)(nil),         // 74: hall.v1.ListTokensResponse
+	(*ListTournamentsRequest)(nil),     // 75: hall.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),    // 76: hall.v1.ListTournamentsResponse
+	(*ListRoundsRequest)(nil),          // 77: hall.v1.ListRoundsRequest
+	(*ListRoundsResponse)(nil),         // 78: hall.v1.ListRoundsResponse
+	(*GetRoundRequest)(nil),            // 79: hall.v1.GetRoundRequest
+	(*ImportRoundRequest)(nil),         // 80: hall.v1.ImportRoundRequest
+	(*ImportRoundResponse)(nil),        // 81: hall.v1.ImportRoundResponse
+	(*ExportRoundRequest)(nil),         // 82: hall.v1.ExportRoundRequest
+	(*ExportRoundResponse)(nil),        // 83: hall.v1.ExportRoundResponse
+	(*PlanTable)(nil),                  // 84: hall.v1.PlanTable
+	(*HallPlan)(nil),                   // 85: hall.v1.HallPlan
+	(*GetPlanRequest)(nil),             // 86: hall.v1.GetPlanRequest
+	(*SetPlanRequest)(nil),             // 87: hall.v1.SetPlanRequest
+	(*SetBroadcastRequest)(nil),        // 88: hall.v1.SetBroadcastRequest
+	(*RoundBroadcast)(nil),             // 89: hall.v1.RoundBroadcast
+	(*RelayStatus)(nil),                // 90: hall.v1.RelayStatus
+	(*ListBroadcastsRequest)(nil),      // 91: hall.v1.ListBroadcastsRequest
+	(*ListBroadcastsResponse)(nil),     // 92: hall.v1.ListBroadcastsResponse
+	(*BackupRequest)(nil),              // 93: hall.v1.BackupRequest
+	(*BackupChunk)(nil),                // 94: hall.v1.BackupChunk
+	(*BackupSummary)(nil),              // 95: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),          // 96: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),          // 97: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),           // 98: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),                // 99: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -8004,86 +8178,89 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	61,  // 75: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
 	64,  // 76: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
 	10,  // 77: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	10,  // 78: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	71,  // 79: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	39,  // 80: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	41,  // 81: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 82: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 83: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	41,  // 84: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	45,  // 85: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	12,  // 86: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	82,  // 87: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	82,  // 88: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	88,  // 89: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	87,  // 90: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	93,  // 91: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 92: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 93: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	40,  // 94: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	44,  // 95: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	47,  // 96: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	48,  // 97: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	49,  // 98: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	51,  // 99: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	52,  // 100: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	55,  // 101: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	57,  // 102: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	59,  // 103: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	60,  // 104: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	63,  // 105: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	66,  // 106: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	68,  // 107: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	70,  // 108: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	38,  // 109: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	73,  // 110: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	75,  // 111: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	77,  // 112: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	78,  // 113: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	80,  // 114: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	84,  // 115: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	85,  // 116: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	86,  // 117: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	89,  // 118: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	91,  // 119: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	94,  // 120: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	95,  // 121: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	96,  // 122: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 123: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	39,  // 124: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	41,  // 125: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	45,  // 126: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	45,  // 127: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	50,  // 128: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	45,  // 129: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	54,  // 130: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	56,  // 131: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	58,  // 132: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	45,  // 133: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	62,  // 134: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	65,  // 135: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	67,  // 136: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	69,  // 137: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	72,  // 138: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	36,  // 139: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	74,  // 140: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	76,  // 141: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	41,  // 142: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	79,  // 143: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	81,  // 144: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	83,  // 145: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	83,  // 146: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	87,  // 147: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	90,  // 148: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	92,  // 149: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	97,  // 150: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	97,  // 151: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	97,  // 152: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	123, // [123:153] is the sub-list for method output_type
-	93,  // [93:123] is the sub-list for method input_type
-	93,  // [93:93] is the sub-list for extension type_name
-	93,  // [93:93] is the sub-list for extension extendee
-	0,   // [0:93] is the sub-list for field type_name
+	10,  // 78: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 79: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	73,  // 80: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	39,  // 81: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	41,  // 82: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 83: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 84: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	41,  // 85: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	45,  // 86: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	12,  // 87: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	84,  // 88: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	84,  // 89: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	90,  // 90: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	89,  // 91: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	95,  // 92: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 93: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 94: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	40,  // 95: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	44,  // 96: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	47,  // 97: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	48,  // 98: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	49,  // 99: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	51,  // 100: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	52,  // 101: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	55,  // 102: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	57,  // 103: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	59,  // 104: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	60,  // 105: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	63,  // 106: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	66,  // 107: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	70,  // 108: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	72,  // 109: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	38,  // 110: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	75,  // 111: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	77,  // 112: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	79,  // 113: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	80,  // 114: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	82,  // 115: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	86,  // 116: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	87,  // 117: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	88,  // 118: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	91,  // 119: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	68,  // 120: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	93,  // 121: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	96,  // 122: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	97,  // 123: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	98,  // 124: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 125: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	39,  // 126: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	41,  // 127: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	45,  // 128: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	45,  // 129: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	50,  // 130: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	45,  // 131: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	54,  // 132: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	56,  // 133: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	58,  // 134: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	45,  // 135: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	62,  // 136: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	65,  // 137: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	67,  // 138: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	71,  // 139: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	74,  // 140: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	36,  // 141: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	76,  // 142: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	78,  // 143: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	41,  // 144: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	81,  // 145: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	83,  // 146: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	85,  // 147: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	85,  // 148: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	89,  // 149: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	92,  // 150: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	69,  // 151: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	94,  // 152: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	99,  // 153: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	99,  // 154: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	99,  // 155: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	125, // [125:156] is the sub-list for method output_type
+	94,  // [94:125] is the sub-list for method input_type
+	94,  // [94:94] is the sub-list for extension type_name
+	94,  // [94:94] is the sub-list for extension extendee
+	0,   // [0:94] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -8106,14 +8283,14 @@ func file_hall_v1_hall_proto_init() {
 		(*ServerMessage_Command)(nil),
 		(*ServerMessage_Announce)(nil),
 	}
-	file_hall_v1_hall_proto_msgTypes[73].OneofWrappers = []any{}
+	file_hall_v1_hall_proto_msgTypes[75].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   85,
+			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -179,6 +179,7 @@ const (
 	Arbiter_SetPlan_FullMethodName             = "/hall.v1.Arbiter/SetPlan"
 	Arbiter_SetBroadcast_FullMethodName        = "/hall.v1.Arbiter/SetBroadcast"
 	Arbiter_ListBroadcasts_FullMethodName      = "/hall.v1.Arbiter/ListBroadcasts"
+	Arbiter_IssueSignInLink_FullMethodName     = "/hall.v1.Arbiter/IssueSignInLink"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -244,6 +245,14 @@ type ArbiterClient interface {
 	SetBroadcast(ctx context.Context, in *SetBroadcastRequest, opts ...grpc.CallOption) (*RoundBroadcast, error)
 	// The rounds' broadcast settings and how pushing to their relays goes.
 	ListBroadcasts(ctx context.Context, in *ListBroadcastsRequest, opts ...grpc.CallOption) (*ListBroadcastsResponse, error)
+	// Makes a one-time sign-in link (/signin?code=...) that signs one
+	// browser in as a token, once, within 15 minutes: another device of the
+	// caller's, or a deputy's tablet. The chief arbiter may make one for any
+	// token but a device's; an arbiter for themself and for arbiter tokens
+	// limited to sections they hold too; a broadcast token for itself. A
+	// token the caller may not make a link for is NOT_FOUND, as an unknown
+	// one. Opening the link (GET) shows a button; only its POST signs in.
+	IssueSignInLink(ctx context.Context, in *IssueSignInLinkRequest, opts ...grpc.CallOption) (*SignInLink, error)
 }
 
 type arbiterClient struct {
@@ -504,6 +513,16 @@ func (c *arbiterClient) ListBroadcasts(ctx context.Context, in *ListBroadcastsRe
 	return out, nil
 }
 
+func (c *arbiterClient) IssueSignInLink(ctx context.Context, in *IssueSignInLinkRequest, opts ...grpc.CallOption) (*SignInLink, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SignInLink)
+	err := c.cc.Invoke(ctx, Arbiter_IssueSignInLink_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -567,6 +586,14 @@ type ArbiterServer interface {
 	SetBroadcast(context.Context, *SetBroadcastRequest) (*RoundBroadcast, error)
 	// The rounds' broadcast settings and how pushing to their relays goes.
 	ListBroadcasts(context.Context, *ListBroadcastsRequest) (*ListBroadcastsResponse, error)
+	// Makes a one-time sign-in link (/signin?code=...) that signs one
+	// browser in as a token, once, within 15 minutes: another device of the
+	// caller's, or a deputy's tablet. The chief arbiter may make one for any
+	// token but a device's; an arbiter for themself and for arbiter tokens
+	// limited to sections they hold too; a broadcast token for itself. A
+	// token the caller may not make a link for is NOT_FOUND, as an unknown
+	// one. Opening the link (GET) shows a button; only its POST signs in.
+	IssueSignInLink(context.Context, *IssueSignInLinkRequest) (*SignInLink, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -651,6 +678,9 @@ func (UnimplementedArbiterServer) SetBroadcast(context.Context, *SetBroadcastReq
 }
 func (UnimplementedArbiterServer) ListBroadcasts(context.Context, *ListBroadcastsRequest) (*ListBroadcastsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListBroadcasts not implemented")
+}
+func (UnimplementedArbiterServer) IssueSignInLink(context.Context, *IssueSignInLinkRequest) (*SignInLink, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method IssueSignInLink not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1123,6 +1153,24 @@ func _Arbiter_ListBroadcasts_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_IssueSignInLink_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(IssueSignInLinkRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).IssueSignInLink(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_IssueSignInLink_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).IssueSignInLink(ctx, req.(*IssueSignInLinkRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1229,6 +1277,10 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListBroadcasts",
 			Handler:    _Arbiter_ListBroadcasts_Handler,
+		},
+		{
+			MethodName: "IssueSignInLink",
+			Handler:    _Arbiter_IssueSignInLink_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

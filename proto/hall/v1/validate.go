@@ -390,6 +390,13 @@ func (r *IssueTokenRequest) Validate() error {
 
 func (r *RevokeTokenRequest) Validate() error { return id("token_id", r.GetTokenId(), true) }
 
+func (r *IssueSignInLinkRequest) Validate() error {
+	if err := text("for_token", r.GetForToken(), false); err != nil {
+		return err
+	}
+	return text("base_url", r.GetBaseUrl(), false)
+}
+
 func (r *DescribeTimeControlRequest) Validate() error {
 	return first(text("time_control", r.GetTimeControl(), true), textN("ruleset", r.GetRuleset(), false, 32))
 }

@@ -12,6 +12,7 @@ import { attention, worst } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
 import { followStream } from "./stream.js";
+import { wireSignInLink } from "./link.js";
 
 const $ = id => document.getElementById(id);
 
@@ -47,7 +48,7 @@ function banner(msg, cls, withSignIn) {
 }
 
 // signedOut stops everything and says why: a revoked token, an ended
-// session, a server restarted (sessions are in its memory). The hall is
+// session, a sign-out elsewhere (a restart keeps sessions). The hall is
 // shown as the page last heard it, greyed, its clocks stopped.
 function signedOut(reason) {
   if (state.ended) return;
@@ -161,6 +162,7 @@ async function boot() {
     canAudit: canAct,
   });
   wireControls();
+  wireSignInLink($("link-open"), $("link-dialog"));
   try {
     await loadRounds();
     readHash();

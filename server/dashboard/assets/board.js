@@ -203,7 +203,7 @@ export class BoardPanel {
       const label = (side === "white" ? n + ". " : last === "white" ? "" : n + "… ") + (e.action.san || "—");
       last = side;
       const b = el("button", "", label);
-      b.title = f.Side(side) + " used " + f.duration(f.num(e.usedMs)) + ", left " + f.clock(f.num(e.after[side].remainingMs));
+      b.title = f.Side(side) + " used " + f.used(f.num(e.usedMs)) + ", left " + f.clock(f.num(e.after[side].remainingMs));
       b.onclick = () => { this.pick = e; this.drawPosition(); };
       li.append(b);
       items.push(li);
@@ -307,7 +307,7 @@ export function describe(e, prev) {
       const s = f.sideOf(a.side);
       const n = after ? f.num(after[s] && after[s].moves) : 0;
       what = (n ? (s === "white" ? n + ". " : n + "… ") : "") + (a.san || side + " pressed");
-      if (after) detail = side + " used " + f.duration(f.num(e.usedMs)) + ", left " + f.clock(f.num(after[s] && after[s].remainingMs));
+      if (after) detail = side + " used " + f.used(f.num(e.usedMs)) + ", left " + f.clock(f.num(after[s] && after[s].remainingMs));
       break;
     }
     case "ACTION_KIND_PAUSE": what = "clock paused"; break;

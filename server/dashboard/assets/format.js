@@ -37,6 +37,16 @@ export function duration(ms) {
   return m + ":" + String(sec).padStart(2, "0");
 }
 
+// used writes the time a move took: 0:07, 2:05, 1:02:03, cut to whole
+// seconds as the PGN's [%emt] is (formats/pgn), so the two agree to the
+// second (formats/pgn/testdata/used.json holds the cases both are tested
+// on).
+export function used(ms) {
+  const s = Math.floor(Math.max(0, ms) / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  if (h > 0) return h + ":" + String(m).padStart(2, "0") + ":" + String(sec).padStart(2, "0");
+  return m + ":" + String(sec).padStart(2, "0");
+}
+
 // change writes a change of a clock: +2:00, −0:30.
 export function change(ms) {
   return (ms < 0 ? "\u2212" : "+") + duration(ms);
