@@ -39,13 +39,15 @@ func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, erro
 	return out, nil
 }
 
-// boardFor returns a board the caller may act on.
+// boardFor returns a board the caller may act on, by its id or its name
+// ("5.12", "Open:5.A3": hall.FindBoard), a name matched among the boards
+// the caller may see.
 func (a *Service) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
-	b, err := a.hall.Board(boardID)
+	id := auth.IdentityFrom(ctx)
+	b, err := a.hall.FindBoard(boardID, func(b *hall.Board) bool { return id.Role != auth.RoleArbiter || id.MaySection(b.Section()) })
 	if err != nil {
 		return nil, err
 	}
-	id := auth.IdentityFrom(ctx)
 	if id.Role == auth.RoleArbiter && !id.MaySection(b.Section()) {
 		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.Section())
 	}
