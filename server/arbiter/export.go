@@ -154,7 +154,8 @@ func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.Roun
 		return err
 	}
 	if err := f.WriteWith(w, trf.WriteOptions{Encoding: encoding}); err != nil {
-		return fmt.Errorf("%w: %v", hallerr.ErrBadRequest, err)
+		name, _ := f.Encoding()
+		return hallerr.BadRequest("the TRF cannot be written in %s: %v; export it in utf-8", or(encoding, name), err)
 	}
 	return nil
 }
@@ -223,7 +224,7 @@ func (s *Service) exportCSV(ctx context.Context, w *bytes.Buffer, r storage.Roun
 			Points: byePoints(b, sc)})
 	}
 	if err := roundcsv.WriteWith(w, out, roundcsv.WriteOptions{Encoding: encoding}); err != nil {
-		return fmt.Errorf("%w: %v", hallerr.ErrBadRequest, err)
+		return hallerr.BadRequest("the CSV cannot be written in %s: %v; export it in utf-8", encoding, err)
 	}
 	return nil
 }
