@@ -238,6 +238,27 @@ func TestImportScoring(t *testing.T) {
 		t.Errorf("tally %v, %v; want %v–%v", r.GetTally(), err, white, black)
 	}
 
+	// The scoring is the tournament's, kept: after a restart the round
+	// still counts 3-1-0, and exports as before.
+	before := exportTRF(t, arb, ctx, imp.GetRound().GetRoundId(), "")
+	h.Restart(t)
+	ts, err := arb.ListTournaments(ctx, &pb.ListTournamentsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts.GetTournaments() {
+		if sc := tr.GetDefaultConfig().GetRegulations().GetScoring(); tr.GetName() == "Three" && (sc.GetWin() != 3 || sc.GetDraw() != 1) {
+			t.Errorf("after a restart Three scores %v", sc)
+		}
+	}
+	r, err = arb.GetRound(ctx, &pb.GetRoundRequest{Tournament: "three", Number: 7})
+	if err != nil || r.GetTally().GetWhitePoints() != white {
+		t.Errorf("after a restart: tally %v, %v; want %v for White", r.GetTally(), err, white)
+	}
+	if after := exportTRF(t, arb, ctx, imp.GetRound().GetRoundId(), ""); !bytes.Equal(after, before) {
+		t.Errorf("after a restart the export differs: %s", firstDifference(after, before))
+	}
+
 	// bbpPairings' team fork: "162  P 0.0", a pairing-allocated bye scores
 	// nothing; a full-point bye one.
 	team := realRound(t, realFile("real/sharly-team-forfeit-win.trf"), 1, points{1, 0.5, 0})
