@@ -5889,7 +5889,7 @@ type ImportRoundResponse struct {
 	Round         *Round                 `protobuf:"bytes,1,opt,name=round,proto3" json:"round,omitempty"`
 	Boards        []*Board               `protobuf:"bytes,2,rep,name=boards,proto3" json:"boards,omitempty"`     // by section and number
 	Warnings      []string               `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"` // e.g. a table without a clock in the plan
-	Absent        []*Player              `protobuf:"bytes,4,rep,name=absent,proto3" json:"absent,omitempty"`     // with allow_absent: the TRF's players the round leaves out (neither paired nor given a bye)
+	Absent        []*Player              `protobuf:"bytes,4,rep,name=absent,proto3" json:"absent,omitempty"`     // the TRF's players the round leaves out, neither paired nor given a bye (with pairings, only under allow_absent)
 	Encoding      string                 `protobuf:"bytes,5,opt,name=encoding,proto3" json:"encoding,omitempty"` // the encoding the file was read in ("utf-8", "windows-1250"...), kept for its export
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
