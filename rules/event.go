@@ -175,6 +175,10 @@ type Event struct {
 	Result      Result      `json:"result,omitempty"`
 	Termination Termination `json:"termination,omitempty"`
 	ByArbiter   bool        `json:"by_arbiter,omitempty"`
+	// Result: the arbiter marks the game unplayed — it lasted less than
+	// one move, so it is not rated (TRF-16's W, D, L). It changes nothing
+	// on the clock; the record keeps it for the results' files.
+	Unplayed bool `json:"unplayed,omitempty"`
 }
 
 // String describes an event briefly, for logs and refusals.

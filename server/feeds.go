@@ -52,7 +52,7 @@ func (s *Server) newFeeds() *broadcast.Feeds {
 func (s *Server) startRelays() {
 	for _, b := range s.hall.Broadcasts() {
 		if b.RelayURL != "" {
-			s.feeds.SetRelay(b.RoundID, &broadcast.Relay{URL: b.RelayURL, Token: b.RelayToken})
+			s.feeds.SetRelay(b.RoundID, &broadcast.Relay{URL: b.RelayURL, Token: b.RelayToken, LichessResults: broadcast.LichessRelay(b.RelayURL)})
 		}
 	}
 }

@@ -293,6 +293,10 @@ func (s *Server) Tokens() *auth.Tokens { return s.tokens }
 // Sessions returns the server's web sign-ins.
 func (s *Server) Sessions() *auth.Sessions { return s.sessions }
 
+// MaxRequestBytes is the largest request the gRPC door takes: an
+// import's files at their limit, and room for the rest of the request.
+const MaxRequestBytes = pb.MaxImportBytes + 1<<20
+
 func (s *Server) newGRPC() *grpc.Server {
 	opts := []grpc.ServerOption{
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: s.opts.KeepaliveTime, Timeout: s.opts.KeepaliveTimeout}),
@@ -303,6 +307,10 @@ func (s *Server) newGRPC() *grpc.Server {
 		grpc.InitialConnWindowSize(1 << 20),
 		// Watch updates are encoded once for all their watchers.
 		grpc.ForceServerCodecV2(fanout.Codec()),
+		// An imported round's files may be MaxImportBytes: the request
+		// reaches ImportRound, which says how large they are and what it
+		// takes, instead of gRPC's bare RESOURCE_EXHAUSTED at 4 MiB.
+		grpc.MaxRecvMsgSize(MaxRequestBytes),
 	}
 	if s.opts.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.TLS)))

@@ -18,13 +18,13 @@ func (s *Store) RoundFile(ctx context.Context, roundID string) (RoundFile, error
 			f  RoundFile
 			ms int64
 		)
-		if err := sc.Scan(&f.RoundID, &f.Format, &f.Content, &f.Pairings, &ms); err != nil {
+		if err := sc.Scan(&f.RoundID, &f.Format, &f.Content, &f.Pairings, &f.Encoding, &ms); err != nil {
 			return f, scanErr("round file", err)
 		}
 		f.Imported = fromMs(ms)
 		return f, nil
 	}, "round "+roundID+": not imported from a file",
-		`SELECT round_id, format, content, pairings, imported_ms FROM round_files WHERE round_id = ?`, roundID)
+		`SELECT round_id, format, content, pairings, encoding, imported_ms FROM round_files WHERE round_id = ?`, roundID)
 }
 
 // Byes returns a round's byes in the order stored, or every round's if
@@ -39,14 +39,14 @@ func (s *Store) Byes(ctx context.Context, roundID string) ([]ByeRecord, error) {
 			b  ByeRecord
 			js string
 		)
-		if err := sc.Scan(&b.RoundID, &b.Section, &js, &b.Kind); err != nil {
+		if err := sc.Scan(&b.RoundID, &b.Section, &js, &b.Kind, &b.Points); err != nil {
 			return b, scanErr("bye", err)
 		}
 		if err := json.Unmarshal([]byte(js), &b.Player); err != nil {
 			return b, fmt.Errorf("storage: round %s: bye: %w", b.RoundID, err)
 		}
 		return b, nil
-	}, `SELECT round_id, section, player_json, kind FROM round_byes WHERE ?1 = '' OR round_id = ?1 ORDER BY round_id, id`, roundID)
+	}, `SELECT round_id, section, player_json, kind, points FROM round_byes WHERE ?1 = '' OR round_id = ?1 ORDER BY round_id, id`, roundID)
 }
 
 // Plan returns a venue's hall plan by table.

@@ -164,8 +164,9 @@ type DeviceRecord struct {
 type RoundFile struct {
 	RoundID  string
 	Format   string // "trf" or "csv"
-	Content  string
-	Pairings string // the pairing program's output, with a TRF
+	Content  []byte // byte for byte
+	Pairings []byte // the pairing program's output, with a TRF
+	Encoding string // what Content was read in: "utf-8", "windows-1250"...; "" for a file stored before the hall kept it
 	Imported time.Time
 }
 
@@ -183,6 +184,9 @@ type ByeRecord struct {
 	Section string
 	Player  PlayerRecord
 	Kind    string // ByeHalf, ByeFull, ByePairing or ByeZero
+	// Points is what the bye scores when its file says (a TRF's own point
+	// system); nil: what the scoring of the round gives its kind.
+	Points *float64
 }
 
 // PlanEntry is one table of a venue's hall plan.

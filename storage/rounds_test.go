@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -74,26 +75,34 @@ func TestRoundFileByesAndTables(t *testing.T) {
 	mustBoards(t, s, 0)
 	cfg := mustConfig(t, "90+30")
 	white := PlayerRecord{Name: "Berzins, Arturs", FideID: "11604514", Rating: 2587, StartRank: 1, Title: "GM", Federation: "LAT"}
+	// A TRF as a Windows program in Poland writes it: "Šťastný" and
+	// "Łukasiewicz" in Windows-1250 (bytes that are no UTF-8), CR-only
+	// line ends; kept byte for byte.
+	content := []byte("012 Open\r001    1 m    \x8a\x9dastn\xfd, Jan\r001    2 m    \xa3ukasiewicz, Ewa\r")
+	zero := 0.0
 	mustWrite(t, s, func(tx *Tx) error {
 		if err := tx.CreateBoard(&BoardRecord{ID: "b1", RoundID: "r1", Number: 1, Table: 12, Config: cfg, White: white, Black: PlayerRecord{Name: "B"}}); err != nil {
 			return err
 		}
-		if err := tx.PutRoundFile(&RoundFile{RoundID: "r1", Format: "trf", Content: "012 Open", Pairings: "1\n1 2\n"}); err != nil {
+		if err := tx.PutRoundFile(&RoundFile{RoundID: "r1", Format: "trf", Content: content, Pairings: []byte("1\n1 2\n"), Encoding: "windows-1250"}); err != nil {
 			return err
 		}
-		return tx.SetByes("r1", []ByeRecord{{RoundID: "r1", Player: PlayerRecord{Name: "C", StartRank: 3}, Kind: ByeHalf}})
+		return tx.SetByes("r1", []ByeRecord{{RoundID: "r1", Player: PlayerRecord{Name: "C", StartRank: 3}, Kind: ByeHalf},
+			{RoundID: "r1", Player: PlayerRecord{Name: "E", StartRank: 5}, Kind: ByePairing, Points: &zero}})
 	})
 	b, err := s.Board(ctx, "b1")
 	if err != nil || b.Table != 12 || b.White != white {
 		t.Errorf("board = %+v, %v", b, err)
 	}
 	f, err := s.RoundFile(ctx, "r1")
-	if err != nil || f.Format != "trf" || f.Pairings != "1\n1 2\n" || f.Imported.IsZero() {
-		t.Errorf("round file = %+v, %v", f, err)
+	if err != nil || f.Format != "trf" || string(f.Pairings) != "1\n1 2\n" || f.Imported.IsZero() || f.Encoding != "windows-1250" ||
+		!bytes.Equal(f.Content, content) {
+		t.Errorf("round file = %+v, %v; want the content %q as given", f, err, content)
 	}
 	byes, err := s.Byes(ctx, "r1")
-	if err != nil || len(byes) != 1 || byes[0].Kind != ByeHalf || byes[0].Player.StartRank != 3 {
-		t.Errorf("byes = %+v, %v", byes, err)
+	if err != nil || len(byes) != 2 || byes[0].Kind != ByeHalf || byes[0].Player.StartRank != 3 || byes[0].Points != nil ||
+		byes[1].Points == nil || *byes[1].Points != 0 {
+		t.Errorf("byes = %+v, %v; want a half-point bye scored by the round, a pairing-allocated one worth 0", byes, err)
 	}
 	err = s.Write(ctx, func(tx *Tx) error { return tx.SetByes("r1", []ByeRecord{{Player: PlayerRecord{Name: "D"}, Kind: "X"}}) })
 	if err == nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chesshall/hallclock/rules"
@@ -379,6 +380,9 @@ func (t *Tx) CreateTournament(tr *TournamentRecord) error {
 	_, err = t.exec(`INSERT INTO tournaments (id, name, config_json, created_ms, venue) VALUES (?, ?, ?, ?, ?)`,
 		tr.ID, tr.Name, string(js), created, tr.Venue)
 	if constraint(err) == "unique" {
+		if strings.Contains(err.Error(), "tournaments_name") {
+			return errorf(ErrDuplicate, "a tournament is called %q already: a name says which tournament is meant, so each has its own", strings.TrimSpace(tr.Name))
+		}
 		return errorf(ErrDuplicate, "tournament %s: already exists", tr.ID)
 	}
 	if err != nil {

@@ -47,10 +47,10 @@ func (t *Tx) DeleteBoard(boardID string) error {
 // a zero Imported is set to now. An unknown round is ErrNotFound.
 func (t *Tx) PutRoundFile(f *RoundFile) error {
 	imported := t.s.wallMs(f.Imported)
-	_, err := t.exec(`INSERT INTO round_files (round_id, format, content, pairings, imported_ms) VALUES (?, ?, ?, ?, ?)
+	_, err := t.exec(`INSERT INTO round_files (round_id, format, content, pairings, encoding, imported_ms) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (round_id) DO UPDATE SET format = excluded.format, content = excluded.content,
-			pairings = excluded.pairings, imported_ms = excluded.imported_ms`,
-		f.RoundID, f.Format, f.Content, f.Pairings, imported)
+			pairings = excluded.pairings, encoding = excluded.encoding, imported_ms = excluded.imported_ms`,
+		f.RoundID, f.Format, blob(f.Content), blob(f.Pairings), f.Encoding, imported)
 	if constraint(err) == "foreign" {
 		return errorf(ErrNotFound, "round %s: no such round", f.RoundID)
 	}
@@ -75,7 +75,8 @@ func (t *Tx) SetByes(roundID string, byes []ByeRecord) error {
 			return fmt.Errorf("storage: round %s: bye of %s: kind %q (want H, F, U or Z)", roundID, b.Player.Name, b.Kind)
 		}
 		js, _ := json.Marshal(b.Player)
-		_, err := t.exec(`INSERT INTO round_byes (round_id, section, player_json, kind) VALUES (?, ?, ?, ?)`, roundID, b.Section, string(js), b.Kind)
+		_, err := t.exec(`INSERT INTO round_byes (round_id, section, player_json, kind, points) VALUES (?, ?, ?, ?, ?)`,
+			roundID, b.Section, string(js), b.Kind, b.Points)
 		if constraint(err) == "foreign" {
 			return errorf(ErrNotFound, "round %s: no such round", roundID)
 		}
@@ -122,4 +123,12 @@ func (t *Tx) PlanDevice(venue string, table int) (string, error) {
 func (t *Tx) ClearPlan(venue string) error {
 	_, err := t.exec(`DELETE FROM hall_plan WHERE venue = ?`, venue)
 	return err
+}
+
+// blob returns b as SQLite stores a BLOB: never NULL, also when empty.
+func blob(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
 }

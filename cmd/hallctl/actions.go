@@ -197,7 +197,7 @@ func (c *cli) declareLost(args []string) error {
 	}
 	a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_DECLARE_LOST, Side: s}
 	if len(pos) == 3 {
-		a.Result = pos[2]
+		a.Result = resultArg(pos[2])
 	}
 	return c.act(pos[0], a, f)
 }
@@ -241,14 +241,17 @@ func (c *cli) position(args []string) error {
 }
 
 func (c *cli) result(args []string) error {
-	pos, f, err := actionArgs(args, -1, "")
+	var unplayed bool
+	pos, f, err := actionArgs(args, -1, "", func(fs *flag.FlagSet) {
+		fs.BoolVar(&unplayed, "unplayed", false, "the game lasted less than one move: not rated (TRF W, D, L)")
+	})
 	if err != nil {
 		return err
 	}
 	if len(pos) < 2 || len(pos) > 3 {
-		return fmt.Errorf("%w: result BOARD RESULT [TERMINATION]", errUsage)
+		return fmt.Errorf("%w: result BOARD RESULT [TERMINATION] [-unplayed]", errUsage)
 	}
-	a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: pos[1]}
+	a := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: resultArg(pos[1]), Unplayed: unplayed}
 	if len(pos) == 3 {
 		a.Termination = pos[2]
 	}
@@ -311,4 +314,20 @@ func (c *cli) swap(args []string) error {
 	}
 	fmt.Fprintf(c.out, "board %d now has %s, board %d has %s\n", r.GetA().GetNumber(), r.GetA().GetDeviceId(), r.GetB().GetNumber(), r.GetB().GetDeviceId())
 	return nil
+}
+
+// resultArg reads a result as an arbiter types it: the hall's own ("1-0",
+// "+-", "--", "1/2-0"...), and the half points as a pairing program's
+// codes write them ("=-" White scores a half and Black nothing, "-="
+// the other way round, "==" a draw).
+func resultArg(s string) string {
+	switch s {
+	case "=-":
+		return "1/2-0"
+	case "-=":
+		return "0-1/2"
+	case "==":
+		return "1/2-1/2"
+	}
+	return s
 }

@@ -11,28 +11,44 @@ import (
 )
 
 // parse splits positional arguments from flags, which may come anywhere.
+// A value that begins with a dash — a time taken away ("-2m") or a
+// result ("-+", "--", "-=") — is a value, never a flag.
 func parse(args []string, setup func(fs *flag.FlagSet)) ([]string, error) {
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	setup(fs)
 	var pos []string
 	for len(args) > 0 {
-		if negative(args[0]) {
-			// "-2m", "-30s": a value (time taken away), not a flag.
+		if isValue(args[0]) {
 			pos = append(pos, args[0])
 			args = args[1:]
 			continue
 		}
-		if err := fs.Parse(args); err != nil {
+		// The flags up to the next value: the flag package would take a
+		// result for a flag, and "--" for the end of the flags.
+		k := 1
+		for k < len(args) && !isValue(args[k]) {
+			k++
+		}
+		if err := fs.Parse(args[:k]); err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
-		args = fs.Args()
-		if len(args) > 0 && !negative(args[0]) {
-			pos = append(pos, args[0])
-			args = args[1:]
+		rest := fs.Args()
+		if len(rest) > 0 {
+			pos = append(pos, rest[0])
+			args = append(rest[1:len(rest):len(rest)], args[k:]...)
+		} else {
+			args = args[k:]
 		}
 	}
 	return pos, nil
+}
+
+// isValue reports whether an argument beginning with a dash is a value:
+// a negative number or duration ("-2m", "-30s", "-1"), or a result made
+// of +, - and = ("-+", "--", "-=").
+func isValue(arg string) bool {
+	return negative(arg) || len(arg) >= 2 && arg[0] == '-' && strings.Trim(arg, "+-=") == ""
 }
 
 func need(pos []string, n int, what string) error {

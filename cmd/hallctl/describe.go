@@ -83,6 +83,9 @@ func auditText(e *pb.AuditEntry, prev *pb.BoardState) string {
 		if a.GetTermination() != "" {
 			what += " (" + terminationWords(a.GetTermination()) + ")"
 		}
+		if a.GetUnplayed() {
+			what += ", unplayed: less than one move, not rated"
+		}
 	case pb.ActionKind_ACTION_KIND_FLAG:
 		what = side + "'s flag fell"
 	case pb.ActionKind_ACTION_KIND_ILLEGAL_MOVE_FOUND:

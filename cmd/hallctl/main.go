@@ -53,21 +53,27 @@ var errUsage = errors.New("usage")
 
 const usage = `hallctl [-addr host:port] [-token T] [-tls | -tls-ca CA.pem [-tls-server-name N]] COMMAND ...
 
-Rounds and boards are named as an arbiter sees them: ROUND as 5 (the only
-tournament with a round 5), "Open:5", or its id (or its first characters);
-BOARD as 5.12 (board 12 of round 5), "Open:5.12", "Open:5.A3" (section A),
-or its id (or its first characters).
+Every command names things alike: TOURNAMENT by its name (any case) or id;
+ROUND as 5 (the only tournament with a round 5), "Open:5", or its id (or its
+first characters); BOARD as 12 (the only round with a board 12), 5.12 (board
+12 of round 5), "Open:5.12", "Open:5.A3" (section A), or its id (or its first
+characters). A name that fits more than one is refused, naming each.
 
 Tournaments and rounds
   tournaments                         events with their rounds
   rounds [TOURNAMENT]                 rounds: status, boards finished/playing/waiting, byes, score
   import-round TOURNAMENT FILE [PAIRINGS] [-round N] [-replace] [-first-table N] [-venue V] [-section S] [-tc TC]
+               [-allow-absent] [-encoding E]
                                       set a round up from the pairing program: a TRF-16 with
                                       JaVaFo/bbpPairings output, a TRF with the round's columns,
-                                      or a CSV; clocks from the hall plan; one transaction
-  export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-] [-lichess]
-                                      results for the pairing program (TRF), as CSV, or the games as PGN,
-                                      to standard output (-o -), a file, or a directory (the suggested name)
+                                      or a CSV (at most 10 MiB); clocks from the hall plan; one
+                                      transaction. -encoding: the code page of a file that is not
+                                      UTF-8 (windows-1250, cp852...; default windows-1252)
+  export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-] [-encoding E] [-lichess]
+                                      results for the pairing program (TRF: the imported file with the
+                                      round, in its encoding), as CSV, or the games as PGN (-lichess:
+                                      lichess's Round tags and results), to standard output (-o -),
+                                      a file, or a directory (the suggested name)
   plan [-venue V]                     the hall plan: which clock sits at which table
   plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
 
@@ -107,7 +113,9 @@ Actions on a board's clock (they travel through the clock device)
   flags-unordered BOARD               the clock shows both flags down, order unknown
   declare-lost BOARD SIDE [RESULT]    the arbiter declares SIDE lost (12.9); RESULT: the score he decides
   position BOARD FEN
-  result BOARD RESULT [TERMINATION]   1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0, 0-1/2
+  result BOARD RESULT [TERMINATION] [-unplayed]
+                                      1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0 (=-), 0-1/2 (-=);
+                                      -unplayed: the game lasted less than one move (not rated)
   virtual BOARD                       move a board with a dead clock to a virtual clock
   assign BOARD DEVICE [-replace]      a (replacement) clock device keeps BOARD; -replace takes
                                       a device from a board whose game is not over
@@ -121,7 +129,7 @@ Signing in another device
 
 Setting up (chief arbiter)
   timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
-  tournament NAME [-tc TC] [-ruleset R]     create an event
+  tournament NAME [-tc TC] [-ruleset R] [-scoring 3-1-0]   create an event (names are unique)
   round TOURNAMENT NUMBER [-tc TC]          create a round
   add-board ROUND NUMBER WHITE BLACK [-device D] [-section S] [-tc TC]
   token issue ROLE LABEL [-device D] [-sections A,B]   roles: device, arbiter, chief, broadcast
@@ -134,6 +142,10 @@ Time controls: PGN seconds ("180+2", "40/5400+30:1800+30") or times with units
 Creating answers with the control as read, in words.
 
 Actions take -reason "..." (kept in the audit log) and -wait 3s.`
+
+// maxReceive is the largest answer hallctl takes: an export of a round of
+// thousands of boards with every move and clock time.
+const maxReceive = 256 << 20
 
 // cli is one hallctl invocation: a connection to the hall and where to print.
 type cli struct {
@@ -165,7 +177,10 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if err != nil {
 		return err
 	}
-	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(creds))
+	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(creds),
+		// An import's files may be as large as the hall takes; an export
+		// (a round's PGN with every move) larger still.
+		grpc.WithDefaultCallOptions(grpc.MaxCallSendMsgSize(pb.MaxImportBytes+1<<20), grpc.MaxCallRecvMsgSize(maxReceive)))
 	if err != nil {
 		return err
 	}

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"fmt"
-
+	"github.com/chesshall/hallclock/internal/hallref"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
-// boardNames names boards as arbiters do, in the form hallctl reads back
-// (refs.go): "5.12", "5.A3" in a section, and "Open:5.12" where more than
-// one tournament has a round 5. A board the caller may not see keeps its
-// id.
+// boardNames names boards as arbiters do, in the form every command reads
+// back (hallref.BoardName): "5.12", "5.A3" in a section, and "Open:5.12"
+// where more than one tournament has a round 5. A board the caller may
+// not see keeps its id.
 type boardNames struct {
 	c      *cli
 	names  map[string]string // board id → name
@@ -26,12 +25,9 @@ func (n *boardNames) load() error {
 	if err != nil {
 		return err
 	}
-	tournaments := map[int32]map[string]bool{} // round number → tournaments having one
+	var rounds []hallref.Round
 	for _, r := range rs.GetRounds() {
-		if tournaments[r.GetNumber()] == nil {
-			tournaments[r.GetNumber()] = map[string]bool{}
-		}
-		tournaments[r.GetNumber()][r.GetTournamentId()] = true
+		rounds = append(rounds, hallref.Round{ID: r.GetRoundId(), TournamentID: r.GetTournamentId(), Tournament: r.GetTournamentName(), Number: int(r.GetNumber())})
 	}
 	bs, err := n.c.arb.ListBoards(n.c.ctx, &pb.ListBoardsRequest{})
 	if err != nil {
@@ -39,11 +35,7 @@ func (n *boardNames) load() error {
 	}
 	n.names = map[string]string{}
 	for _, b := range bs.GetBoards() {
-		name := fmt.Sprintf("%d.%s%d", b.GetRoundNumber(), b.GetSection(), b.GetNumber())
-		if len(tournaments[b.GetRoundNumber()]) > 1 {
-			name = b.GetTournamentName() + ":" + name
-		}
-		n.names[b.GetBoardId()] = name
+		n.names[b.GetBoardId()] = hallref.BoardName(hallref.Board{ID: b.GetBoardId(), RoundID: b.GetRoundId(), Section: b.GetSection(), Number: int(b.GetNumber())}, rounds)
 	}
 	return nil
 }

@@ -82,9 +82,11 @@ func points(v float64) string {
 
 func (c *cli) importRound(args []string) error {
 	var number, firstTable int
-	var replace bool
-	var venue, section, tc, format string
+	var replace, allowAbsent bool
+	var venue, section, tc, format, encoding string
 	pos, err := parse(args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&allowAbsent, "allow-absent", false, "import although the pairings leave out players the TRF gives no bye (they are listed)")
+		fs.StringVar(&encoding, "encoding", "", "the code page of a file that is not UTF-8: windows-1250, cp852... (default windows-1252)")
 		fs.IntVar(&number, "round", 0, "the round (default: the file's)")
 		fs.BoolVar(&replace, "replace", false, "replace the round if imported already and not started")
 		fs.StringVar(&venue, "venue", "", "whose hall plan gives the clocks (default: the tournament's)")
@@ -100,12 +102,12 @@ func (c *cli) importRound(args []string) error {
 		return fmt.Errorf("%w: want import-round TOURNAMENT FILE [PAIRINGS]", errUsage)
 	}
 	req := &pb.ImportRoundRequest{Tournament: pos[0], Number: int32(number), Replace: replace, Venue: venue,
-		FirstTable: int32(firstTable), Section: section}
-	if req.Content, err = os.ReadFile(pos[1]); err != nil {
+		FirstTable: int32(firstTable), Section: section, AllowAbsent: allowAbsent, Encoding: encoding}
+	if req.Content, err = readImportFile(pos[1], 0); err != nil {
 		return err
 	}
 	if len(pos) == 3 {
-		if req.Pairings, err = os.ReadFile(pos[2]); err != nil {
+		if req.Pairings, err = readImportFile(pos[2], int64(len(req.Content))); err != nil {
 			return err
 		}
 	}
@@ -126,8 +128,8 @@ func (c *cli) importRound(args []string) error {
 		return err
 	}
 	rd := r.GetRound()
-	fmt.Fprintf(c.out, "%s round %d: %d boards, %d byes (from %s)\n", rd.GetTournamentName(), rd.GetNumber(), len(r.GetBoards()),
-		len(rd.GetByes()), rd.GetSource())
+	fmt.Fprintf(c.out, "%s round %d: %d boards, %d byes (from %s, %s)\n", rd.GetTournamentName(), rd.GetNumber(), len(r.GetBoards()),
+		len(rd.GetByes()), rd.GetSource(), r.GetEncoding())
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "BOARD\tTABLE\tWHITE\tBLACK\tCLOCK")
 	for _, b := range r.GetBoards() {
@@ -135,7 +137,11 @@ func (c *cli) importRound(args []string) error {
 			playerName(b.GetBlack()), or(b.GetDeviceId(), "-"))
 	}
 	for _, b := range rd.GetByes() {
-		fmt.Fprintf(tw, "bye\t\t%s\t%s\t\n", playerName(b.GetPlayer()), strings.ToLower(strings.TrimPrefix(b.GetKind().String(), "BYE_KIND_")))
+		fmt.Fprintf(tw, "bye\t\t%s\t%s (%s)\t\n", playerName(b.GetPlayer()), strings.ToLower(strings.TrimPrefix(b.GetKind().String(), "BYE_KIND_")),
+			points(b.GetPoints()))
+	}
+	for _, p := range r.GetAbsent() {
+		fmt.Fprintf(tw, "absent\t\t%s\t\t\n", playerName(p))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -147,24 +153,25 @@ func (c *cli) importRound(args []string) error {
 }
 
 func (c *cli) exportRound(args []string) error {
-	var format, file string
+	var format, file, encoding string
 	var lichess bool
 	pos, err := parse(args, func(fs *flag.FlagSet) {
 		fs.StringVar(&format, "format", "trf", "trf, csv or pgn")
 		fs.StringVar(&file, "o", "-", "write to this file, or to the suggested name in this directory (default \"-\": standard output)")
-		fs.BoolVar(&lichess, "lichess", false, "PGN Round tags as 5.12 (round.board), as lichess broadcasts want")
+		fs.BoolVar(&lichess, "lichess", false, "PGN as lichess broadcasts want it: Round tags as 5.12 (round.board), its results 0-0, 1/2-0 and 0-1/2")
+		fs.StringVar(&encoding, "encoding", "", "TRF and CSV: the encoding to write (default: the imported file's; utf-8 for a round set up by hand)")
 	})
 	if err != nil {
 		return err
 	}
-	if err := need(pos, 1, "export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-]"); err != nil {
+	if err := need(pos, 1, "export-round ROUND [-format trf|csv|pgn] [-o FILE|DIR|-] [-encoding E] [-lichess]"); err != nil {
 		return err
 	}
 	rd, err := c.round(pos[0])
 	if err != nil {
 		return err
 	}
-	req := &pb.ExportRoundRequest{RoundId: rd.GetRoundId(), PgnRoundAndBoard: lichess}
+	req := &pb.ExportRoundRequest{RoundId: rd.GetRoundId(), PgnRoundAndBoard: lichess, PgnLichessResults: lichess, Encoding: encoding}
 	switch strings.ToLower(format) {
 	case "trf":
 		req.Format = pb.ExportFormat_EXPORT_FORMAT_TRF
@@ -199,4 +206,19 @@ func (c *cli) exportRound(args []string) error {
 	}
 	fmt.Fprintf(c.out, "wrote %s (%d bytes) at %s: %s\n", file, len(r.GetContent()), time.Now().Format("15:04:05"), state)
 	return nil
+}
+
+// readImportFile reads a file of an import, refusing one that would take
+// the import (with what the other file took already) past what the hall
+// takes, before anything is sent.
+func readImportFile(name string, already int64) ([]byte, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if size := fi.Size(); size+already > pb.MaxImportBytes {
+		return nil, fmt.Errorf("%s is %s: an import takes at most %s (the TRF and the pairings together); is it the pairing program's file?",
+			name, pb.Bytes(int(size)), pb.Bytes(pb.MaxImportBytes))
+	}
+	return os.ReadFile(name)
 }

@@ -47,7 +47,7 @@ func (c *cli) sealedEnds(args []string) error {
 	if err != nil {
 		return err
 	}
-	return c.act(pos[0], &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_SEALED_MOVE_ENDS, Result: pos[1]}, f)
+	return c.act(pos[0], &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_SEALED_MOVE_ENDS, Result: resultArg(pos[1])}, f)
 }
 
 // envelopeLost resumes an adjourned game whose envelope is lost: the

@@ -3,26 +3,60 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
+	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 func (c *cli) tournament(args []string) error {
-	var tc, ruleset string
-	pos, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&tc, "tc", "", ""); fs.StringVar(&ruleset, "ruleset", "", "") })
+	var tc, ruleset, scoring string
+	pos, err := parse(args, func(fs *flag.FlagSet) {
+		fs.StringVar(&tc, "tc", "", "")
+		fs.StringVar(&ruleset, "ruleset", "", "")
+		fs.StringVar(&scoring, "scoring", "", "points for a win, a draw and a loss, e.g. 3-1-0 (default 1-½-0)")
+	})
 	if err != nil {
 		return err
 	}
-	if err := need(pos, 1, "tournament NAME"); err != nil {
+	if err := need(pos, 1, "tournament NAME [-tc TC] [-ruleset R] [-scoring W-D-L]"); err != nil {
 		return err
 	}
-	t, err := c.arb.CreateTournament(c.ctx, &pb.CreateTournamentRequest{Name: pos[0], DefaultConfig: &pb.ClockConfig{Ruleset: ruleset, TimeControl: tc}})
+	cfg := &pb.ClockConfig{Ruleset: ruleset, TimeControl: tc}
+	if scoring != "" {
+		sc, err := parseScoring(scoring)
+		if err != nil {
+			return err
+		}
+		cfg.Regulations = &pb.Regulations{Scoring: sc}
+	}
+	t, err := c.arb.CreateTournament(c.ctx, &pb.CreateTournamentRequest{Name: pos[0], DefaultConfig: cfg})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.out, t.GetTournamentId())
 	printTimeControl(c.out, t.GetTimeControlInfo())
+	if sc := t.GetDefaultConfig().GetRegulations().GetScoring(); sc != nil {
+		fmt.Fprintf(c.out, "scoring %s for a win, %s for a draw, %s for a loss\n", points(sc.GetWin()), points(sc.GetDraw()), points(sc.GetLoss()))
+	}
 	return nil
+}
+
+// parseScoring reads a scoring as arbiters write it: "3-1-0", "1-½-0",
+// "1-0.5-0", "2-1-0".
+func parseScoring(s string) (*pb.Scoring, error) {
+	parts := strings.Split(strings.ReplaceAll(s, "½", "0.5"), "-")
+	var v [3]float64
+	ok := len(parts) == 3
+	for i := 0; ok && i < 3; i++ {
+		f, err := strconv.ParseFloat(strings.TrimSpace(parts[i]), 64)
+		ok = err == nil && f >= 0 && f <= 100
+		v[i] = f
+	}
+	if !ok || v[0] <= v[1] || v[1] < v[2] {
+		return nil, fmt.Errorf("%w: -scoring %q: points for a win, a draw and a loss, e.g. 3-1-0 or 1-0.5-0, a win worth more than a draw, a draw no less than a loss", errUsage, s)
+	}
+	return &pb.Scoring{Win: v[0], Draw: v[1], Loss: v[2]}, nil
 }
 
 func (c *cli) createRound(args []string) error {

@@ -12,14 +12,24 @@ import (
 type Error struct {
 	Line, Column int
 	Msg          string
+	// Pairings: the line is the pairing output's, not the TRF's (an
+	// import reads both).
+	Pairings bool
 }
 
 func (e *Error) Error() string {
+	file := ""
+	if e.Pairings {
+		file = "pairings "
+	}
 	switch {
 	case e.Line > 0 && e.Column > 0:
-		return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+		return fmt.Sprintf("%sline %d, column %d: %s", file, e.Line, e.Column, e.Msg)
 	case e.Line > 0:
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+		return fmt.Sprintf("%sline %d: %s", file, e.Line, e.Msg)
+	}
+	if file != "" {
+		return "pairings: " + e.Msg
 	}
 	return e.Msg
 }
@@ -30,6 +40,13 @@ func (e *Error) Is(target error) bool { return target == rules.ErrInvalid }
 
 func errorf(line, col int, format string, args ...any) *Error {
 	return &Error{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// pairingsErrorf is an error at a place in the pairing output.
+func pairingsErrorf(line, col int, format string, args ...any) *Error {
+	e := errorf(line, col, format, args...)
+	e.Pairings = true
+	return e
 }
 
 // Source is a place in one of the two files of an import: the pairing

@@ -32,7 +32,7 @@ func ReadPairings(r io.Reader) ([]Pair, error) {
 	if err != nil {
 		var te *text.Error
 		if errors.As(err, &te) {
-			return nil, errorf(te.Line, te.Column, "%s", te.Msg)
+			return nil, pairingsErrorf(te.Line, te.Column, "%s", te.Msg)
 		}
 		return nil, err
 	}
@@ -48,36 +48,36 @@ func ReadPairings(r io.Reader) ([]Pair, error) {
 		fields := fieldsAt(s)
 		if want < 0 {
 			if len(fields) != 1 {
-				return nil, errorf(n, 1, "the first line of a pairing file holds the number of pairs; found %s", text.Quote(s, 40))
+				return nil, pairingsErrorf(n, 1, "the first line of a pairing file holds the number of pairs; found %s", text.Quote(s, 40))
 			}
 			v, err := strconv.Atoi(fields[0].text)
 			if err != nil || v < 0 {
-				return nil, errorf(n, fields[0].col, "number of pairs %s: want a number", text.Quote(fields[0].text, 20))
+				return nil, pairingsErrorf(n, fields[0].col, "number of pairs %s: want a number", text.Quote(fields[0].text, 20))
 			}
 			want, announced = v, n
 			continue
 		}
 		if len(fields) != 2 {
-			return nil, errorf(n, 1, "a pair is two starting ranks, White's then Black's (0 for a bye); found %s", text.Quote(s, 40))
+			return nil, pairingsErrorf(n, 1, "a pair is two starting ranks, White's then Black's (0 for a bye); found %s", text.Quote(s, 40))
 		}
 		var p Pair
 		p.Line, p.WhiteCol, p.BlackCol = n, fields[0].col, fields[1].col
 		if p.White, err = strconv.Atoi(fields[0].text); err != nil || p.White < 1 {
-			return nil, errorf(n, fields[0].col, "White's starting rank %s: want a number from 1", text.Quote(fields[0].text, 20))
+			return nil, pairingsErrorf(n, fields[0].col, "White's starting rank %s: want a number from 1", text.Quote(fields[0].text, 20))
 		}
 		if p.Black, err = strconv.Atoi(fields[1].text); err != nil || p.Black < 0 {
-			return nil, errorf(n, fields[1].col, "Black's starting rank %s: want a number (0 for a bye)", text.Quote(fields[1].text, 20))
+			return nil, pairingsErrorf(n, fields[1].col, "Black's starting rank %s: want a number (0 for a bye)", text.Quote(fields[1].text, 20))
 		}
 		if len(out) == want {
-			return nil, errorf(n, 1, "more pairs than the %d line %d announces", want, announced)
+			return nil, pairingsErrorf(n, 1, "more pairs than the %d line %d announces", want, announced)
 		}
 		out = append(out, p)
 	}
 	if want < 0 {
-		return nil, errorf(0, 0, "the pairing file is empty")
+		return nil, pairingsErrorf(0, 0, "the pairing file is empty")
 	}
 	if len(out) != want {
-		return nil, errorf(n, 0, "line %d announces %d pairs, but %d follow", announced, want, len(out))
+		return nil, pairingsErrorf(n, 0, "line %d announces %d pairs, but %d follow", announced, want, len(out))
 	}
 	return out, nil
 }
@@ -150,10 +150,10 @@ func (f *File) paired(r int, pairs []Pair, allowAbsent bool) (*Round, error) {
 	seen := map[int]int{}
 	check := func(n, line, col int) error {
 		if f.Player(n) == nil {
-			return errorf(line, col, "%d is no player of the TRF (its starting ranks run from %d to %d)", n, f.minRank(), f.maxRank())
+			return pairingsErrorf(line, col, "%d is no player of the TRF (its starting ranks run from %d to %d)", n, f.minRank(), f.maxRank())
 		}
 		if l, dup := seen[n]; dup {
-			return errorf(line, col, "player %d is paired twice (also on line %d)", n, l)
+			return pairingsErrorf(line, col, "player %d is paired twice (also on line %d)", n, l)
 		}
 		seen[n] = line
 		return nil
@@ -189,7 +189,7 @@ func (f *File) paired(r int, pairs []Pair, allowAbsent bool) (*Round, error) {
 			continue
 		}
 		if pr.Black == pr.White {
-			return nil, errorf(pr.Line, pr.BlackCol, "player %d is paired against himself", pr.White)
+			return nil, pairingsErrorf(pr.Line, pr.BlackCol, "player %d is paired against himself", pr.White)
 		}
 		if err := check(pr.Black, pr.Line, pr.BlackCol); err != nil {
 			return nil, err

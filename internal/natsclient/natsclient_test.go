@@ -9,8 +9,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/internal/natsrun"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 // A server that requires TLS and a listed user: the options of an Auth

@@ -63,6 +63,7 @@ func Event(a *pb.ClockAction, byArbiter bool) (rules.Event, error) {
 		FEN:              a.GetFen(), SAN: a.GetSan(),
 		Result: rules.Result(a.GetResult()), Termination: rules.Termination(a.GetTermination()),
 		ByArbiter: byArbiter && k == rules.KindResult,
+		Unplayed:  a.GetUnplayed() && k == rules.KindResult,
 		Move:      int(a.GetMove()), SessionEndMs: a.GetSessionEndMs(),
 	}
 	if a.WhiteMoves != nil {
@@ -95,6 +96,7 @@ func Action(e rules.Event) *pb.ClockAction {
 		Fen:              e.FEN, San: e.SAN,
 		Result: string(e.Result), Termination: string(e.Termination),
 		Move: int32(e.Move), SessionEndMs: e.SessionEndMs,
+		Unplayed: e.Unplayed,
 	}
 	if needsSide(e.Kind) {
 		a.Side = Side(e.Side)

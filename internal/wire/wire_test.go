@@ -49,6 +49,7 @@ func TestEventRoundTrip(t *testing.T) {
 		{Kind: rules.KindSetClock, T: 10, WhiteMs: 1, BlackMs: 2, WhiteMoves: &seven, ScheduleOverride: true},
 		{Kind: rules.KindQuickplayClaim, T: 11, Side: rules.White, Decision: rules.DecisionPostpone, NoExtraTime: true},
 		{Kind: rules.KindResult, T: 12, Result: rules.Draw, Termination: rules.TermAgreement, ByArbiter: true},
+		{Kind: rules.KindResult, T: 12, Result: rules.WhiteWins, ByArbiter: true, Unplayed: true},
 		{Kind: rules.KindFlag, T: 13, Side: rules.Black},
 		{Kind: rules.KindQuickplayClaim, T: 14, Side: rules.Black, Decision: rules.DecisionRefer},
 		{Kind: rules.KindIllegalMoveFound, T: 15, Side: rules.Black, Move: 23, WhiteMs: 60_000, BlackMs: 50_000, FEN: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"},

@@ -2,26 +2,25 @@ package arbiter
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"time"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
-	"github.com/chesshall/hallclock/storage"
 )
 
 func (a *Service) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*pb.StartRoundResponse, error) {
 	s := a
 	ids := req.GetBoardIds()
 	if len(ids) == 0 {
-		if _, ok := s.hall.Round(req.GetRoundId()); !ok {
-			return nil, fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId())
+		r, err := s.hall.FindRound(req.GetRoundId())
+		if err != nil {
+			return nil, err
 		}
 		// The boards of the caller's sections: an arbiter limited to
 		// sections starts those, and hears of no other.
-		for _, b := range s.readerOf(ctx).boards(s.hall.Boards(req.GetRoundId())) {
+		for _, b := range s.readerOf(ctx).boards(s.hall.Boards(r.ID)) {
 			ids = append(ids, b.ID())
 		}
 		sort.Strings(ids)

@@ -67,7 +67,7 @@ func (a *Service) SetBroadcast(ctx context.Context, req *pb.SetBroadcastRequest)
 		if b.RelayURL == "" {
 			s.feeds.SetRelay(r.ID, nil)
 		} else {
-			s.feeds.SetRelay(r.ID, &broadcast.Relay{URL: b.RelayURL, Token: b.RelayToken})
+			s.feeds.SetRelay(r.ID, &broadcast.Relay{URL: b.RelayURL, Token: b.RelayToken, LichessResults: broadcast.LichessRelay(b.RelayURL)})
 		}
 	}
 	return s.broadcastWire(r), nil

@@ -20,20 +20,45 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// game is a board of a round as an export sees it: its record and its
-// state now.
+// game is a board of a round as an export sees it: its record, its state
+// now and its log.
 type game struct {
-	rec   storage.BoardRecord
-	state rules.State
+	rec    storage.BoardRecord
+	state  rules.State
+	events []storage.EventRecord
 }
 
-// lessThanOneMove reports whether a game lasted less than one move
-// (Black never moved): TRF's W, D and L, not rated.
-func (g game) lessThanOneMove() bool { return g.state.P[rules.Black].Moves == 0 }
+// unplayed reports whether the game lasted less than one move, so is not
+// rated (TRF's W, D and L): the arbiter marked it so with its result, or
+// the clock shows it — a clock device reported the game's start, and
+// neither side completed a move. A result from a scoresheet, or a game on
+// a virtual clock nobody pressed, has no moves on the clock without that
+// saying that none were played: unknown is not zero.
+func (g game) unplayed() bool {
+	started, marked := false, false
+	for _, ev := range g.events {
+		switch ev.Event.Kind {
+		case rules.KindStart:
+			started = started || ev.DeviceID != ""
+		case rules.KindResult:
+			marked = ev.Event.Unplayed // the last result recorded decides
+		}
+	}
+	return marked || started && g.state.P[rules.White].Moves == 0 && g.state.P[rules.Black].Moves == 0
+}
 
 // codes returns the TRF codes of the game's result ("*" blank).
 func (g game) codes() (w, b trf.Code, err error) {
-	return trf.Codes(g.state.Result, g.lessThanOneMove())
+	return trf.Codes(g.state.Result, g.unplayed())
+}
+
+// byePoints returns what a bye scores: as its file said, else as the
+// round's scoring gives its kind.
+func byePoints(b storage.ByeRecord, sc rules.Scoring) float64 {
+	if b.Points != nil {
+		return *b.Points
+	}
+	return trf.Score(trf.Code(b.Kind[0]), sc)
 }
 
 func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (*pb.ExportRoundResponse, error) {
@@ -46,6 +71,10 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	if err != nil {
 		return nil, err
 	}
+	encoding, err := trf.LookupEncoding(req.GetEncoding())
+	if err != nil {
+		return nil, err
+	}
 	// An arbiter limited to sections exports their sections only.
 	rd := s.readerOf(ctx)
 	all := s.hall.Boards(r.ID)
@@ -55,7 +84,11 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 		if err != nil {
 			return nil, err
 		}
-		games = append(games, game{rec: rec, state: st})
+		evs, err := s.store.Events(ctx, rec.ID, 0)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, game{rec: rec, state: st, events: evs})
 	}
 	byes, hiddenByes, err := s.byes(ctx, rd, r.ID)
 	if err != nil {
@@ -71,17 +104,17 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	var buf bytes.Buffer
 	switch req.GetFormat() {
 	case pb.ExportFormat_EXPORT_FORMAT_CSV:
-		err = s.exportCSV(&buf, r, games, byes)
+		err = s.exportCSV(ctx, &buf, r, games, byes, encoding)
 		out.Filename = base + ".csv"
 	case pb.ExportFormat_EXPORT_FORMAT_PGN:
-		opts := pgn.Options{}
+		opts := pgn.Options{LichessResults: req.GetPgnLichessResults()}
 		if req.GetPgnRoundAndBoard() {
 			opts.Round = pgn.RoundAndBoard
 		}
-		err = s.exportPGN(ctx, &buf, r, info.GetTournamentName(), games, opts)
+		err = s.exportPGN(&buf, r, info.GetTournamentName(), games, opts)
 		out.Filename = base + ".pgn"
 	default:
-		err = s.exportTRF(ctx, &buf, r, info.GetTournamentName(), games, byes)
+		err = s.exportTRF(ctx, &buf, r, info.GetTournamentName(), games, byes, encoding)
 		out.Filename = base + ".trf"
 	}
 	if err != nil {
@@ -92,16 +125,17 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 }
 
 // exportTRF writes the round's results into the TRF it was imported from
-// (the pairing program reads it back before pairing the next round), or,
-// for a round imported from a CSV or set up by hand, into a TRF of this
-// round alone, players numbered by their pairing numbers if they all have
-// one, else by rating.
-func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord) error {
+// (the pairing program reads it back before pairing the next round), in
+// the encoding it came in unless another is asked for, or, for a round
+// imported from a CSV or set up by hand, into a TRF of this round alone,
+// players numbered by their pairing numbers if they all have one, else by
+// rating.
+func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord, encoding string) error {
 	var f *trf.File
 	file, err := s.store.RoundFile(ctx, r.ID)
 	switch {
 	case err == nil && file.Format == "trf":
-		if f, err = trf.Read(strings.NewReader(file.Content)); err != nil {
+		if f, err = trf.ReadWith(bytes.NewReader(file.Content), trf.ReadOptions{Encoding: file.Encoding}); err != nil {
 			return fmt.Errorf("the TRF round %d was imported from no longer reads: %w", r.Number, err)
 		}
 	case err == nil || errors.Is(err, storage.ErrNotFound):
@@ -127,7 +161,11 @@ func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.Roun
 	if err := f.SetRound(r.Number, boards, tb, s.hall.RoundScoring(r)); err != nil {
 		return err
 	}
-	return f.Write(w)
+	if err := f.WriteWith(w, trf.WriteOptions{Encoding: encoding}); err != nil {
+		name, _ := f.Encoding()
+		return hallerr.BadRequest("the TRF cannot be written in %s: %v; export it in utf-8", or(encoding, name), err)
+	}
+	return nil
 }
 
 // synthesizeTRF builds a TRF of one round's players, numbering those
@@ -162,9 +200,19 @@ func synthesizeTRF(name string, games []game, byes []storage.ByeRecord) *trf.Fil
 	return f
 }
 
-// exportCSV writes the round's results as CSV.
-func (s *Service) exportCSV(w *bytes.Buffer, r storage.RoundRecord, games []game, byes []storage.ByeRecord) error {
+// exportCSV writes the round's results as CSV: in the encoding asked
+// for, else in that of the CSV the round was imported from, else UTF-8.
+func (s *Service) exportCSV(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, games []game, byes []storage.ByeRecord, encoding string) error {
 	sc := s.hall.RoundScoring(r)
+	if encoding == "" {
+		file, err := s.store.RoundFile(ctx, r.ID)
+		switch {
+		case err == nil && file.Format == "csv":
+			encoding = file.Encoding
+		case err != nil && !errors.Is(err, storage.ErrNotFound):
+			return err
+		}
+	}
 	out := &roundcsv.Round{Number: r.Number}
 	for _, g := range games {
 		wc, bc, err := g.codes()
@@ -181,9 +229,12 @@ func (s *Service) exportCSV(w *bytes.Buffer, r storage.RoundRecord, games []game
 	}
 	for _, b := range byes {
 		out.Byes = append(out.Byes, roundcsv.Bye{Section: b.Section, Player: csvOf(b.Player), Kind: roundcsv.ByeKind(b.Kind[0]),
-			Points: trf.Score(trf.Code(b.Kind[0]), sc)})
+			Points: byePoints(b, sc)})
 	}
-	return roundcsv.Write(w, out)
+	if err := roundcsv.WriteWith(w, out, roundcsv.WriteOptions{Encoding: encoding}); err != nil {
+		return hallerr.BadRequest("the CSV cannot be written in %s: %v; export it in utf-8", encoding, err)
+	}
+	return nil
 }
 
 func csvOf(p storage.PlayerRecord) roundcsv.Player {
@@ -191,7 +242,7 @@ func csvOf(p storage.PlayerRecord) roundcsv.Player {
 }
 
 // exportPGN writes every game of the round, as the broadcast feeds do.
-func (s *Service) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
+func (s *Service) exportPGN(w *bytes.Buffer, r storage.RoundRecord, name string, games []game, opts pgn.Options) error {
 	round := broadcast.Round{ID: r.ID, Tournament: name, Number: r.Number, Venue: r.Venue}
 	// Each game's place in the whole round, as the feeds number it,
 	// whoever exports.
@@ -201,13 +252,9 @@ func (s *Service) exportPGN(ctx context.Context, w *bytes.Buffer, r storage.Roun
 	}
 	var out []pgn.Game
 	for _, g := range games {
-		evs, err := s.store.Events(ctx, g.rec.ID, 0)
-		if err != nil {
-			return err
-		}
 		b := hall.FeedBoard(&g.rec, 0)
 		b.Place = place[g.rec.ID]
-		out = append(out, broadcast.Game(round, b, hall.FeedEvents(evs)))
+		out = append(out, broadcast.Game(round, b, hall.FeedEvents(g.events)))
 	}
 	return pgn.Write(w, out, opts)
 }

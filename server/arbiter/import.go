@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chesshall/hallclock/formats/trf"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
@@ -34,7 +35,10 @@ func (a *Service) ImportRound(ctx context.Context, req *pb.ImportRoundRequest) (
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.ImportRoundResponse{Warnings: plan.warnings}
+	out := &pb.ImportRoundResponse{Warnings: plan.warnings, Encoding: p.encoding}
+	for _, a := range p.absent {
+		out.Absent = append(out.Absent, hall.PlayerWire(a))
+	}
 	for _, b := range boards {
 		w, err := a.boardWire(ctx, b)
 		if err != nil {
@@ -96,6 +100,9 @@ func (a *Service) planImport(ctx context.Context, req *pb.ImportRoundRequest, p 
 	if _, err := rules.NewState(cfg); err != nil {
 		return nil, err
 	}
+	if err := sameScoring(p, cfg.Regulations.Scoring, t); err != nil {
+		return nil, err
+	}
 	// Clocks from the hall plan, by table.
 	entries, err := a.store.Plan(ctx, plan.round.Venue)
 	if err != nil {
@@ -138,8 +145,32 @@ func (a *Service) planImport(ctx context.Context, req *pb.ImportRoundRequest, p 
 	if plan.existing {
 		plan.what = fmt.Sprintf("import_round %d of %s from %s, replacing its %d boards: %s", plan.round.Number, t.Name, p.format, len(plan.old), p.describe())
 	}
-	plan.file = storage.RoundFile{RoundID: plan.round.ID, Format: p.format, Content: string(req.GetContent()), Pairings: string(req.GetPairings())}
+	plan.file = storage.RoundFile{RoundID: plan.round.ID, Format: p.format, Content: req.GetContent(), Pairings: req.GetPairings(), Encoding: p.encoding}
 	return plan, nil
+}
+
+// sameScoring refuses a TRF whose point system is not the round's
+// scoring: the points of its earlier rounds were counted otherwise, and
+// its export would be counted with two systems at once.
+func sameScoring(p *pairing, sc rules.Scoring, t storage.TournamentRecord) error {
+	if p.format != "trf" {
+		return nil
+	}
+	round := trf.PointSystemOf(sc)
+	switch {
+	case p.points != nil && p.points.Scoring() != round.Scoring():
+		return hallerr.BadRequest("the TRF scores %s (its XXS, BBW... or 162 lines say so), the tournament %s scores %s: the points of the TRF's earlier rounds were counted otherwise; import it into a tournament created with -scoring %s, or give the round that scoring",
+			p.points, t.Name, round, scoringFlag(p.points.Scoring()))
+	case p.points == nil && round.Scoring() != trf.Classic.Scoring():
+		return hallerr.BadRequest("the TRF states no point system (no XXS, BBW... or 162 line), so it scores 1-0.5-0, and the tournament %s scores %s: the points of its earlier rounds were counted otherwise; export the TRF with its point system from the pairing program (e.g. \"XXS W=%s D=%s\")",
+			t.Name, round, pointsText(sc.Win), pointsText(sc.Draw))
+	}
+	return nil
+}
+
+// scoringFlag writes a scoring as hallctl's -scoring reads it: "3-1-0".
+func scoringFlag(sc rules.Scoring) string {
+	return pointsText(sc.Win) + "-" + pointsText(sc.Draw) + "-" + pointsText(sc.Loss)
 }
 
 // replaceable returns the boards of a round set up already, if the import

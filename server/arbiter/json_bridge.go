@@ -34,9 +34,12 @@ import (
 // The response carries the server's clock (X-Server-Unix-Ms), which the
 // page uses to extrapolate running clocks.
 
-// maxArbiterBody bounds a request body (an imported round's files are the
-// largest: gRPC's own default limit).
-const maxArbiterBody = 4 << 20
+// maxArbiterBody bounds a request body. An imported round's files are
+// the largest: at their limit (MaxImportBytes), in base64 as protojson
+// writes bytes, with room for the rest of the request — so that a file
+// too large reaches ImportRound, which says how large it is and what it
+// takes.
+const maxArbiterBody = pb.MaxImportBytes/3*4 + 1<<20
 
 var arbiterMethods = func() map[string]grpc.MethodDesc {
 	m := map[string]grpc.MethodDesc{}
@@ -64,7 +67,8 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxArbiterBody))
 	if err != nil {
-		s.codes.WriteJSON(w, hallerr.BadRequest("request body: %v (at most %d bytes)", err, maxArbiterBody))
+		s.codes.WriteJSON(w, hallerr.BadRequest("request body: %v: a request takes at most %s (an import's files at most %s)",
+			err, pb.Bytes(maxArbiterBody), pb.Bytes(pb.MaxImportBytes)))
 		return
 	}
 	if len(body) == 0 {

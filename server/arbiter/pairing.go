@@ -2,7 +2,9 @@ package arbiter
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/chesshall/hallclock/formats/roundcsv"
@@ -18,7 +20,12 @@ type pairing struct {
 	format   string // "trf" or "csv"
 	games    []pairedGame
 	byes     []storage.ByeRecord
+	absent   []storage.PlayerRecord // players the pairings leave out (allow_absent)
 	warnings []string
+	encoding string // what the file was read in: "utf-8", "windows-1250"...
+	// The TRF's point system, when a line of it states one (XXS, BBW...,
+	// 162): the tournament must score the same.
+	points *trf.PointSystem
 }
 
 type pairedGame struct {
@@ -27,84 +34,76 @@ type pairedGame struct {
 	white, black storage.PlayerRecord
 }
 
-// readPairing reads the files of an import.
+// readPairing reads the files of an import, in the encoding the request
+// names (a file that is valid UTF-8 is UTF-8 whatever it names).
 func readPairing(req *pb.ImportRoundRequest) (*pairing, error) {
+	encoding, err := trf.LookupEncoding(req.GetEncoding())
+	if err != nil {
+		return nil, err
+	}
 	format := req.GetFormat()
 	if format == pb.ImportFormat_IMPORT_FORMAT_UNSPECIFIED {
 		format = pb.ImportFormat_IMPORT_FORMAT_CSV
-		if isTRF(req.GetContent()) {
+		if trf.IsTRF(req.GetContent()) {
 			format = pb.ImportFormat_IMPORT_FORMAT_TRF
 		}
 	}
 	if format == pb.ImportFormat_IMPORT_FORMAT_TRF {
-		return readTRF(req.GetContent(), req.GetPairings(), int(req.GetNumber()), req.GetSection())
+		return readTRF(req, encoding)
 	}
 	if len(req.GetPairings()) > 0 {
 		return nil, hallerr.BadRequest("a CSV carries its own pairings: pairings are for a TRF's players")
 	}
-	return readCSV(req.GetContent(), int(req.GetNumber()))
-}
-
-// isTRF reports whether a file has a TRF player line.
-func isTRF(b []byte) bool {
-	for _, l := range bytes.Split(b, []byte("\n")) {
-		if bytes.HasPrefix(bytes.TrimPrefix(l, []byte("\ufeff")), []byte("001 ")) {
-			return true
-		}
+	if req.GetAllowAbsent() {
+		return nil, hallerr.BadRequest("allow_absent is for a TRF with pairings: a CSV lists whom it pairs")
 	}
-	return false
+	return readCSV(req.GetContent(), int(req.GetNumber()), encoding)
 }
 
 func trfPlayer(p *trf.Player) storage.PlayerRecord {
 	return storage.PlayerRecord{Name: p.Name, FideID: p.FideID, Rating: p.Rating, StartRank: p.StartRank, Title: p.Title, Federation: p.Federation}
 }
 
-// readTRF reads a round from a TRF: from a pairing program's output if
-// given, else from the round's columns.
-func readTRF(content, pairings []byte, number int, section string) (*pairing, error) {
-	f, err := trf.Read(bytes.NewReader(content))
+// readTRF reads a round from a TRF — from a pairing program's output if
+// given, else from the round's columns — as trf's Import finds and checks
+// it: the round is the first the TRF has not paired (byes entered for
+// rounds ahead pair nobody), every round before it is read and checked,
+// and the pairings must agree with what the TRF says of the round.
+func readTRF(req *pb.ImportRoundRequest, encoding string) (*pairing, error) {
+	f, err := trf.ReadWith(bytes.NewReader(req.GetContent()), trf.ReadOptions{Encoding: encoding})
 	if err != nil {
 		return nil, fmt.Errorf("TRF: %w", err)
 	}
-	played, scheduled := 0, 0 // the last round with a result, with any entry
-	for _, p := range f.Players {
-		for r, g := range p.Rounds {
-			if g.Opponent > 0 || g.Result != trf.NoCode {
-				scheduled = max(scheduled, r+1)
-			}
-			if g.Opponent > 0 && g.Result != trf.NoCode {
-				played = max(played, r+1)
-			}
+	opt := trf.ImportOptions{Round: int(req.GetNumber()), AllowAbsent: req.GetAllowAbsent()}
+	if len(req.GetPairings()) > 0 {
+		if opt.Pairings, err = trf.ReadPairings(bytes.NewReader(req.GetPairings())); err != nil {
+			return nil, err
 		}
+	} else if req.GetAllowAbsent() {
+		return nil, hallerr.BadRequest("allow_absent is for a TRF with pairings: from its own columns, a player without a game or a bye is absent anyway")
 	}
-	out := &pairing{format: "trf"}
-	var round *trf.Round
-	if len(pairings) > 0 {
-		pairs, err := trf.ReadPairings(bytes.NewReader(pairings))
-		if err != nil {
-			return nil, fmt.Errorf("pairings: %w", err)
+	round, err := f.Import(opt)
+	if err != nil {
+		var te *trf.Error
+		if errors.As(err, &te) && !te.Pairings {
+			return nil, fmt.Errorf("TRF: %w", err)
 		}
-		if number == 0 {
-			number = played + 1
-		}
-		if round, err = f.Paired(number, pairs); err != nil {
-			return nil, fmt.Errorf("pairings of round %d: %w", number, err)
-		}
-	} else {
-		if number == 0 {
-			number = scheduled
-		}
-		if number == 0 {
-			return nil, hallerr.BadRequest("the TRF has no round columns: give the pairing program's output (pairings) with it")
-		}
-		if round, err = f.Round(number); err != nil {
-			return nil, fmt.Errorf("TRF round %d: %w", number, err)
-		}
-		if len(round.Boards) == 0 {
-			return nil, hallerr.BadRequest("the TRF's columns for round %d pair nobody: give the pairing program's output (pairings), or another round", number)
-		}
+		return nil, err
 	}
-	out.number = number
+	out := &pairing{format: "trf", number: round.Number}
+	out.encoding, _ = f.Encoding()
+	if name, assumed := f.Encoding(); assumed {
+		out.warnings = append(out.warnings, fmt.Sprintf("the TRF is not UTF-8 and no encoding was named: it was read as %s; if its names look wrong, import it again naming its encoding (hallctl import-round -encoding windows-1250; known: %s)",
+			name, strings.Join(trf.Encodings(), ", ")))
+	}
+	ps, stated := f.PointSystem()
+	if stated {
+		out.points = &ps
+	}
+	if bad := f.CheckPoints(); len(bad) > 0 {
+		out.warnings = append(out.warnings, pointsWarning(bad, ps, stated))
+	}
+	section := req.GetSection()
 	results := 0
 	for _, b := range round.Boards {
 		if b.WhiteResult != trf.NoCode {
@@ -114,12 +113,51 @@ func readTRF(content, pairings []byte, number int, section string) (*pairing, er
 			white: trfPlayer(f.Player(b.White)), black: trfPlayer(f.Player(b.Black))})
 	}
 	if results > 0 {
-		out.warnings = append(out.warnings, fmt.Sprintf("the TRF has results for %d games of round %d: they are not imported; the hall records the results", results, number))
+		out.warnings = append(out.warnings, fmt.Sprintf("the TRF has results for %d games of round %d: they are not imported; the hall records the results", results, round.Number))
 	}
 	for _, b := range round.Byes {
-		out.byes = append(out.byes, storage.ByeRecord{Section: section, Player: trfPlayer(f.Player(b.Player)), Kind: b.Code.String()})
+		bye := storage.ByeRecord{Section: section, Player: trfPlayer(f.Player(b.Player)), Kind: b.Code.String()}
+		if stated {
+			v := ps.Score(trf.Game{Colour: trf.NoColour, Result: b.Code})
+			bye.Points = &v
+		}
+		out.byes = append(out.byes, bye)
+	}
+	if len(round.Absent) > 0 {
+		var names []string
+		for _, a := range round.Absent {
+			out.absent = append(out.absent, trfPlayer(f.Player(a.Player)))
+			names = append(names, fmt.Sprintf("%d %s", a.Player, a.Name))
+		}
+		out.warnings = append(out.warnings, fmt.Sprintf("%d players are neither paired nor given a bye in round %d, and are left out of it: %s",
+			len(round.Absent), round.Number, listed(names)))
 	}
 	return out, nil
+}
+
+// pointsWarning says whose points are not what their rounds score.
+func pointsWarning(bad []trf.PointsMismatch, ps trf.PointSystem, stated bool) string {
+	var names []string
+	for _, m := range bad {
+		names = append(names, fmt.Sprintf("%d (line %d) has %s, its rounds score %s", m.Player, m.Line, pointsText(m.Points), pointsText(m.Rounds)))
+	}
+	how := "as the TRF states (" + ps.String() + ")"
+	if !stated {
+		how = "1-0.5-0, since no line of the TRF states its point system (XXS, BBW..., 162)"
+	}
+	return fmt.Sprintf("the points of %d players are not what their rounds score %s: %s; the export moves each player's points by this round's result, so a pairing program will find them wrong too",
+		len(bad), how, listed(names))
+}
+
+func pointsText(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// listed joins the first names of a list, saying how many more there are.
+func listed(names []string) string {
+	const most = 10
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
 }
 
 func csvPlayer(p roundcsv.Player) storage.PlayerRecord {
@@ -127,8 +165,8 @@ func csvPlayer(p roundcsv.Player) storage.PlayerRecord {
 }
 
 // readCSV reads a round from a CSV of its pairings.
-func readCSV(content []byte, number int) (*pairing, error) {
-	r, err := roundcsv.Read(bytes.NewReader(content))
+func readCSV(content []byte, number int, encoding string) (*pairing, error) {
+	r, err := roundcsv.ReadWith(bytes.NewReader(content), roundcsv.ReadOptions{Encoding: encoding})
 	if err != nil {
 		return nil, fmt.Errorf("CSV: %w", err)
 	}
@@ -140,7 +178,11 @@ func readCSV(content []byte, number int) (*pairing, error) {
 	case r.Number != 0 && r.Number != number:
 		return nil, hallerr.BadRequest("the CSV is round %d, not round %d", r.Number, number)
 	}
-	out := &pairing{number: number, format: "csv"}
+	out := &pairing{number: number, format: "csv", encoding: r.Encoding}
+	if r.EncodingAssumed {
+		out.warnings = append(out.warnings, fmt.Sprintf("the CSV is not UTF-8 and no encoding was named: it was read as %s; if its names look wrong, import it again naming its encoding (hallctl import-round -encoding windows-1250; known: %s)",
+			r.Encoding, strings.Join(trf.Encodings(), ", ")))
+	}
 	results := 0
 	for _, g := range r.Games {
 		if g.Result != "*" && g.Result != "" {

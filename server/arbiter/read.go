@@ -34,10 +34,17 @@ func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, erro
 	return out, nil
 }
 
-// boardFor returns a board the caller may read and act on: one of another
-// section is "no such board", as one that does not exist.
+// boardFor returns a board the caller may read and act on, by its id or
+// its name ("5.12", "Open:5.A3": hall.FindBoard), a name matched among the
+// boards the caller may see; one of another section is "no such board", as
+// one that does not exist.
 func (a *Service) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
-	return a.readerOf(ctx).board(a.hall, boardID)
+	rd := a.readerOf(ctx)
+	b, err := a.hall.FindBoard(boardID, func(b *hall.Board) bool { return rd.sees(b.Section()) })
+	if err != nil {
+		return nil, err
+	}
+	return rd.board(a.hall, b.ID())
 }
 
 func (a *Service) ListBoards(ctx context.Context, req *pb.ListBoardsRequest) (*pb.ListBoardsResponse, error) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/chesshall/hallclock/formats/trf"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/hall"
@@ -54,7 +53,7 @@ func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history 
 	sc := s.hall.RoundScoring(r)
 	for _, b := range byes {
 		out.Byes = append(out.Byes, &pb.Bye{Player: hall.PlayerWire(b.Player), Section: b.Section, Kind: byeKinds[b.Kind],
-			Points: trf.Score(trf.Code(b.Kind[0]), sc)})
+			Points: byePoints(b, sc)})
 	}
 	tl.Byes = int32(len(byes))
 	switch {

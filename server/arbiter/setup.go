@@ -17,11 +17,15 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 	if strings.TrimSpace(req.GetName()) == "" {
 		return nil, hallerr.BadRequest("a tournament needs a name")
 	}
+	if t, ok := s.hall.TournamentNamed(req.GetName()); ok {
+		return nil, fmt.Errorf("%w: a tournament is called %q already (id %s): a name says which tournament is meant, so each has its own",
+			storage.ErrDuplicate, t.Name, t.ID)
+	}
 	cfg, err := hall.CheckConfig(req.GetDefaultConfig(), false)
 	if err != nil {
 		return nil, err
 	}
-	rec := storage.TournamentRecord{ID: s.hall.NewID("t"), Name: req.GetName(), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl(), Venue: req.GetVenue()}
+	rec := storage.TournamentRecord{ID: s.hall.NewID("t"), Name: strings.TrimSpace(req.GetName()), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl(), Venue: req.GetVenue()}
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.CreateTournament(&rec); err != nil {
 			return err
@@ -42,9 +46,9 @@ func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
 
 func (a *Service) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {
 	s := a
-	t, ok := s.hall.TournamentByID(req.GetTournamentId())
-	if !ok {
-		return nil, fmt.Errorf("%w: tournament %q", storage.ErrNotFound, req.GetTournamentId())
+	t, err := s.hall.Tournament(req.GetTournamentId())
+	if err != nil {
+		return nil, err
 	}
 	if req.GetNumber() <= 0 {
 		return nil, hallerr.BadRequest("round number %d: rounds are numbered from 1", req.GetNumber())
@@ -81,9 +85,9 @@ func (a *Service) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Bo
 	if !id.MaySection(req.GetSection()) {
 		return nil, fmt.Errorf("%w: %s may not act on section %q", hallerr.ErrPermission, id.Actor(), req.GetSection())
 	}
-	r, ok := s.hall.Round(req.GetRoundId())
-	if !ok {
-		return nil, fmt.Errorf("%w: round %q", storage.ErrNotFound, req.GetRoundId())
+	r, err := s.hall.FindRound(req.GetRoundId())
+	if err != nil {
+		return nil, err
 	}
 	if req.GetNumber() <= 0 {
 		return nil, hallerr.BadRequest("board number %d: boards are numbered from 1", req.GetNumber())

@@ -23,6 +23,7 @@ type view struct {
 	live     bool
 	sections string // sorted, "\x00"-joined; "" for every section
 	board    string // one board's id, "" for the whole round
+	lichess  bool   // PGN results in lichess's forms (pgn.Options.LichessResults): a relay to lichess
 }
 
 func (v view) has(b Board) bool {
@@ -60,13 +61,16 @@ type boardLog struct {
 	events []Event
 	place  int                  // the board's Place its games were written with
 	games  map[int][]byte       // n → the game in PGN
+	lgames map[int][]byte       // n → the game in PGN with lichess's results
 	shows  map[int]*displayFold // n → the board as the display shows it
 }
 
 func (l *boardLog) prune(keep map[int]bool) {
-	for n := range l.games {
-		if !keep[n] {
-			delete(l.games, n)
+	for _, games := range []map[int][]byte{l.games, l.lgames} {
+		for n := range games {
+			if !keep[n] {
+				delete(games, n)
+			}
 		}
 	}
 	for n := range l.shows {
@@ -88,6 +92,7 @@ type cut struct {
 	round   Round     // boards in view only
 	counts  []int     // events shown, per board of round.Boards
 	logs    []*boardLog
+	lichess bool // its PGN has lichess's results
 
 	pgnOnce  sync.Once
 	pgn      *document
@@ -149,7 +154,7 @@ func (f *Feeds) cutFor(ctx context.Context, roundID string, v view) (*cut, error
 	if err := f.load(ctx, rc, roundID, version); err != nil {
 		return nil, err
 	}
-	c := &cut{rc: rc, version: version, at: now, round: rc.round}
+	c := &cut{rc: rc, version: version, at: now, round: rc.round, lichess: v.lichess}
 	c.round.Boards = nil
 	delayed := !v.live && f.opts.Delay > 0
 	if delayed {
@@ -276,15 +281,23 @@ func (f *Feeds) pgnDocument(c *cut) (*document, error) {
 		defer rc.mu.Unlock()
 		for i, b := range c.round.Boards {
 			l, n := c.logs[i], c.counts[i]
-			game, ok := l.games[n]
+			games := l.games
+			if c.lichess {
+				if l.lgames == nil {
+					l.lgames = map[int][]byte{}
+				}
+				games = l.lgames
+			}
+			game, ok := games[n]
 			if !ok {
 				var gb bytes.Buffer
-				if err := pgn.Write(&gb, []pgn.Game{Game(c.round, b, l.events[:n])}, pgn.Options{Round: pgn.RoundAndBoard}); err != nil {
+				opts := pgn.Options{Round: pgn.RoundAndBoard, LichessResults: c.lichess}
+				if err := pgn.Write(&gb, []pgn.Game{Game(c.round, b, l.events[:n])}, opts); err != nil {
 					c.pgnErr = err
 					return
 				}
 				game = gb.Bytes()
-				l.games[n] = game
+				games[n] = game
 				f.metrics.games.Inc()
 			}
 			if i > 0 {

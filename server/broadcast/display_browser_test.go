@@ -13,9 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/chesshall/hallclock/formats/pgn"
+	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 	"github.com/chesshall/hallclock/internal/testkit/longtest"
-	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
 )

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +21,22 @@ import (
 type Relay struct {
 	URL   string
 	Token string // sent as 'Authorization: Bearer <Token>'; "" sends none
+	// LichessResults pushes the results PGN has no notation for ("0-0",
+	// "1/2-0", "0-1/2") in the Result tag as lichess reads them, for
+	// lichess to score; without it the tag is "*" for them (pgn.Options).
+	// LichessRelay says whether a URL is lichess's.
+	LichessResults bool
+}
+
+// LichessRelay reports whether a relay's URL is lichess's (lichess.org or
+// one of its hosts), whose broadcasts score lichess's own results.
+func LichessRelay(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	return host == "lichess.org" || strings.HasSuffix(host, ".lichess.org")
 }
 
 // RelayOptions tune the pushes.
@@ -163,7 +180,7 @@ func (f *Feeds) runRelay(ctx context.Context, rl *relay) {
 	backoff := o.MinBackoff
 	pushed := "" // ETag of the document the relay has
 	var last time.Time
-	public := view{live: f.opts.Delay <= 0}
+	public := view{live: f.opts.Delay <= 0, lichess: rl.cfg.LichessResults}
 	for ctx.Err() == nil {
 		_, changed := f.src.Changes(rl.roundID)
 		c, err := f.cutFor(ctx, rl.roundID, public)

@@ -164,3 +164,46 @@ func last(s []string) string {
 	}
 	return s[len(s)-1]
 }
+
+// A relay to lichess gets the results PGN has no notation for as lichess
+// scores them ("0-0", "1/2-0"); the feeds, and a relay elsewhere, keep
+// PGN's four results ("*" for these). LichessRelay tells lichess's URLs.
+func TestRelayToLichessGetsItsResults(t *testing.T) {
+	h := newHall(t, mono.Real(), "180+2", 2)
+	f, base := serve(t, broadcast.Options{Source: h, Relay: broadcast.RelayOptions{MinInterval: time.Millisecond}})
+	h.commit("b1", rules.Event{Kind: rules.KindResult, T: 0, Result: rules.BothLose, ByArbiter: true})
+	h.commit("b2", rules.Event{Kind: rules.KindResult, T: 0, Result: rules.WhiteHalf, ByArbiter: true})
+	for _, lichess := range []bool{true, false} {
+		relay, url := newFakeRelay(t)
+		f.SetRelay("r5", &broadcast.Relay{URL: url, Token: "lip_secret", LichessResults: lichess})
+		deadline := time.Now().Add(10 * time.Second)
+		for len(relay.pushes()) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("no push in 10 s")
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		got := relay.pushes()[0]
+		want := []string{`[Result "0-0"]`, `[Result "1/2-0"]`}
+		if !lichess {
+			want = []string{`[Result "*"]`}
+		}
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("lichess %v: the push has no %s:\n%s", lichess, w, got)
+			}
+		}
+	}
+	feed := body(t, get(t, base+"/api/pgn/round/r5", "arbiter"))
+	if strings.Contains(feed, `"0-0"`) || strings.Count(feed, `[Result "*"]`) != 2 {
+		t.Errorf("the feed's results are not PGN's:\n%s", feed)
+	}
+	for url, want := range map[string]bool{
+		"https://lichess.org/api/broadcast/round/AbCd1234/push": true, "https://LICHESS.ORG/x": true,
+		"https://dev.lichess.org/api/x": true, "https://notlichess.org/x": false, "http://127.0.0.1:9/push": false, "::": false,
+	} {
+		if got := broadcast.LichessRelay(url); got != want {
+			t.Errorf("LichessRelay(%q) = %v, want %v", url, got, want)
+		}
+	}
+}

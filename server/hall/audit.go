@@ -42,6 +42,9 @@ func ActionText(a *pb.ClockAction) string {
 		s += fmt.Sprintf(" white=%dms black=%dms", e.WhiteMs, e.BlackMs)
 	case rules.KindResult:
 		s += " " + string(e.Result)
+		if e.Unplayed {
+			s += " unplayed (less than one move)"
+		}
 	case rules.KindQuickplayClaim:
 		s += " " + e.Decision.String()
 	case rules.KindIllegalMoveFound:

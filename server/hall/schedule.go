@@ -1,13 +1,9 @@
 package hall
 
 import (
-	"fmt"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/chesshall/hallclock/rules"
-	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -65,34 +61,6 @@ func (h *Hall) TournamentByID(id string) (storage.TournamentRecord, bool) {
 	return t, ok
 }
 
-// Tournament finds a tournament by its id, or by its name (any case).
-func (h *Hall) Tournament(ref string) (storage.TournamentRecord, error) {
-	sc := &h.schedule
-	sc.mu.RLock()
-	defer sc.mu.RUnlock()
-	if t, ok := sc.tournaments[ref]; ok {
-		return t, nil
-	}
-	var found []storage.TournamentRecord
-	for _, t := range sc.tournaments {
-		if strings.EqualFold(strings.TrimSpace(t.Name), strings.TrimSpace(ref)) {
-			found = append(found, t)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		names := make([]string, 0, len(sc.tournaments))
-		for _, t := range sc.tournaments {
-			names = append(names, fmt.Sprintf("%q", t.Name))
-		}
-		sort.Strings(names)
-		return storage.TournamentRecord{}, fmt.Errorf("%w: no tournament has the id or name %q (there are %s)", storage.ErrNotFound, ref, strings.Join(names, ", "))
-	}
-	return storage.TournamentRecord{}, hallerr.BadRequest("%d tournaments are called %q: give the id", len(found), ref)
-}
-
 // Tournaments returns every tournament, in no order.
 func (h *Hall) Tournaments() []storage.TournamentRecord {
 	sc := &h.schedule
@@ -112,26 +80,6 @@ func (h *Hall) Round(id string) (storage.RoundRecord, bool) {
 	defer sc.mu.RUnlock()
 	r, ok := sc.rounds[id]
 	return r, ok
-}
-
-// RoundRef finds a round by its id, or by its tournament (id or name) and
-// number.
-func (h *Hall) RoundRef(id, tournament string, number int32) (storage.RoundRecord, error) {
-	if id != "" {
-		r, ok := h.Round(id)
-		if !ok {
-			return r, fmt.Errorf("%w: round %q", storage.ErrNotFound, id)
-		}
-		return r, nil
-	}
-	t, err := h.Tournament(tournament)
-	if err != nil {
-		return storage.RoundRecord{}, err
-	}
-	if r, ok := h.RoundByNumber(t.ID, int(number)); ok {
-		return r, nil
-	}
-	return storage.RoundRecord{}, fmt.Errorf("%w: %s has no round %d", storage.ErrNotFound, t.Name, number)
 }
 
 // RoundByNumber returns a tournament's round by its number.

@@ -37,7 +37,7 @@ var allowed = []struct {
 	{"server/dashboard", nil},
 	{"server/fanout", []string{"proto/...", "internal/mono", "server/hallerr"}},
 	{"server/auth", []string{"storage", "proto/...", "internal/ident", "server/hallerr"}},
-	{"server/hall", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire",
+	{"server/hall", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/hallref",
 		"server/auth", "server/broadcast", "server/hallerr"}},
 	{"server/link", []string{"storage", "proto/...", "internal/mono", "server/hall", "server/auth", "server/fanout", "server/hallerr"}},
 	{"server/arbiter", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/qr",

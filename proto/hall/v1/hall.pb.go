@@ -1154,6 +1154,7 @@ type ClockAction struct {
 	Termination      string                 `protobuf:"bytes,17,opt,name=termination,proto3" json:"termination,omitempty"`                                    // RESULT: normal, time, illegal_move, default, quickplay_claim, arbiter, agreement
 	Move             int32                  `protobuf:"varint,18,opt,name=move,proto3" json:"move,omitempty"`                                                 // ILLEGAL_MOVE_FOUND: the offender's move found illegal, counted from 1
 	SessionEndMs     int64                  `protobuf:"varint,19,opt,name=session_end_ms,json=sessionEndMs,proto3" json:"session_end_ms,omitempty"`           // ADJOURN: board time of the session's nominal end; adjourning before it charges the time to it to the sealer (Guidelines I.1.2); 0: none
+	Unplayed         bool                   `protobuf:"varint,20,opt,name=unplayed,proto3" json:"unplayed,omitempty"`                                         // RESULT: the arbiter marks the game unplayed: it lasted less than one move (TRF W, D, L: not rated); without it, only a clock that shows the game started and no move completed by either side says so
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -1319,6 +1320,13 @@ func (x *ClockAction) GetSessionEndMs() int64 {
 		return x.SessionEndMs
 	}
 	return 0
+}
+
+func (x *ClockAction) GetUnplayed() bool {
+	if x != nil {
+		return x.Unplayed
+	}
+	return false
 }
 
 // One side's clock.
@@ -5907,13 +5915,15 @@ type ImportRoundRequest struct {
 	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"` // id or name of an existing tournament
 	Number        int32                  `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`        // the round; 0: the file's (a CSV's Round column; a TRF's last round with columns, or the next one with pairings)
 	Format        ImportFormat           `protobuf:"varint,3,opt,name=format,proto3,enum=hall.v1.ImportFormat" json:"format,omitempty"`
-	Content       []byte                 `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`                          // the file as the pairing program wrote it
-	Pairings      []byte                 `protobuf:"bytes,5,opt,name=pairings,proto3" json:"pairings,omitempty"`                        // with a TRF: the pairing program's output (first line the number of pairs, then "white black", 0 a bye)
-	Replace       bool                   `protobuf:"varint,6,opt,name=replace,proto3" json:"replace,omitempty"`                         // replace the round if imported already and none of its boards started
-	Venue         string                 `protobuf:"bytes,7,opt,name=venue,proto3" json:"venue,omitempty"`                              // whose hall plan gives the clocks; default the tournament's
-	FirstTable    int32                  `protobuf:"varint,8,opt,name=first_table,json=firstTable,proto3" json:"first_table,omitempty"` // the table of board 1 (default 1); further sections continue after the last board of the previous one
-	Config        *ClockConfig           `protobuf:"bytes,9,opt,name=config,proto3" json:"config,omitempty"`                            // the round's time control etc. (as CreateRound); empty fields from the tournament
-	Section       string                 `protobuf:"bytes,10,opt,name=section,proto3" json:"section,omitempty"`                         // the section a TRF's boards belong to (a CSV names its own)
+	Content       []byte                 `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`                              // the file as the pairing program wrote it
+	Pairings      []byte                 `protobuf:"bytes,5,opt,name=pairings,proto3" json:"pairings,omitempty"`                            // with a TRF: the pairing program's output (first line the number of pairs, then "white black", 0 a bye)
+	Replace       bool                   `protobuf:"varint,6,opt,name=replace,proto3" json:"replace,omitempty"`                             // replace the round if imported already and none of its boards started
+	Venue         string                 `protobuf:"bytes,7,opt,name=venue,proto3" json:"venue,omitempty"`                                  // whose hall plan gives the clocks; default the tournament's
+	FirstTable    int32                  `protobuf:"varint,8,opt,name=first_table,json=firstTable,proto3" json:"first_table,omitempty"`     // the table of board 1 (default 1); further sections continue after the last board of the previous one
+	Config        *ClockConfig           `protobuf:"bytes,9,opt,name=config,proto3" json:"config,omitempty"`                                // the round's time control etc. (as CreateRound); empty fields from the tournament
+	Section       string                 `protobuf:"bytes,10,opt,name=section,proto3" json:"section,omitempty"`                             // the section a TRF's boards belong to (a CSV names its own)
+	AllowAbsent   bool                   `protobuf:"varint,11,opt,name=allow_absent,json=allowAbsent,proto3" json:"allow_absent,omitempty"` // with pairings: players the pairing output leaves out and the TRF gives no bye are listed (ImportRoundResponse.absent) instead of refusing the import
+	Encoding      string                 `protobuf:"bytes,12,opt,name=encoding,proto3" json:"encoding,omitempty"`                           // the code page of a file that is not UTF-8 ("windows-1250", "cp852", "iso-8859-2"...); "": windows-1252, said in a warning; a file that is valid UTF-8 is read as UTF-8
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6018,11 +6028,27 @@ func (x *ImportRoundRequest) GetSection() string {
 	return ""
 }
 
+func (x *ImportRoundRequest) GetAllowAbsent() bool {
+	if x != nil {
+		return x.AllowAbsent
+	}
+	return false
+}
+
+func (x *ImportRoundRequest) GetEncoding() string {
+	if x != nil {
+		return x.Encoding
+	}
+	return ""
+}
+
 type ImportRoundResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Round         *Round                 `protobuf:"bytes,1,opt,name=round,proto3" json:"round,omitempty"`
 	Boards        []*Board               `protobuf:"bytes,2,rep,name=boards,proto3" json:"boards,omitempty"`     // by section and number
 	Warnings      []string               `protobuf:"bytes,3,rep,name=warnings,proto3" json:"warnings,omitempty"` // e.g. a table without a clock in the plan
+	Absent        []*Player              `protobuf:"bytes,4,rep,name=absent,proto3" json:"absent,omitempty"`     // the TRF's players the round leaves out, neither paired nor given a bye (with pairings, only under allow_absent)
+	Encoding      string                 `protobuf:"bytes,5,opt,name=encoding,proto3" json:"encoding,omitempty"` // the encoding the file was read in ("utf-8", "windows-1250"...), kept for its export
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6078,15 +6104,31 @@ func (x *ImportRoundResponse) GetWarnings() []string {
 	return nil
 }
 
+func (x *ImportRoundResponse) GetAbsent() []*Player {
+	if x != nil {
+		return x.Absent
+	}
+	return nil
+}
+
+func (x *ImportRoundResponse) GetEncoding() string {
+	if x != nil {
+		return x.Encoding
+	}
+	return ""
+}
+
 type ExportRoundRequest struct {
-	state            protoimpl.MessageState `protogen:"open.v1"`
-	RoundId          string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
-	Tournament       string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`
-	Number           int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
-	Format           ExportFormat           `protobuf:"varint,4,opt,name=format,proto3,enum=hall.v1.ExportFormat" json:"format,omitempty"`
-	PgnRoundAndBoard bool                   `protobuf:"varint,5,opt,name=pgn_round_and_board,json=pgnRoundAndBoard,proto3" json:"pgn_round_and_board,omitempty"` // PGN Round tag as "5.12" (lichess broadcasts) instead of "5"
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	RoundId           string                 `protobuf:"bytes,1,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // or tournament and number
+	Tournament        string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	Number            int32                  `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Format            ExportFormat           `protobuf:"varint,4,opt,name=format,proto3,enum=hall.v1.ExportFormat" json:"format,omitempty"`
+	PgnRoundAndBoard  bool                   `protobuf:"varint,5,opt,name=pgn_round_and_board,json=pgnRoundAndBoard,proto3" json:"pgn_round_and_board,omitempty"`  // PGN Round tag as "5.12" (lichess broadcasts) instead of "5"
+	Encoding          string                 `protobuf:"bytes,6,opt,name=encoding,proto3" json:"encoding,omitempty"`                                               // TRF and CSV: the encoding to write ("utf-8", "windows-1250"...); "": the imported file's own (UTF-8 for a round set up by hand)
+	PgnLichessResults bool                   `protobuf:"varint,7,opt,name=pgn_lichess_results,json=pgnLichessResults,proto3" json:"pgn_lichess_results,omitempty"` // PGN: the results PGN has no notation for in lichess's forms ("0-0", "1/2-0", "0-1/2") instead of "*"
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ExportRoundRequest) Reset() {
@@ -6150,6 +6192,20 @@ func (x *ExportRoundRequest) GetFormat() ExportFormat {
 func (x *ExportRoundRequest) GetPgnRoundAndBoard() bool {
 	if x != nil {
 		return x.PgnRoundAndBoard
+	}
+	return false
+}
+
+func (x *ExportRoundRequest) GetEncoding() string {
+	if x != nil {
+		return x.Encoding
+	}
+	return ""
+}
+
+func (x *ExportRoundRequest) GetPgnLichessResults() bool {
+	if x != nil {
+		return x.PgnLichessResults
 	}
 	return false
 }
@@ -7316,7 +7372,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vBlindPlayer\x12+\n" +
 	"\x11visually_disabled\x18\x01 \x01(\bR\x10visuallyDisabled\x12\x1c\n" +
 	"\tassistant\x18\x02 \x01(\bR\tassistant\x12\x1a\n" +
-	"\blanguage\x18\x03 \x01(\tR\blanguage\"\x85\x05\n" +
+	"\blanguage\x18\x03 \x01(\tR\blanguage\"\xa1\x05\n" +
 	"\vClockAction\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12\x11\n" +
 	"\x04t_ms\x18\x02 \x01(\x03R\x03tMs\x12!\n" +
@@ -7339,7 +7395,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06result\x18\x10 \x01(\tR\x06result\x12 \n" +
 	"\vtermination\x18\x11 \x01(\tR\vtermination\x12\x12\n" +
 	"\x04move\x18\x12 \x01(\x05R\x04move\x12$\n" +
-	"\x0esession_end_ms\x18\x13 \x01(\x03R\fsessionEndMsB\x0e\n" +
+	"\x0esession_end_ms\x18\x13 \x01(\x03R\fsessionEndMs\x12\x1a\n" +
+	"\bunplayed\x18\x14 \x01(\bR\bunplayedB\x0e\n" +
 	"\f_white_movesB\x0e\n" +
 	"\f_black_moves\"\xad\x02\n" +
 	"\vPlayerClock\x12!\n" +
@@ -7731,7 +7788,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\n" +
 	"tournament\x18\x02 \x01(\tR\n" +
 	"tournament\x12\x16\n" +
-	"\x06number\x18\x03 \x01(\x05R\x06number\"\xca\x02\n" +
+	"\x06number\x18\x03 \x01(\x05R\x06number\"\x89\x03\n" +
 	"\x12ImportRoundRequest\x12\x1e\n" +
 	"\n" +
 	"tournament\x18\x01 \x01(\tR\n" +
@@ -7746,11 +7803,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"firstTable\x12,\n" +
 	"\x06config\x18\t \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12\x18\n" +
 	"\asection\x18\n" +
-	" \x01(\tR\asection\"\x7f\n" +
+	" \x01(\tR\asection\x12!\n" +
+	"\fallow_absent\x18\v \x01(\bR\vallowAbsent\x12\x1a\n" +
+	"\bencoding\x18\f \x01(\tR\bencoding\"\xc4\x01\n" +
 	"\x13ImportRoundResponse\x12$\n" +
 	"\x05round\x18\x01 \x01(\v2\x0e.hall.v1.RoundR\x05round\x12&\n" +
 	"\x06boards\x18\x02 \x03(\v2\x0e.hall.v1.BoardR\x06boards\x12\x1a\n" +
-	"\bwarnings\x18\x03 \x03(\tR\bwarnings\"\xc5\x01\n" +
+	"\bwarnings\x18\x03 \x03(\tR\bwarnings\x12'\n" +
+	"\x06absent\x18\x04 \x03(\v2\x0f.hall.v1.PlayerR\x06absent\x12\x1a\n" +
+	"\bencoding\x18\x05 \x01(\tR\bencoding\"\x91\x02\n" +
 	"\x12ExportRoundRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x1e\n" +
 	"\n" +
@@ -7758,7 +7819,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"tournament\x12\x16\n" +
 	"\x06number\x18\x03 \x01(\x05R\x06number\x12-\n" +
 	"\x06format\x18\x04 \x01(\x0e2\x15.hall.v1.ExportFormatR\x06format\x12-\n" +
-	"\x13pgn_round_and_board\x18\x05 \x01(\bR\x10pgnRoundAndBoard\"\x83\x01\n" +
+	"\x13pgn_round_and_board\x18\x05 \x01(\bR\x10pgnRoundAndBoard\x12\x1a\n" +
+	"\bencoding\x18\x06 \x01(\tR\bencoding\x12.\n" +
+	"\x13pgn_lichess_results\x18\a \x01(\bR\x11pgnLichessResults\"\x83\x01\n" +
 	"\x13ExportRoundResponse\x12\x18\n" +
 	"\acontent\x18\x01 \x01(\fR\acontent\x12\x1a\n" +
 	"\bfilename\x18\x02 \x01(\tR\bfilename\x12\x14\n" +
@@ -8187,80 +8250,81 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	15,  // 84: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
 	41,  // 85: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
 	45,  // 86: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	12,  // 87: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	84,  // 88: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	84,  // 89: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	90,  // 90: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	89,  // 91: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	95,  // 92: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 93: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 94: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	40,  // 95: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	44,  // 96: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	47,  // 97: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	48,  // 98: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	49,  // 99: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	51,  // 100: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	52,  // 101: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	55,  // 102: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	57,  // 103: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	59,  // 104: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	60,  // 105: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	63,  // 106: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	66,  // 107: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	70,  // 108: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	72,  // 109: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	38,  // 110: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	75,  // 111: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	77,  // 112: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	79,  // 113: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	80,  // 114: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	82,  // 115: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	86,  // 116: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	87,  // 117: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	88,  // 118: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	91,  // 119: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	68,  // 120: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	93,  // 121: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	96,  // 122: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	97,  // 123: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	98,  // 124: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 125: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	39,  // 126: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	41,  // 127: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	45,  // 128: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	45,  // 129: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	50,  // 130: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	45,  // 131: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	54,  // 132: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	56,  // 133: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	58,  // 134: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	45,  // 135: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	62,  // 136: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	65,  // 137: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	67,  // 138: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	71,  // 139: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	74,  // 140: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	36,  // 141: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	76,  // 142: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	78,  // 143: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	41,  // 144: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	81,  // 145: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	83,  // 146: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	85,  // 147: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	85,  // 148: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	89,  // 149: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	92,  // 150: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	69,  // 151: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	94,  // 152: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	99,  // 153: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	99,  // 154: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	99,  // 155: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	125, // [125:156] is the sub-list for method output_type
-	94,  // [94:125] is the sub-list for method input_type
-	94,  // [94:94] is the sub-list for extension type_name
-	94,  // [94:94] is the sub-list for extension extendee
-	0,   // [0:94] is the sub-list for field type_name
+	31,  // 87: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 88: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	84,  // 89: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	84,  // 90: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	90,  // 91: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	89,  // 92: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	95,  // 93: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 94: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 95: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	40,  // 96: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	44,  // 97: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	47,  // 98: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	48,  // 99: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	49,  // 100: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	51,  // 101: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	52,  // 102: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	55,  // 103: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	57,  // 104: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	59,  // 105: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	60,  // 106: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	63,  // 107: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	66,  // 108: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	70,  // 109: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	72,  // 110: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	38,  // 111: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	75,  // 112: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	77,  // 113: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	79,  // 114: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	80,  // 115: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	82,  // 116: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	86,  // 117: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	87,  // 118: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	88,  // 119: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	91,  // 120: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	68,  // 121: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	93,  // 122: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	96,  // 123: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	97,  // 124: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	98,  // 125: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 126: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	39,  // 127: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	41,  // 128: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	45,  // 129: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	45,  // 130: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	50,  // 131: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	45,  // 132: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	54,  // 133: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	56,  // 134: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	58,  // 135: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	45,  // 136: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	62,  // 137: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	65,  // 138: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	67,  // 139: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	71,  // 140: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	74,  // 141: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	36,  // 142: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	76,  // 143: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	78,  // 144: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	41,  // 145: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	81,  // 146: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	83,  // 147: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	85,  // 148: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	85,  // 149: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	89,  // 150: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	92,  // 151: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	69,  // 152: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	94,  // 153: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	99,  // 154: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	99,  // 155: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	99,  // 156: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	126, // [126:157] is the sub-list for method output_type
+	95,  // [95:126] is the sub-list for method input_type
+	95,  // [95:95] is the sub-list for extension type_name
+	95,  // [95:95] is the sub-list for extension extendee
+	0,   // [0:95] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

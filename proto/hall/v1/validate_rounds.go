@@ -2,9 +2,11 @@ package hallv1
 
 import "fmt"
 
-// maxImport is the largest file ImportRound takes: a TRF of 9999 players
-// over 30 rounds is under 4 MB.
-const maxImport = 4 << 20
+// MaxImportBytes is the most ImportRound takes of a round's files,
+// content and pairings together: a TRF of 9999 players over 30 rounds is
+// under 4 MB; a team file, its comments and a code page's room to spare
+// fit too. The server's gRPC and JSON doors take requests this large.
+const MaxImportBytes = 10 << 20
 
 func (r *ListRoundsRequest) Validate() error { return text("tournament", r.GetTournament(), false) }
 
@@ -23,15 +25,15 @@ func (r *ExportRoundRequest) Validate() error {
 	if _, ok := ExportFormat_name[int32(r.GetFormat())]; !ok {
 		return bad("format", "%d is unknown: TRF, CSV or PGN", r.GetFormat())
 	}
-	return roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber())
+	return first(roundRef(r.GetRoundId(), r.GetTournament(), r.GetNumber()), id("encoding", r.GetEncoding(), false))
 }
 
 func (r *ImportRoundRequest) Validate() error {
 	switch {
 	case len(r.GetContent()) == 0:
 		return bad("content", "is required: the file the pairing program wrote")
-	case len(r.GetContent())+len(r.GetPairings()) > maxImport:
-		return bad("content", "and pairings are %d bytes; at most %d are taken", len(r.GetContent())+len(r.GetPairings()), maxImport)
+	case len(r.GetContent())+len(r.GetPairings()) > MaxImportBytes:
+		return bad("content", "and pairings are %s; an import takes at most %s", Bytes(len(r.GetContent())+len(r.GetPairings())), Bytes(MaxImportBytes))
 	case r.GetNumber() < 0:
 		return bad("number", "is %d; rounds are numbered from 1 (0: the file's)", r.GetNumber())
 	case r.GetFirstTable() < 0:
@@ -41,7 +43,19 @@ func (r *ImportRoundRequest) Validate() error {
 		return bad("format", "%d is unknown: TRF or CSV", r.GetFormat())
 	}
 	return first(text("tournament", r.GetTournament(), true), text("venue", r.GetVenue(), false),
-		id("section", r.GetSection(), false), r.GetConfig().validate("config"))
+		id("section", r.GetSection(), false), r.GetConfig().validate("config"), id("encoding", r.GetEncoding(), false))
+}
+
+// Bytes writes a size as people read it: "10,485,760 bytes (10.0 MiB)".
+func Bytes(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if n < 1<<20 {
+		return s + " bytes"
+	}
+	return fmt.Sprintf("%s bytes (%.1f MiB)", s, float64(n)/(1<<20))
 }
 
 func (r *SetPlanRequest) Validate() error {
