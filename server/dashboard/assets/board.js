@@ -323,7 +323,7 @@ export function describe(e, prev) {
     case "ACTION_KIND_ADD_TIME": what = side + " " + f.change(f.num(a.ms)); break;
     case "ACTION_KIND_SET_CLOCK": what = "clock set: White " + f.clock(f.num(a.whiteMs)) + ", Black " + f.clock(f.num(a.blackMs)); break;
     case "ACTION_KIND_POSITION": what = "position entered"; break;
-    case "ACTION_KIND_RESULT": what = "result " + f.resultText(a.result) + (a.termination ? " (" + f.termination(a.termination) + ")" : ""); break;
+    case "ACTION_KIND_RESULT": what = "result " + f.resultText(a.result) + (a.termination ? " (" + f.termination(a.termination) + ")" : "") + (a.unplayed ? ", unplayed: less than one move, not rated" : ""); break;
     case "ACTION_KIND_FLAG": what = side + "'s flag fell"; break;
     case "ACTION_KIND_ILLEGAL_MOVE_FOUND": what = "illegal move found later: " + side + "'s move " + f.num(a.move) + " (7.5.1)"; break;
     case "ACTION_KIND_FLAGS_UNORDERED": what = "both flags down, order unknown"; break;
