@@ -179,6 +179,9 @@ const (
 	Arbiter_SetPlan_FullMethodName             = "/hall.v1.Arbiter/SetPlan"
 	Arbiter_SetBroadcast_FullMethodName        = "/hall.v1.Arbiter/SetBroadcast"
 	Arbiter_ListBroadcasts_FullMethodName      = "/hall.v1.Arbiter/ListBroadcasts"
+	Arbiter_SetBlindPlay_FullMethodName        = "/hall.v1.Arbiter/SetBlindPlay"
+	Arbiter_Announce_FullMethodName            = "/hall.v1.Arbiter/Announce"
+	Arbiter_IssueAssistantLink_FullMethodName  = "/hall.v1.Arbiter/IssueAssistantLink"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -244,6 +247,27 @@ type ArbiterClient interface {
 	SetBroadcast(ctx context.Context, in *SetBroadcastRequest, opts ...grpc.CallOption) (*RoundBroadcast, error)
 	// The rounds' broadcast settings and how pushing to their relays goes.
 	ListBroadcasts(ctx context.Context, in *ListBroadcastsRequest, opts ...grpc.CallOption) (*ListBroadcastsResponse, error)
+	// Plays a board under the Laws' rules for play with visually disabled
+	// players (FIDE 2018 and 2023 Appendix D, 2009 Appendix E), or no longer:
+	// who is visually disabled, who has an assistant, the language his clock
+	// speaks to him. The rules judge it (an assistant only where someone is
+	// visually disabled, D.2.11); the clock device is told. Audited. Chief
+	// arbiter, or an arbiter of the board's section.
+	SetBlindPlay(ctx context.Context, in *SetBlindPlayRequest, opts ...grpc.CallOption) (*Board, error)
+	// Tells a visually disabled player, at his request, the completed moves
+	// and the time used by both players (2018 D.2.6.1, D.2.10.4): the words
+	// are built from the board as it is now, in his language where the
+	// clock's voice speaks it, and sent to the board's talking clock if one
+	// is connected; they are returned either way, so that a page can speak
+	// them. Audited (who asked, the words). Chief arbiter, an arbiter of the
+	// board's section, or the player's assistant.
+	Announce(ctx context.Context, in *AnnounceRequest, opts ...grpc.CallOption) (*AnnounceResponse, error)
+	// A one-time sign-in link for the assistant of a player (D.2.10): it
+	// signs a phone in to the assistant's page of that board and side only
+	// (ROLE_ASSISTANT). The board must be played under the appendix with an
+	// assistant for that side. Audited. Chief arbiter, or an arbiter of the
+	// board's section.
+	IssueAssistantLink(ctx context.Context, in *IssueAssistantLinkRequest, opts ...grpc.CallOption) (*IssueAssistantLinkResponse, error)
 }
 
 type arbiterClient struct {
@@ -504,6 +528,36 @@ func (c *arbiterClient) ListBroadcasts(ctx context.Context, in *ListBroadcastsRe
 	return out, nil
 }
 
+func (c *arbiterClient) SetBlindPlay(ctx context.Context, in *SetBlindPlayRequest, opts ...grpc.CallOption) (*Board, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Board)
+	err := c.cc.Invoke(ctx, Arbiter_SetBlindPlay_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) Announce(ctx context.Context, in *AnnounceRequest, opts ...grpc.CallOption) (*AnnounceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AnnounceResponse)
+	err := c.cc.Invoke(ctx, Arbiter_Announce_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) IssueAssistantLink(ctx context.Context, in *IssueAssistantLinkRequest, opts ...grpc.CallOption) (*IssueAssistantLinkResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(IssueAssistantLinkResponse)
+	err := c.cc.Invoke(ctx, Arbiter_IssueAssistantLink_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -567,6 +621,27 @@ type ArbiterServer interface {
 	SetBroadcast(context.Context, *SetBroadcastRequest) (*RoundBroadcast, error)
 	// The rounds' broadcast settings and how pushing to their relays goes.
 	ListBroadcasts(context.Context, *ListBroadcastsRequest) (*ListBroadcastsResponse, error)
+	// Plays a board under the Laws' rules for play with visually disabled
+	// players (FIDE 2018 and 2023 Appendix D, 2009 Appendix E), or no longer:
+	// who is visually disabled, who has an assistant, the language his clock
+	// speaks to him. The rules judge it (an assistant only where someone is
+	// visually disabled, D.2.11); the clock device is told. Audited. Chief
+	// arbiter, or an arbiter of the board's section.
+	SetBlindPlay(context.Context, *SetBlindPlayRequest) (*Board, error)
+	// Tells a visually disabled player, at his request, the completed moves
+	// and the time used by both players (2018 D.2.6.1, D.2.10.4): the words
+	// are built from the board as it is now, in his language where the
+	// clock's voice speaks it, and sent to the board's talking clock if one
+	// is connected; they are returned either way, so that a page can speak
+	// them. Audited (who asked, the words). Chief arbiter, an arbiter of the
+	// board's section, or the player's assistant.
+	Announce(context.Context, *AnnounceRequest) (*AnnounceResponse, error)
+	// A one-time sign-in link for the assistant of a player (D.2.10): it
+	// signs a phone in to the assistant's page of that board and side only
+	// (ROLE_ASSISTANT). The board must be played under the appendix with an
+	// assistant for that side. Audited. Chief arbiter, or an arbiter of the
+	// board's section.
+	IssueAssistantLink(context.Context, *IssueAssistantLinkRequest) (*IssueAssistantLinkResponse, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -651,6 +726,15 @@ func (UnimplementedArbiterServer) SetBroadcast(context.Context, *SetBroadcastReq
 }
 func (UnimplementedArbiterServer) ListBroadcasts(context.Context, *ListBroadcastsRequest) (*ListBroadcastsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListBroadcasts not implemented")
+}
+func (UnimplementedArbiterServer) SetBlindPlay(context.Context, *SetBlindPlayRequest) (*Board, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetBlindPlay not implemented")
+}
+func (UnimplementedArbiterServer) Announce(context.Context, *AnnounceRequest) (*AnnounceResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Announce not implemented")
+}
+func (UnimplementedArbiterServer) IssueAssistantLink(context.Context, *IssueAssistantLinkRequest) (*IssueAssistantLinkResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method IssueAssistantLink not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1123,6 +1207,60 @@ func _Arbiter_ListBroadcasts_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_SetBlindPlay_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetBlindPlayRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).SetBlindPlay(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_SetBlindPlay_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).SetBlindPlay(ctx, req.(*SetBlindPlayRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_Announce_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnnounceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).Announce(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_Announce_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).Announce(ctx, req.(*AnnounceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_IssueAssistantLink_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(IssueAssistantLinkRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).IssueAssistantLink(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_IssueAssistantLink_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).IssueAssistantLink(ctx, req.(*IssueAssistantLinkRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1229,6 +1367,18 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListBroadcasts",
 			Handler:    _Arbiter_ListBroadcasts_Handler,
+		},
+		{
+			MethodName: "SetBlindPlay",
+			Handler:    _Arbiter_SetBlindPlay_Handler,
+		},
+		{
+			MethodName: "Announce",
+			Handler:    _Arbiter_Announce_Handler,
+		},
+		{
+			MethodName: "IssueAssistantLink",
+			Handler:    _Arbiter_IssueAssistantLink_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
