@@ -26,26 +26,39 @@ func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, erro
 	if err != nil {
 		return nil, err
 	}
-	if id := auth.IdentityFrom(ctx); id != nil && id.Role == auth.RoleBroadcast {
+	switch id := auth.IdentityFrom(ctx); {
+	case id != nil && id.Role == auth.RoleBroadcast:
 		// Broadcast feeds see the board as their watch streams do: as it
 		// was the broadcast delay ago (nothing, for a board younger than
-		// that), without the arbiters' commands and reasons.
+		// that), without the arbiters' commands and reasons, and without
+		// who is visually disabled (the arbiters' to know).
 		out.Pending = nil
+		if c := out.GetConfig(); c != nil {
+			c.BlindPlay = nil
+		}
 		if a.public != nil {
 			st, _, _ := a.public.State(b.ID())
 			out.State = st
 		}
+	case id != nil && id.Role == auth.RoleAssistant:
+		// An assistant sees his board, not the arbiters' commands.
+		out.Pending = nil
 	}
 	return out, nil
 }
 
 // boardFor returns a board the caller may act on.
 func (a *Service) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
+	id := auth.IdentityFrom(ctx)
+	if !id.MayBoard(boardID) {
+		// Said before the board is looked up: an assistant learns nothing
+		// of the hall's other boards, not even whether they exist.
+		return nil, fmt.Errorf("%w: %s may act on board %s only", hallerr.ErrPermission, id.Actor(), id.BoardID)
+	}
 	b, err := a.hall.Board(boardID)
 	if err != nil {
 		return nil, err
 	}
-	id := auth.IdentityFrom(ctx)
 	if id.Role == auth.RoleArbiter && !id.MaySection(b.Section()) {
 		return nil, fmt.Errorf("%w: %s may not act on board %s (section %q)", hallerr.ErrPermission, id.Actor(), boardID, b.Section())
 	}

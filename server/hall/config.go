@@ -102,5 +102,10 @@ func RoundConfigWith(r storage.RoundRecord, t storage.TournamentRecord) *pb.Cloc
 	if r.Config == nil {
 		return base
 	}
-	return MergeConfig(base, WireConfig(*r.Config))
+	out := MergeConfig(base, WireConfig(*r.Config))
+	// A round's own configuration was merged over its tournament's when
+	// it was made: its play under the appendix is the round's, none
+	// included (which the wire cannot tell from "not said").
+	out.BlindPlay = wire.WireBlindPlay(r.Config.Blind)
+	return out
 }
