@@ -131,11 +131,13 @@ Actions take -reason "..." (kept in the audit log) and -wait 3s.`
 
 // cli is one hallctl invocation: a connection to the hall and where to print.
 type cli struct {
-	ctx   context.Context
-	arb   pb.ArbiterClient
-	conn  *grpc.ClientConn
-	out   io.Writer
-	width int // columns a line may take (outputWidth); 0: no limit
+	ctx    context.Context
+	arb    pb.ArbiterClient
+	conn   *grpc.ClientConn
+	out    io.Writer
+	width  int                 // columns a line may take (outputWidth); 0: no limit
+	addr   string              // the hall's gRPC address
+	getenv func(string) string // the environment
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -145,7 +147,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	token := fs.String("token", getenv("HALL_TOKEN"), "bearer token")
 	tlsf := addTLSFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || fs.Arg(0) == "help" {
-		fmt.Fprintln(out, usage)
+		fmt.Fprintln(out, usage+"\n\n"+blindUsage)
 		if err != nil || fs.NArg() == 0 {
 			return errUsage
 		}
@@ -164,7 +166,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	}
 	defer conn.Close()
 	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
-		width: outputWidth(out, getenv)}
+		width: outputWidth(out, getenv), addr: *addr, getenv: getenv}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 
@@ -210,6 +212,9 @@ func (c *cli) dispatch(cmd string, args []string) error {
 		return c.sidedAction(cmd, k, args)
 	}
 	if f, ok := sealedMoveCommands[cmd]; ok {
+		return f(c, args)
+	}
+	if f, ok := blindCommands[cmd]; ok {
 		return f(c, args)
 	}
 	if f, ok := commands[cmd]; ok {
