@@ -287,3 +287,33 @@ func TestAnnounceWithoutATalkingClock(t *testing.T) {
 		t.Errorf("Announce on a board not under the appendix = %v, want FailedPrecondition", err)
 	}
 }
+
+// A round imported from a CSV with a Blind column plays the boards it
+// marks under the appendix; what the rules refuse names the board and its
+// line, and nothing is imported.
+func TestImportBlindColumn(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s", Ruleset: "fide-2018"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := "Round;Board;White;Black;Blind\n1;1;Anna;Boris;W+A:de\n1;2;Carl;Dora;B=A,W+A\n"
+	_, err = arb.ImportRound(ctx, &pb.ImportRoundRequest{Tournament: tr.GetTournamentId(), Content: []byte(bad)})
+	if codeOf(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "board 2 (line 3)") || !strings.Contains(err.Error(), "D.2.11") {
+		t.Errorf("ImportRound(a Blind the rules refuse) = %v; want InvalidArgument naming board 2, line 3, and D.2.11", err)
+	}
+	good := "Round;Board;White;Black;Blind\n1;1;Anna;Boris;W+A:de\n1;2;Carl;Dora;\n"
+	resp, err := arb.ImportRound(ctx, &pb.ImportRoundRequest{Tournament: tr.GetTournamentId(), Content: []byte(good)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int32]*pb.BlindPlay{}
+	for _, b := range resp.GetBoards() {
+		got[b.GetNumber()] = b.GetConfig().GetBlindPlay()
+	}
+	if w := got[1].GetWhite(); !w.GetVisuallyDisabled() || !w.GetAssistant() || w.GetLanguage() != "de" || got[2] != nil {
+		t.Errorf("imported boards' play under the appendix: 1 %v, 2 %v; want W+A:de on board 1 only", got[1], got[2])
+	}
+}
