@@ -107,6 +107,9 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		if err := signInLink(out.String()); err != nil {
 			return err
 		}
+		if err := demoBlindBoard(a, dir); err != nil {
+			return err
+		}
 		return oneChief(out.String(), a, dir)
 	})
 	run(func(a net.Addr) error {
