@@ -93,22 +93,28 @@ func blindWords(b *pb.Board) string {
 	return bp.String() + ": " + strings.Join(parts, "; ")
 }
 
+// boardSide reads the arguments BOARD SIDE of a command (what: its
+// usage), with its flags: the board as given and its id, and the side.
+func (c *cli) boardSide(args []string, what string, flags func(fs *flag.FlagSet)) (ref, id string, s pb.Side, err error) {
+	pos, err := parse(args, flags)
+	if err != nil {
+		return "", "", 0, err
+	}
+	if err := need(pos, 2, what); err != nil {
+		return "", "", 0, err
+	}
+	if id, err = c.boardID(pos[0]); err != nil {
+		return "", "", 0, err
+	}
+	s, err = side(pos[1])
+	return pos[0], id, s, err
+}
+
 // announce has the hall tell a visually disabled player the moves and
 // the time used, and prints the words.
 func (c *cli) announce(args []string) error {
 	var reason string
-	pos, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&reason, "reason", "", "why (kept in the audit log)") })
-	if err != nil {
-		return err
-	}
-	if err := need(pos, 2, "announce BOARD SIDE"); err != nil {
-		return err
-	}
-	id, err := c.boardID(pos[0])
-	if err != nil {
-		return err
-	}
-	s, err := side(pos[1])
+	_, id, s, err := c.boardSide(args, "announce BOARD SIDE", func(fs *flag.FlagSet) { fs.StringVar(&reason, "reason", "", "why (kept in the audit log)") })
 	if err != nil {
 		return err
 	}
@@ -127,21 +133,10 @@ func (c *cli) announce(args []string) error {
 // assistantLink makes the one-time sign-in link of a player's assistant.
 func (c *cli) assistantLink(args []string) error {
 	var label, web string
-	pos, err := parse(args, func(fs *flag.FlagSet) {
+	ref, id, s, err := c.boardSide(args, "assistant-link BOARD SIDE", func(fs *flag.FlagSet) {
 		fs.StringVar(&label, "label", "", "who the assistant is (default: the board and side)")
 		fs.StringVar(&web, "web", c.getenv("HALL_WEB"), "the hall's web address, e.g. http://hall:7080 (default HALL_WEB, else the gRPC host on port 7080)")
 	})
-	if err != nil {
-		return err
-	}
-	if err := need(pos, 2, "assistant-link BOARD SIDE"); err != nil {
-		return err
-	}
-	id, err := c.boardID(pos[0])
-	if err != nil {
-		return err
-	}
-	s, err := side(pos[1])
 	if err != nil {
 		return err
 	}
@@ -158,7 +153,7 @@ func (c *cli) assistantLink(args []string) error {
 	}
 	until := time.UnixMilli(r.GetExpiresUnixMs()).Format("15:04")
 	fmt.Fprintf(c.out, "assistant %q of %s on board %s\n  sign-in link (opens the assistant's page on his phone; works once, until %s):\n  %s%s\n  his token: %s (hallctl token revoke %s ends it)\n",
-		r.GetLabel(), strings.TrimPrefix(strings.ToLower(r.GetSide().String()), "side_"), pos[0], until,
+		r.GetLabel(), strings.TrimPrefix(strings.ToLower(r.GetSide().String()), "side_"), ref, until,
 		strings.TrimSuffix(web, "/"), r.GetSigninPath(), r.GetTokenId(), r.GetTokenId())
 	return nil
 }

@@ -104,10 +104,10 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 			return fmt.Errorf("%d boards, %d with moves; want 6 boards (3 tournaments of 2) and play", len(list.GetBoards()), played)
 		}
 		first = moves
-		if err := signInLink(out.String()); err != nil {
+		if err := demoBlindBoard(a, dir); err != nil {
 			return err
 		}
-		if err := demoBlindBoard(a, dir); err != nil {
+		if err := signInLink(out.String()); err != nil {
 			return err
 		}
 		return oneChief(out.String(), a, dir)

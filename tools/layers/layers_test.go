@@ -30,7 +30,7 @@ var allowed = []struct {
 	{"clockdev/...", []string{"clockdev", "rules", "proto/...", "formats/...", "internal/mono", "internal/wire", "internal/chesslib"}},
 	{"server/hallerr", []string{"rules", "proto/...", "server/broadcast"}},
 	{"server/broadcast", []string{"rules", "formats/...", "internal/mono"}},
-	{"server/dashboard", nil},
+	{"server/dashboard", []string{"internal/webassets"}},
 	{"server/assist", []string{"internal/webassets"}},
 	{"server/fanout", []string{"proto/...", "internal/mono", "server/hallerr"}},
 	{"server/auth", []string{"storage", "proto/...", "internal/ident", "server/hallerr"}},
