@@ -120,7 +120,9 @@ func (p *tab) click(step, sel string) {
 	}
 }
 
-func (p *tab) status() string { return evalAs[string](p, `document.getElementById("status").textContent`) }
+func (p *tab) status() string {
+	return evalAs[string](p, `document.getElementById("status").textContent`)
+}
 
 type utterance struct{ Text, Lang string }
 
