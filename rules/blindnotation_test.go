@@ -104,3 +104,20 @@ func TestMayAnnounce(t *testing.T) {
 		})
 	}
 }
+
+// What ParseBlindPlay reads, String writes so that it reads back the same.
+func FuzzParseBlindPlay(f *testing.F) {
+	for _, s := range []string{"W", "B+A", "W:de", "W+A:pt-BR,B", "W,B=A", "white+a:ru, black", "-", "", "W,W", "B=A:de"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := rules.ParseBlindPlay(s)
+		if err != nil {
+			return
+		}
+		again, err := rules.ParseBlindPlay(b.String())
+		if err != nil || again != b {
+			t.Errorf("ParseBlindPlay(%q) = %+v, written %q, read back %+v, %v", s, b, b.String(), again, err)
+		}
+	})
+}
