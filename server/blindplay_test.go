@@ -317,3 +317,39 @@ func TestImportBlindColumn(t *testing.T) {
 		t.Errorf("imported boards' play under the appendix: 1 %v, 2 %v; want W+A:de on board 1 only", got[1], got[2])
 	}
 }
+
+// A board's play under the appendix changes on its actor while the
+// broadcast feeds read the round's boards off it: the feeds read what
+// never changes, and the race detector finds nothing.
+func TestSetBlindPlayWhileTheFeedsRead(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	b := h.Round(t, "90m+30s", 1)[0]
+	arb, ctx := h.Arbiter(t)
+	w := newWeb(t, h)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 20 {
+			bp := whiteBlind()
+			if i%2 == 1 {
+				bp = &pb.BlindPlay{}
+			}
+			if _, err := arb.SetBlindPlay(ctx, &pb.SetBlindPlayRequest{BoardId: b.GetBoardId(), BlindPlay: bp}); err != nil {
+				t.Errorf("SetBlindPlay: %v", err)
+				return
+			}
+		}
+	}()
+	for reading := true; reading; {
+		select {
+		case <-done:
+			reading = false
+		default:
+		}
+		resp, body := w.send("GET", "/api/pgn/round/"+b.GetRoundId(), nil, map[string]string{"Authorization": "Bearer " + h.Chief})
+		if resp.StatusCode != 200 || !strings.Contains(body, "White 1") {
+			t.Fatalf("the round's PGN: %d %.200s", resp.StatusCode, body)
+		}
+	}
+}

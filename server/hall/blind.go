@@ -28,11 +28,11 @@ func (b *Board) SetBlind(ctx context.Context, id *auth.Identity, blind rules.Bli
 	var err error
 	changed := false
 	if derr := b.do(ctx, func() {
-		if b.rec.Config.Blind == blind {
+		if b.blind == blind {
 			return
 		}
 		what := "blind_play " + blindText(blind)
-		cfg := b.rec.Config
+		cfg := b.config()
 		cfg.Blind = blind
 		if _, err = rules.NewState(cfg); err != nil {
 			werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
@@ -54,7 +54,7 @@ func (b *Board) SetBlind(ctx context.Context, id *auth.Identity, blind rules.Bli
 		if err != nil {
 			return
 		}
-		b.rec.Config.Blind = blind
+		b.blind = blind
 		b.state.Config.Blind = blind
 		changed = true
 	}); derr != nil {
@@ -107,7 +107,7 @@ func (b *Board) announce(ctx context.Context, id *auth.Identity, side rules.Side
 			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: outcome})
 		})
 	}
-	if err := rules.MayAnnounce(b.rec.Config, side, id.Role == auth.RoleAssistant); err != nil {
+	if err := rules.MayAnnounce(b.config(), side, id.Role == auth.RoleAssistant); err != nil {
 		if werr := audit("announce to "+side.String(), storage.OutcomeRefused(err.Error())); werr != nil {
 			return nil, werr
 		}
