@@ -41,6 +41,10 @@ func (d *Device) assignLocked(a *hallv1.Assignment, recovering bool) {
 
 	if !recovering && d.keepsLocalLocked(a) {
 		d.asg = a
+		// Only the play under the rules for visually disabled players may
+		// have changed (who is, the language to speak): it changes how no
+		// event is applied, so the clock keeps its own time line.
+		d.st.Config.Blind = cfg.Blind
 		d.saveBoardLocked()
 		d.notifyLocked(Notice{Kind: NoticeAssignment, Assignment: proto.Clone(a).(*hallv1.Assignment), Adopted: false})
 		return
@@ -96,7 +100,7 @@ func (d *Device) assignLocked(a *hallv1.Assignment, recovering bool) {
 // keepsLocalLocked reports whether the device keeps its own clock for a.
 func (d *Device) keepsLocalLocked(a *hallv1.Assignment) bool {
 	if d.asg == nil || d.diverged || d.asg.GetBoardId() != a.GetBoardId() ||
-		!proto.Equal(d.asg.GetConfig(), a.GetConfig()) {
+		!sameClockRules(d.asg.GetConfig(), a.GetConfig()) {
 		return false
 	}
 	h := a.GetHistory()
@@ -109,6 +113,15 @@ func (d *Device) keepsLocalLocked(a *hallv1.Assignment) bool {
 		}
 	}
 	return true
+}
+
+// sameClockRules reports whether two configurations apply events alike:
+// equal but for the play under the rules for visually disabled players,
+// which only says who may act and what a talking clock says.
+func sameClockRules(a, b *hallv1.ClockConfig) bool {
+	a, b = proto.Clone(a).(*hallv1.ClockConfig), proto.Clone(b).(*hallv1.ClockConfig)
+	a.BlindPlay, b.BlindPlay = nil, nil
+	return proto.Equal(a, b)
 }
 
 // sameAction compares two actions as the rules read them (fields of other

@@ -171,3 +171,52 @@ func TestPlainClockDoesNotAnnounce(t *testing.T) {
 		t.Errorf("New with Voices and no Speak = nil error, want one")
 	}
 }
+
+// The arbiter sets the board to be played under the rules for visually
+// disabled players in the middle of the game (2018 D.1; the hall sends
+// the assignment again with the new configuration): the clock keeps its
+// own time line — its presses the hall has not acknowledged included —
+// and from then on speaks to the player in his language (D.2.6.1).
+func TestBlindPlaySetMidGameKeepsTheClock(t *testing.T) {
+	clk := mono.NewFake(time.Unix(0, 0))
+	h := newFakeHall(t)
+	h.set(func(h *fakeHall) { h.ackDelay = -1 }) // nothing acknowledged: the clock is ahead of the hall
+	v := &voice{}
+	plain := testAssignment("B1", "90m+30s")
+	plain.Config.Ruleset = "fide-2018"
+	d := testDevice(t, h, Config{Clock: clk, Outbox: assignedOutbox(t, plain), Speak: v.speak, Voices: []string{"en", "de"}})
+	waitFor(t, "the link", func() bool { return d.Status().Connected })
+	if err := d.Do(rules.Event{Kind: rules.KindStart}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(10 * time.Second)
+	if err := d.Press(rules.White, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(3 * time.Second)
+
+	blind := blindAssignment() // the hall's record: the start only, the new configuration
+	blind.History = []*hallv1.ClockAction{action(kStart, 0, white)}
+	assign(h, blind)
+	if n := waitNotice(t, d, NoticeAssignment); n.Adopted {
+		t.Errorf("the new configuration made the clock adopt the hall's history; want it kept")
+	}
+	if st := d.State(); st.P[rules.White].Moves != 1 || st.ToMove != rules.Black || d.BoardNow() != 13_000 {
+		t.Errorf("after the new configuration: white %d moves, %v to move, board time %d; want 1, black, 13000",
+			st.P[rules.White].Moves, st.ToMove, d.BoardNow())
+	}
+	sp, err := d.RequestAnnouncement(rules.White)
+	if err != nil || sp.Language != "de" || sp.Text != "Weiß: 1 Zug, 10 Sekunden verbraucht. Schwarz: 0 Züge, 3 Sekunden verbraucht." {
+		t.Errorf("RequestAnnouncement(white) = %+v, %v; want German words of 1 move and 10 s, 0 moves and 3 s", sp, err)
+	}
+
+	// A change of the time control is another matter: the hall's history
+	// is adopted.
+	other := blindAssignment()
+	other.Config.TimeControl = "60m+30s"
+	other.History = blind.History
+	assign(h, other)
+	if n := waitNotice(t, d, NoticeAssignment); !n.Adopted {
+		t.Errorf("a new time control was kept; want the hall's history adopted")
+	}
+}

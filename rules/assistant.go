@@ -165,3 +165,37 @@ func AssistantMay(s State, side Side, e Event) error {
 	return refuse(RefusedNotPermitted, t.Assistant, fmt.Sprintf(
 		"an assistant may start the opponent's clock once the player's move is made, claim a flag, stop the clock to call the arbiter, or seal a move at an adjournment; %s is not among them", e.Kind))
 }
+
+// MayAnnounce checks an announcement of the completed moves and the time
+// used by both players to side's player on a board configured by cfg
+// (2018 D.2.6.1: the clock made for the visually disabled player announces
+// them to him; D.2.10.4: his assistant tells them, only when he asks). It
+// returns nil, or a *Refusal naming the article: the player is not visually
+// disabled (RefusedNotApplicable); asked through an assistant
+// (byAssistant), the player has no assistant (RefusedNotPermitted). Who
+// asks for whom (an assistant for his own player only) is the caller's to
+// check.
+func MayAnnounce(cfg Config, side Side, byAssistant bool) error {
+	t, err := BlindTextOf(cfg.Ruleset)
+	if err != nil {
+		return err
+	}
+	refuse := func(code RefusalCode, rule, reason string) error {
+		return &Refusal{What: "announcement", Code: code, Rule: rule, Reason: reason}
+	}
+	if !side.Valid() {
+		return refuse(RefusedInvalid, "", fmt.Sprintf("side %d is neither white nor black", side))
+	}
+	if !cfg.Blind.Players[side].VisuallyDisabled {
+		return refuse(RefusedNotApplicable, t.Clock, side.String()+" is not marked visually disabled; the clock announces to a visually disabled player")
+	}
+	if !byAssistant {
+		return nil
+	}
+	for _, d := range AssistantDuties(cfg, side) {
+		if d.Assist == AssistAnnounceTime {
+			return nil
+		}
+	}
+	return refuse(RefusedNotPermitted, t.Duties[AssistAnnounceTime], side.String()+" has no assistant on this board to tell him the moves and the time used")
+}

@@ -58,6 +58,17 @@ func (b BlindPlay) Applies() bool {
 	return b.Players[White].VisuallyDisabled || b.Players[Black].VisuallyDisabled
 }
 
+// Check refuses, as NewState does for a board under ruleset r ("" the
+// default), what the appendix does not allow (see validate): a
+// tournament's or round's setting is checked before any board has it.
+func (b BlindPlay) Check(r Ruleset) error {
+	p, err := ProfileOf(r)
+	if err != nil {
+		return err
+	}
+	return b.validate(p)
+}
+
 // validate refuses what the appendix does not allow: an assistant or a
 // language on a board not played under it, a language for a sighted
 // player, a sighted player's assistant beside the visually disabled

@@ -226,7 +226,9 @@
 // announces with the completed moves (D.2.6.1, D.2.10.4).
 // [AssistantDuties] lists what an assistant may do, with the articles of
 // the ruleset ([BlindTextOf]); [AssistantMay] checks an assistant's clock
-// action before Apply judges it as the player's own.
+// action before Apply judges it as the player's own, and [MayAnnounce]
+// who may be told the moves and the time used. [ParseBlindPlay] and
+// [BlindPlay.String] read and write the short notation ("W+A:de").
 //
 // # Results
 //

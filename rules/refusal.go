@@ -42,10 +42,17 @@ type Refusal struct {
 	Code   RefusalCode // why, for programs
 	Rule   string      // the article, e.g. "FIDE 2023 Art. 6.10.2"
 	Reason string      // why, for people: what was wrong and what is allowed
+	// What names what was refused when it is no clock event (Event is
+	// then zero): "announcement".
+	What string
 }
 
 func (r *Refusal) Error() string {
-	msg := fmt.Sprintf("%s refused: %s", r.Event.Kind, r.Reason)
+	what := r.Event.Kind.String()
+	if r.What != "" {
+		what = r.What
+	}
+	msg := fmt.Sprintf("%s refused: %s", what, r.Reason)
 	if r.Rule != "" {
 		msg += " (" + r.Rule + ")"
 	}

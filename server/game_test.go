@@ -161,8 +161,10 @@ func TestRestartMidGame(t *testing.T) {
 			if g.GetRunning() == pb.Side_SIDE_WHITE {
 				g.White.RemainingMs, w.White.RemainingMs = 0, 0
 				g.White.DelayLeftMs, w.White.DelayLeftMs = 0, 0
+				g.White.UsedMs, w.White.UsedMs = 0, 0
 			} else {
 				g.Black.RemainingMs, w.Black.RemainingMs = 0, 0
+				g.Black.UsedMs, w.Black.UsedMs = 0, 0
 			}
 			g.NextDeadlineMs, w.NextDeadlineMs = 0, 0
 		}

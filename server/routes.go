@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
 )
@@ -12,11 +13,13 @@ import (
 // (package dashboard: the page at / and its assets) and its feeds
 // (/api/watch as server-sent events; package arbiter: /api/boards, the
 // Arbiter service at /api/arbiter/{Method}, the relays' status at
-// /api/broadcasts, the backup at /api/backup), the broadcast feeds
+// /api/broadcasts, the backup at /api/backup), the page of a visually
+// disabled player's assistant (package assist: /assist), the broadcast feeds
 // (package broadcast: PGN of rounds and boards, the display page), the
 // sign-in (package auth) and the publisher's status to NATS (/api/stream).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
+	assist.Routes(mux)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	s.arbiter.Routes(mux)
 	mux.HandleFunc("GET /api/stream", s.serveStream)

@@ -127,11 +127,13 @@ func getBoards(t *testing.T, h *halltest.Hall, ids []string) map[string]*pb.Boar
 func committedPart(s *pb.BoardState) *pb.BoardState {
 	c := proto.Clone(s).(*pb.BoardState)
 	c.AtMs, c.ServerUnixMs, c.NextDeadlineMs = 0, 0, 0
+	// A running clock's remaining time, delay and time used move on with
+	// the time of the projection.
 	switch c.GetRunning() {
 	case pb.Side_SIDE_WHITE:
-		c.White.RemainingMs, c.White.DelayLeftMs = 0, 0
+		c.White.RemainingMs, c.White.DelayLeftMs, c.White.UsedMs = 0, 0, 0
 	case pb.Side_SIDE_BLACK:
-		c.Black.RemainingMs, c.Black.DelayLeftMs = 0, 0
+		c.Black.RemainingMs, c.Black.DelayLeftMs, c.Black.UsedMs = 0, 0, 0
 	}
 	return c
 }

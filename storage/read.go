@@ -417,7 +417,7 @@ func (s *Store) PendingCommands(ctx context.Context, boardID string) ([]CommandR
 		WHERE status = 'pending' AND (?1 = '' OR board_id = ?1) ORDER BY issued_ms, id`, boardID)
 }
 
-const tokenCols = `id, hash, role, label, device_id, sections_json, created_ms, revoked_ms`
+const tokenCols = `id, hash, role, label, device_id, sections_json, created_ms, revoked_ms, board_id, side`
 
 func scanToken(sc scanner) (TokenRecord, error) {
 	var (
@@ -426,7 +426,7 @@ func scanToken(sc scanner) (TokenRecord, error) {
 		created  int64
 		revoked  sql.NullInt64
 	)
-	if err := sc.Scan(&t.ID, &t.Hash, &t.Role, &t.Label, &t.DeviceID, &sections, &created, &revoked); err != nil {
+	if err := sc.Scan(&t.ID, &t.Hash, &t.Role, &t.Label, &t.DeviceID, &sections, &created, &revoked, &t.BoardID, &t.Side); err != nil {
 		return t, scanErr("token", err)
 	}
 	if err := json.Unmarshal([]byte(sections), &t.Sections); err != nil {

@@ -144,8 +144,12 @@ type TokenRecord struct {
 	Label    string
 	DeviceID string   // for device tokens: the device it speaks for
 	Sections []string // sections an arbiter may act on; empty: all
-	Created  time.Time
-	Revoked  time.Time // zero while valid
+	// BoardID and Side: an assistant's token acts for the player of that
+	// side ("white", "black") on that board only; "" for other tokens.
+	BoardID string
+	Side    string
+	Created time.Time
+	Revoked time.Time // zero while valid
 }
 
 // Active reports whether the token has not been revoked.

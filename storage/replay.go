@@ -146,6 +146,10 @@ func (s *Store) replay(ctx context.Context, boardID string, useSnapshot bool) (r
 		switch {
 		case err == nil:
 			have = true
+			// The board's play under the rules for visually disabled
+			// players may have changed since the snapshot (SetBoardBlind):
+			// it changes no event, so only the configuration is newer.
+			st.Config.Blind = b.Config.Blind
 		case errors.Is(err, ErrNotFound):
 		default:
 			s.log.Warn("storage: snapshot unusable, replaying from the first event", "board", boardID, "err", err)

@@ -528,9 +528,9 @@ func (t *Tx) PutToken(tk *TokenRecord) error {
 	}
 	js, _ := json.Marshal(sections)
 	created := t.s.wallMs(tk.Created)
-	_, err := t.exec(`INSERT INTO tokens (id, hash, role, label, device_id, sections_json, created_ms, revoked_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		tk.ID, tk.Hash, tk.Role, tk.Label, tk.DeviceID, string(js), created, nullMs(tk.Revoked))
+	_, err := t.exec(`INSERT INTO tokens (id, hash, role, label, device_id, sections_json, created_ms, revoked_ms, board_id, side)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tk.ID, tk.Hash, tk.Role, tk.Label, tk.DeviceID, string(js), created, nullMs(tk.Revoked), tk.BoardID, tk.Side)
 	if constraint(err) == "unique" {
 		return errorf(ErrDuplicate, "token %s: the id or the secret is already used", tk.ID)
 	}

@@ -149,6 +149,14 @@ type RoundSpec struct {
 	// their request; Config.TalkingClocks gives the clocks a voice). It is
 	// sent with the round's configuration.
 	BlindPlay *hallv1.BlindPlay
+	// BlindBoards, with BlindPlay, is how many boards of the round (the
+	// first) are played under the appendix: each is set after the round is
+	// imported (Arbiter.SetBlindPlay, as the arbiter does when the player
+	// arrives). 0: every board, through the round's configuration. A
+	// visually disabled player with an assistant (BlindPlayer.assistant)
+	// has his presses made and his announcements asked for by the
+	// assistant, through the hall with the assistant's own token (D.2.10).
+	BlindBoards int
 	// Announcements is the probability, per move of a visually disabled
 	// player, that he asks his clock before he presses. Default 0.1;
 	// negative: never.
@@ -268,7 +276,9 @@ func (c *Chaos) setDefaults() {
 
 // DemoRounds returns a hall of mixed time controls for a demonstration:
 // a classical open with adjournments, a rapid with a quickplay finish and
-// electronic boards, and a blitz, boards boards each.
+// electronic boards, and a blitz, boards boards each. Board 1 of the blitz
+// is played under the rules for visually disabled players (FIDE 2018
+// Appendix D): White is visually disabled, with his assistant at the board.
 func DemoRounds(boards int) []RoundSpec {
 	if boards <= 0 {
 		boards = 8
@@ -277,7 +287,8 @@ func DemoRounds(boards int) []RoundSpec {
 		{Tournament: "Classical Open", TimeControl: "40/5400+30:1800+30", Boards: boards, EBoard: true, AdjournAfter: 40},
 		{Tournament: "Rapid Cup", TimeControl: "G/15", Boards: boards, EBoard: true,
 			Regulations: &hallv1.Regulations{QuickplayFinish: true}},
-		{Tournament: "Blitz Night", TimeControl: "3m+2s", Boards: boards},
+		{Tournament: "Blitz Night", TimeControl: "3m+2s", Boards: boards, BlindBoards: 1,
+			BlindPlay: &hallv1.BlindPlay{White: &hallv1.BlindPlayer{VisuallyDisabled: true, Assistant: true}}},
 	}
 }
 
@@ -302,6 +313,18 @@ type checked struct {
 	prof       *rules.Profile
 	category   rules.Category
 	supervised bool
+	// blind is the play under the appendix of the boards BlindBoards
+	// names (boardBlind).
+	blind rules.BlindPlay
+}
+
+// boardBlind is how board number n of the round is played under the rules
+// for visually disabled players (the zero value: not).
+func (c *checked) boardBlind(n int) rules.BlindPlay {
+	if c.BlindPlay == nil || c.BlindBoards > 0 && n > c.BlindBoards {
+		return rules.BlindPlay{}
+	}
+	return c.blind
 }
 
 func (r RoundSpec) check() (checked, error) {
@@ -315,8 +338,15 @@ func (r RoundSpec) check() (checked, error) {
 		return checked{}, fmt.Errorf("sim: round of %q has no time control", r.Tournament)
 	}
 	w := &hallv1.ClockConfig{Ruleset: r.Ruleset, TimeControl: r.TimeControl, Regulations: r.Regulations, BlindPlay: r.BlindPlay}
+	if r.BlindBoards > 0 {
+		w.BlindPlay = nil // set on each of those boards
+	}
 	cfg, err := wire.Config(w)
 	if err != nil {
+		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
+	}
+	blind := wire.BlindPlay(r.BlindPlay)
+	if err := blind.Check(cfg.Ruleset); err != nil {
 		return checked{}, fmt.Errorf("sim: round of %q: %w", r.Tournament, err)
 	}
 	st, err := rules.NewState(cfg)
@@ -342,7 +372,7 @@ func (r RoundSpec) check() (checked, error) {
 	if cfg.Ruleset == "" {
 		cfg.Ruleset = rules.DefaultRuleset
 	}
-	return checked{RoundSpec: r, cfg: cfg, wire: w, prof: prof, category: st.Category, supervised: st.Supervised()}, nil
+	return checked{RoundSpec: r, cfg: cfg, wire: w, prof: prof, category: st.Category, supervised: st.Supervised(), blind: blind}, nil
 }
 
 func (c *Config) validate() error {

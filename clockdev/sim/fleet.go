@@ -83,6 +83,9 @@ type boardInfo struct {
 	round  *roundRun
 	number int
 	spec   *checked
+	// assistant is the visually disabled player's assistant, nil if the
+	// board has none.
+	assistant *assistant
 }
 
 // New checks cfg and returns a Fleet ready to Run. It does not connect.
@@ -425,8 +428,12 @@ func (f *Fleet) prepareRound(ctx context.Context, t *tournament, spec *checked, 
 		}
 		rr.boards[n-1] = b.GetBoardId()
 		tb := t.tables[n-1]
+		a, err := f.blindBoard(ctx, spec, b, n)
+		if err != nil {
+			return nil, err
+		}
 		f.mu.Lock()
-		f.boards[b.GetBoardId()] = &boardInfo{round: rr, number: n, spec: spec}
+		f.boards[b.GetBoardId()] = &boardInfo{round: rr, number: n, spec: spec, assistant: a}
 		f.mu.Unlock()
 		if b.GetState().GetSource() == hallv1.ClockSource_CLOCK_SOURCE_VIRTUAL && b.GetState().GetStatus() != hallv1.BoardStatus_BOARD_STATUS_FINISHED {
 			tb.playVirtual(b.GetBoardId()) // its clock died before the restart
@@ -541,10 +548,17 @@ func (f *Fleet) roundOver(rr *roundRun, bs []*hallv1.Board) {
 		rr.finished(id) // tables that did not report it (yet)
 	}
 	f.mu.Lock()
+	var assistants []*assistant
 	for _, id := range rr.boards {
+		if b := f.boards[id]; b != nil && b.assistant != nil {
+			assistants = append(assistants, b.assistant)
+		}
 		delete(f.boards, id)
 	}
 	f.mu.Unlock()
+	for _, a := range assistants {
+		f.dismiss(context.Background(), a)
+	}
 	f.log.Info("round over", "tournament", rr.tour.name, "round", rr.number, "boards", len(bs))
 }
 
@@ -616,10 +630,16 @@ func (f *Fleet) actx(ctx context.Context) context.Context {
 // call makes an arbiter call with the chief's credentials, retrying while
 // the hall is unreachable (a restart): a few times, within a minute.
 func call[T any](ctx context.Context, f *Fleet, fn func(context.Context) (T, error)) (T, error) {
+	return callAs(ctx, f, f.cfg.ChiefToken, fn)
+}
+
+// callAs is call with the credentials of token.
+func callAs[T any](ctx context.Context, f *Fleet, token string, fn func(context.Context) (T, error)) (T, error) {
 	var zero T
 	wait := 100 * time.Millisecond
 	for try := 0; ; try++ {
-		cctx, cancel := context.WithTimeout(f.actx(ctx), 30*time.Second+time.Duration(f.waitMs)*time.Millisecond)
+		cctx, cancel := context.WithTimeout(metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token),
+			30*time.Second+time.Duration(f.waitMs)*time.Millisecond)
 		v, err := fn(cctx)
 		cancel()
 		if err == nil || status.Code(err) != codes.Unavailable || try >= 8 || ctx.Err() != nil {
@@ -750,6 +770,7 @@ func (f *Fleet) Summary() Summary {
 		Speed: f.cfg.Speed, Chaos: f.cfg.Chaos.String(),
 		Games: int(c.games.Load()), Presses: int(c.presses.Load()), Illegal: int(c.illegal.Load()),
 		Claims: int(c.claims.Load()), Adjourns: int(c.adjourns.Load()), Announcements: int(c.announcements.Load()),
+		AssistedPresses: int(c.assistedPresses.Load()), AssistedAnnouncements: int(c.assistedAnnouncements.Load()),
 		Connects: int(c.connects.Load()), Reconnects: int(max(c.connects.Load()-c.incarnations.Load(), 0)),
 		Rejections: int(c.rejections.Load()),
 		Cuts:       int(c.cuts.Load()), Duplicated: int(c.duplicated.Load()), Reordered: int(c.reordered.Load()),

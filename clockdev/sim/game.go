@@ -74,9 +74,10 @@ type trait struct {
 
 // game is one game's players and their decisions.
 type game struct {
-	spec *checked
-	rng  *rand.Rand
-	p    [2]trait
+	spec  *checked
+	rng   *rand.Rand
+	p     [2]trait
+	blind rules.BlindPlay // the board's play under the rules for visually disabled players
 
 	// A clock-only game (no e-board) ends when White has made endAt moves,
 	// with endResult (a resignation or an agreed draw).
@@ -105,7 +106,7 @@ func gameSeed(seed int64, tournament string, round, board int) (uint64, uint64) 
 // (a game picked up after a restart).
 func newGame(spec *checked, seed int64, round, board int, history []*hallv1.ClockAction) (*game, error) {
 	s1, s2 := gameSeed(seed, spec.Tournament, round, board)
-	g := &game{spec: spec, rng: rand.New(rand.NewPCG(s1, s2))}
+	g := &game{spec: spec, rng: rand.New(rand.NewPCG(s1, s2)), blind: spec.boardBlind(board)}
 	for i := range g.p {
 		g.p[i] = trait{
 			pace:   math.Exp(0.3 * g.rng.NormFloat64()),
@@ -168,7 +169,7 @@ type turnPlan struct {
 func (g *game) plan(v view) turnPlan {
 	s := v.ToMove
 	p := turnPlan{think: g.think(v)}
-	if g.spec.cfg.Blind.Players[s].VisuallyDisabled && g.spec.Announcements > 0 {
+	if g.blind.Players[s].VisuallyDisabled && g.spec.Announcements > 0 {
 		p.ask = g.rng.Float64() < g.spec.Announcements
 	}
 	left := v.Left[s] - p.think.Milliseconds()

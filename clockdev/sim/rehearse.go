@@ -49,7 +49,9 @@ func Rehearse(spec RoundSpec, seed int64, round, board int) (Rehearsal, error) {
 	if err != nil {
 		return Rehearsal{}, err
 	}
-	st, err := rules.NewState(c.cfg)
+	cfg := c.cfg
+	cfg.Blind = c.boardBlind(board)
+	st, err := rules.NewState(cfg)
 	if err != nil {
 		return Rehearsal{}, err
 	}

@@ -40,6 +40,10 @@ type Summary struct {
 	// Announcements: what the talking clocks said (Config.TalkingClocks),
 	// at the players' request or the hall's.
 	Announcements int
+	// Assisted: what the visually disabled players' assistants did
+	// through the hall (RoundSpec.BlindPlay): presses for their players,
+	// announcements asked for.
+	AssistedPresses, AssistedAnnouncements int
 
 	Connects   int // streams the devices' server welcomed (the first of each device included)
 	Reconnects int // Connects beyond the first of each device (incarnation)
@@ -76,6 +80,9 @@ func (s Summary) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "  results: %s\n", strings.Join(rs, ", "))
 	fmt.Fprintf(&b, "  presses %d, illegal moves %d, flags %d, quickplay claims %d, adjournments %d, announcements %d\n",
 		s.Presses, s.Illegal, s.Flags, s.Claims, s.Adjourns, s.Announcements)
+	if s.AssistedPresses+s.AssistedAnnouncements > 0 {
+		fmt.Fprintf(&b, "  assistants of visually disabled players: %d presses, %d announcements asked for\n", s.AssistedPresses, s.AssistedAnnouncements)
+	}
 	fmt.Fprintf(&b, "  link: %d connects (%d reconnects), %d rejected; acks %d, latency p50 %s p99 %s max %s\n",
 		s.Connects, s.Reconnects, s.Rejections, s.Acks, fmtDur(s.AckP50), fmtDur(s.AckP99), fmtDur(s.AckMax))
 	fmt.Fprintf(&b, "  chaos: %d cuts, %d duplicated, %d reordered, %d reboots (%d unsent events recovered, %d delivered), %d deaths (%d virtual clocks)\n",
@@ -111,6 +118,7 @@ func fmtDur(d time.Duration) string {
 type counters struct {
 	presses, illegal, claims, adjourns, flagClaims atomic.Int64
 	announcements                                  atomic.Int64 // said by the talking clocks
+	assistedPresses, assistedAnnouncements         atomic.Int64 // by the assistants, through the hall
 	connects, incarnations, rejections             atomic.Int64
 	cuts, duplicated, reordered                    atomic.Int64
 	reboots, recovered, recoveredDelivered, deaths atomic.Int64

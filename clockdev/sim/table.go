@@ -274,12 +274,17 @@ func (t *table) replace(ctx context.Context) {
 	}
 }
 
-// face returns how the board's clock is reached.
+// face returns how the board's clock is reached: a visually disabled
+// player's assistant reaches it through the hall.
 func (t *table) face() clockFace {
+	var c clockFace = deviceFace{t}
 	if t.virtual {
-		return virtualFace{t}
+		c = virtualFace{t}
 	}
-	return deviceFace{t}
+	if t.info != nil && t.info.assistant != nil {
+		return assistedFace{clockFace: c, t: t, a: t.info.assistant}
+	}
+	return c
 }
 
 // --- the device's life ---
@@ -543,10 +548,18 @@ func (t *table) arbiter(ctx context.Context, a *hallv1.ClockAction, reason strin
 		// the time the arbiter takes to walk over.
 		t.synced(ctx, t.real(arbiterWalk))
 	}
-	resp, err := t.f.act(ctx, t.board, a, reason)
+	return t.command(ctx, t.f.cfg.ChiefToken, a, reason)
+}
+
+// command has the hall carry out an action on the board's clock as the
+// holder of token (the chief arbiter, a player's assistant) and waits for
+// the clock to apply it.
+func (t *table) command(ctx context.Context, token string, a *hallv1.ClockAction, reason string) bool {
+	req := &hallv1.BoardActionRequest{BoardId: t.board, Action: a, Reason: reason, WaitMs: t.f.waitMs}
+	resp, err := callAs(ctx, t.f, token, func(ctx context.Context) (*hallv1.BoardActionResponse, error) { return t.f.arb.BoardAction(ctx, req) })
 	if err != nil {
 		if ctx.Err() == nil {
-			t.f.log.Warn("arbiter action failed", "board", t.board, "action", a.GetKind(), "err", err)
+			t.f.log.Warn("action on the clock failed", "board", t.board, "action", a.GetKind(), "err", err)
 		}
 		return false
 	}
@@ -554,7 +567,7 @@ func (t *table) arbiter(ctx context.Context, a *hallv1.ClockAction, reason strin
 	case hallv1.CommandStatus_COMMAND_STATUS_APPLIED:
 		return true
 	case hallv1.CommandStatus_COMMAND_STATUS_REFUSED:
-		t.f.log.Debug("arbiter action refused", "board", t.board, "action", a.GetKind(), "message", resp.GetMessage())
+		t.f.log.Debug("action on the clock refused", "board", t.board, "action", a.GetKind(), "message", resp.GetMessage())
 		return false
 	}
 	// Pending: the device applies it when it is back. Its notice says

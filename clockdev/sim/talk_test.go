@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -81,31 +82,83 @@ func (s *speech) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
-// A live round on talking clocks: the visually disabled players press
-// their clocks' announce buttons, the clocks say the words (the fleet logs
-// them), and nothing else makes them speak.
+// A live round on talking clocks, two of its four boards played under
+// the appendix (set by the arbiter once the round is imported, 2018 D.1)
+// with the visually disabled White's assistant at the board (D.2.10): the
+// assistant presses the clock for his player through the hall, his own
+// token scoped to that board (D.2.10.3), and asks the hall for the moves
+// and the time used when the player wants them (D.2.10.4); the talking
+// clock says them in the player's language, which reaches it with the
+// board; nothing else makes a clock speak. The assistants' tokens are
+// revoked with the round.
 func TestTalkingClocks(t *testing.T) {
 	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute
 	const boards = 4
 	h := startHall(t, 300)
-	cfg := h.config(blindRound(boards))
+	round := blindRound(boards)
+	round.BlindBoards = 2
+	cfg := h.config(round)
 	cfg.TalkingClocks = true
 	sp := &speech{}
 	cfg.Logger = slog.New(sp)
 	sum := h.run(t, cfg, 2*time.Minute)
-	h.check(t)
+	rep := h.check(t)
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	if sum.Announcements == 0 || len(sp.said) != sum.Announcements {
-		t.Errorf("%d announcements counted, %d logged; want some, the same", sum.Announcements, len(sp.said))
+	if sum.Announcements == 0 || len(sp.said) != sum.Announcements || sum.AssistedAnnouncements != sum.Announcements {
+		t.Errorf("%d announcements counted, %d logged, %d asked for by the assistants; want some, all the same", sum.Announcements, len(sp.said), sum.AssistedAnnouncements)
+	}
+	blind := map[string]bool{}
+	for _, b := range rep.boards {
+		if b.Number <= 2 {
+			blind[b.ID] = true
+		}
+		if got := b.Config.Blind.Applies(); got != (b.Number <= 2) {
+			t.Errorf("board %d is under the appendix: %v; want boards 1 and 2 only", b.Number, got)
+		}
 	}
 	for _, m := range sp.said {
-		// The words are in the board's language as the clock's assignment
-		// carries it: Russian once the hall passes blind_play on, English
-		// from a hall that does not.
-		if m["to"] != "white" || m["asked_by"] != "player" || (m["lang"] != "ru" && m["lang"] != "en") || m["words"] == "" {
-			t.Errorf("the clock said %v; want White's own request, in Russian or English", m)
+		if m["to"] != "white" || !strings.HasPrefix(m["asked_by"], "assistant:assistant of ") || m["lang"] != "ru" || m["words"] == "" || !blind[m["board"]] {
+			t.Errorf("the clock said %v; want White's assistant's request on a board under the appendix, in Russian", m)
 		}
+	}
+	// The assistants' presses are White's moves, through the clock.
+	ctx := context.Background()
+	assisted := 0
+	for id, evs := range rep.events {
+		for _, e := range evs {
+			if e.Event.Kind != rules.KindPress || e.CommandID == "" {
+				continue
+			}
+			c, err := h.Store.Command(ctx, e.CommandID)
+			if err != nil || !strings.HasPrefix(c.IssuedBy, "assistant:") {
+				continue
+			}
+			assisted++
+			if !blind[id] || e.Event.Side != rules.White {
+				t.Errorf("an assistant pressed for %s on board %s; want White's, on boards under the appendix only", e.Event.Side, id)
+			}
+		}
+	}
+	if assisted == 0 || assisted != sum.AssistedPresses {
+		t.Errorf("%d presses by the assistants in the log, %d counted; want some, the same", assisted, sum.AssistedPresses)
+	}
+	arb, actx := h.Arbiter(t)
+	toks, err := arb.ListTokens(actx, &pb.ListTokensRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tk := range toks.GetTokens() {
+		if tk.GetRole() == pb.Role_ROLE_ASSISTANT {
+			n++
+			if !tk.GetRevoked() {
+				t.Errorf("assistant's token %s (%s) still active after the round", tk.GetTokenId(), tk.GetLabel())
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d assistants' tokens issued, want one per board under the appendix (2)", n)
 	}
 }

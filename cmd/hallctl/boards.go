@@ -70,6 +70,9 @@ func (c *cli) board(args []string) error {
 		b.GetSection(), b.GetNumber(), table, b.GetBoardId(), playerName(b.GetWhite()), playerName(b.GetBlack()),
 		or(b.GetDeviceId(), "-"), b.GetConfig().GetRuleset(), b.GetConfig().GetTimeControl())
 	printTimeControl(c.out, b.GetTimeControlInfo())
+	if b.GetConfig().GetBlindPlay() != nil {
+		fmt.Fprintf(c.out, "  %s\n", blindWords(b))
+	}
 	printState(c.out, b.GetState())
 	for _, p := range b.GetPending() {
 		where := "sent"

@@ -149,12 +149,14 @@ const maxReceive = 256 << 20
 
 // cli is one hallctl invocation: a connection to the hall and where to print.
 type cli struct {
-	ctx   context.Context
-	arb   pb.ArbiterClient
-	conn  *grpc.ClientConn
-	out   io.Writer
-	width int    // columns a line may take (outputWidth); 0: no limit
-	web   string // where the hall's web pages are (webBase)
+	ctx    context.Context
+	arb    pb.ArbiterClient
+	conn   *grpc.ClientConn
+	out    io.Writer
+	width  int                 // columns a line may take (outputWidth); 0: no limit
+	web    string              // where the hall's web pages are (webBase)
+	addr   string              // the hall's gRPC address
+	getenv func(string) string // the environment
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -164,7 +166,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	token := fs.String("token", getenv("HALL_TOKEN"), "bearer token")
 	tlsf := addTLSFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || fs.Arg(0) == "help" {
-		fmt.Fprintln(out, usage)
+		fmt.Fprintln(out, usage+"\n\n"+blindUsage)
 		if err != nil || fs.NArg() == 0 {
 			return errUsage
 		}
@@ -186,7 +188,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	}
 	defer conn.Close()
 	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
-		width: outputWidth(out, getenv), web: webBase(getenv("HALL_WEB"), *addr, *tlsf.on || *tlsf.ca != "")}
+		width: outputWidth(out, getenv), web: webBase(getenv("HALL_WEB"), *addr, *tlsf.on || *tlsf.ca != ""), addr: *addr, getenv: getenv}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 
@@ -233,6 +235,9 @@ func (c *cli) dispatch(cmd string, args []string) error {
 		return c.sidedAction(cmd, k, args)
 	}
 	if f, ok := sealedMoveCommands[cmd]; ok {
+		return f(c, args)
+	}
+	if f, ok := blindCommands[cmd]; ok {
 		return f(c, args)
 	}
 	if f, ok := commands[cmd]; ok {

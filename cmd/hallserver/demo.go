@@ -101,6 +101,7 @@ hall is away.
 		ProgressEvery: 10 * time.Second,
 		Logger:        log,
 		HallStats:     st,
+		TalkingClocks: true, // the blitz's board 1 is played under the Laws' Appendix D
 	})
 	if err != nil {
 		return err

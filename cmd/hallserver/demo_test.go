@@ -104,6 +104,9 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 			return fmt.Errorf("%d boards, %d with moves; want 6 boards (3 tournaments of 2) and play", len(list.GetBoards()), played)
 		}
 		first = moves
+		if err := demoBlindBoard(a, dir); err != nil {
+			return err
+		}
 		if err := signInLink(out.String()); err != nil {
 			return err
 		}

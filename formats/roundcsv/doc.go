@@ -16,6 +16,7 @@
 //	Black      Black, Black Name, Black Player, Name Black, Schwarz
 //	result     Result, Res, Score, Ergebnis
 //	termination Termination
+//	blind      Blind, Blind Play, Visually Disabled, Appendix D
 //
 // and a player's rating (Rating, Rtg, Elo, FIDE Rating), FIDE id (FIDE ID,
 // FideID, FIDE No), pairing number (No., Nr, SNo, Start No, Starting
@@ -37,6 +38,14 @@
 // knows ("1-0", "½-½", "+-", "1/2-0", ... and Swiss-Manager's spaced "1 -
 // 0", "+ - -"), or none. No player may play twice in a round or against
 // himself. An error is an *Error naming the line and the column.
+//
+// A Blind column says how a board is played under the rules for play
+// with visually disabled players (FIDE 2018 Appendix D), in the hall's
+// short notation (rules.ParseBlindPlay): "W" White is visually disabled,
+// "B+A" Black is and has an assistant, "W:de" his clock speaks German to
+// him, "W,B=A" the sighted Black has an assistant, "-" the board is not
+// played under the appendix; an empty cell leaves the round's setting.
+// The notation is checked here, what the Laws allow by the hall.
 //
 // A row whose Black is "bye" (or "(bye)", "spielfrei", "Freilos", "PAB")
 // is a round without a game for White: its result says which — "H", "½"

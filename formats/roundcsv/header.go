@@ -15,6 +15,7 @@ const (
 	roleRound
 	roleResult
 	roleTermination
+	roleBlind
 	// Player attributes; a column of one has a side.
 	roleName
 	roleRating
@@ -27,7 +28,8 @@ const (
 
 var roleNames = map[role]string{
 	roleBoard: "board", roleSection: "section", roleRound: "round", roleResult: "result", roleTermination: "termination",
-	roleName: "name", roleRating: "rating", roleFideID: "FIDE id", roleNumber: "number", roleTitle: "title",
+	roleBlind: "blind",
+	roleName:  "name", roleRating: "rating", roleFideID: "FIDE id", roleNumber: "number", roleTitle: "title",
 	roleFederation: "federation", rolePoints: "points",
 }
 
@@ -43,6 +45,7 @@ var (
 		"round": roleRound, "rd": roleRound, "rnd": roleRound, "runde": roleRound,
 		"result": roleResult, "res": roleResult, "score": roleResult, "ergebnis": roleResult, "resultat": roleResult,
 		"termination": roleTermination, "term": roleTermination,
+		"blind": roleBlind, "blind play": roleBlind, "visually disabled": roleBlind, "appendix d": roleBlind,
 	}
 	playerRoles = map[string]role{
 		"": roleName, "name": roleName, "player": roleName, "spieler": roleName,

@@ -274,6 +274,13 @@ func (rd *reader) readRows() (*Round, error) {
 		if c, ok := rd.get(rec, line, roleTermination, -1); ok {
 			g.Termination = c.text
 		}
+		if c, ok := rd.get(rec, line, roleBlind, -1); ok && c.text != "" {
+			b, err := rules.ParseBlindPlay(c.text)
+			if err != nil {
+				return nil, c.err("%v", err)
+			}
+			g.Blind = &b
+		}
 		for side, p := range []*float64{&g.WhitePoints, &g.BlackPoints} {
 			if c, ok := rd.get(rec, line, rolePoints, side); ok && c.text != "" {
 				if *p, err = points(c); err != nil {

@@ -28,7 +28,12 @@ type Game struct {
 	Termination string
 	// Points each side scored (results files only; 0 otherwise).
 	WhitePoints, BlackPoints float64
-	Line                     int // where it was read
+	// Blind is the board's play under the rules for visually disabled
+	// players, from a Blind column in the short notation ("W+A:de",
+	// rules.ParseBlindPlay), checked for its notation only; nil when the
+	// file has no such column or the cell is empty (the round's setting).
+	Blind *rules.BlindPlay
+	Line  int // where it was read
 }
 
 // ByeKind is which round without a game a player has: the letters of the

@@ -226,6 +226,7 @@ func player(p rules.Player) *pb.PlayerClock {
 		Absent:       p.Absent,
 		DelayLeftMs:  p.DelayLeftMs,
 		TimeTrouble:  p.TimeTrouble,
+		UsedMs:       p.UsedMs,
 	}
 	if p.FlagAt != rules.NoFlag {
 		at := p.FlagAt

@@ -111,5 +111,5 @@ func (a *Service) dryRun(ctx context.Context, boardID string, action *pb.ClockAc
 	if action.GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
 		return nil, hallerr.BadRequest(flagRefused)
 	}
-	return b.DryRun(ctx, action)
+	return b.DryRun(ctx, auth.IdentityFrom(ctx), action)
 }

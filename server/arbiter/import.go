@@ -121,6 +121,12 @@ func (a *Service) planImport(ctx context.Context, req *pb.ImportRoundRequest, p 
 		g := &p.games[i]
 		br := storage.BoardRecord{ID: h.NewID("b"), RoundID: plan.round.ID, Number: g.board, Section: g.section,
 			White: g.white, Black: g.black, Config: cfg, TimeControl: cfgWire.GetTimeControl(), Table: tables[g]}
+		if g.blind != nil {
+			br.Config.Blind = *g.blind
+			if _, err := rules.NewState(br.Config); err != nil {
+				return nil, fmt.Errorf("board %d%s (line %d), Blind %s: %w", g.board, sectionSuffix(g.section), g.line, blindOrNone(*g.blind), err)
+			}
+		}
 		dev := atTable[br.Table]
 		switch {
 		case dev == "":

@@ -57,7 +57,7 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	full := "/" + pb.Arbiter_ServiceDesc.ServiceName + "/" + name
-	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
+	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast, auth.RoleAssistant)
 	if err == nil {
 		err = auth.MayCall(id, full)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/chesshall/hallclock/formats/roundcsv"
 	"github.com/chesshall/hallclock/formats/trf"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -32,6 +33,10 @@ type pairedGame struct {
 	section      string
 	board        int
 	white, black storage.PlayerRecord
+	// blind: the board's play under the rules for visually disabled
+	// players, from a CSV's Blind column; nil: the round's.
+	blind *rules.BlindPlay
+	line  int // where the file gives it, 0 if unknown
 }
 
 // readPairing reads the files of an import, in the encoding the request
@@ -188,7 +193,8 @@ func readCSV(content []byte, number int, encoding string) (*pairing, error) {
 		if g.Result != "*" && g.Result != "" {
 			results++
 		}
-		out.games = append(out.games, pairedGame{section: g.Section, board: g.Board, white: csvPlayer(g.White), black: csvPlayer(g.Black)})
+		out.games = append(out.games, pairedGame{section: g.Section, board: g.Board, white: csvPlayer(g.White), black: csvPlayer(g.Black),
+			blind: g.Blind, line: g.Line})
 	}
 	if results > 0 {
 		out.warnings = append(out.warnings, fmt.Sprintf("the CSV has results for %d games: they are not imported; the hall records the results", results))
@@ -231,6 +237,15 @@ func (p *pairing) tables(firstTable int) map[*pairedGame]int {
 func (p *pairing) describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d boards", len(p.games))
+	var blind []string
+	for _, g := range p.games {
+		if g.blind != nil && g.blind.Applies() {
+			blind = append(blind, fmt.Sprintf("%s%d %s", g.section, g.board, g.blind))
+		}
+	}
+	if len(blind) > 0 {
+		fmt.Fprintf(&b, " (under the rules for visually disabled players: %s)", strings.Join(blind, "; "))
+	}
 	if len(p.byes) > 0 {
 		fmt.Fprintf(&b, ", %d byes", len(p.byes))
 	}

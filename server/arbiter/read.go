@@ -3,6 +3,7 @@ package arbiter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hall"
+	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -28,8 +30,22 @@ func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, erro
 	}
 	rd := a.readerOf(ctx)
 	if !rd.id.Live() {
+		// Broadcast feeds see the board as their watch streams do: as it
+		// was the broadcast delay ago (nothing, for a board younger than
+		// that), without the arbiters' commands and reasons, and without
+		// who is visually disabled (the arbiters' to know).
 		out.Pending = nil
 		out.State, _ = rd.state(b.ID())
+	}
+	switch id := rd.id; {
+	case id != nil && id.Role == auth.RoleBroadcast:
+		out.Pending = nil
+		if c := out.GetConfig(); c != nil {
+			c.BlindPlay = nil
+		}
+	case id != nil && id.Role == auth.RoleAssistant:
+		// An assistant sees his board, not the arbiters' commands.
+		out.Pending = nil
 	}
 	return out, nil
 }
@@ -40,6 +56,11 @@ func (a *Service) boardWire(ctx context.Context, b *hall.Board) (*pb.Board, erro
 // one that does not exist.
 func (a *Service) boardFor(ctx context.Context, boardID string) (*hall.Board, error) {
 	rd := a.readerOf(ctx)
+	if !rd.id.MayBoard(boardID) {
+		// Said before the board is looked up: an assistant learns nothing
+		// of the hall's other boards, not even whether they exist.
+		return nil, fmt.Errorf("%w: %s may act on board %s only", hallerr.ErrPermission, rd.id.Actor(), rd.id.BoardID)
+	}
 	b, err := a.hall.FindBoard(boardID, func(b *hall.Board) bool { return rd.sees(b.Section()) })
 	if err != nil {
 		return nil, err

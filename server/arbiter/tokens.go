@@ -17,6 +17,13 @@ func (a *Service) IssueToken(ctx context.Context, req *pb.IssueTokenRequest) (*p
 	if strings.TrimSpace(req.GetLabel()) == "" {
 		return nil, hallerr.BadRequest("a token needs a label saying who holds it")
 	}
+	if role == auth.RoleAssistant {
+		rec, secret, err := a.issueAssistant(ctx, req.GetBoardId(), req.GetSide(), req.GetLabel())
+		if err != nil {
+			return nil, err
+		}
+		return &pb.IssueTokenResponse{TokenId: rec.ID, Token: secret}, nil
+	}
 	rec, secret, err := a.tokens.Issue(ctx, role, req.GetLabel(), req.GetDeviceId(), req.GetSections(), auth.IdentityFrom(ctx).Actor())
 	if err != nil {
 		return nil, err
@@ -43,7 +50,8 @@ func (a *Service) ListTokens(ctx context.Context, _ *pb.ListTokensRequest) (*pb.
 	out := &pb.ListTokensResponse{}
 	for _, r := range recs {
 		out.Tokens = append(out.Tokens, &pb.TokenInfo{TokenId: r.ID, Role: auth.Role(r.Role).Wire(), Label: r.Label,
-			DeviceId: r.DeviceID, Sections: r.Sections, CreatedUnixMs: r.Created.UnixMilli(), Revoked: !r.Active()})
+			DeviceId: r.DeviceID, Sections: r.Sections, CreatedUnixMs: r.Created.UnixMilli(), Revoked: !r.Active(),
+			BoardId: r.BoardID, Side: wireSideName(r.Side)})
 	}
 	return out, nil
 }

@@ -103,6 +103,9 @@ type SessionInfo struct {
 	CSRF          string   `json:"csrf"`
 	ExpiresUnixMs int64    `json:"expires_unix_ms"`
 	Sections      []string `json:"sections,omitempty"` // an arbiter limited to sections: those
+	// Board and Side: an assistant's board and the player he assists.
+	Board string `json:"board_id,omitempty"`
+	Side  string `json:"side,omitempty"`
 	// DelayMs: what this session watches lags the hall by this much (a
 	// broadcast token under a broadcast delay); 0: live.
 	DelayMs int64 `json:"delay_ms,omitempty"`
@@ -212,7 +215,8 @@ func (ss *Sessions) pruneLocked(now time.Time) {
 }
 
 func info(id *Identity, s storage.WebSession, sid string) SessionInfo {
-	return SessionInfo{Role: id.Role, Label: id.Label, CSRF: csrfOf(sid), ExpiresUnixMs: s.Expires.UnixMilli(), Sections: id.Sections}
+	return SessionInfo{Role: id.Role, Label: id.Label, CSRF: csrfOf(sid), ExpiresUnixMs: s.Expires.UnixMilli(), Sections: id.Sections,
+		Board: id.BoardID, Side: id.Side}
 }
 
 // SignOut ends the request's session (if any) and clears the cookie. It

@@ -118,12 +118,26 @@ func (p *Pages) serveSignInForm(w http.ResponseWriter, r *http.Request) {
 	if cred == "" {
 		cred = r.PostFormValue("code")
 	}
-	if _, _, err := p.Sessions.SignIn(w, r, cred); err != nil {
+	id, _, err := p.Sessions.SignIn(w, r, cred)
+	if err != nil {
 		c, _, msg := p.Codes.HTTP(err)
 		p.renderSignIn(w, c, signInPage{Error: msg, Next: next(r)})
 		return
 	}
-	http.Redirect(w, r, next(r), http.StatusSeeOther)
+	http.Redirect(w, r, Home(id, next(r)), http.StatusSeeOther)
+}
+
+// AssistantPage is the one page an assistant's session may open.
+const AssistantPage = "/assist"
+
+// Home is where a browser signed in as id goes after signing in, asked
+// for next: an assistant to his page whatever he asked for (nothing else
+// of the hall is his), everyone else to next.
+func Home(id *Identity, next string) string {
+	if id.Role == RoleAssistant {
+		return AssistantPage
+	}
+	return next
 }
 
 // POST /signout: the form's csrf.

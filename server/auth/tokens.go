@@ -29,6 +29,11 @@ const (
 	RoleArbiter   Role = "arbiter"   // board actions and reads, possibly limited to sections
 	RoleChief     Role = "chief"     // everything, including events, rounds and tokens
 	RoleBroadcast Role = "broadcast" // read-only: watch streams and board lists
+	// RoleAssistant is the assistant of a visually disabled player (FIDE
+	// 2018 Appendix D.2.10): one board and one side, and on it only what
+	// the Laws let an assistant do (rules.AssistantMay), checked by the
+	// handlers with Identity.MayBoard.
+	RoleAssistant Role = "assistant"
 )
 
 // RoleFromWire is the role the contract names; an unspecified or unknown
@@ -43,8 +48,10 @@ func RoleFromWire(r pb.Role) (Role, error) {
 		return RoleChief, nil
 	case pb.Role_ROLE_BROADCAST:
 		return RoleBroadcast, nil
+	case pb.Role_ROLE_ASSISTANT:
+		return RoleAssistant, nil
 	}
-	return "", hallerr.BadRequest("role %s: want ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r)
+	return "", hallerr.BadRequest("role %s: want ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER, ROLE_BROADCAST or ROLE_ASSISTANT", r)
 }
 
 // Wire is the role as the contract names it.
@@ -58,6 +65,8 @@ func (r Role) Wire() pb.Role {
 		return pb.Role_ROLE_CHIEF_ARBITER
 	case RoleBroadcast:
 		return pb.Role_ROLE_BROADCAST
+	case RoleAssistant:
+		return pb.Role_ROLE_ASSISTANT
 	}
 	return pb.Role_ROLE_UNSPECIFIED
 }
@@ -69,6 +78,10 @@ type Identity struct {
 	Label    string
 	DeviceID string   // devices: the device the token speaks for
 	Sections []string // arbiters: the sections they may act on; empty: all
+	// BoardID and Side: an assistant's board and the player he assists
+	// ("white" or "black").
+	BoardID string
+	Side    string
 }
 
 // Actor names the identity in the audit log.
@@ -80,6 +93,13 @@ func (id *Identity) Actor() string {
 		return "chief:" + id.Label
 	}
 	return string(id.Role) + ":" + id.Label
+}
+
+// MayBoard reports whether the identity may reach board at all: an
+// assistant his own board only, everyone else any (an arbiter's sections
+// are MaySection's).
+func (id *Identity) MayBoard(board string) bool {
+	return id.Role != RoleAssistant || id.BoardID == board
 }
 
 // MaySection reports whether the identity may act on boards of section.
@@ -116,9 +136,9 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Arbiter/SwapDevices":         {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/UseVirtualClock":     {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/StartRound":          {RoleChief, RoleArbiter},
-	"/hall.v1.Arbiter/BoardAction":         {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/BoardAction":         {RoleChief, RoleArbiter, RoleAssistant},
 	"/hall.v1.Arbiter/ListBoards":          {RoleChief, RoleArbiter, RoleBroadcast},
-	"/hall.v1.Arbiter/GetBoard":            {RoleChief, RoleArbiter, RoleBroadcast},
+	"/hall.v1.Arbiter/GetBoard":            {RoleChief, RoleArbiter, RoleBroadcast, RoleAssistant},
 	"/hall.v1.Arbiter/AuditLog":            {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/ListDevices":         {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/IssueToken":          {RoleChief},
@@ -139,6 +159,9 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Watch/WatchRound":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Watch/WatchHall":             {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Admin/Backup":                {RoleChief},
+	"/hall.v1.Arbiter/SetBlindPlay":        {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/Announce":            {RoleChief, RoleArbiter, RoleAssistant},
+	"/hall.v1.Arbiter/IssueAssistantLink":  {RoleChief, RoleArbiter},
 }
 
 // Tokens holds the hall's credentials: hashed in the store, cached in memory.
@@ -169,6 +192,29 @@ func LoadTokens(ctx context.Context, st *storage.Store, now func() time.Time) (*
 
 // Issue creates a token and returns its record and secret (shown once).
 func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, sections []string, actor string) (storage.TokenRecord, string, error) {
+	return t.issue(ctx, storage.TokenRecord{Role: string(role), Label: label, DeviceID: deviceID, Sections: sections}, actor)
+}
+
+// IssueAssistant creates the token of the assistant of side ("white" or
+// "black") on board and returns its record and secret. The caller checks
+// that the board has an assistant for that side.
+func (t *Tokens) IssueAssistant(ctx context.Context, label, board, side, actor string) (storage.TokenRecord, string, error) {
+	if board == "" || side != "white" && side != "black" {
+		return storage.TokenRecord{}, "", hallerr.BadRequest("an assistant's token needs board_id and side (white or black), the player he assists")
+	}
+	return t.issue(ctx, storage.TokenRecord{Role: string(RoleAssistant), Label: label, BoardID: board, Side: side}, actor)
+}
+
+// issue creates the token rec describes: its role, label, and its
+// device, sections or board and side.
+func (t *Tokens) issue(ctx context.Context, rec storage.TokenRecord, actor string) (storage.TokenRecord, string, error) {
+	role, deviceID, sections := Role(rec.Role), rec.DeviceID, rec.Sections
+	if role == RoleAssistant && rec.BoardID == "" {
+		return storage.TokenRecord{}, "", hallerr.BadRequest("an assistant's token needs board_id and side, the player he assists")
+	}
+	if role != RoleAssistant && (rec.BoardID != "" || rec.Side != "") {
+		return storage.TokenRecord{}, "", hallerr.BadRequest("board_id, side: only an assistant's token is bound to a board")
+	}
 	if role == RoleDevice && deviceID == "" {
 		return storage.TokenRecord{}, "", hallerr.BadRequest("a device token needs device_id, the device it is bound to")
 	}
@@ -182,17 +228,18 @@ func (t *Tokens) Issue(ctx context.Context, role Role, label, deviceID string, s
 	if err != nil {
 		return storage.TokenRecord{}, "", err
 	}
-	rec := storage.TokenRecord{
-		// The id is public (lists, audit log): taken from the hash, never
-		// from the secret.
-		ID: "tok-" + ident.HashSecret(secret)[:12], Hash: ident.HashSecret(secret), Role: string(role),
-		Label: label, DeviceID: deviceID, Sections: sections, Created: t.now(),
-	}
+	// The id is public (lists, audit log): taken from the hash, never
+	// from the secret.
+	rec.ID, rec.Hash, rec.Created = "tok-"+ident.HashSecret(secret)[:12], ident.HashSecret(secret), t.now()
 	err = t.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.PutToken(&rec); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: "issue_token " + string(role) + " " + label, Outcome: storage.OutcomeApplied})
+		what := "issue_token " + string(role) + " " + rec.Label
+		if role == RoleAssistant {
+			what += " (the assistant of " + rec.Side + ")"
+		}
+		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.BoardID, Actor: actor, What: what, Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
 		return rec, "", err
@@ -250,7 +297,8 @@ func (t *Tokens) LookupID(id string) (*Identity, bool) {
 }
 
 func identityOf(r storage.TokenRecord) *Identity {
-	return &Identity{TokenID: r.ID, Role: Role(r.Role), Label: r.Label, DeviceID: r.DeviceID, Sections: r.Sections}
+	return &Identity{TokenID: r.ID, Role: Role(r.Role), Label: r.Label, DeviceID: r.DeviceID, Sections: r.Sections,
+		BoardID: r.BoardID, Side: r.Side}
 }
 
 // Lookup returns the identity of a bearer secret.

@@ -205,6 +205,9 @@ type boardSpec struct {
 	section string
 	config  *pb.ClockConfig
 	battery int // the clock's battery (per cent) in its heartbeats; 0: mains powered
+	// voices make the clock a talking clock speaking them (FIDE 2018
+	// D.2.6.1); what it says goes nowhere.
+	voices []string
 }
 
 func newTable(t *testing.T, h *halltest.Hall, tc string, specs []boardSpec) *table {
@@ -224,6 +227,9 @@ func newEvent(t *testing.T, h *halltest.Hall, tournament, clocks, tc string, spe
 		var cfg clockdev.Config
 		if s.battery > 0 {
 			cfg.BatteryPct = func() int { return s.battery }
+		}
+		if s.voices != nil {
+			cfg.Speak, cfg.Voices = func(clockdev.Speech) {}, s.voices
 		}
 		devs[i] = h.Spare(t, fmt.Sprintf("%s-%03d", clocks, i+1), cfg)
 	}

@@ -34,7 +34,9 @@ func (b *Board) Act(ctx context.Context, id *auth.Identity, action *pb.ClockActi
 	}
 	resp := &pb.BoardActionResponse{BoardId: b.rec.ID, Status: res.status, Message: res.message}
 	if serr != nil {
-		if rules.RefusalOf(serr) == nil {
+		if r := rules.RefusalOf(serr); r == nil || r.Code == rules.RefusedNotPermitted {
+			// Not a refusal of the board's state but of the person: the
+			// Laws do not let him do it (an assistant beyond D.2.10).
 			return nil, serr
 		}
 		resp.Status, resp.Message = pb.CommandStatus_COMMAND_STATUS_REFUSED, serr.Error()
@@ -61,7 +63,7 @@ func (b *Board) Act(ctx context.Context, id *auth.Identity, action *pb.ClockActi
 // DryRun answers what an action would do on the board now — the rules'
 // refusal, or the state it would give — without sending, storing or
 // auditing anything: the confirmation a person sees before acting.
-func (b *Board) DryRun(ctx context.Context, action *pb.ClockAction) (*pb.BoardActionResponse, error) {
+func (b *Board) DryRun(ctx context.Context, id *auth.Identity, action *pb.ClockAction) (*pb.BoardActionResponse, error) {
 	e, err := wire.Event(action, true)
 	if err != nil {
 		return nil, err
@@ -74,7 +76,15 @@ func (b *Board) DryRun(ctx context.Context, action *pb.ClockAction) (*pb.BoardAc
 			return
 		}
 		e.T = b.now()
-		next, perr := rules.Apply(b.state, e)
+		perr := b.assistantMay(id, e)
+		if r := rules.RefusalOf(perr); perr != nil && (r == nil || r.Code == rules.RefusedNotPermitted) {
+			derr = perr
+			return
+		}
+		var next rules.State
+		if perr == nil {
+			next, perr = rules.Apply(b.state, e)
+		}
 		if perr != nil && rules.RefusalOf(perr) == nil {
 			derr = perr // not a refusal but a malformed action, as Act answers it
 			return

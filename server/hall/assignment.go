@@ -22,7 +22,7 @@ func (b *Board) assignment(ctx context.Context) (*pb.Assignment, error) {
 		BoardId: b.rec.ID, BoardNumber: int32(b.rec.Number),
 		White:  &pb.Player{Name: b.rec.White.Name, FideId: b.rec.White.FideID, Rating: int32(b.rec.White.Rating)},
 		Black:  &pb.Player{Name: b.rec.Black.Name, FideId: b.rec.Black.FideID, Rating: int32(b.rec.Black.Rating)},
-		Config: wire.WireConfig(b.rec.Config),
+		Config: wire.WireConfig(b.config()),
 		State:  b.wireState(st, b.seq),
 	}
 	a.Round, a.Tournament = b.h.RoundInfo(b.rec.RoundID)

@@ -42,12 +42,24 @@ type Board struct {
 	alerts  []string
 	timer   mono.Timer     // virtual clocks: the next deadline
 	ruling  *pb.TimeRuling // the last ruling that changed a clock's time, nil if none
+	// blind is the board's play under the rules for visually disabled
+	// players: rec.Config.Blind as the board was made or loaded, then as
+	// SetBlind sets it. rec.Config is read off the actor (the feeds) and
+	// never changes; config() is the board's configuration now.
+	blind rules.BlindPlay
+}
+
+// config is the board's configuration now (on the actor).
+func (b *Board) config() rules.Config {
+	c := b.rec.Config
+	c.Blind = b.blind
+	return c
 }
 
 const maxAlerts = 8
 
 func newBoard(h *Hall, rec storage.BoardRecord, st rules.State, seq uint64) *Board {
-	b := &Board{h: h, rec: rec, quit: make(chan struct{}), state: st, seq: seq}
+	b := &Board{h: h, rec: rec, quit: make(chan struct{}), state: st, seq: seq, blind: rec.Config.Blind}
 	b.refT, b.refAt = st.At, h.clock.Now()
 	// A board made after its device connected takes the device's state
 	// from the connection registry, not from the news of a connect it

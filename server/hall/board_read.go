@@ -11,7 +11,8 @@ import (
 // What others read of a board. The record's identity (id, round, section,
 // number, players, configuration, table) never changes once the board is
 // made and is read anywhere; what changes (its device, its source, its
-// state) is read on the actor.
+// play under the rules for visually disabled players, its state) is read
+// on the actor.
 
 // ID is the board's id.
 func (b *Board) ID() string { return b.rec.ID }
@@ -29,7 +30,7 @@ func (b *Board) Number() int { return b.rec.Number }
 // included).
 func (b *Board) Record(ctx context.Context) (storage.BoardRecord, error) {
 	var rec storage.BoardRecord
-	err := b.do(ctx, func() { rec = b.rec })
+	err := b.do(ctx, func() { rec = b.rec; rec.Config = b.config() })
 	return rec, err
 }
 
@@ -38,7 +39,7 @@ func (b *Board) Record(ctx context.Context) (storage.BoardRecord, error) {
 func (b *Board) Game(ctx context.Context) (storage.BoardRecord, rules.State, error) {
 	var rec storage.BoardRecord
 	var st rules.State
-	err := b.do(ctx, func() { rec, st = b.rec, b.state.Project(b.now()) })
+	err := b.do(ctx, func() { rec, st = b.rec, b.state.Project(b.now()); rec.Config = b.config() })
 	return rec, st, err
 }
 
@@ -59,7 +60,7 @@ func (b *Board) Wire(ctx context.Context) (*pb.Board, error) {
 		out = &pb.Board{
 			BoardId: b.rec.ID, RoundId: b.rec.RoundID, Number: int32(b.rec.Number), Section: b.rec.Section,
 			White: PlayerWire(b.rec.White), Black: PlayerWire(b.rec.Black), DeviceId: b.rec.DeviceID,
-			Config:          WireConfig(b.rec.Config),
+			Config:          WireConfig(b.config()),
 			State:           b.wireState(b.state.Project(b.now()), b.seq),
 			TimeControlInfo: ConfigInfo(b.rec.Config),
 			RoundNumber:     number, TournamentName: tournament, Table: int32(b.rec.Table),

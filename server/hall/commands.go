@@ -69,7 +69,11 @@ func (b *Board) submit(ctx context.Context, id *auth.Identity, a *pb.ClockAction
 	what := ActionText(a)
 	probe := e
 	probe.T = b.now()
-	next, perr := rules.Apply(b.state, probe)
+	perr := b.assistantMay(id, probe)
+	var next rules.State
+	if perr == nil {
+		next, perr = rules.Apply(b.state, probe)
+	}
 	if perr != nil {
 		msg := perr.Error()
 		werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
@@ -113,6 +117,21 @@ func (b *Board) submit(ctx context.Context, id *auth.Identity, a *pb.ClockAction
 	}
 	b.publishLive()
 	return c, res, nil
+}
+
+// assistantMay checks, for an assistant's action, that the Laws let the
+// assistant of his player do it now (rules.AssistantMay: FIDE 2018
+// D.2.10, 2009 E2.9); the rules then judge it as the player's own. It is
+// nil for everyone else, whose role the door checked.
+func (b *Board) assistantMay(id *auth.Identity, e rules.Event) error {
+	if id.Role != auth.RoleAssistant {
+		return nil
+	}
+	side, err := rules.ParseSide(id.Side)
+	if err != nil {
+		return fmt.Errorf("%w: the assistant's token names no player (%q)", hallerr.ErrPermission, id.Side)
+	}
+	return rules.AssistantMay(b.state, side, e)
 }
 
 // sendCommand sends a command to the board's device if it is connected.

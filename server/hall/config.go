@@ -14,9 +14,12 @@ import (
 // in words and its game type.
 
 // MergeConfig fills what over leaves empty from base: the ruleset, the
-// time control, and the regulations (taken whole).
+// time control, the regulations and the play under the rules for visually
+// disabled players (each of the last two taken whole: a blind_play set to
+// nobody visually disabled is a board that is not under them).
 func MergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
-	out := &pb.ClockConfig{Ruleset: base.GetRuleset(), TimeControl: base.GetTimeControl(), Regulations: base.GetRegulations()}
+	out := &pb.ClockConfig{Ruleset: base.GetRuleset(), TimeControl: base.GetTimeControl(), Regulations: base.GetRegulations(),
+		BlindPlay: base.GetBlindPlay()}
 	if over.GetRuleset() != "" {
 		out.Ruleset = over.GetRuleset()
 	}
@@ -25,6 +28,9 @@ func MergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 	}
 	if over.GetRegulations() != nil {
 		out.Regulations = over.GetRegulations()
+	}
+	if over.GetBlindPlay() != nil {
+		out.BlindPlay = over.GetBlindPlay()
 	}
 	return out
 }
@@ -40,7 +46,11 @@ func CheckConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
 		if err != nil {
 			return rules.Config{}, err
 		}
-		return rules.Config{Ruleset: r, Regulations: wire.Regulations(c.GetRegulations())}, nil
+		cfg := rules.Config{Ruleset: r, Regulations: wire.Regulations(c.GetRegulations()), Blind: wire.BlindPlay(c.GetBlindPlay())}
+		if err := cfg.Blind.Check(r); err != nil {
+			return rules.Config{}, err
+		}
+		return cfg, nil
 	}
 	cfg, err := wire.Config(c)
 	if err != nil {
@@ -75,7 +85,8 @@ func WireConfig(c rules.Config) *pb.ClockConfig {
 	if len(c.TimeControl.Periods) > 0 {
 		tc = c.TimeControl.String()
 	}
-	return &pb.ClockConfig{Ruleset: string(c.Ruleset), TimeControl: tc, Regulations: wire.WireRegulations(c.Regulations)}
+	return &pb.ClockConfig{Ruleset: string(c.Ruleset), TimeControl: tc, Regulations: wire.WireRegulations(c.Regulations),
+		BlindPlay: wire.WireBlindPlay(c.Blind)}
 }
 
 // RoundConfig is a round's effective configuration.
@@ -91,5 +102,10 @@ func RoundConfigWith(r storage.RoundRecord, t storage.TournamentRecord) *pb.Cloc
 	if r.Config == nil {
 		return base
 	}
-	return MergeConfig(base, WireConfig(*r.Config))
+	out := MergeConfig(base, WireConfig(*r.Config))
+	// A round's own configuration was merged over its tournament's when
+	// it was made: its play under the appendix is the round's, none
+	// included (which the wire cannot tell from "not said").
+	out.BlindPlay = wire.WireBlindPlay(r.Config.Blind)
+	return out
 }

@@ -108,7 +108,7 @@ var refusalNames = map[rules.RefusalCode]string{
 	rules.RefusedPresent: "present", rules.RefusedNoFlag: "no_flag", rules.RefusedOwnFlag: "own_flag",
 	rules.RefusedMoveStands: "move_stands", rules.RefusedNotApplicable: "not_applicable", rules.RefusedTimeLimit: "time_limit",
 	rules.RefusedTimeBackwards: "time_backwards", rules.RefusedNegativeTime: "negative_time",
-	rules.RefusedSettingLocked: "setting_locked", rules.RefusedInvalid: "invalid",
+	rules.RefusedSettingLocked: "setting_locked", rules.RefusedInvalid: "invalid", rules.RefusedNotPermitted: "not_permitted",
 }
 
 // ApplyDevice applies one event of the board's device (already checked

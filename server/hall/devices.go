@@ -2,6 +2,7 @@ package hall
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -30,6 +31,9 @@ type Device struct {
 	online    bool
 	acked     uint64
 	persisted time.Time
+	// voice is what its last Hello said it can say (a talking clock,
+	// FIDE 2018 D.2.6.1: the languages of its voice); nil: nothing.
+	voice *pb.DeviceCapabilities
 }
 
 // SetAcked records the device's highest event committed.
@@ -40,8 +44,10 @@ func (d *Device) SetAcked(seq uint64) {
 }
 
 // Attach registers a device's new link, replacing (and cutting) an older
-// one, and tells its board.
-func (h *Hall) Attach(l DeviceLink, dev, firmware string, acked uint64) *Device {
+// one, with what its Hello said (its firmware, whether it is a talking
+// clock), and tells its board.
+func (h *Hall) Attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *Device {
+	firmware := hello.GetFirmware()
 	f := &h.floor
 	f.mu.Lock()
 	old := f.links[dev]
@@ -56,6 +62,10 @@ func (h *Hall) Attach(l DeviceLink, dev, firmware string, acked uint64) *Device 
 	info.rec.Firmware = firmware
 	info.rec.LastSeen = h.clock.Now()
 	info.acked = acked
+	info.voice = nil
+	if c := hello.GetCapabilities(); c.GetAnnounce() {
+		info.voice = &pb.DeviceCapabilities{Announce: true, Languages: slices.Clone(c.GetLanguages())}
+	}
 	rec := info.rec
 	info.mu.Unlock()
 	b := f.boards[f.byDevice[dev]]
@@ -134,6 +144,7 @@ func (h *Hall) Devices(stored []storage.DeviceRecord) []*pb.Device {
 			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: f.byDevice[r.ID]}
 		if info != nil {
 			d.Online, d.AckedSeq = info.online, info.acked
+			d.CanAnnounce, d.Voices = info.voice.GetAnnounce(), slices.Clone(info.voice.GetLanguages())
 		}
 		out = append(out, d)
 	}
@@ -150,6 +161,21 @@ func (h *Hall) Devices(stored []storage.DeviceRecord) []*pb.Device {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GetDeviceId() < out[j].GetDeviceId() })
 	return out
+}
+
+// Voice says whether device dev, connected now, is a talking clock, and
+// the languages of its voice (empty: English only).
+func (h *Hall) Voice(dev string) (talking bool, voices []string) {
+	f := &h.floor
+	f.mu.RLock()
+	info, online := f.devices[dev], f.links[dev] != nil
+	f.mu.RUnlock()
+	if info == nil || !online {
+		return false, nil
+	}
+	info.mu.Lock()
+	defer info.mu.Unlock()
+	return info.voice.GetAnnounce(), slices.Clone(info.voice.GetLanguages())
 }
 
 // Online is how many clock devices are connected now.

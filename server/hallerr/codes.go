@@ -78,8 +78,13 @@ func (c Codes) code(err error) (code codes.Code, later bool) {
 	case errors.Is(err, rules.ErrInvalid), errors.Is(err, ErrBadRequest), field != nil:
 		return codes.InvalidArgument, false
 	case errors.Is(err, rules.ErrRefused):
-		if r := rules.RefusalOf(err); r != nil && r.Code == rules.RefusedTimeBackwards {
+		switch r := rules.RefusalOf(err); {
+		case r != nil && r.Code == rules.RefusedTimeBackwards:
 			return codes.OutOfRange, false
+		case r != nil && r.Code == rules.RefusedNotPermitted:
+			// The Laws do not let this person do it (an assistant beyond
+			// what the appendix gives him): whoever asks, not when.
+			return codes.PermissionDenied, false
 		}
 		return codes.FailedPrecondition, false
 	case errors.Is(err, ErrUnknownBoard), errors.Is(err, broadcast.ErrNotFound):

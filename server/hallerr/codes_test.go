@@ -39,6 +39,9 @@ var hall = Codes{
 func TestCodes(t *testing.T) {
 	refused := &rules.Refusal{Code: rules.RefusedGameOver, Reason: "the game is over"}
 	backwards := &rules.Refusal{Code: rules.RefusedTimeBackwards, Reason: "time went back"}
+	// FIDE 2018 D.2.10: what an assistant may not do is refused to the
+	// person, whatever the board's state.
+	notPermitted := &rules.Refusal{Code: rules.RefusedNotPermitted, Rule: "FIDE 2018 Appendix D.2.10", Reason: "an assistant may not set the clock"}
 	for _, c := range []struct {
 		name string
 		err  error
@@ -51,6 +54,7 @@ func TestCodes(t *testing.T) {
 		{"rules' invalid input", &rules.InputError{What: "FEN", Value: "x"}, codes.InvalidArgument, http.StatusBadRequest},
 		{"rules' refusal", fmt.Errorf("board b1: %w", refused), codes.FailedPrecondition, http.StatusConflict},
 		{"time backwards", backwards, codes.OutOfRange, http.StatusBadRequest},
+		{"not permitted by the Laws", fmt.Errorf("board b1: %w", notPermitted), codes.PermissionDenied, http.StatusForbidden},
 		{"unknown board", fmt.Errorf("%w %q", ErrUnknownBoard, "b9"), codes.NotFound, http.StatusNotFound},
 		{"feed not found", broadcast.ErrNotFound, codes.NotFound, http.StatusNotFound},
 		{"store's not found", fmt.Errorf("round r1: %w", errStoreMissing), codes.NotFound, http.StatusNotFound},

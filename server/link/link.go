@@ -84,7 +84,7 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	// (an assignment, a command) can reach the device before it.
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
 		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(), Rejected: refused}}})
-	l.info = s.hall.Attach(l, dev, hello.GetFirmware(), acked)
+	l.info = s.hall.Attach(l, dev, hello, acked)
 	defer s.hall.Detach(l, dev)
 	// Revoking the device's token cuts the link.
 	defer s.streams.Track(id.TokenID, func() {

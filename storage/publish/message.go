@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/chesshall/hallclock/formats/hallstream"
+	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -29,8 +30,13 @@ func message(hall string, e storage.OutboxEntry) (hallstream.Message, error) {
 	case storage.OutboxBoard:
 		m.Board = &hallstream.Board{ID: e.Ref, Withdrawn: true}
 		if b := e.Board; b != nil {
+			// Who plays under the rules for visually disabled players is
+			// the arbiters' to know, not the audience's: it changes how
+			// no event is applied, so followers fold the log without it.
+			cfg := b.Config
+			cfg.Blind = rules.BlindPlay{}
 			m.Board = &hallstream.Board{ID: b.ID, RoundID: b.RoundID, Number: b.Number, Section: b.Section,
-				White: player(b.White), Black: player(b.Black), Config: b.Config, TimeControl: b.TimeControl,
+				White: player(b.White), Black: player(b.Black), Config: cfg, TimeControl: b.TimeControl,
 				Virtual: b.Source == storage.SourceVirtual, Table: b.Table, CreatedUnixMs: b.Created.UnixMilli()}
 		}
 	case storage.OutboxToken:

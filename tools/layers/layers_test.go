@@ -30,11 +30,12 @@ var allowed = []struct {
 	{"internal/testkit/...", []string{"..."}}, // the harnesses start whatever a test needs
 	{"formats/...", []string{"rules", "formats/internal/...", "internal/chesslib"}},
 	{"storage", []string{"rules", "internal/ident"}},
-	{"storage/publish", []string{"storage", "formats/hallstream", "internal/ident"}},
+	{"storage/publish", []string{"storage", "formats/hallstream", "internal/ident", "rules"}},
 	{"clockdev/...", []string{"clockdev", "rules", "proto/...", "formats/...", "internal/mono", "internal/wire", "internal/chesslib"}},
 	{"server/hallerr", []string{"rules", "proto/...", "server/broadcast"}},
 	{"server/broadcast", []string{"rules", "formats/...", "internal/mono"}},
-	{"server/dashboard", nil},
+	{"server/dashboard", []string{"internal/webassets"}},
+	{"server/assist", []string{"internal/webassets"}},
 	{"server/fanout", []string{"proto/...", "internal/mono", "server/hallerr"}},
 	{"server/auth", []string{"storage", "proto/...", "internal/ident", "server/hallerr"}},
 	{"server/hall", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/hallref",
@@ -45,7 +46,7 @@ var allowed = []struct {
 	{"server/gateway", []string{"rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/ident",
 		"server/fanout", "server/broadcast", "server/hallerr"}},
 	{"server", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire",
-		"server/hall", "server/link", "server/arbiter", "server/auth", "server/fanout", "server/broadcast", "server/dashboard", "server/hallerr"}},
+		"server/hall", "server/link", "server/arbiter", "server/auth", "server/fanout", "server/broadcast", "server/dashboard", "server/assist", "server/hallerr"}},
 	{"cmd/...", []string{"..."}},
 	{"tools/...", []string{"..."}},
 }

@@ -25,9 +25,11 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/chesshall/hallclock/clockdev"
@@ -273,7 +275,12 @@ func (h *Hall) Token(t testing.TB, role pb.Role, label, deviceID string, section
 func (h *Hall) NewRound(t testing.TB, name string, number int32, cfg *pb.ClockConfig) *pb.Round {
 	t.Helper()
 	arb, ctx := h.Arbiter(t)
+	// Tournament names are unique: a test's second round of its own name
+	// gets the next free "name (k)".
 	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: name, DefaultConfig: cfg})
+	for k := 2; status.Code(err) == codes.AlreadyExists && k < 100; k++ {
+		tr, err = arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: fmt.Sprintf("%s (%d)", name, k), DefaultConfig: cfg})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -629,6 +629,7 @@ const (
 	Role_ROLE_ARBITER       Role = 2 // an arbiter, possibly limited to sections
 	Role_ROLE_CHIEF_ARBITER Role = 3 // everything, including tokens
 	Role_ROLE_BROADCAST     Role = 4 // read-only feeds
+	Role_ROLE_ASSISTANT     Role = 5 // the assistant of a visually disabled player (FIDE 2018 D.2.10): one board and side, only what the Laws let an assistant do there
 )
 
 // Enum value maps for Role.
@@ -639,6 +640,7 @@ var (
 		2: "ROLE_ARBITER",
 		3: "ROLE_CHIEF_ARBITER",
 		4: "ROLE_BROADCAST",
+		5: "ROLE_ASSISTANT",
 	}
 	Role_value = map[string]int32{
 		"ROLE_UNSPECIFIED":   0,
@@ -646,6 +648,7 @@ var (
 		"ROLE_ARBITER":       2,
 		"ROLE_CHIEF_ARBITER": 3,
 		"ROLE_BROADCAST":     4,
+		"ROLE_ASSISTANT":     5,
 	}
 )
 
@@ -2948,6 +2951,338 @@ func (x *Command) GetIssuedBy() string {
 	return ""
 }
 
+type SetBlindPlayRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
+	BlindPlay     *BlindPlay             `protobuf:"bytes,2,opt,name=blind_play,json=blindPlay,proto3" json:"blind_play,omitempty"` // unset, or nobody visually disabled: the board is not played under the appendix
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                        // recorded in the audit log
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetBlindPlayRequest) Reset() {
+	*x = SetBlindPlayRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetBlindPlayRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetBlindPlayRequest) ProtoMessage() {}
+
+func (x *SetBlindPlayRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetBlindPlayRequest.ProtoReflect.Descriptor instead.
+func (*SetBlindPlayRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *SetBlindPlayRequest) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *SetBlindPlayRequest) GetBlindPlay() *BlindPlay {
+	if x != nil {
+		return x.BlindPlay
+	}
+	return nil
+}
+
+func (x *SetBlindPlayRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type AnnounceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
+	Side          Side                   `protobuf:"varint,2,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"` // the visually disabled player who asked; an assistant asks for his own player only
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`                // recorded in the audit log
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnnounceRequest) Reset() {
+	*x = AnnounceRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnnounceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnnounceRequest) ProtoMessage() {}
+
+func (x *AnnounceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnnounceRequest.ProtoReflect.Descriptor instead.
+func (*AnnounceRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *AnnounceRequest) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *AnnounceRequest) GetSide() Side {
+	if x != nil {
+		return x.Side
+	}
+	return Side_SIDE_UNSPECIFIED
+}
+
+func (x *AnnounceRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type AnnounceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Announce      *Announce              `protobuf:"bytes,1,opt,name=announce,proto3" json:"announce,omitempty"`                 // the words and what they say (announce_id, board_id, to, requested_by filled)
+	Sent          bool                   `protobuf:"varint,2,opt,name=sent,proto3" json:"sent,omitempty"`                        // sent to the board's talking clock, which says them
+	DeviceId      string                 `protobuf:"bytes,3,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // the clock it was sent to, "" if none
+	Note          string                 `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`                         // why it was not sent: no clock, a virtual clock, a clock offline or without a voice
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnnounceResponse) Reset() {
+	*x = AnnounceResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnnounceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnnounceResponse) ProtoMessage() {}
+
+func (x *AnnounceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnnounceResponse.ProtoReflect.Descriptor instead.
+func (*AnnounceResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *AnnounceResponse) GetAnnounce() *Announce {
+	if x != nil {
+		return x.Announce
+	}
+	return nil
+}
+
+func (x *AnnounceResponse) GetSent() bool {
+	if x != nil {
+		return x.Sent
+	}
+	return false
+}
+
+func (x *AnnounceResponse) GetDeviceId() string {
+	if x != nil {
+		return x.DeviceId
+	}
+	return ""
+}
+
+func (x *AnnounceResponse) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type IssueAssistantLinkRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
+	Side          Side                   `protobuf:"varint,2,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"` // the player the assistant sits with
+	Label         string                 `protobuf:"bytes,3,opt,name=label,proto3" json:"label,omitempty"`                  // who the assistant is, e.g. "Maria (assistant of board 3)"; default: the board and side
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueAssistantLinkRequest) Reset() {
+	*x = IssueAssistantLinkRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueAssistantLinkRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueAssistantLinkRequest) ProtoMessage() {}
+
+func (x *IssueAssistantLinkRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueAssistantLinkRequest.ProtoReflect.Descriptor instead.
+func (*IssueAssistantLinkRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *IssueAssistantLinkRequest) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *IssueAssistantLinkRequest) GetSide() Side {
+	if x != nil {
+		return x.Side
+	}
+	return Side_SIDE_UNSPECIFIED
+}
+
+func (x *IssueAssistantLinkRequest) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+type IssueAssistantLinkResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TokenId       string                 `protobuf:"bytes,1,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"` // the assistant's token (revoke it with RevokeToken)
+	Label         string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	SigninPath    string                 `protobuf:"bytes,3,opt,name=signin_path,json=signinPath,proto3" json:"signin_path,omitempty"`             // "/signin?code=...": open it on the HTTP port; it works once, for expires_unix_ms
+	ExpiresUnixMs int64                  `protobuf:"varint,4,opt,name=expires_unix_ms,json=expiresUnixMs,proto3" json:"expires_unix_ms,omitempty"` // server wall time the link stops working if unused
+	BoardId       string                 `protobuf:"bytes,5,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
+	Side          Side                   `protobuf:"varint,6,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueAssistantLinkResponse) Reset() {
+	*x = IssueAssistantLinkResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueAssistantLinkResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueAssistantLinkResponse) ProtoMessage() {}
+
+func (x *IssueAssistantLinkResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueAssistantLinkResponse.ProtoReflect.Descriptor instead.
+func (*IssueAssistantLinkResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *IssueAssistantLinkResponse) GetTokenId() string {
+	if x != nil {
+		return x.TokenId
+	}
+	return ""
+}
+
+func (x *IssueAssistantLinkResponse) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *IssueAssistantLinkResponse) GetSigninPath() string {
+	if x != nil {
+		return x.SigninPath
+	}
+	return ""
+}
+
+func (x *IssueAssistantLinkResponse) GetExpiresUnixMs() int64 {
+	if x != nil {
+		return x.ExpiresUnixMs
+	}
+	return 0
+}
+
+func (x *IssueAssistantLinkResponse) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *IssueAssistantLinkResponse) GetSide() Side {
+	if x != nil {
+		return x.Side
+	}
+	return Side_SIDE_UNSPECIFIED
+}
+
 // A time control as the server read it, so an arbiter sees what was set.
 type TimeControlInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2965,7 +3300,7 @@ type TimeControlInfo struct {
 
 func (x *TimeControlInfo) Reset() {
 	*x = TimeControlInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2977,7 +3312,7 @@ func (x *TimeControlInfo) String() string {
 func (*TimeControlInfo) ProtoMessage() {}
 
 func (x *TimeControlInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[23]
+	mi := &file_hall_v1_hall_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2990,7 +3325,7 @@ func (x *TimeControlInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TimeControlInfo.ProtoReflect.Descriptor instead.
 func (*TimeControlInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{23}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *TimeControlInfo) GetCanonical() string {
@@ -3062,7 +3397,7 @@ type PeriodInfo struct {
 
 func (x *PeriodInfo) Reset() {
 	*x = PeriodInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3074,7 +3409,7 @@ func (x *PeriodInfo) String() string {
 func (*PeriodInfo) ProtoMessage() {}
 
 func (x *PeriodInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[24]
+	mi := &file_hall_v1_hall_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3087,7 +3422,7 @@ func (x *PeriodInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PeriodInfo.ProtoReflect.Descriptor instead.
 func (*PeriodInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{24}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *PeriodInfo) GetMoves() int32 {
@@ -3128,7 +3463,7 @@ type DescribeTimeControlRequest struct {
 
 func (x *DescribeTimeControlRequest) Reset() {
 	*x = DescribeTimeControlRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3140,7 +3475,7 @@ func (x *DescribeTimeControlRequest) String() string {
 func (*DescribeTimeControlRequest) ProtoMessage() {}
 
 func (x *DescribeTimeControlRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[25]
+	mi := &file_hall_v1_hall_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3153,7 +3488,7 @@ func (x *DescribeTimeControlRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTimeControlRequest.ProtoReflect.Descriptor instead.
 func (*DescribeTimeControlRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{25}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DescribeTimeControlRequest) GetTimeControl() string {
@@ -3185,7 +3520,7 @@ type Tournament struct {
 
 func (x *Tournament) Reset() {
 	*x = Tournament{}
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3532,7 @@ func (x *Tournament) String() string {
 func (*Tournament) ProtoMessage() {}
 
 func (x *Tournament) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[26]
+	mi := &file_hall_v1_hall_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3545,7 @@ func (x *Tournament) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tournament.ProtoReflect.Descriptor instead.
 func (*Tournament) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{26}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Tournament) GetTournamentId() string {
@@ -3273,7 +3608,7 @@ type CreateTournamentRequest struct {
 
 func (x *CreateTournamentRequest) Reset() {
 	*x = CreateTournamentRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3285,7 +3620,7 @@ func (x *CreateTournamentRequest) String() string {
 func (*CreateTournamentRequest) ProtoMessage() {}
 
 func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[27]
+	mi := &file_hall_v1_hall_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3298,7 +3633,7 @@ func (x *CreateTournamentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTournamentRequest.ProtoReflect.Descriptor instead.
 func (*CreateTournamentRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{27}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CreateTournamentRequest) GetName() string {
@@ -3344,7 +3679,7 @@ type Round struct {
 
 func (x *Round) Reset() {
 	*x = Round{}
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3356,7 +3691,7 @@ func (x *Round) String() string {
 func (*Round) ProtoMessage() {}
 
 func (x *Round) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[28]
+	mi := &file_hall_v1_hall_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3369,7 +3704,7 @@ func (x *Round) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Round.ProtoReflect.Descriptor instead.
 func (*Round) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{28}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Round) GetRoundId() string {
@@ -3486,7 +3821,7 @@ type RoundTally struct {
 
 func (x *RoundTally) Reset() {
 	*x = RoundTally{}
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3498,7 +3833,7 @@ func (x *RoundTally) String() string {
 func (*RoundTally) ProtoMessage() {}
 
 func (x *RoundTally) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[29]
+	mi := &file_hall_v1_hall_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3511,7 +3846,7 @@ func (x *RoundTally) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundTally.ProtoReflect.Descriptor instead.
 func (*RoundTally) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{29}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RoundTally) GetBoards() int32 {
@@ -3575,7 +3910,7 @@ type Bye struct {
 
 func (x *Bye) Reset() {
 	*x = Bye{}
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3587,7 +3922,7 @@ func (x *Bye) String() string {
 func (*Bye) ProtoMessage() {}
 
 func (x *Bye) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[30]
+	mi := &file_hall_v1_hall_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3600,7 +3935,7 @@ func (x *Bye) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Bye.ProtoReflect.Descriptor instead.
 func (*Bye) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{30}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Bye) GetPlayer() *Player {
@@ -3642,7 +3977,7 @@ type CreateRoundRequest struct {
 
 func (x *CreateRoundRequest) Reset() {
 	*x = CreateRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3654,7 +3989,7 @@ func (x *CreateRoundRequest) String() string {
 func (*CreateRoundRequest) ProtoMessage() {}
 
 func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[31]
+	mi := &file_hall_v1_hall_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3667,7 +4002,7 @@ func (x *CreateRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRoundRequest.ProtoReflect.Descriptor instead.
 func (*CreateRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{31}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CreateRoundRequest) GetTournamentId() string {
@@ -3713,7 +4048,7 @@ type Board struct {
 
 func (x *Board) Reset() {
 	*x = Board{}
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3725,7 +4060,7 @@ func (x *Board) String() string {
 func (*Board) ProtoMessage() {}
 
 func (x *Board) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[32]
+	mi := &file_hall_v1_hall_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3738,7 +4073,7 @@ func (x *Board) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Board.ProtoReflect.Descriptor instead.
 func (*Board) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{32}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Board) GetBoardId() string {
@@ -3853,7 +4188,7 @@ type PendingCommand struct {
 
 func (x *PendingCommand) Reset() {
 	*x = PendingCommand{}
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3865,7 +4200,7 @@ func (x *PendingCommand) String() string {
 func (*PendingCommand) ProtoMessage() {}
 
 func (x *PendingCommand) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[33]
+	mi := &file_hall_v1_hall_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3878,7 +4213,7 @@ func (x *PendingCommand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingCommand.ProtoReflect.Descriptor instead.
 func (*PendingCommand) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{33}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *PendingCommand) GetCommandId() string {
@@ -3939,7 +4274,7 @@ type AddBoardRequest struct {
 
 func (x *AddBoardRequest) Reset() {
 	*x = AddBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3951,7 +4286,7 @@ func (x *AddBoardRequest) String() string {
 func (*AddBoardRequest) ProtoMessage() {}
 
 func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[34]
+	mi := &file_hall_v1_hall_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3964,7 +4299,7 @@ func (x *AddBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddBoardRequest.ProtoReflect.Descriptor instead.
 func (*AddBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{34}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *AddBoardRequest) GetRoundId() string {
@@ -4035,7 +4370,7 @@ type AssignDeviceRequest struct {
 
 func (x *AssignDeviceRequest) Reset() {
 	*x = AssignDeviceRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4047,7 +4382,7 @@ func (x *AssignDeviceRequest) String() string {
 func (*AssignDeviceRequest) ProtoMessage() {}
 
 func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[35]
+	mi := &file_hall_v1_hall_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4060,7 +4395,7 @@ func (x *AssignDeviceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AssignDeviceRequest.ProtoReflect.Descriptor instead.
 func (*AssignDeviceRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{35}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *AssignDeviceRequest) GetBoardId() string {
@@ -4102,7 +4437,7 @@ type SwapDevicesRequest struct {
 
 func (x *SwapDevicesRequest) Reset() {
 	*x = SwapDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4114,7 +4449,7 @@ func (x *SwapDevicesRequest) String() string {
 func (*SwapDevicesRequest) ProtoMessage() {}
 
 func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[36]
+	mi := &file_hall_v1_hall_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4127,7 +4462,7 @@ func (x *SwapDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesRequest.ProtoReflect.Descriptor instead.
 func (*SwapDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{36}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *SwapDevicesRequest) GetBoardA() string {
@@ -4161,7 +4496,7 @@ type SwapDevicesResponse struct {
 
 func (x *SwapDevicesResponse) Reset() {
 	*x = SwapDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4173,7 +4508,7 @@ func (x *SwapDevicesResponse) String() string {
 func (*SwapDevicesResponse) ProtoMessage() {}
 
 func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[37]
+	mi := &file_hall_v1_hall_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4186,7 +4521,7 @@ func (x *SwapDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwapDevicesResponse.ProtoReflect.Descriptor instead.
 func (*SwapDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{37}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *SwapDevicesResponse) GetA() *Board {
@@ -4213,7 +4548,7 @@ type UseVirtualClockRequest struct {
 
 func (x *UseVirtualClockRequest) Reset() {
 	*x = UseVirtualClockRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4225,7 +4560,7 @@ func (x *UseVirtualClockRequest) String() string {
 func (*UseVirtualClockRequest) ProtoMessage() {}
 
 func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[38]
+	mi := &file_hall_v1_hall_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4238,7 +4573,7 @@ func (x *UseVirtualClockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UseVirtualClockRequest.ProtoReflect.Descriptor instead.
 func (*UseVirtualClockRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{38}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *UseVirtualClockRequest) GetBoardId() string {
@@ -4266,7 +4601,7 @@ type StartRoundRequest struct {
 
 func (x *StartRoundRequest) Reset() {
 	*x = StartRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4278,7 +4613,7 @@ func (x *StartRoundRequest) String() string {
 func (*StartRoundRequest) ProtoMessage() {}
 
 func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[39]
+	mi := &file_hall_v1_hall_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4291,7 +4626,7 @@ func (x *StartRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundRequest.ProtoReflect.Descriptor instead.
 func (*StartRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{39}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *StartRoundRequest) GetRoundId() string {
@@ -4325,7 +4660,7 @@ type Absence struct {
 
 func (x *Absence) Reset() {
 	*x = Absence{}
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4337,7 +4672,7 @@ func (x *Absence) String() string {
 func (*Absence) ProtoMessage() {}
 
 func (x *Absence) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[40]
+	mi := &file_hall_v1_hall_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4350,7 +4685,7 @@ func (x *Absence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Absence.ProtoReflect.Descriptor instead.
 func (*Absence) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{40}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Absence) GetBoardId() string {
@@ -4376,7 +4711,7 @@ type StartRoundResponse struct {
 
 func (x *StartRoundResponse) Reset() {
 	*x = StartRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4388,7 +4723,7 @@ func (x *StartRoundResponse) String() string {
 func (*StartRoundResponse) ProtoMessage() {}
 
 func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[41]
+	mi := &file_hall_v1_hall_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4401,7 +4736,7 @@ func (x *StartRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRoundResponse.ProtoReflect.Descriptor instead.
 func (*StartRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{41}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *StartRoundResponse) GetBoards() []*BoardActionResponse {
@@ -4424,7 +4759,7 @@ type BoardActionRequest struct {
 
 func (x *BoardActionRequest) Reset() {
 	*x = BoardActionRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4436,7 +4771,7 @@ func (x *BoardActionRequest) String() string {
 func (*BoardActionRequest) ProtoMessage() {}
 
 func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[42]
+	mi := &file_hall_v1_hall_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4449,7 +4784,7 @@ func (x *BoardActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionRequest.ProtoReflect.Descriptor instead.
 func (*BoardActionRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{42}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *BoardActionRequest) GetBoardId() string {
@@ -4500,7 +4835,7 @@ type BoardActionResponse struct {
 
 func (x *BoardActionResponse) Reset() {
 	*x = BoardActionResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4512,7 +4847,7 @@ func (x *BoardActionResponse) String() string {
 func (*BoardActionResponse) ProtoMessage() {}
 
 func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[43]
+	mi := &file_hall_v1_hall_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4525,7 +4860,7 @@ func (x *BoardActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BoardActionResponse.ProtoReflect.Descriptor instead.
 func (*BoardActionResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{43}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *BoardActionResponse) GetBoardId() string {
@@ -4575,7 +4910,7 @@ type ListBoardsRequest struct {
 
 func (x *ListBoardsRequest) Reset() {
 	*x = ListBoardsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4587,7 +4922,7 @@ func (x *ListBoardsRequest) String() string {
 func (*ListBoardsRequest) ProtoMessage() {}
 
 func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[44]
+	mi := &file_hall_v1_hall_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4600,7 +4935,7 @@ func (x *ListBoardsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsRequest.ProtoReflect.Descriptor instead.
 func (*ListBoardsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{44}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ListBoardsRequest) GetRoundId() string {
@@ -4640,7 +4975,7 @@ type ListBoardsResponse struct {
 
 func (x *ListBoardsResponse) Reset() {
 	*x = ListBoardsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4652,7 +4987,7 @@ func (x *ListBoardsResponse) String() string {
 func (*ListBoardsResponse) ProtoMessage() {}
 
 func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[45]
+	mi := &file_hall_v1_hall_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4665,7 +5000,7 @@ func (x *ListBoardsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBoardsResponse.ProtoReflect.Descriptor instead.
 func (*ListBoardsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{45}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ListBoardsResponse) GetBoards() []*Board {
@@ -4684,7 +5019,7 @@ type GetBoardRequest struct {
 
 func (x *GetBoardRequest) Reset() {
 	*x = GetBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4696,7 +5031,7 @@ func (x *GetBoardRequest) String() string {
 func (*GetBoardRequest) ProtoMessage() {}
 
 func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[46]
+	mi := &file_hall_v1_hall_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4709,7 +5044,7 @@ func (x *GetBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBoardRequest.ProtoReflect.Descriptor instead.
 func (*GetBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{46}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *GetBoardRequest) GetBoardId() string {
@@ -4730,7 +5065,7 @@ type AuditLogRequest struct {
 
 func (x *AuditLogRequest) Reset() {
 	*x = AuditLogRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4742,7 +5077,7 @@ func (x *AuditLogRequest) String() string {
 func (*AuditLogRequest) ProtoMessage() {}
 
 func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[47]
+	mi := &file_hall_v1_hall_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4755,7 +5090,7 @@ func (x *AuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogRequest.ProtoReflect.Descriptor instead.
 func (*AuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{47}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *AuditLogRequest) GetBoardId() string {
@@ -4802,7 +5137,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4814,7 +5149,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[48]
+	mi := &file_hall_v1_hall_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4827,7 +5162,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{48}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *AuditEntry) GetSeq() uint64 {
@@ -4937,7 +5272,7 @@ type AuditLogResponse struct {
 
 func (x *AuditLogResponse) Reset() {
 	*x = AuditLogResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4949,7 +5284,7 @@ func (x *AuditLogResponse) String() string {
 func (*AuditLogResponse) ProtoMessage() {}
 
 func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[49]
+	mi := &file_hall_v1_hall_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4962,7 +5297,7 @@ func (x *AuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogResponse.ProtoReflect.Descriptor instead.
 func (*AuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{49}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *AuditLogResponse) GetEntries() []*AuditEntry {
@@ -4980,7 +5315,7 @@ type ListDevicesRequest struct {
 
 func (x *ListDevicesRequest) Reset() {
 	*x = ListDevicesRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4992,7 +5327,7 @@ func (x *ListDevicesRequest) String() string {
 func (*ListDevicesRequest) ProtoMessage() {}
 
 func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[50]
+	mi := &file_hall_v1_hall_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5005,7 +5340,7 @@ func (x *ListDevicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesRequest.ProtoReflect.Descriptor instead.
 func (*ListDevicesRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{50}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
 }
 
 type Device struct {
@@ -5018,13 +5353,15 @@ type Device struct {
 	BatteryPct     int32                  `protobuf:"varint,6,opt,name=battery_pct,json=batteryPct,proto3" json:"battery_pct,omitempty"`
 	DriftPpm       float64                `protobuf:"fixed64,7,opt,name=drift_ppm,json=driftPpm,proto3" json:"drift_ppm,omitempty"`
 	AckedSeq       uint64                 `protobuf:"varint,8,opt,name=acked_seq,json=ackedSeq,proto3" json:"acked_seq,omitempty"`
+	CanAnnounce    bool                   `protobuf:"varint,9,opt,name=can_announce,json=canAnnounce,proto3" json:"can_announce,omitempty"` // its Hello said it is a talking clock (DeviceCapabilities.announce); as of its last Hello since the server started
+	Voices         []string               `protobuf:"bytes,10,rep,name=voices,proto3" json:"voices,omitempty"`                              // the languages its voice speaks (DeviceCapabilities.languages)
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Device) Reset() {
 	*x = Device{}
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5036,7 +5373,7 @@ func (x *Device) String() string {
 func (*Device) ProtoMessage() {}
 
 func (x *Device) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[51]
+	mi := &file_hall_v1_hall_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5049,7 +5386,7 @@ func (x *Device) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Device.ProtoReflect.Descriptor instead.
 func (*Device) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{51}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *Device) GetDeviceId() string {
@@ -5108,6 +5445,20 @@ func (x *Device) GetAckedSeq() uint64 {
 	return 0
 }
 
+func (x *Device) GetCanAnnounce() bool {
+	if x != nil {
+		return x.CanAnnounce
+	}
+	return false
+}
+
+func (x *Device) GetVoices() []string {
+	if x != nil {
+		return x.Voices
+	}
+	return nil
+}
+
 type ListDevicesResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Devices       []*Device              `protobuf:"bytes,1,rep,name=devices,proto3" json:"devices,omitempty"`
@@ -5117,7 +5468,7 @@ type ListDevicesResponse struct {
 
 func (x *ListDevicesResponse) Reset() {
 	*x = ListDevicesResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5129,7 +5480,7 @@ func (x *ListDevicesResponse) String() string {
 func (*ListDevicesResponse) ProtoMessage() {}
 
 func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[52]
+	mi := &file_hall_v1_hall_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5142,7 +5493,7 @@ func (x *ListDevicesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDevicesResponse.ProtoReflect.Descriptor instead.
 func (*ListDevicesResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{52}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ListDevicesResponse) GetDevices() []*Device {
@@ -5158,13 +5509,15 @@ type IssueTokenRequest struct {
 	Label         string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`                       // who holds it, e.g. "Anna (deputy arbiter)"
 	DeviceId      string                 `protobuf:"bytes,3,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // ROLE_DEVICE: the device it is bound to
 	Sections      []string               `protobuf:"bytes,4,rep,name=sections,proto3" json:"sections,omitempty"`                 // ROLE_ARBITER: limit to these sections (empty: all)
+	BoardId       string                 `protobuf:"bytes,5,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`    // ROLE_ASSISTANT: the board he assists on
+	Side          Side                   `protobuf:"varint,6,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`      // ROLE_ASSISTANT: the player he assists
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *IssueTokenRequest) Reset() {
 	*x = IssueTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5176,7 +5529,7 @@ func (x *IssueTokenRequest) String() string {
 func (*IssueTokenRequest) ProtoMessage() {}
 
 func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[53]
+	mi := &file_hall_v1_hall_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5189,7 +5542,7 @@ func (x *IssueTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenRequest.ProtoReflect.Descriptor instead.
 func (*IssueTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{53}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *IssueTokenRequest) GetRole() Role {
@@ -5220,6 +5573,20 @@ func (x *IssueTokenRequest) GetSections() []string {
 	return nil
 }
 
+func (x *IssueTokenRequest) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *IssueTokenRequest) GetSide() Side {
+	if x != nil {
+		return x.Side
+	}
+	return Side_SIDE_UNSPECIFIED
+}
+
 type IssueTokenResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TokenId       string                 `protobuf:"bytes,1,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`
@@ -5230,7 +5597,7 @@ type IssueTokenResponse struct {
 
 func (x *IssueTokenResponse) Reset() {
 	*x = IssueTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5242,7 +5609,7 @@ func (x *IssueTokenResponse) String() string {
 func (*IssueTokenResponse) ProtoMessage() {}
 
 func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[54]
+	mi := &file_hall_v1_hall_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5255,7 +5622,7 @@ func (x *IssueTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueTokenResponse.ProtoReflect.Descriptor instead.
 func (*IssueTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{54}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *IssueTokenResponse) GetTokenId() string {
@@ -5286,7 +5653,7 @@ type IssueSignInLinkRequest struct {
 
 func (x *IssueSignInLinkRequest) Reset() {
 	*x = IssueSignInLinkRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5298,7 +5665,7 @@ func (x *IssueSignInLinkRequest) String() string {
 func (*IssueSignInLinkRequest) ProtoMessage() {}
 
 func (x *IssueSignInLinkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[55]
+	mi := &file_hall_v1_hall_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5311,7 +5678,7 @@ func (x *IssueSignInLinkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueSignInLinkRequest.ProtoReflect.Descriptor instead.
 func (*IssueSignInLinkRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{55}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *IssueSignInLinkRequest) GetForToken() string {
@@ -5346,7 +5713,7 @@ type SignInLink struct {
 
 func (x *SignInLink) Reset() {
 	*x = SignInLink{}
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5358,7 +5725,7 @@ func (x *SignInLink) String() string {
 func (*SignInLink) ProtoMessage() {}
 
 func (x *SignInLink) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[56]
+	mi := &file_hall_v1_hall_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5371,7 +5738,7 @@ func (x *SignInLink) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SignInLink.ProtoReflect.Descriptor instead.
 func (*SignInLink) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{56}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *SignInLink) GetPath() string {
@@ -5439,7 +5806,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5451,7 +5818,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[57]
+	mi := &file_hall_v1_hall_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5464,7 +5831,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{57}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *RevokeTokenRequest) GetTokenId() string {
@@ -5482,7 +5849,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5494,7 +5861,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[58]
+	mi := &file_hall_v1_hall_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5507,7 +5874,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{58}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
 }
 
 type ListTokensRequest struct {
@@ -5518,7 +5885,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5530,7 +5897,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[59]
+	mi := &file_hall_v1_hall_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5543,7 +5910,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{59}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
 }
 
 type TokenInfo struct {
@@ -5555,13 +5922,15 @@ type TokenInfo struct {
 	Sections      []string               `protobuf:"bytes,5,rep,name=sections,proto3" json:"sections,omitempty"`
 	CreatedUnixMs int64                  `protobuf:"varint,6,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
 	Revoked       bool                   `protobuf:"varint,7,opt,name=revoked,proto3" json:"revoked,omitempty"`
+	BoardId       string                 `protobuf:"bytes,8,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"` // ROLE_ASSISTANT: his board
+	Side          Side                   `protobuf:"varint,9,opt,name=side,proto3,enum=hall.v1.Side" json:"side,omitempty"`   // ROLE_ASSISTANT: his player
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TokenInfo) Reset() {
 	*x = TokenInfo{}
-	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5573,7 +5942,7 @@ func (x *TokenInfo) String() string {
 func (*TokenInfo) ProtoMessage() {}
 
 func (x *TokenInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[60]
+	mi := &file_hall_v1_hall_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5586,7 +5955,7 @@ func (x *TokenInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TokenInfo.ProtoReflect.Descriptor instead.
 func (*TokenInfo) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{60}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *TokenInfo) GetTokenId() string {
@@ -5638,6 +6007,20 @@ func (x *TokenInfo) GetRevoked() bool {
 	return false
 }
 
+func (x *TokenInfo) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *TokenInfo) GetSide() Side {
+	if x != nil {
+		return x.Side
+	}
+	return Side_SIDE_UNSPECIFIED
+}
+
 type ListTokensResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tokens        []*TokenInfo           `protobuf:"bytes,1,rep,name=tokens,proto3" json:"tokens,omitempty"`
@@ -5647,7 +6030,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5659,7 +6042,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[61]
+	mi := &file_hall_v1_hall_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5672,7 +6055,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{61}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *ListTokensResponse) GetTokens() []*TokenInfo {
@@ -5690,7 +6073,7 @@ type ListTournamentsRequest struct {
 
 func (x *ListTournamentsRequest) Reset() {
 	*x = ListTournamentsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5702,7 +6085,7 @@ func (x *ListTournamentsRequest) String() string {
 func (*ListTournamentsRequest) ProtoMessage() {}
 
 func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[62]
+	mi := &file_hall_v1_hall_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5715,7 +6098,7 @@ func (x *ListTournamentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsRequest.ProtoReflect.Descriptor instead.
 func (*ListTournamentsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{62}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
 }
 
 type ListTournamentsResponse struct {
@@ -5727,7 +6110,7 @@ type ListTournamentsResponse struct {
 
 func (x *ListTournamentsResponse) Reset() {
 	*x = ListTournamentsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5739,7 +6122,7 @@ func (x *ListTournamentsResponse) String() string {
 func (*ListTournamentsResponse) ProtoMessage() {}
 
 func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[63]
+	mi := &file_hall_v1_hall_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5752,7 +6135,7 @@ func (x *ListTournamentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTournamentsResponse.ProtoReflect.Descriptor instead.
 func (*ListTournamentsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{63}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *ListTournamentsResponse) GetTournaments() []*Tournament {
@@ -5771,7 +6154,7 @@ type ListRoundsRequest struct {
 
 func (x *ListRoundsRequest) Reset() {
 	*x = ListRoundsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5783,7 +6166,7 @@ func (x *ListRoundsRequest) String() string {
 func (*ListRoundsRequest) ProtoMessage() {}
 
 func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[64]
+	mi := &file_hall_v1_hall_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5796,7 +6179,7 @@ func (x *ListRoundsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRoundsRequest.ProtoReflect.Descriptor instead.
 func (*ListRoundsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{64}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *ListRoundsRequest) GetTournament() string {
@@ -5815,7 +6198,7 @@ type ListRoundsResponse struct {
 
 func (x *ListRoundsResponse) Reset() {
 	*x = ListRoundsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5827,7 +6210,7 @@ func (x *ListRoundsResponse) String() string {
 func (*ListRoundsResponse) ProtoMessage() {}
 
 func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[65]
+	mi := &file_hall_v1_hall_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5840,7 +6223,7 @@ func (x *ListRoundsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRoundsResponse.ProtoReflect.Descriptor instead.
 func (*ListRoundsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{65}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *ListRoundsResponse) GetRounds() []*Round {
@@ -5861,7 +6244,7 @@ type GetRoundRequest struct {
 
 func (x *GetRoundRequest) Reset() {
 	*x = GetRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5873,7 +6256,7 @@ func (x *GetRoundRequest) String() string {
 func (*GetRoundRequest) ProtoMessage() {}
 
 func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[66]
+	mi := &file_hall_v1_hall_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5886,7 +6269,7 @@ func (x *GetRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRoundRequest.ProtoReflect.Descriptor instead.
 func (*GetRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{66}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *GetRoundRequest) GetRoundId() string {
@@ -5930,7 +6313,7 @@ type ImportRoundRequest struct {
 
 func (x *ImportRoundRequest) Reset() {
 	*x = ImportRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5942,7 +6325,7 @@ func (x *ImportRoundRequest) String() string {
 func (*ImportRoundRequest) ProtoMessage() {}
 
 func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[67]
+	mi := &file_hall_v1_hall_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5955,7 +6338,7 @@ func (x *ImportRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRoundRequest.ProtoReflect.Descriptor instead.
 func (*ImportRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{67}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *ImportRoundRequest) GetTournament() string {
@@ -6055,7 +6438,7 @@ type ImportRoundResponse struct {
 
 func (x *ImportRoundResponse) Reset() {
 	*x = ImportRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6067,7 +6450,7 @@ func (x *ImportRoundResponse) String() string {
 func (*ImportRoundResponse) ProtoMessage() {}
 
 func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[68]
+	mi := &file_hall_v1_hall_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6080,7 +6463,7 @@ func (x *ImportRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRoundResponse.ProtoReflect.Descriptor instead.
 func (*ImportRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{68}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *ImportRoundResponse) GetRound() *Round {
@@ -6133,7 +6516,7 @@ type ExportRoundRequest struct {
 
 func (x *ExportRoundRequest) Reset() {
 	*x = ExportRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6145,7 +6528,7 @@ func (x *ExportRoundRequest) String() string {
 func (*ExportRoundRequest) ProtoMessage() {}
 
 func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[69]
+	mi := &file_hall_v1_hall_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6158,7 +6541,7 @@ func (x *ExportRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRoundRequest.ProtoReflect.Descriptor instead.
 func (*ExportRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{69}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *ExportRoundRequest) GetRoundId() string {
@@ -6222,7 +6605,7 @@ type ExportRoundResponse struct {
 
 func (x *ExportRoundResponse) Reset() {
 	*x = ExportRoundResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6234,7 +6617,7 @@ func (x *ExportRoundResponse) String() string {
 func (*ExportRoundResponse) ProtoMessage() {}
 
 func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[70]
+	mi := &file_hall_v1_hall_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6247,7 +6630,7 @@ func (x *ExportRoundResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRoundResponse.ProtoReflect.Descriptor instead.
 func (*ExportRoundResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{70}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ExportRoundResponse) GetContent() []byte {
@@ -6291,7 +6674,7 @@ type PlanTable struct {
 
 func (x *PlanTable) Reset() {
 	*x = PlanTable{}
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6303,7 +6686,7 @@ func (x *PlanTable) String() string {
 func (*PlanTable) ProtoMessage() {}
 
 func (x *PlanTable) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[71]
+	mi := &file_hall_v1_hall_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6316,7 +6699,7 @@ func (x *PlanTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanTable.ProtoReflect.Descriptor instead.
 func (*PlanTable) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{71}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *PlanTable) GetTable() int32 {
@@ -6364,7 +6747,7 @@ type HallPlan struct {
 
 func (x *HallPlan) Reset() {
 	*x = HallPlan{}
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6376,7 +6759,7 @@ func (x *HallPlan) String() string {
 func (*HallPlan) ProtoMessage() {}
 
 func (x *HallPlan) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[72]
+	mi := &file_hall_v1_hall_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6389,7 +6772,7 @@ func (x *HallPlan) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HallPlan.ProtoReflect.Descriptor instead.
 func (*HallPlan) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{72}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *HallPlan) GetVenue() string {
@@ -6415,7 +6798,7 @@ type GetPlanRequest struct {
 
 func (x *GetPlanRequest) Reset() {
 	*x = GetPlanRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6427,7 +6810,7 @@ func (x *GetPlanRequest) String() string {
 func (*GetPlanRequest) ProtoMessage() {}
 
 func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[73]
+	mi := &file_hall_v1_hall_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6440,7 +6823,7 @@ func (x *GetPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPlanRequest.ProtoReflect.Descriptor instead.
 func (*GetPlanRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{73}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *GetPlanRequest) GetVenue() string {
@@ -6462,7 +6845,7 @@ type SetPlanRequest struct {
 
 func (x *SetPlanRequest) Reset() {
 	*x = SetPlanRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[74]
+	mi := &file_hall_v1_hall_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6474,7 +6857,7 @@ func (x *SetPlanRequest) String() string {
 func (*SetPlanRequest) ProtoMessage() {}
 
 func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[74]
+	mi := &file_hall_v1_hall_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6487,7 +6870,7 @@ func (x *SetPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetPlanRequest.ProtoReflect.Descriptor instead.
 func (*SetPlanRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{74}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *SetPlanRequest) GetVenue() string {
@@ -6532,7 +6915,7 @@ type SetBroadcastRequest struct {
 
 func (x *SetBroadcastRequest) Reset() {
 	*x = SetBroadcastRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[75]
+	mi := &file_hall_v1_hall_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6544,7 +6927,7 @@ func (x *SetBroadcastRequest) String() string {
 func (*SetBroadcastRequest) ProtoMessage() {}
 
 func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[75]
+	mi := &file_hall_v1_hall_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6557,7 +6940,7 @@ func (x *SetBroadcastRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetBroadcastRequest.ProtoReflect.Descriptor instead.
 func (*SetBroadcastRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{75}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *SetBroadcastRequest) GetRoundId() string {
@@ -6618,7 +7001,7 @@ type RoundBroadcast struct {
 
 func (x *RoundBroadcast) Reset() {
 	*x = RoundBroadcast{}
-	mi := &file_hall_v1_hall_proto_msgTypes[76]
+	mi := &file_hall_v1_hall_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6630,7 +7013,7 @@ func (x *RoundBroadcast) String() string {
 func (*RoundBroadcast) ProtoMessage() {}
 
 func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[76]
+	mi := &file_hall_v1_hall_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6643,7 +7026,7 @@ func (x *RoundBroadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundBroadcast.ProtoReflect.Descriptor instead.
 func (*RoundBroadcast) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{76}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *RoundBroadcast) GetRoundId() string {
@@ -6726,7 +7109,7 @@ type RelayStatus struct {
 
 func (x *RelayStatus) Reset() {
 	*x = RelayStatus{}
-	mi := &file_hall_v1_hall_proto_msgTypes[77]
+	mi := &file_hall_v1_hall_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6738,7 +7121,7 @@ func (x *RelayStatus) String() string {
 func (*RelayStatus) ProtoMessage() {}
 
 func (x *RelayStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[77]
+	mi := &file_hall_v1_hall_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6751,7 +7134,7 @@ func (x *RelayStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RelayStatus.ProtoReflect.Descriptor instead.
 func (*RelayStatus) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{77}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *RelayStatus) GetUrl() string {
@@ -6868,7 +7251,7 @@ type ListBroadcastsRequest struct {
 
 func (x *ListBroadcastsRequest) Reset() {
 	*x = ListBroadcastsRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[78]
+	mi := &file_hall_v1_hall_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6880,7 +7263,7 @@ func (x *ListBroadcastsRequest) String() string {
 func (*ListBroadcastsRequest) ProtoMessage() {}
 
 func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[78]
+	mi := &file_hall_v1_hall_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6893,7 +7276,7 @@ func (x *ListBroadcastsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBroadcastsRequest.ProtoReflect.Descriptor instead.
 func (*ListBroadcastsRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{78}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *ListBroadcastsRequest) GetTournament() string {
@@ -6912,7 +7295,7 @@ type ListBroadcastsResponse struct {
 
 func (x *ListBroadcastsResponse) Reset() {
 	*x = ListBroadcastsResponse{}
-	mi := &file_hall_v1_hall_proto_msgTypes[79]
+	mi := &file_hall_v1_hall_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6924,7 +7307,7 @@ func (x *ListBroadcastsResponse) String() string {
 func (*ListBroadcastsResponse) ProtoMessage() {}
 
 func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[79]
+	mi := &file_hall_v1_hall_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6937,7 +7320,7 @@ func (x *ListBroadcastsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListBroadcastsResponse.ProtoReflect.Descriptor instead.
 func (*ListBroadcastsResponse) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{79}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *ListBroadcastsResponse) GetBroadcasts() []*RoundBroadcast {
@@ -6955,7 +7338,7 @@ type BackupRequest struct {
 
 func (x *BackupRequest) Reset() {
 	*x = BackupRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[80]
+	mi := &file_hall_v1_hall_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6967,7 +7350,7 @@ func (x *BackupRequest) String() string {
 func (*BackupRequest) ProtoMessage() {}
 
 func (x *BackupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[80]
+	mi := &file_hall_v1_hall_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6980,7 +7363,7 @@ func (x *BackupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
 func (*BackupRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{80}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{85}
 }
 
 type BackupChunk struct {
@@ -6995,7 +7378,7 @@ type BackupChunk struct {
 
 func (x *BackupChunk) Reset() {
 	*x = BackupChunk{}
-	mi := &file_hall_v1_hall_proto_msgTypes[81]
+	mi := &file_hall_v1_hall_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7007,7 +7390,7 @@ func (x *BackupChunk) String() string {
 func (*BackupChunk) ProtoMessage() {}
 
 func (x *BackupChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[81]
+	mi := &file_hall_v1_hall_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7020,7 +7403,7 @@ func (x *BackupChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupChunk.ProtoReflect.Descriptor instead.
 func (*BackupChunk) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{81}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *BackupChunk) GetData() []byte {
@@ -7063,7 +7446,7 @@ type BackupSummary struct {
 
 func (x *BackupSummary) Reset() {
 	*x = BackupSummary{}
-	mi := &file_hall_v1_hall_proto_msgTypes[82]
+	mi := &file_hall_v1_hall_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7075,7 +7458,7 @@ func (x *BackupSummary) String() string {
 func (*BackupSummary) ProtoMessage() {}
 
 func (x *BackupSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[82]
+	mi := &file_hall_v1_hall_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7088,7 +7471,7 @@ func (x *BackupSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BackupSummary.ProtoReflect.Descriptor instead.
 func (*BackupSummary) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{82}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *BackupSummary) GetBoards() int32 {
@@ -7129,7 +7512,7 @@ type WatchBoardRequest struct {
 
 func (x *WatchBoardRequest) Reset() {
 	*x = WatchBoardRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[83]
+	mi := &file_hall_v1_hall_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7141,7 +7524,7 @@ func (x *WatchBoardRequest) String() string {
 func (*WatchBoardRequest) ProtoMessage() {}
 
 func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[83]
+	mi := &file_hall_v1_hall_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7154,7 +7537,7 @@ func (x *WatchBoardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchBoardRequest.ProtoReflect.Descriptor instead.
 func (*WatchBoardRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{83}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *WatchBoardRequest) GetBoardId() string {
@@ -7181,7 +7564,7 @@ type WatchRoundRequest struct {
 
 func (x *WatchRoundRequest) Reset() {
 	*x = WatchRoundRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[84]
+	mi := &file_hall_v1_hall_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7193,7 +7576,7 @@ func (x *WatchRoundRequest) String() string {
 func (*WatchRoundRequest) ProtoMessage() {}
 
 func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[84]
+	mi := &file_hall_v1_hall_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7206,7 +7589,7 @@ func (x *WatchRoundRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRoundRequest.ProtoReflect.Descriptor instead.
 func (*WatchRoundRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{84}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *WatchRoundRequest) GetRoundId() string {
@@ -7235,7 +7618,7 @@ type WatchHallRequest struct {
 
 func (x *WatchHallRequest) Reset() {
 	*x = WatchHallRequest{}
-	mi := &file_hall_v1_hall_proto_msgTypes[85]
+	mi := &file_hall_v1_hall_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7247,7 +7630,7 @@ func (x *WatchHallRequest) String() string {
 func (*WatchHallRequest) ProtoMessage() {}
 
 func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[85]
+	mi := &file_hall_v1_hall_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7260,7 +7643,7 @@ func (x *WatchHallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchHallRequest.ProtoReflect.Descriptor instead.
 func (*WatchHallRequest) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{85}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *WatchHallRequest) GetFromSeq() uint64 {
@@ -7288,7 +7671,7 @@ type WatchUpdate struct {
 
 func (x *WatchUpdate) Reset() {
 	*x = WatchUpdate{}
-	mi := &file_hall_v1_hall_proto_msgTypes[86]
+	mi := &file_hall_v1_hall_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7300,7 +7683,7 @@ func (x *WatchUpdate) String() string {
 func (*WatchUpdate) ProtoMessage() {}
 
 func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_hall_v1_hall_proto_msgTypes[86]
+	mi := &file_hall_v1_hall_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7313,7 +7696,7 @@ func (x *WatchUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchUpdate.ProtoReflect.Descriptor instead.
 func (*WatchUpdate) Descriptor() ([]byte, []int) {
-	return file_hall_v1_hall_proto_rawDescGZIP(), []int{86}
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *WatchUpdate) GetSeq() uint64 {
@@ -7554,7 +7937,33 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12,\n" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x1b\n" +
-	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"\x8c\x02\n" +
+	"\tissued_by\x18\x04 \x01(\tR\bissuedBy\"{\n" +
+	"\x13SetBlindPlayRequest\x12\x19\n" +
+	"\bboard_id\x18\x01 \x01(\tR\aboardId\x121\n" +
+	"\n" +
+	"blind_play\x18\x02 \x01(\v2\x12.hall.v1.BlindPlayR\tblindPlay\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"g\n" +
+	"\x0fAnnounceRequest\x12\x19\n" +
+	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12!\n" +
+	"\x04side\x18\x02 \x01(\x0e2\r.hall.v1.SideR\x04side\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x86\x01\n" +
+	"\x10AnnounceResponse\x12-\n" +
+	"\bannounce\x18\x01 \x01(\v2\x11.hall.v1.AnnounceR\bannounce\x12\x12\n" +
+	"\x04sent\x18\x02 \x01(\bR\x04sent\x12\x1b\n" +
+	"\tdevice_id\x18\x03 \x01(\tR\bdeviceId\x12\x12\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\"o\n" +
+	"\x19IssueAssistantLinkRequest\x12\x19\n" +
+	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12!\n" +
+	"\x04side\x18\x02 \x01(\x0e2\r.hall.v1.SideR\x04side\x12\x14\n" +
+	"\x05label\x18\x03 \x01(\tR\x05label\"\xd4\x01\n" +
+	"\x1aIssueAssistantLinkResponse\x12\x19\n" +
+	"\btoken_id\x18\x01 \x01(\tR\atokenId\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1f\n" +
+	"\vsignin_path\x18\x03 \x01(\tR\n" +
+	"signinPath\x12&\n" +
+	"\x0fexpires_unix_ms\x18\x04 \x01(\x03R\rexpiresUnixMs\x12\x19\n" +
+	"\bboard_id\x18\x05 \x01(\tR\aboardId\x12!\n" +
+	"\x04side\x18\x06 \x01(\x0e2\r.hall.v1.SideR\x04side\"\x8c\x02\n" +
 	"\x0fTimeControlInfo\x12\x1c\n" +
 	"\tcanonical\x18\x01 \x01(\tR\tcanonical\x12\x1d\n" +
 	"\n" +
@@ -7726,7 +8135,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\"A\n" +
 	"\x10AuditLogResponse\x12-\n" +
 	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\"\x14\n" +
-	"\x12ListDevicesRequest\"\xfa\x01\n" +
+	"\x12ListDevicesRequest\"\xb5\x02\n" +
 	"\x06Device\x12\x1b\n" +
 	"\tdevice_id\x18\x01 \x01(\tR\bdeviceId\x12\x16\n" +
 	"\x06online\x18\x02 \x01(\bR\x06online\x12\x19\n" +
@@ -7736,14 +8145,19 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vbattery_pct\x18\x06 \x01(\x05R\n" +
 	"batteryPct\x12\x1b\n" +
 	"\tdrift_ppm\x18\a \x01(\x01R\bdriftPpm\x12\x1b\n" +
-	"\tacked_seq\x18\b \x01(\x04R\backedSeq\"@\n" +
+	"\tacked_seq\x18\b \x01(\x04R\backedSeq\x12!\n" +
+	"\fcan_announce\x18\t \x01(\bR\vcanAnnounce\x12\x16\n" +
+	"\x06voices\x18\n" +
+	" \x03(\tR\x06voices\"@\n" +
 	"\x13ListDevicesResponse\x12)\n" +
-	"\adevices\x18\x01 \x03(\v2\x0f.hall.v1.DeviceR\adevices\"\x85\x01\n" +
+	"\adevices\x18\x01 \x03(\v2\x0f.hall.v1.DeviceR\adevices\"\xc3\x01\n" +
 	"\x11IssueTokenRequest\x12!\n" +
 	"\x04role\x18\x01 \x01(\x0e2\r.hall.v1.RoleR\x04role\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
 	"\tdevice_id\x18\x03 \x01(\tR\bdeviceId\x12\x1a\n" +
-	"\bsections\x18\x04 \x03(\tR\bsections\"E\n" +
+	"\bsections\x18\x04 \x03(\tR\bsections\x12\x19\n" +
+	"\bboard_id\x18\x05 \x01(\tR\aboardId\x12!\n" +
+	"\x04side\x18\x06 \x01(\x0e2\r.hall.v1.SideR\x04side\"E\n" +
 	"\x12IssueTokenResponse\x12\x19\n" +
 	"\btoken_id\x18\x01 \x01(\tR\atokenId\x12\x14\n" +
 	"\x05token\x18\x02 \x01(\tR\x05token\"P\n" +
@@ -7763,7 +8177,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x12RevokeTokenRequest\x12\x19\n" +
 	"\btoken_id\x18\x01 \x01(\tR\atokenId\"\x15\n" +
 	"\x13RevokeTokenResponse\"\x13\n" +
-	"\x11ListTokensRequest\"\xda\x01\n" +
+	"\x11ListTokensRequest\"\x98\x02\n" +
 	"\tTokenInfo\x12\x19\n" +
 	"\btoken_id\x18\x01 \x01(\tR\atokenId\x12!\n" +
 	"\x04role\x18\x02 \x01(\x0e2\r.hall.v1.RoleR\x04role\x12\x14\n" +
@@ -7771,7 +8185,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\tdevice_id\x18\x04 \x01(\tR\bdeviceId\x12\x1a\n" +
 	"\bsections\x18\x05 \x03(\tR\bsections\x12&\n" +
 	"\x0fcreated_unix_ms\x18\x06 \x01(\x03R\rcreatedUnixMs\x12\x18\n" +
-	"\arevoked\x18\a \x01(\bR\arevoked\"@\n" +
+	"\arevoked\x18\a \x01(\bR\arevoked\x12\x19\n" +
+	"\bboard_id\x18\b \x01(\tR\aboardId\x12!\n" +
+	"\x04side\x18\t \x01(\x0e2\r.hall.v1.SideR\x04side\"@\n" +
 	"\x12ListTokensResponse\x12*\n" +
 	"\x06tokens\x18\x01 \x03(\v2\x12.hall.v1.TokenInfoR\x06tokens\"\x18\n" +
 	"\x16ListTournamentsRequest\"P\n" +
@@ -7987,13 +8403,14 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x16COMMAND_STATUS_PENDING\x10\x00\x12\x1a\n" +
 	"\x16COMMAND_STATUS_APPLIED\x10\x01\x12\x1a\n" +
 	"\x16COMMAND_STATUS_REFUSED\x10\x02\x12\x1a\n" +
-	"\x16COMMAND_STATUS_DRY_RUN\x10\x03*k\n" +
+	"\x16COMMAND_STATUS_DRY_RUN\x10\x03*\x7f\n" +
 	"\x04Role\x12\x14\n" +
 	"\x10ROLE_UNSPECIFIED\x10\x00\x12\x0f\n" +
 	"\vROLE_DEVICE\x10\x01\x12\x10\n" +
 	"\fROLE_ARBITER\x10\x02\x12\x16\n" +
 	"\x12ROLE_CHIEF_ARBITER\x10\x03\x12\x12\n" +
-	"\x0eROLE_BROADCAST\x10\x04*[\n" +
+	"\x0eROLE_BROADCAST\x10\x04\x12\x12\n" +
+	"\x0eROLE_ASSISTANT\x10\x05*[\n" +
 	"\fImportFormat\x12\x1d\n" +
 	"\x19IMPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11IMPORT_FORMAT_TRF\x10\x01\x12\x15\n" +
@@ -8004,7 +8421,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
 	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\x91\x0e\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xef\x0f\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -8036,7 +8453,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aSetPlan\x12\x17.hall.v1.SetPlanRequest\x1a\x11.hall.v1.HallPlan\x12E\n" +
 	"\fSetBroadcast\x12\x1c.hall.v1.SetBroadcastRequest\x1a\x17.hall.v1.RoundBroadcast\x12Q\n" +
 	"\x0eListBroadcasts\x12\x1e.hall.v1.ListBroadcastsRequest\x1a\x1f.hall.v1.ListBroadcastsResponse\x12G\n" +
-	"\x0fIssueSignInLink\x12\x1f.hall.v1.IssueSignInLinkRequest\x1a\x13.hall.v1.SignInLink2A\n" +
+	"\x0fIssueSignInLink\x12\x1f.hall.v1.IssueSignInLinkRequest\x1a\x13.hall.v1.SignInLink\x12<\n" +
+	"\fSetBlindPlay\x12\x1c.hall.v1.SetBlindPlayRequest\x1a\x0e.hall.v1.Board\x12?\n" +
+	"\bAnnounce\x12\x18.hall.v1.AnnounceRequest\x1a\x19.hall.v1.AnnounceResponse\x12]\n" +
+	"\x12IssueAssistantLink\x12\".hall.v1.IssueAssistantLinkRequest\x1a#.hall.v1.IssueAssistantLinkResponse2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -8059,7 +8479,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 92)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -8097,70 +8517,75 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*Ack)(nil),                        // 33: hall.v1.Ack
 	(*Rejection)(nil),                  // 34: hall.v1.Rejection
 	(*Command)(nil),                    // 35: hall.v1.Command
-	(*TimeControlInfo)(nil),            // 36: hall.v1.TimeControlInfo
-	(*PeriodInfo)(nil),                 // 37: hall.v1.PeriodInfo
-	(*DescribeTimeControlRequest)(nil), // 38: hall.v1.DescribeTimeControlRequest
-	(*Tournament)(nil),                 // 39: hall.v1.Tournament
-	(*CreateTournamentRequest)(nil),    // 40: hall.v1.CreateTournamentRequest
-	(*Round)(nil),                      // 41: hall.v1.Round
-	(*RoundTally)(nil),                 // 42: hall.v1.RoundTally
-	(*Bye)(nil),                        // 43: hall.v1.Bye
-	(*CreateRoundRequest)(nil),         // 44: hall.v1.CreateRoundRequest
-	(*Board)(nil),                      // 45: hall.v1.Board
-	(*PendingCommand)(nil),             // 46: hall.v1.PendingCommand
-	(*AddBoardRequest)(nil),            // 47: hall.v1.AddBoardRequest
-	(*AssignDeviceRequest)(nil),        // 48: hall.v1.AssignDeviceRequest
-	(*SwapDevicesRequest)(nil),         // 49: hall.v1.SwapDevicesRequest
-	(*SwapDevicesResponse)(nil),        // 50: hall.v1.SwapDevicesResponse
-	(*UseVirtualClockRequest)(nil),     // 51: hall.v1.UseVirtualClockRequest
-	(*StartRoundRequest)(nil),          // 52: hall.v1.StartRoundRequest
-	(*Absence)(nil),                    // 53: hall.v1.Absence
-	(*StartRoundResponse)(nil),         // 54: hall.v1.StartRoundResponse
-	(*BoardActionRequest)(nil),         // 55: hall.v1.BoardActionRequest
-	(*BoardActionResponse)(nil),        // 56: hall.v1.BoardActionResponse
-	(*ListBoardsRequest)(nil),          // 57: hall.v1.ListBoardsRequest
-	(*ListBoardsResponse)(nil),         // 58: hall.v1.ListBoardsResponse
-	(*GetBoardRequest)(nil),            // 59: hall.v1.GetBoardRequest
-	(*AuditLogRequest)(nil),            // 60: hall.v1.AuditLogRequest
-	(*AuditEntry)(nil),                 // 61: hall.v1.AuditEntry
-	(*AuditLogResponse)(nil),           // 62: hall.v1.AuditLogResponse
-	(*ListDevicesRequest)(nil),         // 63: hall.v1.ListDevicesRequest
-	(*Device)(nil),                     // 64: hall.v1.Device
-	(*ListDevicesResponse)(nil),        // 65: hall.v1.ListDevicesResponse
-	(*IssueTokenRequest)(nil),          // 66: hall.v1.IssueTokenRequest
-	(*IssueTokenResponse)(nil),         // 67: hall.v1.IssueTokenResponse
-	(*IssueSignInLinkRequest)(nil),     // 68: hall.v1.IssueSignInLinkRequest
-	(*SignInLink)(nil),                 // 69: hall.v1.SignInLink
-	(*RevokeTokenRequest)(nil),         // 70: hall.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),        // 71: hall.v1.RevokeTokenResponse
-	(*ListTokensRequest)(nil),          // 72: hall.v1.ListTokensRequest
-	(*TokenInfo)(nil),                  // 73: hall.v1.TokenInfo
-	(*ListTokensResponse)(nil),         // 74: hall.v1.ListTokensResponse
-	(*ListTournamentsRequest)(nil),     // 75: hall.v1.ListTournamentsRequest
-	(*ListTournamentsResponse)(nil),    // 76: hall.v1.ListTournamentsResponse
-	(*ListRoundsRequest)(nil),          // 77: hall.v1.ListRoundsRequest
-	(*ListRoundsResponse)(nil),         // 78: hall.v1.ListRoundsResponse
-	(*GetRoundRequest)(nil),            // 79: hall.v1.GetRoundRequest
-	(*ImportRoundRequest)(nil),         // 80: hall.v1.ImportRoundRequest
-	(*ImportRoundResponse)(nil),        // 81: hall.v1.ImportRoundResponse
-	(*ExportRoundRequest)(nil),         // 82: hall.v1.ExportRoundRequest
-	(*ExportRoundResponse)(nil),        // 83: hall.v1.ExportRoundResponse
-	(*PlanTable)(nil),                  // 84: hall.v1.PlanTable
-	(*HallPlan)(nil),                   // 85: hall.v1.HallPlan
-	(*GetPlanRequest)(nil),             // 86: hall.v1.GetPlanRequest
-	(*SetPlanRequest)(nil),             // 87: hall.v1.SetPlanRequest
-	(*SetBroadcastRequest)(nil),        // 88: hall.v1.SetBroadcastRequest
-	(*RoundBroadcast)(nil),             // 89: hall.v1.RoundBroadcast
-	(*RelayStatus)(nil),                // 90: hall.v1.RelayStatus
-	(*ListBroadcastsRequest)(nil),      // 91: hall.v1.ListBroadcastsRequest
-	(*ListBroadcastsResponse)(nil),     // 92: hall.v1.ListBroadcastsResponse
-	(*BackupRequest)(nil),              // 93: hall.v1.BackupRequest
-	(*BackupChunk)(nil),                // 94: hall.v1.BackupChunk
-	(*BackupSummary)(nil),              // 95: hall.v1.BackupSummary
-	(*WatchBoardRequest)(nil),          // 96: hall.v1.WatchBoardRequest
-	(*WatchRoundRequest)(nil),          // 97: hall.v1.WatchRoundRequest
-	(*WatchHallRequest)(nil),           // 98: hall.v1.WatchHallRequest
-	(*WatchUpdate)(nil),                // 99: hall.v1.WatchUpdate
+	(*SetBlindPlayRequest)(nil),        // 36: hall.v1.SetBlindPlayRequest
+	(*AnnounceRequest)(nil),            // 37: hall.v1.AnnounceRequest
+	(*AnnounceResponse)(nil),           // 38: hall.v1.AnnounceResponse
+	(*IssueAssistantLinkRequest)(nil),  // 39: hall.v1.IssueAssistantLinkRequest
+	(*IssueAssistantLinkResponse)(nil), // 40: hall.v1.IssueAssistantLinkResponse
+	(*TimeControlInfo)(nil),            // 41: hall.v1.TimeControlInfo
+	(*PeriodInfo)(nil),                 // 42: hall.v1.PeriodInfo
+	(*DescribeTimeControlRequest)(nil), // 43: hall.v1.DescribeTimeControlRequest
+	(*Tournament)(nil),                 // 44: hall.v1.Tournament
+	(*CreateTournamentRequest)(nil),    // 45: hall.v1.CreateTournamentRequest
+	(*Round)(nil),                      // 46: hall.v1.Round
+	(*RoundTally)(nil),                 // 47: hall.v1.RoundTally
+	(*Bye)(nil),                        // 48: hall.v1.Bye
+	(*CreateRoundRequest)(nil),         // 49: hall.v1.CreateRoundRequest
+	(*Board)(nil),                      // 50: hall.v1.Board
+	(*PendingCommand)(nil),             // 51: hall.v1.PendingCommand
+	(*AddBoardRequest)(nil),            // 52: hall.v1.AddBoardRequest
+	(*AssignDeviceRequest)(nil),        // 53: hall.v1.AssignDeviceRequest
+	(*SwapDevicesRequest)(nil),         // 54: hall.v1.SwapDevicesRequest
+	(*SwapDevicesResponse)(nil),        // 55: hall.v1.SwapDevicesResponse
+	(*UseVirtualClockRequest)(nil),     // 56: hall.v1.UseVirtualClockRequest
+	(*StartRoundRequest)(nil),          // 57: hall.v1.StartRoundRequest
+	(*Absence)(nil),                    // 58: hall.v1.Absence
+	(*StartRoundResponse)(nil),         // 59: hall.v1.StartRoundResponse
+	(*BoardActionRequest)(nil),         // 60: hall.v1.BoardActionRequest
+	(*BoardActionResponse)(nil),        // 61: hall.v1.BoardActionResponse
+	(*ListBoardsRequest)(nil),          // 62: hall.v1.ListBoardsRequest
+	(*ListBoardsResponse)(nil),         // 63: hall.v1.ListBoardsResponse
+	(*GetBoardRequest)(nil),            // 64: hall.v1.GetBoardRequest
+	(*AuditLogRequest)(nil),            // 65: hall.v1.AuditLogRequest
+	(*AuditEntry)(nil),                 // 66: hall.v1.AuditEntry
+	(*AuditLogResponse)(nil),           // 67: hall.v1.AuditLogResponse
+	(*ListDevicesRequest)(nil),         // 68: hall.v1.ListDevicesRequest
+	(*Device)(nil),                     // 69: hall.v1.Device
+	(*ListDevicesResponse)(nil),        // 70: hall.v1.ListDevicesResponse
+	(*IssueTokenRequest)(nil),          // 71: hall.v1.IssueTokenRequest
+	(*IssueTokenResponse)(nil),         // 72: hall.v1.IssueTokenResponse
+	(*IssueSignInLinkRequest)(nil),     // 73: hall.v1.IssueSignInLinkRequest
+	(*SignInLink)(nil),                 // 74: hall.v1.SignInLink
+	(*RevokeTokenRequest)(nil),         // 75: hall.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),        // 76: hall.v1.RevokeTokenResponse
+	(*ListTokensRequest)(nil),          // 77: hall.v1.ListTokensRequest
+	(*TokenInfo)(nil),                  // 78: hall.v1.TokenInfo
+	(*ListTokensResponse)(nil),         // 79: hall.v1.ListTokensResponse
+	(*ListTournamentsRequest)(nil),     // 80: hall.v1.ListTournamentsRequest
+	(*ListTournamentsResponse)(nil),    // 81: hall.v1.ListTournamentsResponse
+	(*ListRoundsRequest)(nil),          // 82: hall.v1.ListRoundsRequest
+	(*ListRoundsResponse)(nil),         // 83: hall.v1.ListRoundsResponse
+	(*GetRoundRequest)(nil),            // 84: hall.v1.GetRoundRequest
+	(*ImportRoundRequest)(nil),         // 85: hall.v1.ImportRoundRequest
+	(*ImportRoundResponse)(nil),        // 86: hall.v1.ImportRoundResponse
+	(*ExportRoundRequest)(nil),         // 87: hall.v1.ExportRoundRequest
+	(*ExportRoundResponse)(nil),        // 88: hall.v1.ExportRoundResponse
+	(*PlanTable)(nil),                  // 89: hall.v1.PlanTable
+	(*HallPlan)(nil),                   // 90: hall.v1.HallPlan
+	(*GetPlanRequest)(nil),             // 91: hall.v1.GetPlanRequest
+	(*SetPlanRequest)(nil),             // 92: hall.v1.SetPlanRequest
+	(*SetBroadcastRequest)(nil),        // 93: hall.v1.SetBroadcastRequest
+	(*RoundBroadcast)(nil),             // 94: hall.v1.RoundBroadcast
+	(*RelayStatus)(nil),                // 95: hall.v1.RelayStatus
+	(*ListBroadcastsRequest)(nil),      // 96: hall.v1.ListBroadcastsRequest
+	(*ListBroadcastsResponse)(nil),     // 97: hall.v1.ListBroadcastsResponse
+	(*BackupRequest)(nil),              // 98: hall.v1.BackupRequest
+	(*BackupChunk)(nil),                // 99: hall.v1.BackupChunk
+	(*BackupSummary)(nil),              // 100: hall.v1.BackupSummary
+	(*WatchBoardRequest)(nil),          // 101: hall.v1.WatchBoardRequest
+	(*WatchRoundRequest)(nil),          // 102: hall.v1.WatchRoundRequest
+	(*WatchHallRequest)(nil),           // 103: hall.v1.WatchHallRequest
+	(*WatchUpdate)(nil),                // 104: hall.v1.WatchUpdate
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -8205,126 +8630,139 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	18,  // 39: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
 	34,  // 40: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
 	18,  // 41: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	37,  // 42: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	15,  // 43: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	36,  // 44: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 45: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 46: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 47: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	42,  // 48: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	43,  // 49: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	36,  // 50: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 51: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 52: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 53: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 54: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 55: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 56: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 57: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	46,  // 58: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	36,  // 59: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 60: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 61: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 62: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 63: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	45,  // 64: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	45,  // 65: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	53,  // 66: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 67: hall.v1.Absence.side:type_name -> hall.v1.Side
-	56,  // 68: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 69: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 70: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 71: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	45,  // 72: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 73: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 74: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	61,  // 75: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	64,  // 76: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 77: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	10,  // 78: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 79: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	73,  // 80: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	39,  // 81: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	41,  // 82: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 83: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 84: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	41,  // 85: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	45,  // 86: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 87: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 88: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	84,  // 89: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	84,  // 90: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	90,  // 91: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	89,  // 92: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	95,  // 93: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 94: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 95: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	40,  // 96: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	44,  // 97: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	47,  // 98: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	48,  // 99: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	49,  // 100: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	51,  // 101: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	52,  // 102: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	55,  // 103: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	57,  // 104: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	59,  // 105: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	60,  // 106: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	63,  // 107: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	66,  // 108: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	70,  // 109: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	72,  // 110: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	38,  // 111: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	75,  // 112: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	77,  // 113: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	79,  // 114: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	80,  // 115: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	82,  // 116: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	86,  // 117: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	87,  // 118: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	88,  // 119: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	91,  // 120: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	68,  // 121: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	93,  // 122: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	96,  // 123: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	97,  // 124: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	98,  // 125: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 126: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	39,  // 127: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	41,  // 128: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	45,  // 129: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	45,  // 130: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	50,  // 131: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	45,  // 132: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	54,  // 133: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	56,  // 134: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	58,  // 135: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	45,  // 136: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	62,  // 137: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	65,  // 138: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	67,  // 139: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	71,  // 140: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	74,  // 141: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	36,  // 142: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	76,  // 143: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	78,  // 144: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	41,  // 145: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	81,  // 146: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	83,  // 147: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	85,  // 148: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	85,  // 149: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	89,  // 150: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	92,  // 151: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	69,  // 152: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	94,  // 153: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	99,  // 154: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	99,  // 155: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	99,  // 156: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	126, // [126:157] is the sub-list for method output_type
-	95,  // [95:126] is the sub-list for method input_type
-	95,  // [95:95] is the sub-list for extension type_name
-	95,  // [95:95] is the sub-list for extension extendee
-	0,   // [0:95] is the sub-list for field type_name
+	16,  // 42: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
+	0,   // 43: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
+	29,  // 44: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
+	0,   // 45: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
+	0,   // 46: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
+	42,  // 47: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	15,  // 48: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	41,  // 49: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 50: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 51: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 52: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 53: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 54: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 55: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 56: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 57: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 58: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 59: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 60: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 61: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 62: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 63: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 64: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 65: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 66: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 67: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 68: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 69: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 70: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 71: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 72: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 73: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 74: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 75: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 76: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	50,  // 77: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 78: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 79: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 80: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 81: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 82: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 83: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 84: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 85: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 86: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 87: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 88: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 89: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 90: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 91: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 92: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 93: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 94: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 95: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 96: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 97: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 98: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 99: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 100: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 101: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 102: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 103: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 104: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 105: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 106: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 107: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 108: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 109: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 110: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 111: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 112: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 113: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 114: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 115: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 116: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 117: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 118: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 119: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 120: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 121: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 122: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 123: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 124: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 125: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 126: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 127: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 128: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 129: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 130: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 131: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	98,  // 132: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 133: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 134: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 135: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 136: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 137: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 138: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 139: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 140: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 141: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 142: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 143: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 144: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 145: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 146: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 147: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 148: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 149: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 150: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 151: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 152: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 153: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 154: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 155: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 156: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 157: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 158: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 159: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 160: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 161: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 162: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 163: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 164: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 165: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	99,  // 166: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 167: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 168: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 169: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	136, // [136:170] is the sub-list for method output_type
+	102, // [102:136] is the sub-list for method input_type
+	102, // [102:102] is the sub-list for extension type_name
+	102, // [102:102] is the sub-list for extension extendee
+	0,   // [0:102] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -8347,14 +8785,14 @@ func file_hall_v1_hall_proto_init() {
 		(*ServerMessage_Command)(nil),
 		(*ServerMessage_Announce)(nil),
 	}
-	file_hall_v1_hall_proto_msgTypes[75].OneofWrappers = []any{}
+	file_hall_v1_hall_proto_msgTypes[80].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   87,
+			NumMessages:   92,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

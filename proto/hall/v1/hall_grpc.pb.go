@@ -180,6 +180,9 @@ const (
 	Arbiter_SetBroadcast_FullMethodName        = "/hall.v1.Arbiter/SetBroadcast"
 	Arbiter_ListBroadcasts_FullMethodName      = "/hall.v1.Arbiter/ListBroadcasts"
 	Arbiter_IssueSignInLink_FullMethodName     = "/hall.v1.Arbiter/IssueSignInLink"
+	Arbiter_SetBlindPlay_FullMethodName        = "/hall.v1.Arbiter/SetBlindPlay"
+	Arbiter_Announce_FullMethodName            = "/hall.v1.Arbiter/Announce"
+	Arbiter_IssueAssistantLink_FullMethodName  = "/hall.v1.Arbiter/IssueAssistantLink"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -253,6 +256,27 @@ type ArbiterClient interface {
 	// token the caller may not make a link for is NOT_FOUND, as an unknown
 	// one. Opening the link (GET) shows a button; only its POST signs in.
 	IssueSignInLink(ctx context.Context, in *IssueSignInLinkRequest, opts ...grpc.CallOption) (*SignInLink, error)
+	// Plays a board under the Laws' rules for play with visually disabled
+	// players (FIDE 2018 and 2023 Appendix D, 2009 Appendix E), or no longer:
+	// who is visually disabled, who has an assistant, the language his clock
+	// speaks to him. The rules judge it (an assistant only where someone is
+	// visually disabled, D.2.11); the clock device is told. Audited. Chief
+	// arbiter, or an arbiter of the board's section.
+	SetBlindPlay(ctx context.Context, in *SetBlindPlayRequest, opts ...grpc.CallOption) (*Board, error)
+	// Tells a visually disabled player, at his request, the completed moves
+	// and the time used by both players (2018 D.2.6.1, D.2.10.4): the words
+	// are built from the board as it is now, in his language where the
+	// clock's voice speaks it, and sent to the board's talking clock if one
+	// is connected; they are returned either way, so that a page can speak
+	// them. Audited (who asked, the words). Chief arbiter, an arbiter of the
+	// board's section, or the player's assistant.
+	Announce(ctx context.Context, in *AnnounceRequest, opts ...grpc.CallOption) (*AnnounceResponse, error)
+	// A one-time sign-in link for the assistant of a player (D.2.10): it
+	// signs a phone in to the assistant's page of that board and side only
+	// (ROLE_ASSISTANT). The board must be played under the appendix with an
+	// assistant for that side. Audited. Chief arbiter, or an arbiter of the
+	// board's section.
+	IssueAssistantLink(ctx context.Context, in *IssueAssistantLinkRequest, opts ...grpc.CallOption) (*IssueAssistantLinkResponse, error)
 }
 
 type arbiterClient struct {
@@ -523,6 +547,36 @@ func (c *arbiterClient) IssueSignInLink(ctx context.Context, in *IssueSignInLink
 	return out, nil
 }
 
+func (c *arbiterClient) SetBlindPlay(ctx context.Context, in *SetBlindPlayRequest, opts ...grpc.CallOption) (*Board, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Board)
+	err := c.cc.Invoke(ctx, Arbiter_SetBlindPlay_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) Announce(ctx context.Context, in *AnnounceRequest, opts ...grpc.CallOption) (*AnnounceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AnnounceResponse)
+	err := c.cc.Invoke(ctx, Arbiter_Announce_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) IssueAssistantLink(ctx context.Context, in *IssueAssistantLinkRequest, opts ...grpc.CallOption) (*IssueAssistantLinkResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(IssueAssistantLinkResponse)
+	err := c.cc.Invoke(ctx, Arbiter_IssueAssistantLink_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -594,6 +648,27 @@ type ArbiterServer interface {
 	// token the caller may not make a link for is NOT_FOUND, as an unknown
 	// one. Opening the link (GET) shows a button; only its POST signs in.
 	IssueSignInLink(context.Context, *IssueSignInLinkRequest) (*SignInLink, error)
+	// Plays a board under the Laws' rules for play with visually disabled
+	// players (FIDE 2018 and 2023 Appendix D, 2009 Appendix E), or no longer:
+	// who is visually disabled, who has an assistant, the language his clock
+	// speaks to him. The rules judge it (an assistant only where someone is
+	// visually disabled, D.2.11); the clock device is told. Audited. Chief
+	// arbiter, or an arbiter of the board's section.
+	SetBlindPlay(context.Context, *SetBlindPlayRequest) (*Board, error)
+	// Tells a visually disabled player, at his request, the completed moves
+	// and the time used by both players (2018 D.2.6.1, D.2.10.4): the words
+	// are built from the board as it is now, in his language where the
+	// clock's voice speaks it, and sent to the board's talking clock if one
+	// is connected; they are returned either way, so that a page can speak
+	// them. Audited (who asked, the words). Chief arbiter, an arbiter of the
+	// board's section, or the player's assistant.
+	Announce(context.Context, *AnnounceRequest) (*AnnounceResponse, error)
+	// A one-time sign-in link for the assistant of a player (D.2.10): it
+	// signs a phone in to the assistant's page of that board and side only
+	// (ROLE_ASSISTANT). The board must be played under the appendix with an
+	// assistant for that side. Audited. Chief arbiter, or an arbiter of the
+	// board's section.
+	IssueAssistantLink(context.Context, *IssueAssistantLinkRequest) (*IssueAssistantLinkResponse, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -681,6 +756,15 @@ func (UnimplementedArbiterServer) ListBroadcasts(context.Context, *ListBroadcast
 }
 func (UnimplementedArbiterServer) IssueSignInLink(context.Context, *IssueSignInLinkRequest) (*SignInLink, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method IssueSignInLink not implemented")
+}
+func (UnimplementedArbiterServer) SetBlindPlay(context.Context, *SetBlindPlayRequest) (*Board, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetBlindPlay not implemented")
+}
+func (UnimplementedArbiterServer) Announce(context.Context, *AnnounceRequest) (*AnnounceResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Announce not implemented")
+}
+func (UnimplementedArbiterServer) IssueAssistantLink(context.Context, *IssueAssistantLinkRequest) (*IssueAssistantLinkResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method IssueAssistantLink not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1171,6 +1255,60 @@ func _Arbiter_IssueSignInLink_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_SetBlindPlay_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetBlindPlayRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).SetBlindPlay(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_SetBlindPlay_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).SetBlindPlay(ctx, req.(*SetBlindPlayRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_Announce_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnnounceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).Announce(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_Announce_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).Announce(ctx, req.(*AnnounceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_IssueAssistantLink_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(IssueAssistantLinkRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).IssueAssistantLink(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_IssueAssistantLink_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).IssueAssistantLink(ctx, req.(*IssueAssistantLinkRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1281,6 +1419,18 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "IssueSignInLink",
 			Handler:    _Arbiter_IssueSignInLink_Handler,
+		},
+		{
+			MethodName: "SetBlindPlay",
+			Handler:    _Arbiter_SetBlindPlay_Handler,
+		},
+		{
+			MethodName: "Announce",
+			Handler:    _Arbiter_Announce_Handler,
+		},
+		{
+			MethodName: "IssueAssistantLink",
+			Handler:    _Arbiter_IssueAssistantLink_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -370,12 +370,20 @@ func (r *AuditLogRequest) Validate() error {
 }
 
 func (r *IssueTokenRequest) Validate() error {
+	const roles = "ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER, ROLE_BROADCAST or ROLE_ASSISTANT"
 	switch r.GetRole() {
 	case Role_ROLE_UNSPECIFIED:
-		return bad("role", "is required: ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST")
+		return bad("role", "is required: "+roles)
 	case Role_ROLE_DEVICE, Role_ROLE_ARBITER, Role_ROLE_CHIEF_ARBITER, Role_ROLE_BROADCAST:
+		if r.GetSide() != Side_SIDE_UNSPECIFIED {
+			return bad("side", "is for ROLE_ASSISTANT tokens only: the player the assistant sits with")
+		}
+	case Role_ROLE_ASSISTANT:
+		if err := first(id("board_id", r.GetBoardId(), true), playerSide("side", r.GetSide())); err != nil {
+			return err
+		}
 	default:
-		return bad("role", "%d is unknown: ROLE_DEVICE, ROLE_ARBITER, ROLE_CHIEF_ARBITER or ROLE_BROADCAST", r.GetRole())
+		return bad("role", "%d is unknown: "+roles, r.GetRole())
 	}
 	if n := len(r.GetSections()); n > 100 {
 		return bad("sections", "lists %d sections; at most 100", n)
@@ -385,7 +393,7 @@ func (r *IssueTokenRequest) Validate() error {
 			return err
 		}
 	}
-	return first(text("label", r.GetLabel(), true), id("device_id", r.GetDeviceId(), false))
+	return first(text("label", r.GetLabel(), true), id("device_id", r.GetDeviceId(), false), id("board_id", r.GetBoardId(), false))
 }
 
 func (r *RevokeTokenRequest) Validate() error { return id("token_id", r.GetTokenId(), true) }

@@ -50,6 +50,20 @@ func TestValidateBlindPlayAndTalkingClock(t *testing.T) {
 		{"of no board", with(func(a *Announce) { a.BoardId = "" }), "announce.board_id"},
 		{"negative moves", with(func(a *Announce) { a.BlackMoves = -1 }), "announce.white_moves"},
 		{"negative time used", with(func(a *Announce) { a.BlackUsedMs = -1 }), "announce.black_used_ms"},
+		// The arbiter's and the assistant's requests.
+		{"a board set under the appendix", &SetBlindPlayRequest{BoardId: "b1", BlindPlay: &BlindPlay{White: &BlindPlayer{VisuallyDisabled: true}}}, ""},
+		{"a board set to none", &SetBlindPlayRequest{BoardId: "b1"}, ""},
+		{"the setting of no board", &SetBlindPlayRequest{}, "board_id"},
+		{"a setting with a language too long", &SetBlindPlayRequest{BoardId: "b1", BlindPlay: &BlindPlay{Black: &BlindPlayer{Language: strings.Repeat("x", 36)}}}, "blind_play.black.language"},
+		{"an announcement asked for", &AnnounceRequest{BoardId: "b1", Side: Side_SIDE_BLACK}, ""},
+		{"an announcement for nobody", &AnnounceRequest{BoardId: "b1"}, "side"},
+		{"an announcement of no board", &AnnounceRequest{Side: Side_SIDE_WHITE}, "board_id"},
+		{"an assistant's link", &IssueAssistantLinkRequest{BoardId: "b1", Side: Side_SIDE_WHITE, Label: "Maria"}, ""},
+		{"an assistant's link for nobody", &IssueAssistantLinkRequest{BoardId: "b1", Side: Side(7)}, "side"},
+		{"an assistant's token", &IssueTokenRequest{Role: Role_ROLE_ASSISTANT, Label: "Maria", BoardId: "b1", Side: Side_SIDE_BLACK}, ""},
+		{"an assistant's token of no board", &IssueTokenRequest{Role: Role_ROLE_ASSISTANT, Label: "Maria", Side: Side_SIDE_BLACK}, "board_id"},
+		{"an assistant's token for nobody", &IssueTokenRequest{Role: Role_ROLE_ASSISTANT, Label: "Maria", BoardId: "b1"}, "side"},
+		{"an arbiter's token with a side", &IssueTokenRequest{Role: Role_ROLE_ARBITER, Label: "Anna", Side: Side_SIDE_WHITE}, "side"},
 	} {
 		err := tc.v.Validate()
 		var fe *FieldError

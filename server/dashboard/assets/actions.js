@@ -9,6 +9,7 @@ import * as f from "./format.js";
 import { el, option } from "./dom.js";
 import { remaining, now } from "./clock.js";
 import { call } from "./api.js";
+import * as blind from "./blind.js";
 
 const K = k => "ACTION_KIND_" + k;
 const running = st => st.status === "BOARD_STATUS_RUNNING";
@@ -74,7 +75,21 @@ export const CATALOGUE = [
     says: "The two boards exchange their clock devices; each game goes on on the other clock." },
   { id: "virtual", label: "Virtual clock", group: "Clock device", rpc: "UseVirtualClock", when: st => st.source !== "CLOCK_SOURCE_VIRTUAL" && !f.finished(st),
     says: "The server keeps this board's time from now (a dead clock, 6.10.1); arbiters record the presses from here." },
+  { id: "blind", label: "Visually disabled player", group: "Appendix D", rpc: "SetBlindPlay", when: () => true, fields: ["blind"],
+    says: "How the board is played under the rules for visually disabled players (Appendix D): who is visually disabled, who has an assistant (D.2.10; a sighted player's only when the visually disabled player has none, D.2.11), the language his clock speaks to him (D.2.6.1). The clock is told; the change is audited." },
+  { id: "assistant", label: "Assistant's link", group: "Appendix D", rpc: "IssueAssistantLink", when: (st, rec) => !!rec && sidesWith(rec, "assistant").length > 0,
+    fields: ["assistantSide", "label"],
+    says: "A one-time sign-in link for the assistant's phone (15 minutes): his page shows this board only, and does only what the appendix lets an assistant do (D.2.10)." },
+  { id: "announce", label: "Announce", group: "Appendix D", rpc: "Announce", when: (st, rec) => !!rec && sidesWith(rec, "vd").length > 0, fields: ["vdSide"],
+    says: "At the player's request, the hall tells him the moves completed and the time used by both (D.2.6.1, D.2.10.4): his talking clock says it, or the words are shown here to read to him." },
 ];
+
+// sidesWith lists the sides of a board whose play under the appendix has
+// the mark k ("vd", "assistant").
+function sidesWith(rec, k) {
+  const b = blind.blindOf(rec.info);
+  return b ? f.SIDES.filter(s => b[s][k]) : [];
+}
 
 const RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2"];
 const TERMS = ["", "normal", "time", "illegal_move", "default", "quickplay_claim", "arbiter", "agreement"];
@@ -122,7 +137,7 @@ export class Actions {
     const st = rec.state || {};
     const groups = new Map();
     for (const a of CATALOGUE) {
-      if (!a.when(st)) continue;
+      if (!a.when(st, rec)) continue;
       if (!groups.has(a.group)) groups.set(a.group, []);
       const b = el("button", "act", a.label);
       b.dataset.action = a.id;
@@ -219,6 +234,30 @@ export class Actions {
         return l;
       }
       case "replace": return label("Take it from a board still playing", input("replace", "", { type: "checkbox" }));
+      case "blind": {
+        const b = blind.blindOf(rec.info) || { white: {}, black: {} };
+        const box = el("fieldset", "blindset");
+        box.append(el("legend", "", "Players"));
+        for (const s of f.SIDES) {
+          const row = el("div", "blindrow");
+          const who = f.Side(s) + " (" + f.playerName(rec.info[s]) + ")";
+          row.append(el("span", "who", who),
+            label("visually disabled", Object.assign(input(s + "Vd", "", { type: "checkbox", checked: !!b[s].vd }), { ariaLabel: who + " is visually disabled" })),
+            label("assistant", Object.assign(input(s + "Assistant", "", { type: "checkbox", checked: !!b[s].assistant }), { ariaLabel: who + " has an assistant" })),
+            label("language", Object.assign(input(s + "Lang", b[s].lang || "", { size: 6, placeholder: "en" }), { ariaLabel: "The language " + who + "'s clock speaks to him" })));
+          box.append(row);
+        }
+        return box;
+      }
+      case "assistantSide": {
+        const sides = sidesWith(rec, "assistant");
+        return label("The assistant of", select("side", sides.map(s => [s, f.Side(s) + " — " + f.playerName(rec.info[s])]), sides[0]));
+      }
+      case "vdSide": {
+        const sides = sidesWith(rec, "vd");
+        return label("Tell", select("side", sides.map(s => [s, f.Side(s) + " — " + f.playerName(rec.info[s])]), sides[0]));
+      }
+      case "label": return label("Who the assistant is (kept in the audit log)", input("label", "", { size: 24, placeholder: "e.g. Maria Svensson" }));
       case "otherBoard": {
         const opts = this.boards().filter(b => b.info.boardId !== rec.info.boardId && b.info.roundId === rec.info.roundId && b.info.deviceId)
           .map(b => [b.info.boardId, "board " + f.boardLabel(b.info) + " (" + b.info.deviceId + ")"]);
@@ -247,6 +286,12 @@ export class Actions {
       return ["SwapDevices", { boardA: id, boardB: v("otherBoard"), reason }];
     }
     if (a.rpc === "UseVirtualClock") return ["UseVirtualClock", { boardId: id, reason }];
+    if (a.rpc === "SetBlindPlay") {
+      const p = s => ({ visuallyDisabled: !!v(s + "Vd"), assistant: !!v(s + "Assistant"), language: String(v(s + "Lang") || "").trim() });
+      return ["SetBlindPlay", { boardId: id, blindPlay: { white: p("white"), black: p("black") }, reason }];
+    }
+    if (a.rpc === "IssueAssistantLink") return ["IssueAssistantLink", { boardId: id, side: "SIDE_" + v("side").toUpperCase(), label: String(v("label") || "").trim() }];
+    if (a.rpc === "Announce") return ["Announce", { boardId: id, side: "SIDE_" + v("side").toUpperCase(), reason }];
     const act = { kind: a.kind, ...(a.fixed ? a.fixed(this.rec.state || {}) : {}) };
     for (const k of a.fields || []) {
       switch (k) {
@@ -326,6 +371,13 @@ export class Actions {
         if (r.status === "COMMAND_STATUS_APPLIED") text = "Applied" + (this.rec.state.source === "CLOCK_SOURCE_VIRTUAL" ? "." : " by the clock.");
         else if (r.status === "COMMAND_STATUS_PENDING") { text = "Sent: " + (r.message || "waiting for the clock") + ". It stays pending until the clock applies it."; cls = "pending"; }
         else { text = "Refused: " + r.message; cls = "error"; }
+      }
+      if (method === "IssueAssistantLink") {
+        text = "The assistant's link (it works once, until " + f.wall(r.expiresUnixMs) + "): " + location.origin + r.signinPath;
+      }
+      if (method === "Announce") {
+        const a = r.announce || {};
+        text = (r.sent ? "Said by the clock " + r.deviceId + ": " : "Read it to him (" + r.note + "): ") + a.text;
       }
       this.outcome.className = cls;
       this.outcome.textContent = text;

@@ -132,6 +132,11 @@ async function boot() {
       "The hall server does not answer (" + e.message.replace(/^the hall server does not answer /, "") + "): reload the page when it is back.", "bad", e.httpStatus === 401);
     return;
   }
+  if (s.role === "assistant") {
+    // A player's assistant has one page, of his board only.
+    location.replace("/assist");
+    return;
+  }
   state.session = s;
   api.init(s, signedOut);
   setDelay(s.delay_ms || 0);

@@ -9,6 +9,7 @@ import { remaining, isRunning } from "./clock.js";
 import { rulingText } from "./attention.js";
 import { call } from "./api.js";
 import { moveNumber, troubleCounts } from "./hall.js";
+import * as blind from "./blind.js";
 
 export class BoardPanel {
   // actions: {buttons(rec) → [elements]}; canAudit: the session may read
@@ -77,6 +78,7 @@ export class BoardPanel {
       clocks.append(side);
     }
     this.status = el("p", "bstatus");
+    this.blind = el("p", "bblind");
     this.device = el("p", "bdevice");
     this.alerts = el("ul", "balerts");
     this.actionBox = el("div", "actions");
@@ -86,7 +88,7 @@ export class BoardPanel {
     this.timeline = el("ol", "timeline");
     const sideBySide = el("div", "posmoves");
     sideBySide.append(this.position, this.moves);
-    const parts = [close, h, sub, clocks, this.status, this.device, this.alerts, this.actionBox];
+    const parts = [close, h, sub, clocks, this.status, this.blind, this.device, this.alerts, this.actionBox];
     if (this.canAudit) {
       parts.push(el("h3", "", "Clocks over the moves"), this.chart, el("h3", "", "Moves and position"), sideBySide,
         el("h3", "", "Timeline"), this.timeline);
@@ -166,6 +168,9 @@ export class BoardPanel {
       const t = f.clock(remaining(this.rec.state, s));
       if (this.players[s].ck.textContent !== t) this.players[s].ck.textContent = t;
     }
+    const b = blind.line(this.rec.info, this.rec.state || {}, blind.used);
+    if (this.blind.textContent !== b) this.blind.textContent = b;
+    this.blind.classList.toggle("appd", !!blind.blindOf(this.rec.info));
   }
 
   drawTimeline() {
@@ -275,6 +280,7 @@ function deviceLine(rec) {
     if (f.num(d.batteryPct) > 0) bits.push("battery " + f.num(d.batteryPct) + "%");
     if (d.firmware) bits.push("firmware " + d.firmware);
     if (d.lastSeenUnixMs) bits.push("last heard " + f.wall(d.lastSeenUnixMs));
+    if (blind.voice(d)) bits.push(blind.voice(d));
   }
   if (f.num(st.pendingCommands)) bits.push(f.num(st.pendingCommands) + " command(s) not yet applied");
   return bits.join(" · ");

@@ -155,5 +155,5 @@ export function actorName(a) {
   if (i < 0) return a;
   const role = a.slice(0, i), who = a.slice(i + 1);
   const as = r => (who.toLowerCase().includes(r.split(" ").pop()) ? who : who + " (" + r + ")");
-  return { device: "clock " + who, chief: as("chief arbiter"), arbiter: as("arbiter"), broadcast: who }[role] || a;
+  return { device: "clock " + who, chief: as("chief arbiter"), arbiter: as("arbiter"), broadcast: who, assistant: as("assistant") }[role] || a;
 }

@@ -7,6 +7,7 @@ import * as f from "./format.js";
 import { el } from "./dom.js";
 import { remaining, isRunning } from "./clock.js";
 import { rulingText } from "./attention.js";
+import * as blind from "./blind.js";
 
 const GAP = 3; // px between tiles, as in style.css
 
@@ -132,6 +133,7 @@ export class Hall {
     if (troubleCounts(st)) for (const s of f.SIDES) if (st[s] && st[s].timeTrouble) cls.push("tt-" + s);
     const parts = v.tile || v.row;
     parts.el.className = (v.tile ? "tile " : "row ") + cls.join(" ");
+    markBlind(parts, rec.info);
     parts.meta.textContent = metaText(rec);
     parts.meta.title = metaTitle(rec);
     if (parts.status) parts.status.textContent = statusText(rec);
@@ -280,11 +282,13 @@ function tile(rec) {
   const i = rec.info;
   const no = el("span", "no", f.boardLabel(i));
   no.title = "Board " + f.boardLabel(i) + (i.table ? ", table " + i.table : "");
-  const ck = {}, parts = [no];
+  const ck = {}, vd = {}, parts = [no];
   for (const s of f.SIDES) {
     const p = i[s] || {};
     const nm = el("span", "nm " + s, f.shortName(p));
     nm.title = f.Side(s) + ": " + f.playerTitle(p);
+    vd[s] = el("abbr", "vd");
+    nm.prepend(vd[s]);
     const rt = el("span", "rt " + s, p.rating ? String(p.rating) : "");
     rt.title = nm.title;
     ck[s] = el("span", "ck " + s, "");
@@ -293,8 +297,20 @@ function tile(rec) {
   const meta = el("span", "meta");
   parts.push(meta);
   e.append(...parts);
-  e.setAttribute("aria-label", "Board " + f.boardLabel(i) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black));
-  return { el: e, ck, meta };
+  return { el: e, ck, meta, vd };
+}
+
+// markBlind shows who plays under the Laws' Appendix D (visually disabled,
+// with an assistant) on a tile or row, and says it in its label.
+function markBlind(parts, i) {
+  for (const s of f.SIDES) {
+    const m = blind.mark(i, s), a = parts.vd[s];
+    if (a.textContent === m) continue;
+    a.textContent = m;
+    a.title = m ? f.Side(s) + " " + blind.words(i, s) + " (Appendix D)" : "";
+  }
+  const sum = blind.summary(i);
+  parts.el.setAttribute("aria-label", "Board " + f.boardLabel(i) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black) + (sum ? "; " + sum : ""));
 }
 
 function row(rec) {
@@ -311,10 +327,11 @@ function row(rec) {
   };
   td("rd", i.tournamentName + " " + i.roundNumber);
   td("bd", f.boardLabel(i));
-  td("nm white", f.playerName(i.white), f.playerTitle(i.white));
+  const vd = { white: el("abbr", "vd"), black: el("abbr", "vd") };
+  td("nm white", f.playerName(i.white), f.playerTitle(i.white)).prepend(vd.white);
   td("rt", i.white && i.white.rating ? String(i.white.rating) : "");
   const ck = { white: td("ck white", ""), black: td("ck black", "") };
-  td("nm black", f.playerName(i.black), f.playerTitle(i.black));
+  td("nm black", f.playerName(i.black), f.playerTitle(i.black)).prepend(vd.black);
   td("rt", i.black && i.black.rating ? String(i.black.rating) : "");
   cells.meta = td("meta", "");
   td("gt", (i.timeControlInfo && i.timeControlInfo.gameType) || "");
@@ -322,7 +339,7 @@ function row(rec) {
   cells.result = td("result", "");
   cells.device = td("device", "");
   cells.attention = td("attn", "");
-  return { el: e, ck, ...cells };
+  return { el: e, ck, vd, ...cells };
 }
 
 // troubleCounts: time trouble (8.4: the players need not record the

@@ -1,0 +1,274 @@
+// The assistant's page (see the package documentation): one board, one
+// player, four actions. Everything it shows and does goes through the
+// hall's API as the signed-in assistant; the hall refuses what the Laws do
+// not let an assistant do, and the page says why. It speaks only when
+// the assistant asks for an announcement, and only if the player's clock
+// did not say it.
+
+const $ = id => document.getElementById(id);
+const num = v => Number(v || 0);
+const SIDE = { white: "White", black: "Black" };
+const other = s => (s === "white" ? "black" : "white");
+const wireSide = s => (s === "white" ? "SIDE_WHITE" : "SIDE_BLACK");
+const sideOf = w => (w === "SIDE_WHITE" ? "white" : w === "SIDE_BLACK" ? "black" : "");
+
+let session = null; // {board_id, side, csrf, label, ...}
+let board = null; // the last GetBoard
+let fetchedAt = 0; // Date.now() when board came
+let serverOffset = 0; // the hall's clock minus this one's, ms
+let stopArmed = 0; // the stop button's first tap, Date.now(); 0: not armed
+let timer = 0;
+
+// say writes the status line, which a screen reader reads out.
+function say(text, refused = false) {
+  const s = $("status");
+  s.textContent = text;
+  s.classList.toggle("refused", refused);
+}
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function errorOf(r) {
+  const text = await r.text();
+  try {
+    return new ApiError(r.status, JSON.parse(text).message || text);
+  } catch {
+    return new ApiError(r.status, text.trim() || r.statusText);
+  }
+}
+
+// call calls a method of the hall's Arbiter service as the assistant.
+async function call(method, req) {
+  let r;
+  try {
+    r = await fetch("/api/arbiter/" + method, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": session.csrf },
+      body: JSON.stringify(req),
+    });
+  } catch (e) {
+    throw new ApiError(0, "The hall does not answer (" + e.message + "). Try again in a moment.");
+  }
+  if (!r.ok) throw await errorOf(r);
+  const at = Number(r.headers.get("X-Server-Unix-Ms"));
+  if (at) serverOffset = at - Date.now();
+  return r.json();
+}
+
+// minutes writes a time used for people: "1 h 2 min 5 s", "4 min 0 s", "7 s".
+function minutes(ms) {
+  const s = Math.ceil(Math.max(0, ms) / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  if (h > 0) return h + " h " + m + " min " + sec + " s";
+  if (m > 0) return m + " min " + sec + " s";
+  return sec + " s";
+}
+
+function nameOf(side) {
+  const p = board && board[side];
+  return (p && p.name) || SIDE[side];
+}
+
+const status = () => (board && board.state && board.state.status) || "BOARD_STATUS_WAITING";
+
+// used is side's time used now: the board's, run forward while his clock runs.
+function used(side) {
+  const st = board.state || {};
+  let ms = num(st[side] && st[side].usedMs);
+  if (status() === "BOARD_STATUS_RUNNING" && sideOf(st.running) === side) {
+    ms += Math.max(0, Date.now() + serverOffset - num(st.serverUnixMs));
+  }
+  return ms;
+}
+
+// setButton changes a button only where it changed, so that a screen
+// reader is not told the same label again.
+function setButton(id, label, hint, disabled) {
+  const b = $(id);
+  const name = hint ? label + ": " + hint : label;
+  if (b.getAttribute("aria-label") !== name) {
+    b.setAttribute("aria-label", name);
+    b.replaceChildren(label, Object.assign(document.createElement("span"), { className: "hint", textContent: hint }));
+  }
+  b.setAttribute("aria-disabled", disabled ? "true" : "false");
+}
+
+function render() {
+  if (!board) return;
+  const me = session.side, opp = other(me), st = board.state || {};
+  $("title").textContent = "Assistant of " + nameOf(me) + " (" + SIDE[me] + ")";
+  const where = (board.tournamentName ? board.tournamentName + ", round " + num(board.roundNumber) + ", " : "") +
+    "board " + (board.section || "") + num(board.number);
+  $("board").textContent = where + ": " + nameOf("white") + " (White) against " + nameOf("black") + " (Black)";
+  const toMove = sideOf(st.toMove);
+  switch (status()) {
+    case "BOARD_STATUS_RUNNING":
+      $("turn").textContent = SIDE[sideOf(st.running) || toMove] + "'s clock runs: " + nameOf(toMove) + " to move.";
+      break;
+    case "BOARD_STATUS_PAUSED":
+      $("turn").textContent = "The clock is stopped; the arbiter restarts it.";
+      break;
+    case "BOARD_STATUS_ADJOURNED":
+      $("turn").textContent = "The game is adjourned.";
+      break;
+    case "BOARD_STATUS_FINISHED":
+    case "BOARD_STATUS_REFERRED":
+      $("turn").textContent = "The game is over: " + (st.result || "") + (st.termination ? " (" + st.termination.replace("_", " ") + ")" : "") + ".";
+      break;
+    default:
+      $("turn").textContent = "The clock has not started.";
+  }
+  for (const s of ["white", "black"]) {
+    const p = st[s] || {};
+    const n = num(p.moves);
+    $("side-" + s).textContent = SIDE[s] + ", " + nameOf(s) + ": " + n + (n === 1 ? " move" : " moves") + ", " + minutes(used(s)) + " used" +
+      (p.flagAtMs !== undefined ? ", flag fallen" : "");
+  }
+  const running = status() === "BOARD_STATUS_RUNNING";
+  const myMove = running && toMove === me;
+  setButton("press", "Press the clock for " + SIDE[me], myMove ? nameOf(me) + "'s move is made: start " + SIDE[opp] + "'s clock" : "not now: " + (running ? SIDE[opp] + " is to move" : "the clock does not run"), !myMove);
+  setButton("announce", "Announce the moves and the time used", "only when " + nameOf(me) + " asks", false);
+  setButton("flag", "Claim " + SIDE[opp] + "'s flag", "when " + SIDE[opp] + "'s time has run out", false);
+  const armed = stopArmed && Date.now() - stopArmed < 4000;
+  setButton("stop", armed ? "Tap again to stop the clock" : "Stop the clock and call the arbiter", armed ? "the arbiter restarts it" : "tap twice", !running);
+  $("stop").classList.toggle("armed", !!armed);
+  $("clock").hidden = false;
+  $("actions").hidden = false;
+}
+
+async function refresh() {
+  try {
+    board = await call("GetBoard", { boardId: session.board_id });
+    fetchedAt = Date.now();
+    render();
+  } catch (e) {
+    if (e.status === 401 || e.status === 403) {
+      stop("You are signed out (" + e.message + "). Ask the arbiter for a new link.");
+      return;
+    }
+    say(e.message, true);
+  }
+}
+
+function stop(message) {
+  clearInterval(timer);
+  timer = 0;
+  $("actions").hidden = true;
+  $("clock").hidden = true;
+  say(message, true);
+}
+
+// act asks the hall for a clock action for the player, and says what came of it.
+async function act(kind, reason, applied) {
+  try {
+    const r = await call("BoardAction", { boardId: session.board_id, action: { kind, side: wireSide(session.side) }, reason });
+    if (r.state) {
+      board.state = r.state;
+      fetchedAt = Date.now();
+    }
+    switch (r.status) {
+      case "COMMAND_STATUS_APPLIED":
+        say(applied(r.state || {}));
+        break;
+      case "COMMAND_STATUS_REFUSED":
+        say("Refused: " + r.message, true);
+        break;
+      default:
+        say("Sent to the clock: " + (r.message || "waiting for it"));
+    }
+  } catch (e) {
+    say("Refused: " + e.message, true);
+  }
+  render();
+  refresh();
+}
+
+function press() {
+  const me = session.side;
+  act("ACTION_KIND_PRESS", "the assistant presses the clock for the player, his move made (D.2.10.3)",
+    () => "Pressed for " + SIDE[me] + ": " + SIDE[other(me)] + "'s clock runs.");
+}
+
+function flag() {
+  act("ACTION_KIND_FLAG_CLAIM", "the assistant claims the opponent's flag (D.2.10.5)",
+    st => "Flag claimed: the game is over, " + (st.result || "") + (st.termination ? " (" + st.termination + ")" : "") + ".");
+}
+
+function stopClock() {
+  if (!stopArmed || Date.now() - stopArmed >= 4000) {
+    stopArmed = Date.now();
+    say("Tap again within 4 seconds to stop the clock and call the arbiter.");
+    render();
+    return;
+  }
+  stopArmed = 0;
+  act("ACTION_KIND_PAUSE", "the assistant stops the clock to call the arbiter (D.2.10.5)",
+    () => "The clock is stopped. The arbiters see it on their screens; an arbiter restarts it.");
+}
+
+// speak says text aloud on this phone, in lang.
+function speak(text, lang) {
+  const synth = window.speechSynthesis;
+  if (!synth || typeof window.SpeechSynthesisUtterance !== "function") return false;
+  const u = new window.SpeechSynthesisUtterance(text);
+  u.lang = lang || "en";
+  synth.speak(u);
+  return true;
+}
+
+async function announce() {
+  try {
+    const r = await call("Announce", { boardId: session.board_id, side: wireSide(session.side),
+      reason: "the player asked his assistant (D.2.10.4)" });
+    const a = r.announce || {};
+    $("words").textContent = a.text || "";
+    $("words").lang = a.language || "en";
+    $("said").hidden = false;
+    if (r.sent) {
+      say("The clock says it to " + nameOf(session.side) + ".");
+    } else if (speak(a.text || "", a.language)) {
+      say("Said aloud on this phone.");
+    } else {
+      say("This phone cannot speak: read the words below to " + nameOf(session.side) + ".");
+    }
+  } catch (e) {
+    say("Refused: " + e.message, true);
+  }
+}
+
+async function start() {
+  let r;
+  try {
+    r = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+  } catch (e) {
+    say("The hall does not answer (" + e.message + "). Reload the page in a moment.", true);
+    return;
+  }
+  if (!r.ok) {
+    say("You are not signed in. Open the link the arbiter gave you, or ask for a new one.", true);
+    return;
+  }
+  session = await r.json();
+  if (session.role !== "assistant" || !session.board_id) {
+    say("This page is for a player's assistant, signed in by the link the arbiter gives.", true);
+    return;
+  }
+  serverOffset = num(session.server_unix_ms) ? num(session.server_unix_ms) - Date.now() : 0;
+  $("signout-csrf").value = session.csrf;
+  $("signout").hidden = false;
+  $("press").addEventListener("click", press);
+  $("announce").addEventListener("click", announce);
+  $("flag").addEventListener("click", flag);
+  $("stop").addEventListener("click", stopClock);
+  await refresh();
+  timer = setInterval(() => {
+    render();
+    if (Date.now() - fetchedAt >= 2000) refresh();
+  }, 1000);
+}
+
+start();
