@@ -188,7 +188,7 @@ func (h *Hall) rebuildBoard(ctx context.Context, dev string, a *pb.Assignment) e
 		tx.AfterCommit(func() { h.publish(rec.RoundID, b.wireState(st, 0), 0) })
 		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: "server",
 			What:    fmt.Sprintf("board rebuilt after a restore: round %d of %s, board %d, %s - %s", r.Number, t.Name, rec.Number, rec.White.Name, rec.Black.Name),
-			Outcome: storage.OutcomeAlert(fmt.Sprintf("the backup is older than this board: it is rebuilt from device %s's record of it, and its events are the clocks'", dev))})
+			Outcome: storage.OutcomeAlert(fmt.Sprintf("the backup is older than this board: it is rebuilt from device %s's record of it, and its events are the clocks'; of its round, the byes and the boards whose clocks keep no record are not known", dev))})
 	})
 	if errors.Is(err, storage.ErrDuplicate) || errors.Is(err, storage.ErrNotFound) {
 		return rebuildRefused{fmt.Sprintf("board %s (board %d of section %q of round %d of %s) cannot be rebuilt from device %s's record: %v", rec.ID, rec.Number, rec.Section, r.Number, t.Name, dev, err)}
