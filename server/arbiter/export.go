@@ -46,15 +46,7 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	if err != nil {
 		return nil, err
 	}
-	var games []game
-	for _, b := range s.hall.Boards(r.ID) {
-		rec, st, err := b.Game(ctx)
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, game{rec: rec, state: st})
-	}
-	byes, err := s.store.Byes(ctx, r.ID)
+	games, byes, err := s.roundGames(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -83,32 +75,70 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	return out, nil
 }
 
+// roundGames returns a round's boards as an export sees them, and its byes.
+func (s *Service) roundGames(ctx context.Context, r storage.RoundRecord) ([]game, []storage.ByeRecord, error) {
+	var games []game
+	for _, b := range s.hall.Boards(r.ID) {
+		rec, st, err := b.Game(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		games = append(games, game{rec: rec, state: st})
+	}
+	byes, err := s.store.Byes(ctx, r.ID)
+	return games, byes, err
+}
+
 // exportTRF writes the round's results into the TRF it was imported from
 // (the pairing program reads it back before pairing the next round), or,
 // for a round imported from a CSV or set up by hand, into a TRF of this
 // round alone, players numbered by their pairing numbers if they all have
 // one, else by rating.
 func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord) error {
-	var f *trf.File
+	f, _, err := s.roundTRF(ctx, r, name, games, byes)
+	if err != nil {
+		return err
+	}
+	return f.Write(w)
+}
+
+// roundTRF is the TRF of a round with its results (exportTRF); paired
+// says it is the pairing program's file, not one made of this round alone.
+func (s *Service) roundTRF(ctx context.Context, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord) (f *trf.File, paired bool, err error) {
 	file, err := s.store.RoundFile(ctx, r.ID)
 	switch {
 	case err == nil && file.Format == "trf":
 		if f, err = trf.Read(strings.NewReader(file.Content)); err != nil {
-			return fmt.Errorf("the TRF round %d was imported from no longer reads: %w", r.Number, err)
+			return nil, false, fmt.Errorf("the TRF round %d was imported from no longer reads: %w", r.Number, err)
 		}
-	case err == nil || errors.Is(err, storage.ErrNotFound):
+		paired = true
+	case errors.Is(err, storage.ErrNotFound) && !r.Rebuilt.IsZero():
+		// Rebuilt from the clocks after a restore, its file lost with the
+		// restore: the pairing program paired it from the previous
+		// round's TRF with that round's results.
+		if prev, ok := s.hall.RoundByNumber(r.TournamentID, r.Number-1); ok {
+			pg, pb, err := s.roundGames(ctx, prev)
+			if err != nil {
+				return nil, false, err
+			}
+			if pf, ok, err := s.roundTRF(ctx, prev, name, pg, pb); err == nil && ok {
+				f, paired = pf, true
+			}
+		}
+	case err != nil && !errors.Is(err, storage.ErrNotFound):
+		return nil, false, err
+	}
+	if f == nil {
 		f = synthesizeTRF(name, games, byes)
-	default:
-		return err
 	}
 	var boards []trf.Board
 	for _, g := range games {
 		wc, bc, err := g.codes()
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		if g.rec.White.StartRank == 0 || g.rec.Black.StartRank == 0 {
-			return fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
+			return nil, false, fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
 		}
 		boards = append(boards, trf.Board{Number: g.rec.Number, White: g.rec.White.StartRank, Black: g.rec.Black.StartRank, WhiteResult: wc, BlackResult: bc})
 	}
@@ -117,9 +147,9 @@ func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.Roun
 		tb = append(tb, trf.Bye{Player: b.Player.StartRank, Code: trf.Code(b.Kind[0])})
 	}
 	if err := f.SetRound(r.Number, boards, tb, s.hall.RoundScoring(r)); err != nil {
-		return err
+		return nil, false, err
 	}
-	return f.Write(w)
+	return f, paired, nil
 }
 
 // synthesizeTRF builds a TRF of one round's players, numbering those
