@@ -43,7 +43,7 @@ func TestRestoreAcrossARoundChange(t *testing.T) {
 	chief := p.chief
 	book := newAckBook()
 	w := watch(t, h, chief)
-	spec := sim.RoundSpec{TimeControl: "60+1", Boards: 20, IllegalMoves: 0.02}
+	spec := sim.RoundSpec{TimeControl: "60+1", Boards: 20, IllegalMoves: 0.01}
 	f, err := sim.New(sim.Config{Target: h.grpc, ChiefToken: chief, Speed: speed, Seed: 22,
 		Rounds: []sim.RoundSpec{spec, spec}, OnAck: book.onAck, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
