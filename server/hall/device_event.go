@@ -131,12 +131,7 @@ var refusalNames = map[rules.RefusalCode]string{
 // refusal: rejected says why it was refused (nil: applied). Either way
 // the device's sequence number is acknowledged in the same transaction.
 func (b *Board) ApplyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent) (rejected *pb.Rejection, err error) {
-	var out deviceOutcome
-	var aerr error
-	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, dev, ev, false) }); err != nil {
-		return nil, err
-	}
-	return out.rejected, aerr
+	return b.apply(ctx, dev, ev, false)
 }
 
 // ApplyResent is ApplyDevice for an event the hall acknowledged before it
@@ -146,9 +141,14 @@ func (b *Board) ApplyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 // taken from the clock's record of it (the command's action, as the
 // event carries it, who gave it and why), or refused saying why.
 func (b *Board) ApplyResent(ctx context.Context, dev string, ev *pb.DeviceEvent) (rejected *pb.Rejection, err error) {
+	return b.apply(ctx, dev, ev, true)
+}
+
+// apply runs applyDevice on the actor.
+func (b *Board) apply(ctx context.Context, dev string, ev *pb.DeviceEvent, resent bool) (*pb.Rejection, error) {
 	var out deviceOutcome
 	var aerr error
-	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, dev, ev, true) }); err != nil {
+	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, dev, ev, resent) }); err != nil {
 		return nil, err
 	}
 	return out.rejected, aerr

@@ -158,7 +158,7 @@ func (h *Hall) rebuildBoard(ctx context.Context, dev string, a *pb.Assignment) e
 		}
 	}
 	rec := storage.BoardRecord{ID: a.GetBoardId(), RoundID: r.ID, Number: int(a.GetBoardNumber()), Section: a.GetSection(),
-		White: playerRecord(a.GetWhite()), Black: playerRecord(a.GetBlack()), Config: cfg,
+		White: PlayerRecord(a.GetWhite()), Black: PlayerRecord(a.GetBlack()), Config: cfg,
 		TimeControl: a.GetConfig().GetTimeControl(), Table: int(a.GetTable())}
 	st, _ := rules.NewState(cfg)
 	b := newBoard(h, rec, st, 0)
@@ -259,14 +259,9 @@ func (h *Hall) followClock(ctx context.Context, dev, to, from string) error {
 				What:    fmt.Sprintf("device %s keeps this board, as it said after the restore (the backup gave it %s)", dev, was),
 				Outcome: storage.OutcomeApplied})
 		})
-		if werr != nil {
-			return
+		if werr == nil {
+			b.keptBy(dev)
 		}
-		b.rec.DeviceID = dev
-		b.rec.Source = storage.SourceDevice
-		b.stopTimer()
-		b.online = b.deviceConnected()
-		b.publishLive()
 	})
 	if err != nil {
 		return err
@@ -323,9 +318,4 @@ func (h *Hall) auditHall(ctx context.Context, actor, what, outcome string) error
 	return h.store.Write(ctx, func(tx *storage.Tx) error {
 		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: what, Outcome: outcome})
 	})
-}
-
-func playerRecord(p *pb.Player) storage.PlayerRecord {
-	return storage.PlayerRecord{Name: p.GetName(), FideID: p.GetFideId(), Rating: int(p.GetRating()),
-		StartRank: int(p.GetStartRank()), Title: p.GetTitle(), Federation: p.GetFederation()}
 }
