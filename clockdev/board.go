@@ -209,7 +209,7 @@ func (d *Device) commandLocked(c *hallv1.Command) {
 			}
 		}
 	}
-	ev, err := d.recordLocked(action, id, applied, after)
+	ev, err := d.recordLocked(action, c, applied, after)
 	if err != nil {
 		// Not marked as handled: the server sends it again after a reconnection.
 		d.notifyLocked(Notice{Kind: NoticeCommand, Command: proto.Clone(c).(*hallv1.Command), Err: err})

@@ -213,7 +213,7 @@ func (d *Device) Do(e rules.Event) error {
 		return nil // 6.2.1: the other side's button does nothing
 	}
 	action := wire.Action(e)
-	if _, err := d.recordLocked(action, "", true, n); err != nil {
+	if _, err := d.recordLocked(action, nil, true, n); err != nil {
 		return err
 	}
 	d.st = n
@@ -222,14 +222,18 @@ func (d *Device) Do(e rules.Event) error {
 }
 
 // recordLocked appends the event for action (at after.At) to the outbox,
-// with the displayed times of after, and wakes the send loop.
-func (d *Device) recordLocked(action *hallv1.ClockAction, commandID string, applied bool, after rules.State) (*hallv1.DeviceEvent, error) {
+// with the displayed times of after, and wakes the send loop. cmd is the
+// arbiter's command it carries out, if any: the event keeps its id and
+// who gave it why, the clock's record of it.
+func (d *Device) recordLocked(action *hallv1.ClockAction, cmd *hallv1.Command, applied bool, after rules.State) (*hallv1.DeviceEvent, error) {
 	ev := &hallv1.DeviceEvent{
-		Seq:       d.outbox.NextSeq(),
-		Action:    action,
-		CommandId: commandID,
-		WhiteMs:   after.P[rules.White].MainMs,
-		BlackMs:   after.P[rules.Black].MainMs,
+		Seq:             d.outbox.NextSeq(),
+		Action:          action,
+		CommandId:       cmd.GetCommandId(),
+		CommandIssuedBy: cmd.GetIssuedBy(),
+		CommandReason:   cmd.GetReason(),
+		WhiteMs:         after.P[rules.White].MainMs,
+		BlackMs:         after.P[rules.Black].MainMs,
 	}
 	if d.asg != nil {
 		ev.BoardId = d.asg.GetBoardId()

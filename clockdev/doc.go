@@ -41,15 +41,18 @@
 // numbered (the device lost its storage), the device's pending events are
 // renumbered from acked_seq+1 and numbering continues after them. If it
 // acknowledges less than it did before (the hall was restored from an
-// older backup), the acknowledged events the outbox still keeps for the
-// current board (Outbox.Resend) are pending again and resent from
-// acked_seq+1. The Welcome's rejected entries name the refusals among the
-// events acknowledged while the device could not hear the Acks.
+// older backup), the acknowledged events the outbox still keeps
+// (Outbox.Resend: the last RetainedEvents, of whichever boards) are
+// pending again and resent from acked_seq+1; the Hello lists the records
+// of the boards they were recorded on (Outbox.Held), from which such a
+// hall rebuilds the boards it no longer knows. The Welcome's rejected
+// entries name the refusals among the events acknowledged while the
+// device could not hear the Acks.
 //
 // Events are DeviceEvents: seq (per device, from 1, contiguous forever,
 // across boards), board_id, the ClockAction with its board-time t_ms, the
-// command_id when it applies an arbiter command, and the displayed
-// remaining main times right after it. Ack{up_to_seq} is cumulative; its
+// command_id (with who gave the command and why) when it applies an
+// arbiter command, and the displayed remaining main times right after it. Ack{up_to_seq} is cumulative; its
 // rejected entries are acknowledged all the same, dropped from the outbox
 // and reported (Status().Rejected, Rejections, NoticeRejection).
 //

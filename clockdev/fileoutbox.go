@@ -25,6 +25,7 @@ import (
 //	{"op":"renumber","seq":42}
 //	{"op":"resend","seq":9}                          Resend: acknowledged events from 9 pending again
 //	{"op":"retain","seq":14}                         (compacted files) events up to 14 are acknowledged ones kept
+//	{"op":"left","board":{...Assignment...}}         (compacted files, after the events) a board left whose events are kept
 //
 // Messages are protojson. Opening replays the journal; a last line cut
 // short by a power failure is dropped (its operation had not returned).
@@ -49,6 +50,7 @@ const (
 	opRenumber = "renumber"
 	opResend   = "resend"
 	opRetain   = "retain"
+	opLeft     = "left"
 )
 
 // defaultCompactAfter is how many journal lines trigger a compaction (at
@@ -145,7 +147,9 @@ func replay(l *ledger, line []byte) error {
 	}
 	switch rec.Op {
 	case opBase:
+		keep := l.keep
 		*l = newLedger()
+		l.keep = keep
 		l.acked, l.next = rec.Acked, rec.Next
 		if l.next == 0 {
 			l.next = 1
@@ -160,6 +164,15 @@ func replay(l *ledger, line []byte) error {
 			return err
 		}
 		l.setBoard(a)
+	case opLeft:
+		a := &hallv1.Assignment{}
+		if err := protojson.Unmarshal(rec.Board, a); err != nil {
+			return err
+		}
+		if a.GetBoardId() == "" {
+			return errors.New("a board left without an id")
+		}
+		l.left = append(l.withoutLeft(a.GetBoardId()), a)
 	case opEvent:
 		ev := &hallv1.DeviceEvent{}
 		if err := protojson.Unmarshal(rec.Event, ev); err != nil {
@@ -249,7 +262,7 @@ func (j *fileJournal) close() error {
 // content. A failed compaction leaves the old journal in use; it is tried
 // again after twice as many lines.
 func (j *fileJournal) recorded(l *ledger) {
-	live := len(l.pending) + len(l.retained) + 2
+	live := len(l.pending) + len(l.retained) + len(l.left) + 2
 	if j.lines <= j.compact || j.lines <= 4*live || j.lines < j.retryAt {
 		return
 	}
@@ -285,6 +298,14 @@ func (j *fileJournal) rewrite(l *ledger) error {
 	}
 	if n := len(l.retained); n > 0 {
 		recs = append(recs, fileRecord{Op: opRetain, Seq: l.retained[n-1].GetSeq()})
+	}
+	// After the events: a board left is kept only while events of it are.
+	for _, a := range l.left {
+		b, err := protojson.Marshal(a)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, fileRecord{Op: opLeft, Board: b})
 	}
 	for _, r := range recs {
 		b, err := encodeRecord(r)

@@ -104,7 +104,7 @@ func (d *Device) catchUpLocked(t int64) {
 			continue
 		}
 		action := wire.Action(e)
-		if _, err := d.recordLocked(action, "", true, n); err != nil {
+		if _, err := d.recordLocked(action, nil, true, n); err != nil {
 			return // the outbox failed; the next event or timer tries again
 		}
 		d.st = n

@@ -139,6 +139,7 @@ func (d *Device) helloLocked() *hallv1.DeviceMessage {
 		LastAckedSeq: d.outbox.AckedSeq(),
 		NextSeq:      d.outbox.NextSeq(),
 		Capabilities: d.capabilitiesLocked(),
+		Boards:       d.outbox.Held(),
 	}
 	if d.asg != nil {
 		now := d.boardNowLocked()

@@ -47,9 +47,11 @@ type Outbox interface {
 	// Resend moves the acknowledged events it still holds with Seq >= from
 	// back to the pending ones, in order, and returns how many: the hall
 	// lost them (it was restored from an older backup) and asks for them
-	// again. AckedSeq does not change. An Outbox keeps the acknowledged
-	// events of the board it plays (the last RetainedEvents of them) for
-	// this, and forgets them when the board changes.
+	// again. AckedSeq does not change. An Outbox keeps the last
+	// RetainedEvents acknowledged events for this, of whichever boards
+	// they were recorded on: a hall restored from a backup taken before
+	// the last round began needs the end of the device's previous game
+	// too.
 	Resend(from uint64) (int, error)
 	// Renumber gives the pending events the numbers first, first+1, ... in
 	// their order and sets NextSeq after them; with nothing pending it sets
@@ -63,6 +65,12 @@ type Outbox interface {
 	// Board returns a copy of the saved assignment with its history
 	// (extended by the applied events appended since SaveBoard), or nil.
 	Board() *hallv1.Assignment
+	// Held returns the records of the boards whose events it holds (kept
+	// or pending), as the hall assigned them, without state or history:
+	// the saved board first, then the boards the device left, the latest
+	// first; at most hallv1.MaxHeldBoards. A hall restored from an older
+	// backup rebuilds from them the boards it no longer knows.
+	Held() []*hallv1.Assignment
 	// Close releases the Outbox; later calls fail with ErrClosed.
 	Close() error
 }
@@ -76,15 +84,19 @@ type ledger struct {
 	acked    uint64
 	next     uint64
 	pending  []*hallv1.DeviceEvent
-	retained []*hallv1.DeviceEvent // acknowledged, of the current board, in order, just before pending
+	retained []*hallv1.DeviceEvent // acknowledged, of any board, in order, just before pending
 	board    *hallv1.Assignment
+	// left are the records (no state, no history) of the boards the
+	// device left whose events it still holds, oldest first.
+	left []*hallv1.Assignment
+	keep int // how many acknowledged events to retain: RetainedEvents
 }
 
 // RetainedEvents is how many acknowledged events an Outbox keeps for
-// Resend: more than a long game's.
+// Resend: more than two long games'.
 const RetainedEvents = 2048
 
-func newLedger() ledger { return ledger{next: 1} }
+func newLedger() ledger { return ledger{next: 1, keep: RetainedEvents} }
 
 func (l *ledger) pendingCopy() []*hallv1.DeviceEvent { return l.pendingRange(0, math.MaxUint64) }
 
@@ -173,10 +185,11 @@ func (l *ledger) retain(upTo uint64) {
 		i++
 	}
 	l.retained = append(l.retained, l.pending[:i]...)
-	if n := len(l.retained) - RetainedEvents; n > 0 {
-		l.retained = append(l.retained[:0:0], l.retained[n:]...)
-	}
 	l.pending = append(l.pending[:0:0], l.pending[i:]...)
+	if n := len(l.retained) - l.keep; n > 0 {
+		l.retained = append(l.retained[:0:0], l.retained[n:]...)
+		l.pruneLeft()
+	}
 }
 
 // resend moves the retained events with seq >= from back to pending.
@@ -197,18 +210,78 @@ func (l *ledger) renumber(first uint64) {
 	}
 	l.next = first + uint64(len(l.pending))
 	l.retained = nil // numbered in a past the hall does not share
+	l.pruneLeft()
 }
 
-// setBoard keeps a (owned by the ledger from now on) or none.
+// setBoard keeps a (owned by the ledger from now on) or none. The board
+// left is kept as a record while events of it are held.
 func (l *ledger) setBoard(a *hallv1.Assignment) {
-	if a.GetBoardId() != l.board.GetBoardId() {
-		l.retained = nil // another board: its past is the hall's to keep
+	if id := l.board.GetBoardId(); id != "" && id != a.GetBoardId() {
+		l.left = append(l.withoutLeft(id), boardRecord(l.board))
 	}
 	if a.GetBoardId() == "" {
 		l.board = nil
+	} else {
+		l.board = a
+		l.left = l.withoutLeft(a.GetBoardId())
+	}
+	l.pruneLeft()
+}
+
+// withoutLeft is l.left without the record of board id.
+func (l *ledger) withoutLeft(id string) []*hallv1.Assignment {
+	out := l.left[:0:0]
+	for _, a := range l.left {
+		if a.GetBoardId() != id {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// pruneLeft drops the records of boards left whose events are no longer
+// held, and the oldest beyond what a Hello may list.
+func (l *ledger) pruneLeft() {
+	if len(l.left) == 0 {
 		return
 	}
-	l.board = a
+	held := map[string]bool{}
+	for _, evs := range [][]*hallv1.DeviceEvent{l.retained, l.pending} {
+		for _, ev := range evs {
+			held[ev.GetBoardId()] = true
+		}
+	}
+	out := l.left[:0:0]
+	for _, a := range l.left {
+		if held[a.GetBoardId()] {
+			out = append(out, a)
+		}
+	}
+	if n := len(out) - (hallv1.MaxHeldBoards - 1); n > 0 {
+		out = out[n:]
+	}
+	l.left = out
+}
+
+// held is the records of the boards whose events the ledger holds: the
+// current board first, then those left, the latest first.
+func (l *ledger) held() []*hallv1.Assignment {
+	var out []*hallv1.Assignment
+	if l.board != nil {
+		out = append(out, boardRecord(l.board))
+	}
+	for i := len(l.left) - 1; i >= 0; i-- {
+		out = append(out, proto.Clone(l.left[i]).(*hallv1.Assignment))
+	}
+	return out
+}
+
+// boardRecord is a copy of an assignment without its state and history:
+// what the hall said of the board itself.
+func boardRecord(a *hallv1.Assignment) *hallv1.Assignment {
+	r := proto.Clone(a).(*hallv1.Assignment)
+	r.State, r.History = nil, nil
+	return r
 }
 
 func (l *ledger) boardCopy() *hallv1.Assignment {
@@ -376,6 +449,12 @@ func (o *lockedOutbox) Board() *hallv1.Assignment {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.l.boardCopy()
+}
+
+func (o *lockedOutbox) Held() []*hallv1.Assignment {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.l.held()
 }
 
 func (o *lockedOutbox) Close() error {

@@ -34,10 +34,11 @@ type outboxContent struct {
 	next, acked uint64
 	pending     []*hallv1.DeviceEvent
 	board       *hallv1.Assignment
+	held        []*hallv1.Assignment
 }
 
 func contentOf(ob Outbox) outboxContent {
-	return outboxContent{ob.NextSeq(), ob.AckedSeq(), ob.Pending(), ob.Board()}
+	return outboxContent{ob.NextSeq(), ob.AckedSeq(), ob.Pending(), ob.Board(), ob.Held()}
 }
 
 func sameContent(t *testing.T, what string, got, want outboxContent) {
@@ -55,6 +56,14 @@ func sameContent(t *testing.T, what string, got, want outboxContent) {
 	}
 	if !proto.Equal(got.board, want.board) {
 		t.Errorf("%s: board = %v, want %v", what, got.board, want.board)
+	}
+	if len(got.held) != len(want.held) {
+		t.Fatalf("%s: holds %d boards, want %d", what, len(got.held), len(want.held))
+	}
+	for i := range got.held {
+		if !proto.Equal(got.held[i], want.held[i]) {
+			t.Errorf("%s: held[%d] = %v, want %v", what, i, got.held[i], want.held[i])
+		}
 	}
 }
 
@@ -182,6 +191,7 @@ func TestFileOutboxCompacts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "outbox.jsonl")
 	ob := openOutbox(t, path)
 	setCompactAfter(ob, 16)
+	setRetained(ob, 8)
 	ob.SaveBoard(testAssignment("B1", "300", action(kStart, 0, white)))
 	for i := uint64(1); i <= 60; i++ {
 		if err := ob.Append(pressEvent(i, int64(i), white), true); err != nil {
@@ -191,31 +201,47 @@ func TestFileOutboxCompacts(t *testing.T) {
 			ob.Ack(i - 1)
 		}
 	}
-	// The acknowledged events of the board are kept (for Resend), so the
-	// journal is compacted only once the board changes.
+	// The journal is compacted once it is well past what it holds: the
+	// pending events and the last acknowledged ones (for Resend).
+	data, _ := os.ReadFile(path)
+	if n := bytes.Count(data, []byte("\n")); n > 40 {
+		t.Errorf("journal has %d lines after 81 operations, holding 10 events: want it compacted", n)
+	}
 	want := contentOf(ob)
 	ob.Close()
 	ob = openOutbox(t, path)
+	setCompactAfter(ob, 16)
+	setRetained(ob, 8)
 	sameContent(t, "reopened", contentOf(ob), want)
 	if n := len(ob.Board().GetHistory()); n != 61 {
 		t.Errorf("history has %d actions, want 61", n)
 	}
-	setCompactAfter(ob, 16)
+	// A new board: the one left is kept as a record while its events are.
 	ob.SaveBoard(testAssignment("B2", "300", action(kStart, 0, white)))
+	for i := uint64(61); i <= 100; i++ {
+		ev := pressEvent(i, int64(i), white)
+		ev.BoardId = "B2"
+		ob.Append(ev, true)
+	}
+	if held := ob.Held(); len(held) != 2 || held[0].GetBoardId() != "B2" || held[1].GetBoardId() != "B1" || held[1].GetHistory() != nil {
+		t.Errorf("held %v, want B2 then B1 (no history)", held)
+	}
 	want = contentOf(ob)
 	ob.Close()
-	data, _ := os.ReadFile(path)
-	if n := bytes.Count(data, []byte("\n")); n > 10 {
-		t.Errorf("journal has %d lines after 82 operations and a new board, want it compacted", n)
-	}
 	ob = openOutbox(t, path)
-	defer ob.Close()
-	sameContent(t, "compacted", contentOf(ob), want)
+	sameContent(t, "with a board left", contentOf(ob), want)
+	setCompactAfter(ob, 16)
+	setRetained(ob, 8)
+	ob.Ack(100) // B1's events are no longer among the last eight kept
+	if held := ob.Held(); len(held) != 1 || held[0].GetBoardId() != "B2" {
+		t.Errorf("held %v once B1's events are gone, want B2 alone", held)
+	}
+	ob.Close()
 }
 
-// The acknowledged events of the current board are kept: Resend makes
+// The last acknowledged events are kept, of whichever board: Resend makes
 // them pending again (a hall restored from an older backup), across a
-// compaction and a reboot; a new board forgets them.
+// compaction, a reboot and a change of board.
 func TestOutboxResendsWhatItHolds(t *testing.T) {
 	for _, kind := range []string{"memory", "file"} {
 		t.Run(kind, func(t *testing.T) {
@@ -262,9 +288,25 @@ func TestOutboxResendsWhatItHolds(t *testing.T) {
 				t.Errorf("Resend(1) after all was acknowledged again = %d, want all 31", n)
 			}
 			ob.Ack(31)
+			// The next round: the clock keeps B1's past (its game may have
+			// ended after the hall's backup) with B2's.
 			ob.SaveBoard(testAssignment("B2", "300", action(kStart, 0, white)))
-			if n, _ := ob.Resend(1); n != 0 {
-				t.Errorf("Resend after the board changed = %d, want 0 (another board's past)", n)
+			ev := pressEvent(32, 1, white)
+			ev.BoardId = "B2"
+			ob.Append(ev, true)
+			ob.Ack(32)
+			if kind == "file" {
+				ob.Close()
+				ob = open()
+			}
+			if held := ob.Held(); len(held) != 2 || held[0].GetBoardId() != "B2" || held[1].GetBoardId() != "B1" {
+				t.Errorf("held %v, want B2 and B1", held)
+			}
+			if n, _ := ob.Resend(29); n != 4 {
+				t.Errorf("Resend(29) after the board changed = %d, want 4 (B1's 29..31, B2's 32)", n)
+			}
+			if p := ob.Pending(); len(p) != 4 || p[0].GetBoardId() != "B1" || p[3].GetBoardId() != "B2" {
+				t.Errorf("pending after the resend %v, want B1's three then B2's", p)
 			}
 			ob.Close()
 		})
@@ -319,7 +361,7 @@ func TestDeviceRecoversAfterReboot(t *testing.T) {
 	if s := d.Status(); s.NextSeq != 4 || s.Outbox != 3 || s.BoardID != "B1" {
 		t.Errorf("recovered Status %+v, want next 4, 3 pending, on B1", s)
 	}
-	sameContent(t, "recovered outbox", outboxContent{4, 0, d.outbox.Pending(), nil}, outboxContent{4, 0, wantPending, nil})
+	sameContent(t, "recovered outbox", outboxContent{4, 0, d.outbox.Pending(), nil, nil}, outboxContent{4, 0, wantPending, nil, nil})
 	// The command survives the reboot as handled: delivered again, it is ignored.
 	d.mu.Lock()
 	d.commandLocked(cmd)
@@ -333,4 +375,13 @@ func TestDeviceRecoversAfterReboot(t *testing.T) {
 // (at least) instead of defaultCompactAfter.
 func setCompactAfter(ob Outbox, n int) {
 	ob.(*lockedOutbox).j.(*fileJournal).compact = n
+}
+
+// setRetained makes an outbox keep the last n acknowledged events instead
+// of RetainedEvents.
+func setRetained(ob Outbox, n int) {
+	o := ob.(*lockedOutbox)
+	o.mu.Lock()
+	o.l.keep = n
+	o.mu.Unlock()
 }

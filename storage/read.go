@@ -106,15 +106,16 @@ func (s *Store) Tournaments(ctx context.Context) ([]TournamentRecord, error) {
 	return queryAll(ctx, db, scanTournament, `SELECT `+tournamentCols+` FROM tournaments ORDER BY created_ms, id`)
 }
 
-const roundCols = `id, tournament_id, number, config_json, created_ms, venue`
+const roundCols = `id, tournament_id, number, config_json, created_ms, venue, rebuilt_ms`
 
 func scanRound(sc scanner) (RoundRecord, error) {
 	var (
-		r   RoundRecord
-		cfg string
-		ms  int64
+		r       RoundRecord
+		cfg     string
+		ms      int64
+		rebuilt sql.NullInt64
 	)
-	if err := sc.Scan(&r.ID, &r.TournamentID, &r.Number, &cfg, &ms, &r.Venue); err != nil {
+	if err := sc.Scan(&r.ID, &r.TournamentID, &r.Number, &cfg, &ms, &r.Venue, &rebuilt); err != nil {
 		return r, scanErr("round", err)
 	}
 	var cj configJSON
@@ -123,6 +124,9 @@ func scanRound(sc scanner) (RoundRecord, error) {
 	}
 	r.Config, r.TimeControl = cj.Config, cj.TimeControl
 	r.Created = fromMs(ms)
+	if rebuilt.Valid {
+		r.Rebuilt = fromMs(rebuilt.Int64)
+	}
 	return r, nil
 }
 

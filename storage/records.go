@@ -31,6 +31,10 @@ type RoundRecord struct {
 	TimeControl  string        // as written, if Config is set
 	Venue        string        // whose hall plan gives its boards their clocks
 	Created      time.Time
+	// Rebuilt is when a hall restored from an older backup rebuilt the
+	// round from its clocks' records (zero if it did not): its byes and
+	// its boards without a clock are not known.
+	Rebuilt time.Time
 }
 
 // Source says what keeps a board's time.

@@ -406,8 +406,8 @@ func (t *Tx) CreateRound(r *RoundRecord) error {
 		return fmt.Errorf("storage: round %s: %w", r.ID, err)
 	}
 	created := t.s.wallMs(r.Created)
-	_, err = t.exec(`INSERT INTO rounds (id, tournament_id, number, config_json, created_ms, venue) VALUES (?, ?, ?, ?, ?, ?)`,
-		r.ID, r.TournamentID, r.Number, string(js), created, r.Venue)
+	_, err = t.exec(`INSERT INTO rounds (id, tournament_id, number, config_json, created_ms, venue, rebuilt_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.TournamentID, r.Number, string(js), created, r.Venue, nullMs(r.Rebuilt))
 	switch constraint(err) {
 	case "unique":
 		return errorf(ErrDuplicate, "round %s: the id, or round %d of tournament %s, already exists", r.ID, r.Number, r.TournamentID)

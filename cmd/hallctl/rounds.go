@@ -61,7 +61,16 @@ func (c *cli) rounds(args []string) error {
 			t.GetFinished(), t.GetPlaying(), t.GetWaiting(), t.GetByes(), fmt.Sprintf("%s–%s", points(t.GetWhitePoints()), points(t.GetBlackPoints())),
 			or(rd.GetSource(), "hand"), rd.GetRoundId())
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, rd := range r.GetRounds() {
+		if rd.GetSource() == "clocks" {
+			fmt.Fprintf(c.out, "%s round %d was rebuilt from its clocks' records after a restore: its byes and its boards without a clock are not known (hallctl audit BOARD says what each board got back)\n",
+				rd.GetTournamentName(), rd.GetNumber())
+		}
+	}
+	return nil
 }
 
 func roundStatus(r *pb.Round) string {

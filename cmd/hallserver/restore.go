@@ -17,7 +17,9 @@ import (
 // hall (storage.Inspect), moves the current hall.db (and its -wal, -shm)
 // into D/before-restore-<time>/, and puts a copy of FILE in its place.
 // Started again, the server asks each clock for what it recorded after the
-// backup, and the clocks resend what they still hold.
+// backup, and the clocks resend what they still hold; boards and rounds
+// made after the backup are rebuilt from the clocks' records of them
+// (hall.Restore).
 func restore(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
 	fs, dir, _ := offlineFlags("restore", args, out, getenv)
 	fs.Usage = func() {
@@ -27,7 +29,9 @@ Puts the hall backup FILE (made by "hallctl backup FILE" or GET /api/backup)
 in place of D/hall.db. Stop the server first (restore refuses while one runs
 on D). The replaced database is kept in D/before-restore-<time>/. When the
 server starts again, the clocks resend the events they recorded after the
-backup and still hold.`)
+backup and still hold, each to the board it was recorded on; boards and
+rounds paired after the backup are rebuilt from the clocks' records of them.
+What could not be rebuilt is in the audit log.`)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -85,7 +89,7 @@ backup and still hold.`)
 	if kept != "" {
 		fmt.Fprintf(out, "the database it replaced is kept in %s\n", kept)
 	}
-	fmt.Fprintln(out, "start the server: the clocks resend what they recorded after the backup and still hold;")
+	fmt.Fprintln(out, "start the server: the clocks resend what they recorded after the backup and still hold, and rounds paired since are rebuilt from them;")
 	fmt.Fprintln(out, "its stream in NATS is purged if it holds what the hall wrote after the backup, and gets the hall whole.")
 	return nil
 }

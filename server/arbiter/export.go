@@ -78,19 +78,7 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	// An arbiter limited to sections exports their sections only.
 	rd := s.readerOf(ctx)
 	all := s.hall.Boards(r.ID)
-	var games []game
-	for _, b := range rd.boards(all) {
-		rec, st, err := b.Game(ctx)
-		if err != nil {
-			return nil, err
-		}
-		evs, err := s.store.Events(ctx, rec.ID, 0)
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, game{rec: rec, state: st, events: evs})
-	}
-	byes, hiddenByes, err := s.byes(ctx, rd, r.ID)
+	games, byes, hiddenByes, err := s.roundGames(ctx, rd, r)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +112,25 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 	return out, nil
 }
 
+// roundGames returns a round's boards as an export by rd sees them (its
+// sections only), with their events, and its byes; hidden says byes of
+// other sections were left out.
+func (s *Service) roundGames(ctx context.Context, rd reader, r storage.RoundRecord) (games []game, byes []storage.ByeRecord, hidden bool, err error) {
+	for _, b := range rd.boards(s.hall.Boards(r.ID)) {
+		rec, st, err := b.Game(ctx)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		evs, err := s.store.Events(ctx, rec.ID, 0)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		games = append(games, game{rec: rec, state: st, events: evs})
+	}
+	byes, hidden, err = s.byes(ctx, rd, r.ID)
+	return games, byes, hidden, err
+}
+
 // exportTRF writes the round's results into the TRF it was imported from
 // (the pairing program reads it back before pairing the next round), in
 // the encoding it came in unless another is asked for, or, for a round
@@ -131,26 +138,54 @@ func (a *Service) ExportRound(ctx context.Context, req *pb.ExportRoundRequest) (
 // players numbered by their pairing numbers if they all have one, else by
 // rating.
 func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord, encoding string) error {
-	var f *trf.File
+	f, _, err := s.roundTRF(ctx, s.readerOf(ctx), r, name, games, byes)
+	if err != nil {
+		return err
+	}
+	if err := f.WriteWith(w, trf.WriteOptions{Encoding: encoding}); err != nil {
+		name, _ := f.Encoding()
+		return hallerr.BadRequest("the TRF cannot be written in %s: %v; export it in utf-8", or(encoding, name), err)
+	}
+	return nil
+}
+
+// roundTRF is the TRF of a round with its results (exportTRF); paired
+// says it is the pairing program's file, not one made of this round alone.
+func (s *Service) roundTRF(ctx context.Context, rd reader, r storage.RoundRecord, name string, games []game, byes []storage.ByeRecord) (f *trf.File, paired bool, err error) {
 	file, err := s.store.RoundFile(ctx, r.ID)
 	switch {
 	case err == nil && file.Format == "trf":
 		if f, err = trf.ReadWith(bytes.NewReader(file.Content), trf.ReadOptions{Encoding: file.Encoding}); err != nil {
-			return fmt.Errorf("the TRF round %d was imported from no longer reads: %w", r.Number, err)
+			return nil, false, fmt.Errorf("the TRF round %d was imported from no longer reads: %w", r.Number, err)
 		}
-	case err == nil || errors.Is(err, storage.ErrNotFound):
+		paired = true
+	case errors.Is(err, storage.ErrNotFound) && !r.Rebuilt.IsZero():
+		// Rebuilt from the clocks after a restore, its file lost with the
+		// restore: the pairing program paired it from the previous
+		// round's TRF with that round's results.
+		if prev, ok := s.hall.RoundByNumber(r.TournamentID, r.Number-1); ok {
+			pg, pb, _, err := s.roundGames(ctx, rd, prev)
+			if err != nil {
+				return nil, false, err
+			}
+			if pf, ok, err := s.roundTRF(ctx, rd, prev, name, pg, pb); err == nil && ok {
+				f, paired = pf, true
+			}
+		}
+	case err != nil && !errors.Is(err, storage.ErrNotFound):
+		return nil, false, err
+	}
+	if f == nil {
 		f = synthesizeTRF(name, games, byes)
-	default:
-		return err
 	}
 	var boards []trf.Board
 	for _, g := range games {
 		wc, bc, err := g.codes()
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		if g.rec.White.StartRank == 0 || g.rec.Black.StartRank == 0 {
-			return fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
+			return nil, false, fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
 		}
 		boards = append(boards, trf.Board{Number: g.rec.Number, White: g.rec.White.StartRank, Black: g.rec.Black.StartRank, WhiteResult: wc, BlackResult: bc})
 	}
@@ -159,13 +194,9 @@ func (s *Service) exportTRF(ctx context.Context, w *bytes.Buffer, r storage.Roun
 		tb = append(tb, trf.Bye{Player: b.Player.StartRank, Code: trf.Code(b.Kind[0])})
 	}
 	if err := f.SetRound(r.Number, boards, tb, s.hall.RoundScoring(r)); err != nil {
-		return err
+		return nil, false, err
 	}
-	if err := f.WriteWith(w, trf.WriteOptions{Encoding: encoding}); err != nil {
-		name, _ := f.Encoding()
-		return hallerr.BadRequest("the TRF cannot be written in %s: %v; export it in utf-8", or(encoding, name), err)
-	}
-	return nil
+	return f, paired, nil
 }
 
 // synthesizeTRF builds a TRF of one round's players, numbering those

@@ -12,6 +12,10 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
+// SourceClocks is the source of a round rebuilt from the clocks' records
+// by a hall restored from a backup older than the round (Round.source).
+const SourceClocks = "clocks"
+
 var byeKinds = map[string]pb.ByeKind{storage.ByeHalf: pb.ByeKind_BYE_KIND_HALF, storage.ByeFull: pb.ByeKind_BYE_KIND_FULL,
 	storage.ByePairing: pb.ByeKind_BYE_KIND_PAIRING, storage.ByeZero: pb.ByeKind_BYE_KIND_ZERO}
 
@@ -72,6 +76,8 @@ func (s *Service) roundWire(ctx context.Context, r storage.RoundRecord, history 
 		out.Source, out.ImportedUnixMs = f.Format, f.Imported.UnixMilli()
 	case !errors.Is(err, storage.ErrNotFound):
 		return nil, err
+	case !r.Rebuilt.IsZero():
+		out.Source = SourceClocks
 	}
 	if history && out.Status == pb.RoundStatus_ROUND_STATUS_COMPLETE {
 		completed, corrections, err := s.roundHistory(ctx, rd, bs)

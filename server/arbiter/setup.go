@@ -99,7 +99,7 @@ func (a *Service) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Bo
 	}
 	rec := storage.BoardRecord{
 		ID: s.hall.NewID("b"), RoundID: r.ID, Number: int(req.GetNumber()), Section: req.GetSection(),
-		White: playerRecord(req.GetWhite()), Black: playerRecord(req.GetBlack()),
+		White: hall.PlayerRecord(req.GetWhite()), Black: hall.PlayerRecord(req.GetBlack()),
 		Config: cfg, TimeControl: eff.GetTimeControl(), DeviceID: req.GetDeviceId(),
 	}
 	b, err := s.hall.AddBoard(ctx, id, rec, req.GetReplace())
@@ -107,9 +107,4 @@ func (a *Service) AddBoard(ctx context.Context, req *pb.AddBoardRequest) (*pb.Bo
 		return nil, err
 	}
 	return a.boardWire(ctx, b)
-}
-
-func playerRecord(p *pb.Player) storage.PlayerRecord {
-	return storage.PlayerRecord{Name: p.GetName(), FideID: p.GetFideId(), Rating: int(p.GetRating()),
-		StartRank: int(p.GetStartRank()), Title: p.GetTitle(), Federation: p.GetFederation()}
 }

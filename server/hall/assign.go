@@ -52,11 +52,7 @@ func (h *Hall) AssignDevice(ctx context.Context, id *auth.Identity, b *Board, de
 		if werr != nil {
 			return
 		}
-		b.rec.DeviceID = dev
-		b.rec.Source = storage.SourceDevice
-		b.stopTimer()
-		b.online = b.deviceConnected()
-		b.publishLive()
+		b.keptBy(dev)
 	})
 	if err != nil {
 		return err
@@ -71,6 +67,16 @@ func (h *Hall) AssignDevice(ctx context.Context, id *auth.Identity, b *Board, de
 	}
 	h.SendAssignment(h.ctx, dev, true)
 	return nil
+}
+
+// keptBy makes dev the board's clock from now (stored already): the
+// virtual clock, if any, stops. It runs on the actor.
+func (b *Board) keptBy(dev string) {
+	b.rec.DeviceID = dev
+	b.rec.Source = storage.SourceDevice
+	b.stopTimer()
+	b.online = b.deviceConnected()
+	b.publishLive()
 }
 
 // SwapDevices gives each of two boards the other's device, on behalf of

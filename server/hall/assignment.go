@@ -18,14 +18,20 @@ func (b *Board) assignment(ctx context.Context) (*pb.Assignment, error) {
 		return nil, fmt.Errorf("board %s: reading its history for the device: %w", b.rec.ID, err)
 	}
 	st := b.state.Project(b.now())
+	// The board's identity in full (round and tournament ids, section,
+	// table, the players as paired): the clock keeps it, and a hall
+	// restored from a backup older than the board rebuilds it from that.
 	a := &pb.Assignment{
 		BoardId: b.rec.ID, BoardNumber: int32(b.rec.Number),
-		White:  &pb.Player{Name: b.rec.White.Name, FideId: b.rec.White.FideID, Rating: int32(b.rec.White.Rating)},
-		Black:  &pb.Player{Name: b.rec.Black.Name, FideId: b.rec.Black.FideID, Rating: int32(b.rec.Black.Rating)},
-		Config: wire.WireConfig(b.config()),
-		State:  b.wireState(st, b.seq),
+		White: PlayerWire(b.rec.White), Black: PlayerWire(b.rec.Black),
+		Config:  wire.WireConfig(b.config()),
+		State:   b.wireState(st, b.seq),
+		RoundId: b.rec.RoundID, Section: b.rec.Section, Table: int32(b.rec.Table),
 	}
 	a.Round, a.Tournament = b.h.RoundInfo(b.rec.RoundID)
+	if r, ok := b.h.Round(b.rec.RoundID); ok {
+		a.TournamentId = r.TournamentID
+	}
 	a.History = make([]*pb.ClockAction, 0, len(evs))
 	for _, e := range evs {
 		if e.BoardSeq > b.seq {

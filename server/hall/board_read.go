@@ -80,3 +80,9 @@ func (b *Board) Wire(ctx context.Context) (*pb.Board, error) {
 func PlayerWire(p storage.PlayerRecord) *pb.Player {
 	return &pb.Player{Name: p.Name, FideId: p.FideID, Rating: int32(p.Rating), StartRank: int32(p.StartRank), Title: p.Title, Federation: p.Federation}
 }
+
+// PlayerRecord is a player of the contract as stored.
+func PlayerRecord(p *pb.Player) storage.PlayerRecord {
+	return storage.PlayerRecord{Name: p.GetName(), FideID: p.GetFideId(), Rating: int(p.GetRating()),
+		StartRank: int(p.GetStartRank()), Title: p.GetTitle(), Federation: p.GetFederation()}
+}

@@ -20,6 +20,10 @@ type command struct {
 	action  *pb.ClockAction
 	event   rules.Event // as validated, with ByArbiter
 	waiters []chan commandResult
+	// restored: the hall lost the command with a restore from an older
+	// backup, and has it back from the clock's record (restoredCommand):
+	// it is stored with the event that carried it out.
+	restored bool
 }
 
 type commandResult struct {

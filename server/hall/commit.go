@@ -64,7 +64,17 @@ func (b *Board) commit(ctx context.Context, c change) error {
 				return err
 			}
 		}
-		if c.cmd != nil {
+		if c.cmd != nil && c.cmd.restored {
+			cr := c.cmd.rec
+			cr.Status, cr.Resolved = storage.CommandApplied, cr.Issued
+			if err := tx.PutCommand(&cr); err != nil {
+				return err
+			}
+			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: c.actor, What: ActionText(c.cmd.action) + " (command " + cr.ID + ", by " + cr.IssuedBy + ")",
+				Reason: cr.Reason, Outcome: storage.OutcomeAlert(cr.Message), Action: cr.Action, BoardSeq: seq, CommandID: cr.ID}); err != nil {
+				return err
+			}
+		} else if c.cmd != nil {
 			if err := tx.ResolveCommand(c.cmd.rec.ID, storage.CommandApplied, ""); err != nil {
 				return err
 			}

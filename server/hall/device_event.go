@@ -18,7 +18,11 @@ type deviceOutcome struct {
 
 // applyDevice applies one device event (already checked for its sequence
 // number) and commits it, or commits its refusal. It runs on the actor.
-func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent) (deviceOutcome, error) {
+// A resent event (one the hall acknowledged before it was restored from
+// an older backup) was recorded by the device on this board, which it may
+// have left since; a command of the arbiter it carries out that the hall
+// lost with the restore is taken from the clock's record of it.
+func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent, resent bool) (deviceOutcome, error) {
 	actor := "device:" + dev
 	refuse := func(code, msg string) (deviceOutcome, error) {
 		rej := &pb.Rejection{Seq: ev.GetSeq(), Code: code, Message: msg}
@@ -26,6 +30,8 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 		cmdID := ""
 		if cmd != nil {
 			cmdID = cmd.rec.ID
+		} else if resent {
+			cmdID = ev.GetCommandId() // the clock's record of a command the hall lost
 		}
 		err := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 			if err := tx.AckDevice(dev, ev.GetSeq()); err != nil {
@@ -47,7 +53,7 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 		}
 		return deviceOutcome{rejected: rej}, nil
 	}
-	if b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice {
+	if !resent && (b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice) {
 		return refuse("permission_denied", fmt.Sprintf("device %s does not keep board %s's clock", dev, b.rec.ID))
 	}
 	if err := ev.GetAction().Validate(); err != nil {
@@ -58,6 +64,15 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent)
 		return refuse("invalid", err.Error())
 	}
 	cmd := b.findCommand(ev.GetCommandId())
+	if ev.GetCommandId() != "" && cmd == nil && resent {
+		var msg string
+		if cmd, msg, err = b.restoredCommand(ctx, dev, ev); err != nil {
+			return deviceOutcome{}, err
+		}
+		if cmd == nil {
+			return refuse("unknown_command", msg)
+		}
+	}
 	if ev.GetCommandId() != "" && cmd == nil {
 		return refuse("unknown_command", fmt.Sprintf("command %s is not pending on board %s", ev.GetCommandId(), b.rec.ID))
 	}
@@ -116,10 +131,54 @@ var refusalNames = map[rules.RefusalCode]string{
 // refusal: rejected says why it was refused (nil: applied). Either way
 // the device's sequence number is acknowledged in the same transaction.
 func (b *Board) ApplyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent) (rejected *pb.Rejection, err error) {
+	return b.apply(ctx, dev, ev, false)
+}
+
+// ApplyResent is ApplyDevice for an event the hall acknowledged before it
+// was restored from an older backup, resent by the device that recorded
+// it on this board (Restored.Takes): the device need not keep the board
+// now, and an arbiter's command it carries out that the hall lost is
+// taken from the clock's record of it (the command's action, as the
+// event carries it, who gave it and why), or refused saying why.
+func (b *Board) ApplyResent(ctx context.Context, dev string, ev *pb.DeviceEvent) (rejected *pb.Rejection, err error) {
+	return b.apply(ctx, dev, ev, true)
+}
+
+// apply runs applyDevice on the actor.
+func (b *Board) apply(ctx context.Context, dev string, ev *pb.DeviceEvent, resent bool) (*pb.Rejection, error) {
 	var out deviceOutcome
 	var aerr error
-	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, dev, ev) }); err != nil {
+	if err := b.do(ctx, func() { out, aerr = b.applyDevice(ctx, dev, ev, resent) }); err != nil {
 		return nil, err
 	}
 	return out.rejected, aerr
+}
+
+// restoredCommand makes, from a resent event, the arbiter's command it
+// carries out, which the hall lost with the restore: the command is the
+// event's action (the clock applied it with the arbiter's authority), by
+// whom and why the clock recorded. It is stored with the event (commit).
+// A command id the hall knows, resolved, is not made again: msg says why.
+func (b *Board) restoredCommand(ctx context.Context, dev string, ev *pb.DeviceEvent) (c *command, msg string, err error) {
+	id := ev.GetCommandId()
+	known, err := b.h.store.Command(ctx, id)
+	switch {
+	case err == nil:
+		return nil, fmt.Sprintf("command %s was %s before the restore (%s); the clock's record of it is not taken again", id, known.Status, known.Message), nil
+	case !errors.Is(err, storage.ErrNotFound):
+		return nil, "", err
+	}
+	e, err := wire.Event(ev.GetAction(), true)
+	if err != nil {
+		return nil, fmt.Sprintf("device %s's record of command %s does not read: %v", dev, id, err), nil
+	}
+	act := wire.Action(e)
+	act.TMs = 0
+	by := ev.GetCommandIssuedBy()
+	if by == "" {
+		by = "unknown (lost in a restore)"
+	}
+	return &command{action: act, event: e, restored: true, rec: storage.CommandRecord{ID: id, BoardID: b.rec.ID, Action: ActionJSON(act),
+		Reason: ev.GetCommandReason(), IssuedBy: by, Issued: b.h.clock.Now(), Status: storage.CommandPending,
+		Message: fmt.Sprintf("taken from device %s's record after a restore from an older backup, which lost the command", dev)}}, "", nil
 }

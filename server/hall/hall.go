@@ -65,6 +65,9 @@ type Hall struct {
 
 	floor    floor
 	schedule schedule
+	// restoreMu makes clocks that tell a restored hall of the boards it
+	// lost rebuild them one at a time (Restore).
+	restoreMu sync.Mutex
 }
 
 // Load reads the hall from the store: its tournaments, rounds and boards

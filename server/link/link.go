@@ -33,6 +33,10 @@ type link struct {
 	// (Hello): above acked, the hall lost events (a restore from an older
 	// backup), and numbers up to it the device no longer holds are skipped.
 	claimed uint64
+	// restored says, when the hall lost events of the device, where its
+	// resent events (seq up to claimed) go: the boards they were recorded
+	// on (hall.Restore). nil otherwise.
+	restored *hall.Restored
 }
 
 // Connect is one device's bidirectional stream.
@@ -75,6 +79,12 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	if l.claimed > acked {
 		s.log.Warn("a device holds acknowledgements the hall lost (restored from an older backup?): asking it to resend",
 			"device", dev, "hall_acked", acked, "device_acked", l.claimed)
+		// Before the device is told its board: the hall follows the clock
+		// (the board it keeps now, rebuilt if the backup is older than it),
+		// not the backup, and learns where its resent events go.
+		if l.restored, err = s.hall.Restore(ctx, dev, hello, acked); err != nil {
+			return err
+		}
 	}
 	refused, err := s.refusedSince(ctx, dev, hello.GetLastAckedSeq(), min(acked, hello.GetNextSeq()-1))
 	if err != nil {
@@ -97,8 +107,12 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	// cancelled ctx yet) and what is sending is waited for.
 	defer func() { cancel(nil); _ = l.close() }()
 
-	s.refuseHelloClaim(ctx, dev, hello)
-	s.hall.SendAssignment(ctx, dev, true)
+	if l.restored == nil {
+		s.refuseHelloClaim(ctx, dev, hello)
+	}
+	if l.restored == nil || l.restored.Unknown == "" {
+		s.hall.SendAssignment(ctx, dev, true)
+	}
 
 	// Receive loop, with a watchdog: silence for three heartbeat intervals
 	// means the device is gone (keepalive catches dead connections too).
@@ -291,7 +305,13 @@ func (s *Service) event(ctx context.Context, l *link, ev *pb.DeviceEvent) error 
 	if boardErr != nil {
 		return s.refuseOffBoard(ctx, l, ev, "unknown_board", boardErr.Error())
 	}
-	rejected, aerr := b.ApplyDevice(ctx, l.dev, ev)
+	apply := b.ApplyDevice
+	if seq <= l.claimed && l.restored.Takes(ev.GetBoardId()) {
+		// Acknowledged before the restore, on the board it names: taken
+		// there, whether or not the device keeps that board now.
+		apply = b.ApplyResent
+	}
+	rejected, aerr := apply(ctx, l.dev, ev)
 	if aerr != nil {
 		if errors.Is(aerr, storage.ErrDuplicate) {
 			// Committed before (e.g. by a stream that just died): acknowledge.
@@ -324,8 +344,12 @@ func (s *Service) event(ctx context.Context, l *link, ev *pb.DeviceEvent) error 
 // the device's numbering goes on after them.
 func (s *Service) skipLost(ctx context.Context, l *link, upTo uint64) error {
 	from := l.expect
+	// The events lost are the oldest the device recorded after the
+	// backup: most likely of the board the backup gave it.
 	board := ""
-	if b := s.hall.BoardOfDevice(l.dev); b != nil {
+	if l.restored != nil {
+		board = l.restored.KeptAtBackup
+	} else if b := s.hall.BoardOfDevice(l.dev); b != nil {
 		board = b.ID()
 	}
 	msg := fmt.Sprintf("device %s's events %d to %d were acknowledged before the hall was restored from an older backup, and the device no longer holds them: lost", l.dev, from, upTo)

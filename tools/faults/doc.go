@@ -15,7 +15,15 @@
 //     says how much more it needs; once that is free it takes the
 //     backlog without turning not ready again, and is ready after a
 //     restart;
-//   - a read-only store: the server refuses to start, saying so.
+//   - a read-only store: the server refuses to start, saying so;
+//   - a restore across a round change (hallserver restore of a backup
+//     taken in round 1, after round 2 began) under a fleet: every event
+//     a clock saw acknowledged is in the log of the board it was recorded
+//     on (or on record as lost), no result changes, round 2 is rebuilt
+//     from the clocks and plays to its end, and the arbiter's commands a
+//     clock carried out after the backup are back with their commands;
+//   - two illegal-move rulings after a backup, restored: taken back from
+//     the clock's record of them, and a later flag is accepted.
 //
 // The suite prints its figures (cycles, events acknowledged, lost,
 // duplicated). It runs only when HALL_FAULTS=1, so that go test ./... stays

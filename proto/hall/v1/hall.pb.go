@@ -1879,13 +1879,22 @@ func (*DeviceMessage_Event) isDeviceMessage_Msg() {}
 func (*DeviceMessage_Heartbeat) isDeviceMessage_Msg() {}
 
 type Hello struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	DeviceId      string                 `protobuf:"bytes,1,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // must match the device's token
-	Firmware      string                 `protobuf:"bytes,2,opt,name=firmware,proto3" json:"firmware,omitempty"`
-	LastAckedSeq  uint64                 `protobuf:"varint,3,opt,name=last_acked_seq,json=lastAckedSeq,proto3" json:"last_acked_seq,omitempty"` // the highest seq this device saw acknowledged
-	NextSeq       uint64                 `protobuf:"varint,4,opt,name=next_seq,json=nextSeq,proto3" json:"next_seq,omitempty"`                  // the seq its next new event will carry
-	Clock         *DeviceClock           `protobuf:"bytes,5,opt,name=clock,proto3" json:"clock,omitempty"`                                      // what the device shows now, if it has a board
-	Capabilities  *DeviceCapabilities    `protobuf:"bytes,6,opt,name=capabilities,proto3" json:"capabilities,omitempty"`                        // what it can do beyond keeping time; unset: nothing
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	DeviceId     string                 `protobuf:"bytes,1,opt,name=device_id,json=deviceId,proto3" json:"device_id,omitempty"` // must match the device's token
+	Firmware     string                 `protobuf:"bytes,2,opt,name=firmware,proto3" json:"firmware,omitempty"`
+	LastAckedSeq uint64                 `protobuf:"varint,3,opt,name=last_acked_seq,json=lastAckedSeq,proto3" json:"last_acked_seq,omitempty"` // the highest seq this device saw acknowledged
+	NextSeq      uint64                 `protobuf:"varint,4,opt,name=next_seq,json=nextSeq,proto3" json:"next_seq,omitempty"`                  // the seq its next new event will carry
+	Clock        *DeviceClock           `protobuf:"bytes,5,opt,name=clock,proto3" json:"clock,omitempty"`                                      // what the device shows now, if it has a board
+	Capabilities *DeviceCapabilities    `protobuf:"bytes,6,opt,name=capabilities,proto3" json:"capabilities,omitempty"`                        // what it can do beyond keeping time; unset: nothing
+	// The boards whose events this clock still holds, as the hall assigned
+	// them (each Assignment without state and history): the board it keeps
+	// first, then the boards it left, the latest first; at most 16. A clock
+	// keeps the events the hall acknowledged for a while, across changes of
+	// board, for a hall restored from an older backup: such a hall learns
+	// from these where the clock is now and rebuilds the boards it no longer
+	// knows (a round paired after the backup) before the clock resends
+	// their events. Empty from older clocks.
+	Boards        []*Assignment `protobuf:"bytes,7,rep,name=boards,proto3" json:"boards,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1958,6 +1967,13 @@ func (x *Hello) GetClock() *DeviceClock {
 func (x *Hello) GetCapabilities() *DeviceCapabilities {
 	if x != nil {
 		return x.Capabilities
+	}
+	return nil
+}
+
+func (x *Hello) GetBoards() []*Assignment {
+	if x != nil {
+		return x.Boards
 	}
 	return nil
 }
@@ -2096,15 +2112,21 @@ func (x *DeviceClock) GetBoardSeq() uint64 {
 }
 
 type DeviceEvent struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`                             // per-device sequence number, from 1, no gaps
-	BoardId       string                 `protobuf:"bytes,2,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`       // the board this device is assigned to
-	Action        *ClockAction           `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`                        // with t_ms on the board time line
-	CommandId     string                 `protobuf:"bytes,4,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"` // set when the action applies an arbiter command
-	WhiteMs       int64                  `protobuf:"varint,5,opt,name=white_ms,json=whiteMs,proto3" json:"white_ms,omitempty"`      // the device's displayed times right after the action, ms (checked against the rules)
-	BlackMs       int64                  `protobuf:"varint,6,opt,name=black_ms,json=blackMs,proto3" json:"black_ms,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Seq       uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`                             // per-device sequence number, from 1, no gaps
+	BoardId   string                 `protobuf:"bytes,2,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`       // the board this device is assigned to
+	Action    *ClockAction           `protobuf:"bytes,3,opt,name=action,proto3" json:"action,omitempty"`                        // with t_ms on the board time line
+	CommandId string                 `protobuf:"bytes,4,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"` // set when the action applies an arbiter command
+	WhiteMs   int64                  `protobuf:"varint,5,opt,name=white_ms,json=whiteMs,proto3" json:"white_ms,omitempty"`      // the device's displayed times right after the action, ms (checked against the rules)
+	BlackMs   int64                  `protobuf:"varint,6,opt,name=black_ms,json=blackMs,proto3" json:"black_ms,omitempty"`
+	// With command_id, the Command as the clock received it: who gave it and
+	// why. The action is the command's, at the instant the clock applied it.
+	// A hall restored from a backup older than the command knows it no more,
+	// and takes the clock's record of it instead.
+	CommandIssuedBy string `protobuf:"bytes,7,opt,name=command_issued_by,json=commandIssuedBy,proto3" json:"command_issued_by,omitempty"`
+	CommandReason   string `protobuf:"bytes,8,opt,name=command_reason,json=commandReason,proto3" json:"command_reason,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *DeviceEvent) Reset() {
@@ -2177,6 +2199,20 @@ func (x *DeviceEvent) GetBlackMs() int64 {
 		return x.BlackMs
 	}
 	return 0
+}
+
+func (x *DeviceEvent) GetCommandIssuedBy() string {
+	if x != nil {
+		return x.CommandIssuedBy
+	}
+	return ""
+}
+
+func (x *DeviceEvent) GetCommandReason() string {
+	if x != nil {
+		return x.CommandReason
+	}
+	return ""
 }
 
 type Heartbeat struct {
@@ -2670,8 +2706,12 @@ type Assignment struct {
 	White         *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
 	Black         *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
 	Config        *ClockConfig           `protobuf:"bytes,7,opt,name=config,proto3" json:"config,omitempty"`
-	State         *BoardState            `protobuf:"bytes,8,opt,name=state,proto3" json:"state,omitempty"`     // the board as committed, projected to the server's estimate of board time now
-	History       []*ClockAction         `protobuf:"bytes,9,rep,name=history,proto3" json:"history,omitempty"` // every committed event of the board, in order: fold them with the rules to get the exact state
+	State         *BoardState            `protobuf:"bytes,8,opt,name=state,proto3" json:"state,omitempty"`                     // the board as committed, projected to the server's estimate of board time now
+	History       []*ClockAction         `protobuf:"bytes,9,rep,name=history,proto3" json:"history,omitempty"`                 // every committed event of the board, in order: fold them with the rules to get the exact state
+	RoundId       string                 `protobuf:"bytes,10,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // the board's round (with tournament_id, section and table: what a hall restored from an older backup rebuilds the board from)
+	TournamentId  string                 `protobuf:"bytes,11,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	Section       string                 `protobuf:"bytes,12,opt,name=section,proto3" json:"section,omitempty"` // "" if the event has no sections
+	Table         int32                  `protobuf:"varint,13,opt,name=table,proto3" json:"table,omitempty"`    // the table in the round's venue (hall plan), 0 if none
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2767,6 +2807,34 @@ func (x *Assignment) GetHistory() []*ClockAction {
 		return x.History
 	}
 	return nil
+}
+
+func (x *Assignment) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *Assignment) GetTournamentId() string {
+	if x != nil {
+		return x.TournamentId
+	}
+	return ""
+}
+
+func (x *Assignment) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *Assignment) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
 }
 
 type Ack struct {
@@ -3668,7 +3736,7 @@ type Round struct {
 	Status          RoundStatus            `protobuf:"varint,7,opt,name=status,proto3,enum=hall.v1.RoundStatus" json:"status,omitempty"`
 	Tally           *RoundTally            `protobuf:"bytes,8,opt,name=tally,proto3" json:"tally,omitempty"`
 	Byes            []*Bye                 `protobuf:"bytes,9,rep,name=byes,proto3" json:"byes,omitempty"`                                                  // results without a board
-	Source          string                 `protobuf:"bytes,10,opt,name=source,proto3" json:"source,omitempty"`                                             // how its pairings came: "trf", "csv", or "" (boards added by hand)
+	Source          string                 `protobuf:"bytes,10,opt,name=source,proto3" json:"source,omitempty"`                                             // how its pairings came: "trf", "csv", "clocks" (rebuilt from the clocks' records after a restore from an older backup: its byes and boards without a clock unknown), or "" (boards added by hand)
 	ImportedUnixMs  int64                  `protobuf:"varint,11,opt,name=imported_unix_ms,json=importedUnixMs,proto3" json:"imported_unix_ms,omitempty"`    // server wall time of the import, 0 if none
 	CompletedUnixMs int64                  `protobuf:"varint,12,opt,name=completed_unix_ms,json=completedUnixMs,proto3" json:"completed_unix_ms,omitempty"` // server wall time the last board got its result, 0 while not complete
 	Corrections     int32                  `protobuf:"varint,13,opt,name=corrections,proto3" json:"corrections,omitempty"`                                  // results changed by the arbiter after the round was complete (each audited)
@@ -7840,14 +7908,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05hello\x18\x01 \x01(\v2\x0e.hall.v1.HelloH\x00R\x05hello\x12,\n" +
 	"\x05event\x18\x02 \x01(\v2\x14.hall.v1.DeviceEventH\x00R\x05event\x122\n" +
 	"\theartbeat\x18\x03 \x01(\v2\x12.hall.v1.HeartbeatH\x00R\theartbeatB\x05\n" +
-	"\x03msg\"\xee\x01\n" +
+	"\x03msg\"\x9b\x02\n" +
 	"\x05Hello\x12\x1b\n" +
 	"\tdevice_id\x18\x01 \x01(\tR\bdeviceId\x12\x1a\n" +
 	"\bfirmware\x18\x02 \x01(\tR\bfirmware\x12$\n" +
 	"\x0elast_acked_seq\x18\x03 \x01(\x04R\flastAckedSeq\x12\x19\n" +
 	"\bnext_seq\x18\x04 \x01(\x04R\anextSeq\x12*\n" +
 	"\x05clock\x18\x05 \x01(\v2\x14.hall.v1.DeviceClockR\x05clock\x12?\n" +
-	"\fcapabilities\x18\x06 \x01(\v2\x1b.hall.v1.DeviceCapabilitiesR\fcapabilities\"N\n" +
+	"\fcapabilities\x18\x06 \x01(\v2\x1b.hall.v1.DeviceCapabilitiesR\fcapabilities\x12+\n" +
+	"\x06boards\x18\a \x03(\v2\x13.hall.v1.AssignmentR\x06boards\"N\n" +
 	"\x12DeviceCapabilities\x12\x1a\n" +
 	"\bannounce\x18\x01 \x01(\bR\bannounce\x12\x1c\n" +
 	"\tlanguages\x18\x02 \x03(\tR\tlanguages\"\x8e\x01\n" +
@@ -7856,7 +7925,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x04t_ms\x18\x02 \x01(\x03R\x03tMs\x12\x19\n" +
 	"\bwhite_ms\x18\x03 \x01(\x03R\awhiteMs\x12\x19\n" +
 	"\bblack_ms\x18\x04 \x01(\x03R\ablackMs\x12\x1b\n" +
-	"\tboard_seq\x18\x05 \x01(\x04R\bboardSeq\"\xbd\x01\n" +
+	"\tboard_seq\x18\x05 \x01(\x04R\bboardSeq\"\x90\x02\n" +
 	"\vDeviceEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x19\n" +
 	"\bboard_id\x18\x02 \x01(\tR\aboardId\x12,\n" +
@@ -7864,7 +7933,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\n" +
 	"command_id\x18\x04 \x01(\tR\tcommandId\x12\x19\n" +
 	"\bwhite_ms\x18\x05 \x01(\x03R\awhiteMs\x12\x19\n" +
-	"\bblack_ms\x18\x06 \x01(\x03R\ablackMs\"\xba\x01\n" +
+	"\bblack_ms\x18\x06 \x01(\x03R\ablackMs\x12*\n" +
+	"\x11command_issued_by\x18\a \x01(\tR\x0fcommandIssuedBy\x12%\n" +
+	"\x0ecommand_reason\x18\b \x01(\tR\rcommandReason\"\xba\x01\n" +
 	"\tHeartbeat\x12\x1b\n" +
 	"\tdevice_ms\x18\x01 \x01(\x03R\bdeviceMs\x12\x1c\n" +
 	"\n" +
@@ -7911,7 +7982,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05title\x18\x05 \x01(\tR\x05title\x12\x1e\n" +
 	"\n" +
 	"federation\x18\x06 \x01(\tR\n" +
-	"federation\"\xd7\x02\n" +
+	"federation\"\xc7\x03\n" +
 	"\n" +
 	"Assignment\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1e\n" +
@@ -7924,7 +7995,12 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05black\x18\x06 \x01(\v2\x0f.hall.v1.PlayerR\x05black\x12,\n" +
 	"\x06config\x18\a \x01(\v2\x14.hall.v1.ClockConfigR\x06config\x12)\n" +
 	"\x05state\x18\b \x01(\v2\x13.hall.v1.BoardStateR\x05state\x12.\n" +
-	"\ahistory\x18\t \x03(\v2\x14.hall.v1.ClockActionR\ahistory\"Q\n" +
+	"\ahistory\x18\t \x03(\v2\x14.hall.v1.ClockActionR\ahistory\x12\x19\n" +
+	"\bround_id\x18\n" +
+	" \x01(\tR\aroundId\x12#\n" +
+	"\rtournament_id\x18\v \x01(\tR\ftournamentId\x12\x18\n" +
+	"\asection\x18\f \x01(\tR\asection\x12\x14\n" +
+	"\x05table\x18\r \x01(\x05R\x05table\"Q\n" +
 	"\x03Ack\x12\x1a\n" +
 	"\tup_to_seq\x18\x01 \x01(\x04R\aupToSeq\x12.\n" +
 	"\brejected\x18\x02 \x03(\v2\x12.hall.v1.RejectionR\brejected\"K\n" +
@@ -8615,154 +8691,155 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	27,  // 24: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
 	25,  // 25: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
 	24,  // 26: hall.v1.Hello.capabilities:type_name -> hall.v1.DeviceCapabilities
-	18,  // 27: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	30,  // 28: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	32,  // 29: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	33,  // 30: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	35,  // 31: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	29,  // 32: hall.v1.ServerMessage.announce:type_name -> hall.v1.Announce
-	0,   // 33: hall.v1.Announce.to:type_name -> hall.v1.Side
-	34,  // 34: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	31,  // 35: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	31,  // 36: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	15,  // 37: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	20,  // 38: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	18,  // 39: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	34,  // 40: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	18,  // 41: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	16,  // 42: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
-	0,   // 43: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
-	29,  // 44: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
-	0,   // 45: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
-	0,   // 46: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
-	42,  // 47: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	15,  // 48: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	41,  // 49: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 50: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 51: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 52: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	47,  // 53: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	48,  // 54: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	41,  // 55: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 56: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 57: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 58: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 59: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 60: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 61: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 62: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	51,  // 63: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	41,  // 64: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 65: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 66: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 67: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 68: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	50,  // 69: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	50,  // 70: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	58,  // 71: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 72: hall.v1.Absence.side:type_name -> hall.v1.Side
-	61,  // 73: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 74: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 75: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 76: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	50,  // 77: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 78: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 79: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 80: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 81: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 82: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 83: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 84: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 85: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 86: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 87: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 88: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 89: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 90: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 91: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 92: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 93: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 94: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 95: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 96: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 97: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 98: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 99: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 100: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 101: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 102: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 103: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 104: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 105: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 106: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 107: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 108: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 109: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 110: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 111: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 112: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 113: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 114: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 115: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 116: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 117: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 118: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 119: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 120: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 121: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 122: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 123: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 124: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 125: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 126: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 127: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 128: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 129: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 130: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 131: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	98,  // 132: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 133: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 134: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 135: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 136: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 137: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 138: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 139: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 140: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 141: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 142: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 143: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 144: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 145: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 146: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 147: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 148: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 149: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 150: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 151: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 152: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 153: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 154: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 155: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 156: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 157: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 158: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 159: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 160: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 161: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 162: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 163: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 164: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 165: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	99,  // 166: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 167: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 168: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 169: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	136, // [136:170] is the sub-list for method output_type
-	102, // [102:136] is the sub-list for method input_type
-	102, // [102:102] is the sub-list for extension type_name
-	102, // [102:102] is the sub-list for extension extendee
-	0,   // [0:102] is the sub-list for field type_name
+	32,  // 27: hall.v1.Hello.boards:type_name -> hall.v1.Assignment
+	18,  // 28: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	30,  // 29: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	32,  // 30: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	33,  // 31: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	35,  // 32: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	29,  // 33: hall.v1.ServerMessage.announce:type_name -> hall.v1.Announce
+	0,   // 34: hall.v1.Announce.to:type_name -> hall.v1.Side
+	34,  // 35: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	31,  // 36: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	31,  // 37: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15,  // 38: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	20,  // 39: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	18,  // 40: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	34,  // 41: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	18,  // 42: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	16,  // 43: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
+	0,   // 44: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
+	29,  // 45: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
+	0,   // 46: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
+	0,   // 47: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
+	42,  // 48: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	15,  // 49: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	41,  // 50: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 51: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 52: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 53: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 54: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 55: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 56: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 57: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 58: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 59: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 60: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 61: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 62: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 63: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 64: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 65: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 66: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 67: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 68: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 69: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 70: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 71: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 72: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 73: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 74: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 75: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 76: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 77: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	50,  // 78: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 79: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 80: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 81: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 82: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 83: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 84: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 85: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 86: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 87: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 88: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 89: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 90: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 91: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 92: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 93: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 94: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 95: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 96: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 97: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 98: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 99: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 100: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 101: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 102: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 103: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 104: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 105: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 106: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 107: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 108: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 109: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 110: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 111: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 112: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 113: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 114: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 115: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 116: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 117: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 118: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 119: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 120: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 121: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 122: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 123: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 124: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 125: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 126: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 127: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 128: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 129: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 130: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 131: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 132: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	98,  // 133: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 134: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 135: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 136: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 137: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 138: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 139: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 140: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 141: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 142: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 143: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 144: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 145: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 146: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 147: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 148: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 149: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 150: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 151: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 152: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 153: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 154: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 155: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 156: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 157: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 158: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 159: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 160: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 161: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 162: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 163: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 164: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 165: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 166: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	99,  // 167: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 168: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 169: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 170: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	137, // [137:171] is the sub-list for method output_type
+	103, // [103:137] is the sub-list for method input_type
+	103, // [103:103] is the sub-list for extension type_name
+	103, // [103:103] is the sub-list for extension extendee
+	0,   // [0:103] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

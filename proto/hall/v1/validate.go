@@ -38,6 +38,8 @@ const (
 	MaxAnnouncement = 500
 	// maxVoices is how many languages a device may say it speaks.
 	maxVoices = 16
+	// MaxHeldBoards is how many boards a Hello may list (Hello.boards).
+	MaxHeldBoards = 16
 )
 
 // Limits of numbers.
@@ -45,7 +47,8 @@ const (
 	maxSeq      = math.MaxInt64  // sequence numbers are stored as SQLite integers
 	maxDuration = 100 * 3600_000 // 100 hours: no clock holds more
 	maxMoves    = 10_000
-	maxDrift    = 1e6 // ppm: a clock whose oscillator errs by 100 % is broken
+	maxNumber   = 10_000 // a round's, a board's or a table's number
+	maxDrift    = 1e6    // ppm: a clock whose oscillator errs by 100 % is broken
 	maxScore    = 100
 )
 
@@ -449,6 +452,9 @@ func (h *Hello) validate(f string) error {
 	if err := h.GetCapabilities().validate(f + ".capabilities"); err != nil {
 		return err
 	}
+	if n := len(h.GetBoards()); n > MaxHeldBoards {
+		return bad(f+".boards", "lists %d boards; a clock says at most %d", n, MaxHeldBoards)
+	}
 	c := h.GetClock()
 	if c == nil {
 		return nil
@@ -512,4 +518,24 @@ func (a *Announce) Validate() error {
 		textN("announce.language", a.GetLanguage(), false, MaxLanguage), textN("announce.text", a.GetText(), true, MaxAnnouncement),
 		text("announce.requested_by", a.GetRequestedBy(), false),
 		duration("announce.white_used_ms", a.GetWhiteUsedMs()), duration("announce.black_used_ms", a.GetBlackUsedMs()))
+}
+
+// ValidateHeld checks a board a clock says it holds events of (a Hello's
+// boards): what a hall restored from an older backup would rebuild it
+// from. A board that fails is not rebuilt (the hall says why in its audit
+// log); the clock is not refused for it.
+func (a *Assignment) ValidateHeld() error {
+	if a.GetRound() <= 0 || a.GetRound() > maxNumber {
+		return bad("boards.round", "is %d; rounds are numbered 1 to %d", a.GetRound(), maxNumber)
+	}
+	if a.GetBoardNumber() <= 0 || a.GetBoardNumber() > maxNumber {
+		return bad("boards.board_number", "is %d; boards are numbered 1 to %d", a.GetBoardNumber(), maxNumber)
+	}
+	if a.GetTable() < 0 || a.GetTable() > maxNumber {
+		return bad("boards.table", "is %d; tables are numbered 1 to %d (0: none)", a.GetTable(), maxNumber)
+	}
+	return first(id("boards.board_id", a.GetBoardId(), true), id("boards.round_id", a.GetRoundId(), false),
+		id("boards.tournament_id", a.GetTournamentId(), false), text("boards.tournament", a.GetTournament(), false),
+		id("boards.section", a.GetSection(), false), a.GetWhite().validate("boards.white"), a.GetBlack().validate("boards.black"),
+		a.GetConfig().validate("boards.config"))
 }

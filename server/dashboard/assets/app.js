@@ -217,7 +217,9 @@ async function loadRounds() {
   const opts = [["hall", "The hall now: every round playing"]];
   const rounds = [...state.rounds.values()].filter(x => x.tally && x.tally.boards)
     .sort((a, b) => a.tournamentName.localeCompare(b.tournamentName) || b.number - a.number);
-  for (const x of rounds) opts.push([x.roundId, x.tournamentName + " · round " + x.number + " (" + x.tally.boards + " boards)"]);
+  // A round a restored hall rebuilt from its clocks: its byes and clockless boards are not known.
+  const rebuilt = x => x.source === "clocks" ? ", rebuilt from the clocks after a restore" : "";
+  for (const x of rounds) opts.push([x.roundId, x.tournamentName + " · round " + x.number + " (" + x.tally.boards + " boards" + rebuilt(x) + ")"]);
   sel.replaceChildren(...opts.map(([v, t]) => option(v, t)));
   sel.value = keep && [...sel.options].some(o => o.value === keep) ? keep : state.view;
 }
