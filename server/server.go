@@ -215,7 +215,7 @@ type Server struct {
 	feeds   *broadcast.Feeds // PGN, relays, display page
 
 	grpc   *grpc.Server
-	decode *decodeCheck // the codec's and the door's check of undecodable messages
+	decode *hallerr.DecodeCheck // the codec's and the door's check of undecodable messages
 	health *health.Server
 	http   *http.Server
 }
@@ -292,7 +292,7 @@ func (s *Server) Tokens() *auth.Tokens { return s.tokens }
 func (s *Server) Sessions() *auth.Sessions { return s.sessions }
 
 func (s *Server) newGRPC() *grpc.Server {
-	s.decode = newDecodeCheck(fanout.Codec())
+	s.decode = hallerr.NewDecodeCheck(fanout.Codec())
 	opts := []grpc.ServerOption{
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: s.opts.KeepaliveTime, Timeout: s.opts.KeepaliveTimeout}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
@@ -301,8 +301,8 @@ func (s *Server) newGRPC() *grpc.Server {
 		grpc.InitialWindowSize(1 << 20),
 		grpc.InitialConnWindowSize(1 << 20),
 		// Watch updates are encoded once for all their watchers; what
-		// is not protobuf is refused at the door (decode.go).
-		grpc.ForceServerCodecV2(s.decode.codec()),
+		// is not protobuf is refused at the door (hallerr.DecodeCheck).
+		grpc.ForceServerCodecV2(s.decode.Codec()),
 	}
 	if s.opts.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(s.opts.TLS)))

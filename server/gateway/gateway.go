@@ -92,6 +92,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
@@ -99,6 +100,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/fanout"
+	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // Options configure a Gateway. Conn is required.
@@ -171,11 +173,15 @@ func New(opts Options) (*Gateway, error) {
 	g := &Gateway{opts: opts, clock: opts.Clock, log: opts.Logger, js: js, halls: map[string]*hall{}}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
 	g.reg = g.newMetrics()
+	// A request that is not protobuf is INVALID_ARGUMENT, as at the hall.
+	decode := hallerr.NewDecodeCheck(encoding.GetCodecV2("proto"))
 	g.grpc = grpc.NewServer(
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 10 * time.Second, Timeout: 5 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 		grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20),
-		grpc.ChainStreamInterceptor(refusals.StreamServerInterceptor()))
+		grpc.ForceServerCodecV2(decode.Codec()),
+		grpc.ChainUnaryInterceptor(refusals.UnaryServerInterceptor(), decode.UnaryServerInterceptor()),
+		grpc.ChainStreamInterceptor(refusals.StreamServerInterceptor(), decode.StreamServerInterceptor()))
 	pb.RegisterWatchServer(g.grpc, &watchService{g: g})
 	reflection.Register(g.grpc)
 	mux := http.NewServeMux()

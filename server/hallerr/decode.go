@@ -1,4 +1,4 @@
-package server
+package hallerr
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/chesshall/hallclock/server/hallerr"
 )
 
 // A message that is not protobuf is the caller's fault: INVALID_ARGUMENT,
@@ -20,37 +18,40 @@ import (
 // request is decoded before the chain runs (so the call was not even
 // counted), and a stream's RecvMsg writes the status before returning.
 //
-// So the server's codec never fails to decode: it empties the message it
-// could not fill and marks it with an unknown field no client can forge
-// (its value begins with a random key of this process), holding why; the
-// door (decodeCheck's interceptors, after metrics and logging and before
-// anything that could answer first) refuses a marked message with
-// INVALID_ARGUMENT before a handler sees it. The mark lives and dies with
-// the message: nothing to remember, nothing to leak.
+// So a server's codec (DecodeCheck.Codec) never fails to decode: it
+// empties the message it could not fill and marks it with an unknown field
+// no client can forge (its value begins with a random key of this
+// process), holding why; the door (DecodeCheck's interceptors, after
+// metrics and logging and before anything that could answer first)
+// refuses a marked message with INVALID_ARGUMENT before a handler sees it.
+// The mark lives and dies with the message: nothing to remember, nothing
+// to leak.
 
 // malformedField is the field number of the mark: the highest there is,
 // which no message of the contract uses.
 const malformedField = protowire.MaxValidNumber
 
-// decodeCheck is the codec that marks what it cannot decode and the
+// DecodeCheck is the codec that marks what it cannot decode and the
 // interceptors that refuse marked messages: made together, so that one is
 // never installed without the others.
-type decodeCheck struct {
+type DecodeCheck struct {
 	key   [16]byte // this process's: a client cannot guess it
 	inner encoding.CodecV2
 }
 
-func newDecodeCheck(inner encoding.CodecV2) *decodeCheck {
-	d := &decodeCheck{inner: inner}
+// NewDecodeCheck returns the check of messages decoded by inner.
+func NewDecodeCheck(inner encoding.CodecV2) *DecodeCheck {
+	d := &DecodeCheck{inner: inner}
 	_, _ = rand.Read(d.key[:])
 	return d
 }
 
-// codec is inner, except that a message it cannot decode is emptied and
-// marked instead of failing.
-func (d *decodeCheck) codec() encoding.CodecV2 { return markingCodec{d} }
+// Codec is inner, except that a message it cannot decode is emptied and
+// marked instead of failing: give it to grpc.ForceServerCodecV2, and the
+// interceptors to the chain.
+func (d *DecodeCheck) Codec() encoding.CodecV2 { return markingCodec{d} }
 
-type markingCodec struct{ d *decodeCheck }
+type markingCodec struct{ d *DecodeCheck }
 
 func (c markingCodec) Name() string { return c.d.inner.Name() }
 
@@ -70,7 +71,7 @@ func (c markingCodec) Unmarshal(data mem.BufferSlice, v any) error {
 }
 
 // refusal returns the refusal of a marked message, nil for any other.
-func (d *decodeCheck) refusal(v any) error {
+func (d *DecodeCheck) refusal(v any) error {
 	m, ok := v.(proto.Message)
 	if !ok {
 		return nil
@@ -84,23 +85,32 @@ func (d *decodeCheck) refusal(v any) error {
 	if n < 0 || !bytes.HasPrefix(val, d.key[:]) {
 		return nil
 	}
-	return hallerr.BadRequest("the message is not a valid %s in protobuf: %s", m.ProtoReflect().Descriptor().FullName(), val[len(d.key):])
+	return BadRequest("the message is not a valid %s in protobuf: %s", m.ProtoReflect().Descriptor().FullName(), val[len(d.key):])
 }
 
-func (d *decodeCheck) unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	if err := d.refusal(req); err != nil {
-		return nil, err
+// UnaryServerInterceptor refuses a request Codec could not decode. Put it
+// before anything that could answer first (auth): the request was decoded
+// before the chain ran.
+func (d *DecodeCheck) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if err := d.refusal(req); err != nil {
+			return nil, err
+		}
+		return handler(ctx, req)
 	}
-	return handler(ctx, req)
 }
 
-func (d *decodeCheck) stream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-	return handler(srv, checkedStream{ss, d})
+// StreamServerInterceptor refuses each message of a stream Codec could
+// not decode: its RecvMsg fails.
+func (d *DecodeCheck) StreamServerInterceptor() grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		return handler(srv, checkedStream{ss, d})
+	}
 }
 
 type checkedStream struct {
 	grpc.ServerStream
-	d *decodeCheck
+	d *DecodeCheck
 }
 
 func (s checkedStream) RecvMsg(m any) error {
