@@ -17,7 +17,7 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 	if strings.TrimSpace(req.GetName()) == "" {
 		return nil, hallerr.BadRequest("a tournament needs a name")
 	}
-	cfg, err := hall.CheckConfig(req.GetDefaultConfig(), false)
+	cfg, err := hall.CheckConfigOf("default_config", req.GetDefaultConfig(), false)
 	if err != nil {
 		return nil, err
 	}
