@@ -45,6 +45,9 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { c, _ := s.store.Stats(); return float64(c) }))
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_writes_total", Help: "Writes committed by the store (grouped into commits)."},
 		func() float64 { _, w := s.store.Stats(); return float64(w) }))
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "signin_refused_total",
+		Help: "Web sign-ins refused (429) because their address failed too often (auth.SignInLimit)."},
+		func() float64 { return float64(s.signIns.Refused()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "sched_latency_p99_seconds",
 		Help: "How long runnable goroutines waited to run (p99, last 250 ms): over 0.2 s the hall is behind."},
 		func() float64 { return s.lag.Last().Seconds() }))

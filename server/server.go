@@ -147,6 +147,10 @@ type Options struct {
 	// names while it cannot store events: clocks wait that long (and a
 	// little more, spread) before they reconnect (default 5 s).
 	FaultRetryDelay time.Duration
+	// SignInBurst failed web sign-ins are allowed per address, then one
+	// every SignInEvery, on Clock (defaults 10 and 6 s; auth.SignInLimit).
+	SignInBurst int
+	SignInEvery time.Duration
 }
 
 func (o *Options) defaults() {
@@ -198,7 +202,8 @@ type Server struct {
 	public   *fanout.DelayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *auth.Tokens
 	sessions *auth.Sessions
-	streams  *auth.Streams // each token's open streams: their limit, their end at revocation
+	signIns  *auth.SignInLimit // failed sign-ins per address
+	streams  *auth.Streams     // each token's open streams: their limit, their end at revocation
 	metrics  *metrics
 	codes    hallerr.Codes // errors → gRPC and HTTP statuses, for every handler
 
@@ -241,6 +246,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		return nil, err
 	}
 	s.sessions = auth.NewSessions(s.tokens, time.Now)
+	s.signIns = auth.NewSignInLimit(opts.SignInBurst, opts.SignInEvery, s.clock.Now, s.log)
 	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
 		DisplayTolerance: opts.DisplayTolerance, PublicRounds: opts.PublicRounds, Sink: hubs{s.hub, s.public}})
 	if err != nil {
