@@ -55,6 +55,7 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { return float64(s.hall.Online()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "streams_open", Help: "Streams open now with a token (clock links, watch streams, SSE feeds)."},
 		func() float64 { return float64(s.streams.Open()) }))
+	m.reg.MustRegister(s.door.Collector("hall"))
 	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})
 	if s.opts.Stream != nil {
 		m.reg.MustRegister(newStreamCollector(s))

@@ -11,6 +11,7 @@
 //	auth       roles, tokens, sessions, each token's streams
 //	fanout     the hubs that hand committed states to watchers; SSE; the delay line
 //	hallerr    the kinds of error and their one table to gRPC and HTTP statuses
+//	httpdoor   the HTTP port's limits: timeouts, connections, a reserve for health checks
 //	broadcast  PGN feeds, relays and the display page
 //	dashboard  the web pages' assets
 //	gateway    a follower of the hall's stream serving the same feeds elsewhere
@@ -39,7 +40,11 @@
 // serves /healthz (liveness), /readyz (readiness: the store commits, see
 // readiness.go), /metrics, the dashboard and its feeds, /api/backup, and the
 // web sign-in (package auth): HTTP callers are identified by a bearer token
-// or a session cookie, never by a token in the URL (auth.Sessions).
+// or a session cookie, never by a token in the URL (auth.Sessions). Its door
+// (package httpdoor, Options.HTTP) bounds each part of a request in time and
+// the connections it holds, so that the clocks keep their descriptors, and
+// answers health checks first when it is full; failed sign-ins are limited
+// per address (auth.SignInLimit).
 //
 // # Errors
 //
@@ -76,6 +81,7 @@ import (
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/server/httpdoor"
 	"github.com/chesshall/hallclock/server/link"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -147,6 +153,11 @@ type Options struct {
 	// names while it cannot store events: clocks wait that long (and a
 	// little more, spread) before they reconnect (default 5 s).
 	FaultRetryDelay time.Duration
+	// HTTP bounds the HTTP port: the time each part of a request may
+	// take, how many connections it holds (by default half the process's
+	// descriptors, the rest left to the clocks), how many of them
+	// anonymous, and a reserve for health checks (package httpdoor).
+	HTTP httpdoor.Limits
 	// SignInBurst failed web sign-ins are allowed per address, then one
 	// every SignInEvery, on Clock (defaults 10 and 6 s; auth.SignInLimit).
 	SignInBurst int
@@ -223,6 +234,7 @@ type Server struct {
 	decode *hallerr.DecodeCheck // the codec's and the door's check of undecodable messages
 	health *health.Server
 	http   *http.Server
+	door   *httpdoor.Door // the HTTP port's limits
 }
 
 // New loads the hall from the store (replaying every board) and returns a
@@ -247,6 +259,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.sessions = auth.NewSessions(s.tokens, time.Now)
 	s.signIns = auth.NewSignInLimit(opts.SignInBurst, opts.SignInEvery, s.clock.Now, s.log)
+	s.door = httpdoor.New(opts.HTTP, s.credentialed, isHealthCheck)
 	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
 		DisplayTolerance: opts.DisplayTolerance, PublicRounds: opts.PublicRounds, Sink: hubs{s.hub, s.public}})
 	if err != nil {
@@ -269,7 +282,8 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: fanout.ConnContext}
+	s.http = &http.Server{Handler: mux, ConnContext: fanout.ConnContext}
+	s.door.Configure(s.http)
 	if opts.TLS != nil {
 		s.http.TLSConfig = opts.TLS.Clone()
 	}
@@ -338,8 +352,10 @@ func (s *Server) ServeGRPC(l net.Listener) error {
 }
 
 // ServeHTTP serves the HTTP endpoints (/healthz, ...) on l until Shutdown:
-// over TLS, with the gRPC port's certificate, when Options.TLS is set.
+// over TLS, with the gRPC port's certificate, when Options.TLS is set;
+// its connections counted and admitted by the door (Options.HTTP).
 func (s *Server) ServeHTTP(l net.Listener) error {
+	l = s.door.Listen(l)
 	var err error
 	if s.http.TLSConfig != nil {
 		err = s.http.ServeTLS(l, "", "")
