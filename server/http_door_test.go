@@ -64,7 +64,7 @@ func httpStatus(t *testing.T, base, path, token string) int {
 // stream, older than every timeout, goes on.
 func TestSlowClientsDoNotKeepHealthChecksOrClocksOut(t *testing.T) {
 	t.Parallel()
-	limits := httpdoor.Limits{Conns: 24, Anonymous: 12, Reserve: 4, BodyTimeout: time.Second, WriteTimeout: 500 * time.Millisecond}
+	limits := httpdoor.Limits{Conns: 24, Anonymous: 12, Reserve: 4, BodyTimeout: 3 * time.Second, WriteTimeout: 500 * time.Millisecond}
 	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithOptions(server.Options{HTTP: limits}))
 	bs := h.Round(t, "300+2", 2)
 	d := h.Device(t, bs[0].GetDeviceId())
@@ -104,8 +104,11 @@ func TestSlowClientsDoNotKeepHealthChecksOrClocksOut(t *testing.T) {
 	if c := httpStatus(t, base, "/api/boards", h.Chief); c != 200 {
 		t.Errorf("GET /api/boards with a token while the port is full = %d, want 200", c)
 	}
-	if c := httpStatus(t, base, "/", ""); c != http.StatusServiceUnavailable && c != 0 {
+	asked := time.Now()
+	if c := httpStatus(t, base, "/", ""); time.Since(start) < limits.BodyTimeout && c != http.StatusServiceUnavailable && c != 0 {
 		t.Errorf("GET / without a token while the port is full = %d, want 503 (or no place at all)", c)
+	} else if asked.Sub(start) >= limits.BodyTimeout {
+		t.Logf("GET / was asked %v after the slow bodies began, when they may have been cut: not a test of a full port", asked.Sub(start))
 	}
 	h.Device(t, bs[1].GetDeviceId()) // a new clock connects (it waits for its Welcome)
 
@@ -115,7 +118,7 @@ func TestSlowClientsDoNotKeepHealthChecksOrClocksOut(t *testing.T) {
 	for i, c := range slow {
 		_ = c.SetReadDeadline(until)
 		if _, err := io.Copy(io.Discard, c); errors.Is(err, os.ErrDeadlineExceeded) {
-			t.Fatalf("stalled body %d still held %v after it began: %v; want it cut after 1 s", i, time.Since(start).Round(time.Millisecond), err)
+			t.Fatalf("stalled body %d still held %v after it began: %v; want it cut after 3 s", i, time.Since(start).Round(time.Millisecond), err)
 		}
 	}
 	halltest.Eventually(t, 5*time.Second, func() error {
