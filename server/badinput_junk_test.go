@@ -14,7 +14,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -23,21 +22,6 @@ import (
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
-
-// rawCodec sends []byte as it is and receives whatever comes as []byte:
-// a client that speaks junk.
-type rawCodec struct{}
-
-func (rawCodec) Name() string { return "proto" }
-
-func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
-	return mem.BufferSlice{mem.SliceBuffer(v.([]byte))}, nil
-}
-
-func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	*v.(*[]byte) = data.Materialize()
-	return nil
-}
 
 // junk returns n random byte strings, most of them not protobuf.
 func junk(r *rand.Rand, n int) [][]byte {
@@ -92,7 +76,7 @@ func TestJunkMessagesAreInvalidArgumentAndCounted(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		var out []byte
-		err := conn.Invoke(ctx, fmt.Sprintf("/%s/%s", arbiter.FullName(), md.Name()), in, &out, grpc.ForceCodecV2(rawCodec{}))
+		err := conn.Invoke(ctx, fmt.Sprintf("/%s/%s", arbiter.FullName(), md.Name()), in, &out, grpc.ForceCodecV2(halltest.RawCodec{}))
 		cancel()
 		code := status.Code(err)
 		if code == codes.Internal || code == codes.Unknown {
@@ -123,7 +107,7 @@ func TestJunkMessagesAreInvalidArgumentAndCounted(t *testing.T) {
 		{"/hall.v1.Watch/WatchHall", &grpc.StreamDesc{ServerStreams: true}, chief},
 	} {
 		ctx, cancel := context.WithTimeout(c.ctx, 5*time.Second)
-		s, err := conn.NewStream(ctx, c.desc, c.name, grpc.ForceCodecV2(rawCodec{}))
+		s, err := conn.NewStream(ctx, c.desc, c.name, grpc.ForceCodecV2(halltest.RawCodec{}))
 		if err != nil {
 			t.Fatal(err)
 		}

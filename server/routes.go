@@ -27,20 +27,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
 }
 
-// isHealthCheck says whether r is answered on the HTTP port's reserve
-// (httpdoor): the probes of liveness and readiness, and the metrics
-// scrape, which shows what the door refuses while it is full.
-func isHealthCheck(r *http.Request) bool {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
-	}
-	switch r.URL.Path {
-	case "/healthz", "/readyz", "/metrics":
-		return true
-	}
-	return false
-}
-
 // credentialed says whether r shows a valid token or session (httpdoor:
 // its connection is then trusted). The checks of a state-changing request
 // (its CSRF token, its origin) are the handler's: this only asks who.

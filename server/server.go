@@ -259,7 +259,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.sessions = auth.NewSessions(s.tokens, time.Now)
 	s.signIns = auth.NewSignInLimit(opts.SignInBurst, opts.SignInEvery, s.clock.Now, s.log)
-	s.door = httpdoor.New(opts.HTTP, s.credentialed, isHealthCheck)
+	s.door = httpdoor.New(opts.HTTP, s.credentialed, httpdoor.HealthChecks)
 	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
 		DisplayTolerance: opts.DisplayTolerance, PublicRounds: opts.PublicRounds, Sink: hubs{s.hub, s.public}})
 	if err != nil {

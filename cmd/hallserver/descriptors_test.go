@@ -8,10 +8,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -47,10 +45,10 @@ func TestHallserverChildFewDescriptors(t *testing.T) {
 // answers and a new clock connects.
 func TestSlowBodiesWithFewDescriptors(t *testing.T) {
 	t.Parallel()
-	p := &hallProc{t: t, grpc: freeAddr(t), http: freeAddr(t)}
+	p := &hallProc{t: t, grpc: freeAddr(t), http: freeAddr(t), run: "TestHallserverChildFewDescriptors", env: []string{childNofileEnv + "=256"}}
 	p.args = []string{"-data-dir", t.TempDir(), "-grpc-addr", p.grpc, "-http-addr", p.http, "-nats", "off",
 		"-http-body-timeout", "2s", "-log-level", "error", "-shutdown-grace", "1s"}
-	startChild(p, "^TestHallserverChildFewDescriptors$", childNofileEnv+"=256")
+	p.start()
 	chief := regexp.MustCompile(`hc_[A-Za-z0-9_-]+`).FindString(p.out.String())
 
 	// A board with its clock's token, to connect the clock later.
@@ -109,35 +107,6 @@ func TestSlowBodiesWithFewDescriptors(t *testing.T) {
 		t.Errorf("%d of %d stalled bodies were let go within %v; want every one (cut at 2 s, or never let in)", cut, len(slow), time.Since(start).Round(time.Second))
 	}
 	t.Logf("%d of 400 stalled bodies let go after %v", cut, time.Since(start).Round(time.Millisecond))
-}
-
-// startChild starts p as the test binary's run of test, with env added,
-// and waits until it serves.
-func startChild(p *hallProc, test string, env ...string) {
-	t := p.t
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run="+test)
-	cmd.Env = append(append(os.Environ(), childArgsEnv+"="+strings.Join(p.args, "\x1f")), env...)
-	p.out = &halltest.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = p.out, p.out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p.cmd, p.exited = cmd, make(chan struct{})
-	exited := p.exited
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
-	halltest.Eventually(t, 60*time.Second, func() error {
-		select {
-		case <-exited:
-			t.Fatalf("hallserver exited before serving:\n%s", p.out)
-		default:
-		}
-		if healthz(p.http) != 200 || !strings.Contains(p.out.String(), "hall server:") {
-			return fmt.Errorf("not serving yet")
-		}
-		return nil
-	})
 }
 
 // healthz answers GET /healthz on a connection of its own: its status, 0

@@ -72,16 +72,3 @@ func (g *Gateway) credentialed(r *http.Request) bool {
 	}
 	return false
 }
-
-// isHealthCheck says whether r is answered on the HTTP port's reserve:
-// the probes of liveness and readiness, and the metrics scrape.
-func isHealthCheck(r *http.Request) bool {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
-	}
-	switch r.URL.Path {
-	case "/healthz", "/readyz", "/metrics":
-		return true
-	}
-	return false
-}

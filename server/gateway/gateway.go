@@ -177,7 +177,7 @@ func New(opts Options) (*Gateway, error) {
 	}
 	g := &Gateway{opts: opts, clock: opts.Clock, log: opts.Logger, js: js, halls: map[string]*hall{}}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
-	g.door = httpdoor.New(opts.HTTP, g.credentialed, isHealthCheck)
+	g.door = httpdoor.New(opts.HTTP, g.credentialed, httpdoor.HealthChecks)
 	g.reg = g.newMetrics()
 	// A request that is not protobuf is INVALID_ARGUMENT, as at the hall.
 	decode := hallerr.NewDecodeCheck(encoding.GetCodecV2("proto"))

@@ -10,25 +10,11 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/server/gateway"
 )
-
-// rawCodec sends []byte as it is: a client that speaks junk.
-type rawCodec struct{}
-
-func (rawCodec) Name() string { return "proto" }
-
-func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
-	return mem.BufferSlice{mem.SliceBuffer(v.([]byte))}, nil
-}
-
-func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	*v.(*[]byte) = data.Materialize()
-	return nil
-}
 
 // A watch request that is not protobuf is the caller's fault at a gateway
 // too: INVALID_ARGUMENT, not INTERNAL.
@@ -37,7 +23,7 @@ func TestGatewayRefusesJunkAsInvalidArgument(t *testing.T) {
 	g := startGateway(t, startNATS(t).URL(), gateway.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s, err := g.Conn.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true}, "/hall.v1.Watch/WatchHall", grpc.ForceCodecV2(rawCodec{}))
+	s, err := g.Conn.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true}, "/hall.v1.Watch/WatchHall", grpc.ForceCodecV2(halltest.RawCodec{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,3 +134,18 @@ func (b *timedBody) lift() {
 		_ = b.rc.SetReadDeadline(time.Time{})
 	}
 }
+
+// HealthChecks says whether r is one of the usual health checks, answered
+// on the reserve: GET or HEAD of /healthz (liveness), /readyz (readiness)
+// or /metrics (the scrape, which shows what the door refuses while it is
+// full).
+func HealthChecks(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	switch r.URL.Path {
+	case "/healthz", "/readyz", "/metrics":
+		return true
+	}
+	return false
+}
