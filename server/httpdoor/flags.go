@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// minFlagConns is the least -http-max-conns: the reserve's eight and
+// room beside them.
+const minFlagConns = 16
+
 // Flags registers a command's flags of l on fs — -http-max-conns,
 // -http-max-anonymous, -http-body-timeout — with their defaults from the
 // environment (env(name, default): HALL_HTTP_MAX_CONNS, ...). Call the
@@ -21,8 +25,8 @@ func (l *Limits) Flags(fs *flag.FlagSet, env func(name, def string) string) (par
 	fs.StringVar(&body, "http-body-timeout", body, "how long a request's body may take to arrive, from its headers; a slower one is cut (HALL_HTTP_BODY_TIMEOUT)")
 	return func() error {
 		var err error
-		if l.Conns, err = strconv.Atoi(conns); err != nil || l.Conns < 0 {
-			return fmt.Errorf("-http-max-conns %q: want a number of connections, or 0 for half the descriptor limit", conns)
+		if l.Conns, err = strconv.Atoi(conns); err != nil || l.Conns < 0 || l.Conns > 0 && l.Conns < minFlagConns {
+			return fmt.Errorf("-http-max-conns %q: want %d connections or more, or 0 for half the descriptor limit", conns, minFlagConns)
 		}
 		if l.Anonymous, err = strconv.Atoi(anon); err != nil || l.Anonymous < 0 {
 			return fmt.Errorf("-http-max-anonymous %q: want a number of connections, or 0 for half of -http-max-conns", anon)

@@ -22,6 +22,7 @@ func TestFlags(t *testing.T) {
 			httpdoor.Limits{Conns: 500, Anonymous: 100, BodyTimeout: 10 * time.Second}, ""},
 		{map[string]string{"HALL_HTTP_MAX_CONNS": "500"}, []string{"-http-max-conns", "40"}, httpdoor.Limits{Conns: 40, BodyTimeout: httpdoor.DefaultBodyTimeout}, ""},
 		{nil, []string{"-http-max-conns", "-3"}, httpdoor.Limits{}, "-http-max-conns"},
+		{nil, []string{"-http-max-conns", "5"}, httpdoor.Limits{}, "-http-max-conns"},
 		{map[string]string{"HALL_HTTP_MAX_ANONYMOUS": "many"}, nil, httpdoor.Limits{}, "-http-max-anonymous"},
 		{nil, []string{"-http-body-timeout", "30"}, httpdoor.Limits{}, "-http-body-timeout"},
 	} {
