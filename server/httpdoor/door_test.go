@@ -246,3 +246,19 @@ func TestStreamsOutliveTheWriteTimeout(t *testing.T) {
 		t.Errorf("an answer that did not lift the bound got all %d events over 600 ms; want it cut at 150 ms", n)
 	}
 }
+
+// A handler that closes a body it did not read does not wait for it
+// without end: what is left is read under the body's deadline.
+func TestClosingAStalledBodyIsBounded(t *testing.T) {
+	t.Parallel()
+	m := http.NewServeMux()
+	m.HandleFunc("/read", func(w http.ResponseWriter, r *http.Request) {
+		r.Body.Close()
+		io.WriteString(w, "closed")
+	})
+	addr, d := serve(t, httpdoor.Limits{BodyTimeout: 200 * time.Millisecond}, m)
+	if s := stall(t, addr); !s.cut(10 * time.Second) {
+		t.Fatal("a body closed unread still holds its connection 10 s on; want it cut after 200 ms")
+	}
+	eventually(t, 5*time.Second, "the cut body counted", func() bool { return d.Stats().Refused[httpdoor.RefusedBodyTimeout] == 1 })
+}

@@ -93,6 +93,10 @@ func (d *Door) Handler(h http.Handler) http.Handler {
 			if !tb.count {
 				c.settingBody.Store(false)
 			}
+			// The handler gets a copy: the server keeps its own body, and
+			// judges by it whether what is left was read (or the
+			// connection must close).
+			r = r.WithContext(r.Context())
 			r.Body = tb
 		}
 		h.ServeHTTP(w, r)
@@ -123,9 +127,12 @@ func (b *timedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Close closes the body under its deadline (the server reads what is
+// left of it, to reuse the connection), then lifts the deadline.
 func (b *timedBody) Close() error {
+	err := b.ReadCloser.Close()
 	b.lift()
-	return b.ReadCloser.Close()
+	return err
 }
 
 func (b *timedBody) lift() {
