@@ -65,6 +65,13 @@ func (s *State) result(e Event) error {
 	if s.Status == Referred && !e.ByArbiter {
 		return s.inPlay(e)
 	}
+	if s.Status == Waiting && !e.ByArbiter {
+		// A game ends over the board only once it has begun: the clock
+		// reports players' results (checkmate, resignation, agreement) of
+		// a game it has timed. A game that never started is decided by
+		// the arbiter (a default, a forfeit), not by the players' clock.
+		return s.refuse(e, RefusedNotStarted, LawStart, "the clock has not been started: only the arbiter records the result of a game that did not begin (a default or a forfeit)")
+	}
 	r, err := ParseResult(string(e.Result))
 	if err != nil {
 		return err

@@ -148,6 +148,13 @@ var refusalTests = []RefusalTest{
 	{config(rules.FIDE2018, "300", defaults), nil, at(0, setClock), rules.RefusedNotStarted, "FIDE 2018 Art. 6.6"},
 	{config(rules.FIDE2009, "300", defaults), nil, press(0, rules.White), rules.RefusedNotStarted, "FIDE 2009 Art. 6.5"},
 	{config(rules.FIDE2005, "300", defaults), nil, at(0, paused), rules.RefusedNotStarted, "FIDE 2005 Art. 6.5"},
+	// A game ends over the board only once it has begun: before the start, a
+	// result is the arbiter's (a default, 2023 6.7.1 and 12.9), never the
+	// players' clock's.
+	{config(rules.FIDE2023, "300", defaults), nil, rules.Event{Kind: rules.KindResult, Result: rules.WhiteWins, Termination: rules.TermNormal}, rules.RefusedNotStarted, "FIDE 2023 Art. 6.6"},
+	{config(rules.FIDE2018, "300", defaults), nil, rules.Event{Kind: rules.KindResult, T: 5, Result: rules.Draw, Termination: rules.TermAgreement}, rules.RefusedNotStarted, "FIDE 2018 Art. 6.6"},
+	{config(rules.FIDE2009, "300", defaults), nil, rules.Event{Kind: rules.KindResult, Result: rules.BlackForfeit}, rules.RefusedNotStarted, "FIDE 2009 Art. 6.5"},
+	{config(rules.FIDE2005, "300", defaults), nil, rules.Event{Kind: rules.KindResult, Result: rules.BlackWins}, rules.RefusedNotStarted, "FIDE 2005 Art. 6.5"},
 	// FIDE 2023 Art. 5: the game is over; only the arbiter changes the result.
 	{config(rules.FIDE2023, "60", defaults), []rules.Event{at(0, start)}, press(60_000, rules.White), rules.RefusedGameOver, "FIDE 2023 Art. 5"},
 	{config(rules.FIDE2023, "300", defaults), []rules.Event{at(0, start), {Kind: rules.KindResult, Result: rules.Draw, Termination: rules.TermAgreement}},

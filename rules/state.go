@@ -140,9 +140,12 @@ func NewState(cfg Config) (State, error) {
 	if d := cfg.Regulations.ResumptionDefaultMs; d != nil && (*d < 0 || *d > maxDurationMs) {
 		return State{}, &InputError{What: "default time at the resumption", Value: fmt.Sprint(*d), Problem: "out of range", Allowed: allowed}
 	}
-	for _, p := range []*int64{cfg.Regulations.IllegalMovePenaltyMs, cfg.Regulations.DrawClaimPenaltyMs} {
-		if p != nil && (*p < 0 || *p > maxDurationMs) {
-			return State{}, &InputError{What: "penalty time", Value: fmt.Sprint(*p), Problem: "out of range", Allowed: allowed}
+	for _, p := range []struct {
+		what string
+		ms   *int64
+	}{{"illegal-move penalty time", cfg.Regulations.IllegalMovePenaltyMs}, {"draw-claim penalty time", cfg.Regulations.DrawClaimPenaltyMs}} {
+		if p.ms != nil && (*p.ms < 0 || *p.ms > maxDurationMs) {
+			return State{}, &InputError{What: p.what, Value: fmt.Sprint(*p.ms), Problem: "out of range", Allowed: allowed}
 		}
 	}
 	s := State{Config: cfg, Result: NoResult}

@@ -31,7 +31,9 @@ func needsAuth(_ context.Context, c interceptors.CallMeta) bool {
 
 // interceptors is the door, identical for unary and stream calls: metrics
 // → logging → errors to statuses (hallerr.Codes: once, for every handler
-// and the door's own refusals) → auth (not for health and reflection) →
+// and the door's own refusals) → what could not be decoded (hallerr.DecodeCheck:
+// before anything that could answer first) → auth (not for health and
+// reflection) →
 // (streams: the limit of open streams per token) → validation → recovery.
 func (s *Server) interceptors() []grpc.ServerOption {
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall), logging.WithLevels(func(c codes.Code) logging.Level {
@@ -53,6 +55,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			s.metrics.grpc.UnaryServerInterceptor(),
 			logging.UnaryServerInterceptor(interceptorLogger(s.log), logOpts...),
 			s.codes.UnaryServerInterceptor(),
+			s.decode.UnaryServerInterceptor(),
 			selector.UnaryServerInterceptor(grpcauth.UnaryServerInterceptor(s.tokens.Authenticate), match),
 			validateUnary,
 			recovery.UnaryServerInterceptor(onPanic),
@@ -61,6 +64,7 @@ func (s *Server) interceptors() []grpc.ServerOption {
 			s.metrics.grpc.StreamServerInterceptor(),
 			logging.StreamServerInterceptor(interceptorLogger(s.log), logOpts...),
 			s.codes.StreamServerInterceptor(),
+			s.decode.StreamServerInterceptor(),
 			selector.StreamServerInterceptor(grpcauth.StreamServerInterceptor(s.tokens.Authenticate), match),
 			s.streams.StreamServerInterceptor(),
 			validateStream,

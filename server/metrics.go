@@ -45,6 +45,9 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { c, _ := s.store.Stats(); return float64(c) }))
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "store_writes_total", Help: "Writes committed by the store (grouped into commits)."},
 		func() float64 { _, w := s.store.Stats(); return float64(w) }))
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "signin_refused_total",
+		Help: "Web sign-ins refused (429) because their address failed too often (auth.SignInLimit)."},
+		func() float64 { return float64(s.signIns.Refused()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "sched_latency_p99_seconds",
 		Help: "How long runnable goroutines waited to run (p99, last 250 ms): over 0.2 s the hall is behind."},
 		func() float64 { return s.lag.Last().Seconds() }))
@@ -52,6 +55,7 @@ func (s *Server) newMetrics() *metrics {
 		func() float64 { return float64(s.hall.Online()) }))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "streams_open", Help: "Streams open now with a token (clock links, watch streams, SSE feeds)."},
 		func() float64 { return float64(s.streams.Open()) }))
+	m.reg.MustRegister(s.door.Collector("hall"))
 	m.reg.MustRegister(&boardCollector{s: s, desc: prometheus.NewDesc("hall_boards", "Boards by status.", []string{"status"}, nil)})
 	if s.opts.Stream != nil {
 		m.reg.MustRegister(newStreamCollector(s))

@@ -25,7 +25,17 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/stream", s.serveStream)
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())
-	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay}).Routes(mux)
+	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns}).Routes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
+}
+
+// credentialed says whether r shows a valid token or session (httpdoor:
+// its connection is then trusted). The checks of a state-changing request
+// (its CSRF token, its origin) are the handler's: this only asks who.
+func (s *Server) credentialed(r *http.Request) bool {
+	probe := r.WithContext(r.Context())
+	probe.Method = http.MethodGet
+	_, err := s.sessions.Identity(probe)
+	return err == nil
 }

@@ -11,6 +11,7 @@
 //	auth       roles, tokens, sessions, each token's streams
 //	fanout     the hubs that hand committed states to watchers; SSE; the delay line
 //	hallerr    the kinds of error and their one table to gRPC and HTTP statuses
+//	httpdoor   the HTTP port's limits: timeouts, connections, a reserve for health checks
 //	broadcast  PGN feeds, relays and the display page
 //	dashboard  the web pages' assets
 //	gateway    a follower of the hall's stream serving the same feeds elsewhere
@@ -39,7 +40,11 @@
 // serves /healthz (liveness), /readyz (readiness: the store commits, see
 // readiness.go), /metrics, the dashboard and its feeds, /api/backup, and the
 // web sign-in (package auth): HTTP callers are identified by a bearer token
-// or a session cookie, never by a token in the URL (auth.Sessions).
+// or a session cookie, never by a token in the URL (auth.Sessions). Its door
+// (package httpdoor, Options.HTTP) bounds each part of a request in time and
+// the connections it holds, so that the clocks keep their descriptors, and
+// answers health checks first when it is full; failed sign-ins are limited
+// per address (auth.SignInLimit).
 //
 // # Errors
 //
@@ -76,6 +81,7 @@ import (
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/server/httpdoor"
 	"github.com/chesshall/hallclock/server/link"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -147,6 +153,15 @@ type Options struct {
 	// names while it cannot store events: clocks wait that long (and a
 	// little more, spread) before they reconnect (default 5 s).
 	FaultRetryDelay time.Duration
+	// HTTP bounds the HTTP port: the time each part of a request may
+	// take, how many connections it holds (by default half the process's
+	// descriptors, the rest left to the clocks), how many of them
+	// anonymous, and a reserve for health checks (package httpdoor).
+	HTTP httpdoor.Limits
+	// SignInBurst failed web sign-ins are allowed per address, then one
+	// every SignInEvery, on Clock (defaults 10 and 6 s; auth.SignInLimit).
+	SignInBurst int
+	SignInEvery time.Duration
 }
 
 func (o *Options) defaults() {
@@ -198,7 +213,8 @@ type Server struct {
 	public   *fanout.DelayLine // the broadcast feeds' hub, delayed; nil without BroadcastDelay
 	tokens   *auth.Tokens
 	sessions *auth.Sessions
-	streams  *auth.Streams // each token's open streams: their limit, their end at revocation
+	signIns  *auth.SignInLimit // failed sign-ins per address
+	streams  *auth.Streams     // each token's open streams: their limit, their end at revocation
 	metrics  *metrics
 	codes    hallerr.Codes // errors → gRPC and HTTP statuses, for every handler
 
@@ -215,8 +231,10 @@ type Server struct {
 	feeds   *broadcast.Feeds // PGN, relays, display page
 
 	grpc   *grpc.Server
+	decode *hallerr.DecodeCheck // the codec's and the door's check of undecodable messages
 	health *health.Server
 	http   *http.Server
+	door   *httpdoor.Door // the HTTP port's limits
 }
 
 // New loads the hall from the store (replaying every board) and returns a
@@ -242,6 +260,8 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if s.sessions, err = auth.LoadSessions(ctx, s.tokens, time.Now); err != nil {
 		return nil, err
 	}
+	s.signIns = auth.NewSignInLimit(opts.SignInBurst, opts.SignInEvery, s.clock.Now, s.log)
+	s.door = httpdoor.New(opts.HTTP, s.credentialed, httpdoor.HealthChecks)
 	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
 		DisplayTolerance: opts.DisplayTolerance, PublicRounds: opts.PublicRounds, Sink: hubs{s.hub, s.public}})
 	if err != nil {
@@ -264,7 +284,8 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: fanout.ConnContext}
+	s.http = &http.Server{Handler: mux, ConnContext: fanout.ConnContext}
+	s.door.Configure(s.http)
 	if opts.TLS != nil {
 		s.http.TLSConfig = opts.TLS.Clone()
 	}
@@ -298,6 +319,7 @@ func (s *Server) Sessions() *auth.Sessions { return s.sessions }
 const MaxRequestBytes = pb.MaxImportBytes + 1<<20
 
 func (s *Server) newGRPC() *grpc.Server {
+	s.decode = hallerr.NewDecodeCheck(fanout.Codec())
 	opts := []grpc.ServerOption{
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: s.opts.KeepaliveTime, Timeout: s.opts.KeepaliveTimeout}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
@@ -305,8 +327,9 @@ func (s *Server) newGRPC() *grpc.Server {
 		// than it gives (notes/machine-limits.md).
 		grpc.InitialWindowSize(1 << 20),
 		grpc.InitialConnWindowSize(1 << 20),
-		// Watch updates are encoded once for all their watchers.
-		grpc.ForceServerCodecV2(fanout.Codec()),
+		// Watch updates are encoded once for all their watchers; what
+		// is not protobuf is refused at the door (hallerr.DecodeCheck).
+		grpc.ForceServerCodecV2(s.decode.Codec()),
 		// An imported round's files may be MaxImportBytes: the request
 		// reaches ImportRound, which says how large they are and what it
 		// takes, instead of gRPC's bare RESOURCE_EXHAUSTED at 4 MiB.
@@ -340,8 +363,10 @@ func (s *Server) ServeGRPC(l net.Listener) error {
 }
 
 // ServeHTTP serves the HTTP endpoints (/healthz, ...) on l until Shutdown:
-// over TLS, with the gRPC port's certificate, when Options.TLS is set.
+// over TLS, with the gRPC port's certificate, when Options.TLS is set;
+// its connections counted and admitted by the door (Options.HTTP).
 func (s *Server) ServeHTTP(l net.Listener) error {
+	l = s.door.Listen(l)
 	var err error
 	if s.http.TLSConfig != nil {
 		err = s.http.ServeTLS(l, "", "")

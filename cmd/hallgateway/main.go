@@ -44,6 +44,7 @@ import (
 	"github.com/chesshall/hallclock/internal/lograte"
 	"github.com/chesshall/hallclock/internal/natsclient"
 	"github.com/chesshall/hallclock/server/gateway"
+	"github.com/chesshall/hallclock/server/httpdoor"
 )
 
 func main() {
@@ -69,6 +70,10 @@ type Main struct {
 	NATSAuth      natsclient.Auth
 	Keys          map[string][]ed25519.PublicKey
 	AllowUnsigned bool
+
+	// HTTP bounds the HTTP port (-http-max-conns, -http-max-anonymous,
+	// -http-body-timeout; gateway.Options.HTTP).
+	HTTP httpdoor.Limits
 
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
@@ -97,7 +102,11 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.LogLevel, "log-level", env.String("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
 	grace := env.String("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long open calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
+	httpLimits := m.HTTP.Flags(fs, env.String)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := httpLimits(); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -188,7 +197,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("NATS %s: %w", m.NATS, err)
 	}
 	defer nc.Close()
-	g, err := gateway.New(gateway.Options{Conn: nc, Halls: m.Halls, Delay: m.Delay, Keys: m.Keys, AllowUnsigned: m.AllowUnsigned, Logger: log})
+	g, err := gateway.New(gateway.Options{Conn: nc, Halls: m.Halls, Delay: m.Delay, Keys: m.Keys, AllowUnsigned: m.AllowUnsigned, Logger: log, HTTP: m.HTTP})
 	if err != nil {
 		gl.Close()
 		hl.Close()

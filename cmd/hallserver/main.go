@@ -52,6 +52,7 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/natsclient"
 	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/httpdoor"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -110,6 +111,10 @@ type Main struct {
 	Stdout       io.Writer
 	Stderr       io.Writer
 
+	// HTTP bounds the HTTP port (-http-max-conns, -http-max-anonymous,
+	// -http-body-timeout; server.Options.HTTP).
+	HTTP httpdoor.Limits
+
 	// NATSAuth is how the hall connects to an external cluster
 	// (-nats-creds, -nats-nkey, -nats-tls-ca, -nats-tls-cert/-key); with
 	// the embedded server, the certificate it serves TLS with.
@@ -155,6 +160,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&replicas, "nats-replicas", replicas, "replicas of the hall's stream when it is created (3 on a three-node cluster) (HALL_NATS_REPLICAS)")
 	delay := env.String("HALL_BROADCAST_DELAY", "0s")
 	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
+	httpLimits := m.HTTP.Flags(fs, env.String)
 	grace := env.String("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	gcPercent := env.String("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
@@ -172,6 +178,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		return fmt.Errorf("-shutdown-grace %q: want a duration such as 5s", grace)
 	}
 	m.Grace = d
+	if err := httpLimits(); err != nil {
+		return err
+	}
 	if m.BroadcastDelay, err = time.ParseDuration(delay); err != nil || m.BroadcastDelay < 0 {
 		return fmt.Errorf("-broadcast-delay %q: want a duration such as 15m, or 0s", delay)
 	}
@@ -329,7 +338,7 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 		return nil, nil, nil, err
 	}
 	started = stream
-	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP}
 	if stream != nil {
 		opts.Stream = stream.status
 	}

@@ -72,6 +72,8 @@ func TestHallserverChild(t *testing.T) {
 type hallProc struct {
 	t          *testing.T
 	args       []string
+	run        string   // the test that is the process (default TestHallserverChild)
+	env        []string // added to the process's environment
 	grpc, http string
 	cmd        *exec.Cmd
 	out        *halltest.SyncBuffer
@@ -92,8 +94,12 @@ func freeAddr(t *testing.T) string {
 func (p *hallProc) start() {
 	t := p.t
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHallserverChild$")
-	cmd.Env = append(os.Environ(), childArgsEnv+"="+strings.Join(p.args, "\x1f"))
+	run := p.run
+	if run == "" {
+		run = "TestHallserverChild"
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+run+"$")
+	cmd.Env = append(append(os.Environ(), childArgsEnv+"="+strings.Join(p.args, "\x1f")), p.env...)
 	p.out = &halltest.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	if err := cmd.Start(); err != nil {

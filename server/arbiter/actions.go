@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
@@ -63,16 +64,17 @@ func (a *Service) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*p
 }
 
 func (a *Service) BoardAction(ctx context.Context, req *pb.BoardActionRequest) (*pb.BoardActionResponse, error) {
+	// A bad value (a result, a FEN) is refused naming its field.
 	if req.GetDryRun() {
 		r, err := a.dryRun(ctx, req.GetBoardId(), req.GetAction())
 		if err != nil {
-			return nil, err
+			return nil, wire.InField("action", err)
 		}
 		return r, nil
 	}
 	r, err := a.act(ctx, req.GetBoardId(), req.GetAction(), req.GetReason(), req.GetWaitMs())
 	if err != nil {
-		return nil, err
+		return nil, wire.InField("action", err)
 	}
 	return r, nil
 }

@@ -21,7 +21,7 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 		return nil, fmt.Errorf("%w: a tournament is called %q already (id %s): a name says which tournament is meant, so each has its own",
 			storage.ErrDuplicate, t.Name, t.ID)
 	}
-	cfg, err := hall.CheckConfig(req.GetDefaultConfig(), false)
+	cfg, err := hall.CheckConfigOf("default_config", req.GetDefaultConfig(), false)
 	if err != nil {
 		return nil, err
 	}

@@ -16,11 +16,11 @@ import (
 func (a *Service) DescribeTimeControl(_ context.Context, req *pb.DescribeTimeControlRequest) (*pb.TimeControlInfo, error) {
 	r, err := rules.ParseRuleset(req.GetRuleset())
 	if err != nil {
-		return nil, err
+		return nil, wire.InField("", err)
 	}
 	tc, err := rules.ParseTimeControl(req.GetTimeControl())
 	if err != nil {
-		return nil, err
+		return nil, wire.InField("", err)
 	}
 	info, err := wire.TimeControlInfo(r, tc)
 	if err != nil {

@@ -27,16 +27,37 @@ type Pages struct {
 	// BroadcastDelay is how late broadcast tokens watch the hall
 	// (SessionInfo.DelayMs); 0: live.
 	BroadcastDelay time.Duration
+	// Limit, if set, limits the sign-ins per address (signin_limit.go).
+	Limit *SignInLimit
 }
 
 // Routes registers the sign-in endpoints (see sessions.go).
 func (p *Pages) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /signin", p.serveSignInPage)
-	mux.HandleFunc("POST /signin", p.serveSignInForm)
+	mux.HandleFunc("GET /signin", p.limited(p.serveSignInPage, p.refusePage))
+	mux.HandleFunc("POST /signin", p.limited(p.serveSignInForm, p.refusePage))
 	mux.HandleFunc("POST /signout", p.serveSignOutForm)
 	mux.HandleFunc("GET /api/session", p.serveSessionInfo)
-	mux.HandleFunc("POST /api/session", p.serveSessionSignIn)
+	mux.HandleFunc("POST /api/session", p.limited(p.serveSessionSignIn, p.refuseText))
 	mux.HandleFunc("DELETE /api/session", p.serveSessionSignOut)
+}
+
+// limited is h under the sign-in limit, if there is one.
+func (p *Pages) limited(h http.HandlerFunc, refuse func(http.ResponseWriter, *http.Request, error)) http.HandlerFunc {
+	if p.Limit == nil {
+		return h
+	}
+	return p.Limit.Wrap(h, refuse)
+}
+
+// refusePage answers a refused sign-in with the form and why.
+func (p *Pages) refusePage(w http.ResponseWriter, _ *http.Request, err error) {
+	c, _, msg := p.Codes.HTTP(err)
+	p.renderSignIn(w, c, signInPage{Error: msg, Next: "/"})
+}
+
+// refuseText answers a refused sign-in as text.
+func (p *Pages) refuseText(w http.ResponseWriter, _ *http.Request, err error) {
+	p.Codes.WriteHTTP(w, err)
 }
 
 // next is where a sign-in form sends the browser: a path of this server.

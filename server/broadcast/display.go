@@ -223,6 +223,8 @@ func (f *Feeds) serveDisplayLive(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(f.ctx, cancel)
 	defer stop()
+	// A stream lives as long as its screen: no deadline on its writes.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)

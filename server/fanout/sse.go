@@ -2,7 +2,6 @@ package fanout
 
 import (
 	"context"
-	"crypto/tls"
 	"net"
 	"net/http"
 	"time"
@@ -37,14 +36,21 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
 
-// tcpConn returns the TCP connection r came on, if ConnContext kept it.
+// tcpConn returns the TCP connection r came on, if ConnContext kept it:
+// beneath TLS and whatever else wraps it (as tls.Conn does, with NetConn).
 func tcpConn(r *http.Request) *net.TCPConn {
 	c, _ := r.Context().Value(connKey{}).(net.Conn)
-	if tc, ok := c.(*tls.Conn); ok {
-		c = tc.NetConn()
+	for c != nil {
+		if tcp, ok := c.(*net.TCPConn); ok {
+			return tcp
+		}
+		u, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			return nil
+		}
+		c = u.NetConn()
 	}
-	tcp, _ := c.(*net.TCPConn)
-	return tcp
+	return nil
 }
 
 // SendSSE writes sub's updates to the event stream of r until ctx ends or
@@ -53,6 +59,10 @@ func tcpConn(r *http.Request) *net.TCPConn {
 // sseInFlight of what was written before. sent, if not nil, is called
 // after each update is flushed. The caller has written the headers.
 func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *http.Request, sub *Sub, sent func()) {
+	// A stream lives as long as its watcher: no deadline on its writes
+	// (the port's bound on answers is for answers that end; a watcher
+	// that stops reading is held back below, not cut).
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	tcp := tcpConn(r)
 	if tcp != nil {
 		_ = tcp.SetWriteBuffer(sseSendBuffer)

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/chesshall/hallclock/internal/ident"
@@ -54,4 +55,20 @@ func (g *Gateway) mayWatch(authorization string, h *hall, roundID string) error 
 		return fmt.Errorf("%w: watching the whole of hall %s needs one of its broadcast tokens (Authorization: Bearer ...); its public rounds need none", hallerr.ErrUnauthenticated, h.id)
 	}
 	return fmt.Errorf("%w: round %s of hall %s is not public: send one of the hall's broadcast tokens (Authorization: Bearer ...)", hallerr.ErrUnauthenticated, roundID, h.id)
+}
+
+// credentialed says whether r shows a broadcast token of a hall the
+// gateway follows (httpdoor: its connection is then trusted).
+func (g *Gateway) credentialed(r *http.Request) bool {
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || token == "" {
+		return false
+	}
+	hash := ident.HashSecret(token)
+	for _, h := range g.hallList() {
+		if h.token(hash) {
+			return true
+		}
+	}
+	return false
 }

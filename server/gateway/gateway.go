@@ -92,6 +92,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
@@ -99,6 +100,8 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/fanout"
+	"github.com/chesshall/hallclock/server/hallerr"
+	"github.com/chesshall/hallclock/server/httpdoor"
 )
 
 // Options configure a Gateway. Conn is required.
@@ -124,6 +127,9 @@ type Options struct {
 	AllowUnsigned bool
 	Clock         mono.Clock // default mono.Real()
 	Logger        *slog.Logger
+	// HTTP bounds the HTTP port as on the hall (package httpdoor): a
+	// broadcast token of a followed hall makes a connection trusted.
+	HTTP httpdoor.Limits
 }
 
 // Gateway follows halls' streams and serves their read-only feeds.
@@ -144,6 +150,7 @@ type Gateway struct {
 
 	grpc *grpc.Server
 	http *http.Server
+	door *httpdoor.Door
 }
 
 // New returns a gateway; Run follows the halls, ServeGRPC and ServeHTTP
@@ -170,17 +177,23 @@ func New(opts Options) (*Gateway, error) {
 	}
 	g := &Gateway{opts: opts, clock: opts.Clock, log: opts.Logger, js: js, halls: map[string]*hall{}}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
+	g.door = httpdoor.New(opts.HTTP, g.credentialed, httpdoor.HealthChecks)
 	g.reg = g.newMetrics()
+	// A request that is not protobuf is INVALID_ARGUMENT, as at the hall.
+	decode := hallerr.NewDecodeCheck(encoding.GetCodecV2("proto"))
 	g.grpc = grpc.NewServer(
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 10 * time.Second, Timeout: 5 * time.Second}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 		grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20),
-		grpc.ChainStreamInterceptor(refusals.StreamServerInterceptor()))
+		grpc.ForceServerCodecV2(decode.Codec()),
+		grpc.ChainUnaryInterceptor(refusals.UnaryServerInterceptor(), decode.UnaryServerInterceptor()),
+		grpc.ChainStreamInterceptor(refusals.StreamServerInterceptor(), decode.StreamServerInterceptor()))
 	pb.RegisterWatchServer(g.grpc, &watchService{g: g})
 	reflection.Register(g.grpc)
 	mux := http.NewServeMux()
 	g.routes(mux)
-	g.http = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ConnContext: fanout.ConnContext}
+	g.http = &http.Server{Handler: mux, ConnContext: fanout.ConnContext}
+	g.door.Configure(g.http)
 	return g, nil
 }
 
@@ -359,9 +372,10 @@ func (g *Gateway) ServeGRPC(l net.Listener) error {
 	return err
 }
 
-// ServeHTTP serves the feeds and pages on l until Shutdown.
+// ServeHTTP serves the feeds and pages on l until Shutdown, its
+// connections counted and admitted by the door (Options.HTTP).
 func (g *Gateway) ServeHTTP(l net.Listener) error {
-	err := g.http.Serve(l)
+	err := g.http.Serve(g.door.Listen(l))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

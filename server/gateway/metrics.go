@@ -20,13 +20,15 @@ type gatewayMetrics struct {
 //	hall_gateway_pending             stream messages not yet applied, by hall (the lag)
 //	hall_gateway_refused_total       messages refused, by hall: not written by the hall (unsigned, forged, another key), events out of order or refused by the rules (0 unless something is wrong)
 //	hall_gateway_hall_seq            the hall's last change number applied, by hall
+//	hall_gateway_http_connections    HTTP connections open, by class (httpdoor)
+//	hall_gateway_http_refused_total  HTTP connections and requests refused, by reason (httpdoor)
 func (g *Gateway) newMetrics() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	g.metrics = &gatewayMetrics{
 		watchers: prometheus.NewGauge(prometheus.GaugeOpts{Name: "hall_gateway_watchers", Help: "Watch streams open (gRPC and SSE)."}),
 		updates:  prometheus.NewCounter(prometheus.CounterOpts{Name: "hall_gateway_updates_total", Help: "Updates sent to watchers."}),
 	}
-	reg.MustRegister(g.metrics.watchers, g.metrics.updates, &hallCollector{g: g},
+	reg.MustRegister(g.metrics.watchers, g.metrics.updates, &hallCollector{g: g}, g.door.Collector("hall_gateway"),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return reg
 }

@@ -35,16 +35,23 @@ func MergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 	return out
 }
 
-// CheckConfig parses a configuration; one without a time control (a
-// tournament's default) is refused only if needTC.
+// CheckConfig parses a request's configuration, its field "config"; one
+// without a time control (a tournament's default) is refused only if
+// needTC.
 func CheckConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
+	return CheckConfigOf("config", c, needTC)
+}
+
+// CheckConfigOf is CheckConfig of the request's field named field: a bad
+// value is refused naming it ("default_config.time_control: ...").
+func CheckConfigOf(field string, c *pb.ClockConfig, needTC bool) (rules.Config, error) {
 	if c.GetTimeControl() == "" {
 		if needTC {
-			return rules.Config{}, hallerr.BadRequest("no time control: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")")
+			return rules.Config{}, hallerr.BadRequest("%s.time_control: none given: give one for the board, its round or its tournament (e.g. \"90m+30s\" or \"40/5400+30:1800+30\")", field)
 		}
 		r, err := rules.ParseRuleset(c.GetRuleset())
 		if err != nil {
-			return rules.Config{}, err
+			return rules.Config{}, wire.InField(field, err)
 		}
 		cfg := rules.Config{Ruleset: r, Regulations: wire.Regulations(c.GetRegulations()), Blind: wire.BlindPlay(c.GetBlindPlay())}
 		if err := cfg.Blind.Check(r); err != nil {
@@ -54,10 +61,10 @@ func CheckConfig(c *pb.ClockConfig, needTC bool) (rules.Config, error) {
 	}
 	cfg, err := wire.Config(c)
 	if err != nil {
-		return cfg, err
+		return cfg, wire.InField(field, err)
 	}
 	if _, err := rules.NewState(cfg); err != nil {
-		return cfg, err
+		return cfg, wire.InField(field, err)
 	}
 	return cfg, nil
 }

@@ -61,7 +61,7 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent,
 	}
 	e, err := wire.Event(ev.GetAction(), false)
 	if err != nil {
-		return refuse("invalid", err.Error())
+		return refuse("invalid", wire.InField("event.action", err).Error())
 	}
 	cmd := b.findCommand(ev.GetCommandId())
 	if ev.GetCommandId() != "" && cmd == nil && resent {
@@ -85,7 +85,7 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent,
 	}
 	next, err := rules.Apply(b.state, e)
 	if err != nil {
-		return refuse(refusalCode(err), err.Error())
+		return refuse(refusalCode(err), wire.InField("event.action", err).Error())
 	}
 	var alert string
 	if d := b.h.opts.DisplayTolerance; d >= 0 && (abs(ev.GetWhiteMs()-next.P[rules.White].MainMs) > d || abs(ev.GetBlackMs()-next.P[rules.Black].MainMs) > d) {

@@ -97,7 +97,7 @@ func (c Codes) code(err error) (code codes.Code, later bool) {
 		return codes.OutOfRange, false
 	case errors.Is(err, ErrDeviceSilent), errors.Is(err, ErrNoHello):
 		return codes.DeadlineExceeded, false
-	case errors.Is(err, ErrSlowDevice), errors.Is(err, ErrTooManyStreams):
+	case errors.Is(err, ErrSlowDevice), errors.Is(err, ErrTooManyStreams), errors.Is(err, ErrTooManyAttempts):
 		return codes.ResourceExhausted, false
 	case errors.Is(err, ErrReplaced):
 		return codes.Aborted, false

@@ -62,6 +62,7 @@ func TestCodes(t *testing.T) {
 		{"beyond head", ErrBeyondHead, codes.OutOfRange, http.StatusBadRequest},
 		{"device silent", ErrDeviceSilent, codes.DeadlineExceeded, http.StatusGatewayTimeout},
 		{"too many streams", ErrTooManyStreams, codes.ResourceExhausted, http.StatusTooManyRequests},
+		{"too many sign-in attempts", ErrTooManyAttempts, codes.ResourceExhausted, http.StatusTooManyRequests},
 		{"replaced", ErrReplaced, codes.Aborted, http.StatusInternalServerError},
 		{"unknown method", ErrUnknownMethod, codes.Unimplemented, http.StatusNotFound},
 		{"permission", ErrPermission, codes.PermissionDenied, http.StatusForbidden},

@@ -28,6 +28,7 @@ var (
 	ErrTooManyStreams  = errors.New("too many streams")                 // a token's streams at their limit
 	ErrRoundStarted    = errors.New("round started")                    // a round replaced after a clock started
 	ErrUnknownMethod   = errors.New("unknown method")                   // the web pages called a method the service does not have
+	ErrTooManyAttempts = errors.New("too many attempts")                // sign-ins from one address beyond their limit
 )
 
 // BadRequest returns an error of kind ErrBadRequest (INVALID_ARGUMENT)

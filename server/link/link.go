@@ -370,15 +370,17 @@ func (s *Service) skipLost(ctx context.Context, l *link, upTo uint64) error {
 }
 
 // refuseOffBoard refuses an event that reaches no board (malformed, or for
-// a board that does not exist): committed to the audit log and
-// acknowledged, so the device moves on.
+// a board that does not exist): committed to the audit log of the board a
+// person would look at (offBoardAudit) and acknowledged, so the device
+// moves on.
 func (s *Service) refuseOffBoard(ctx context.Context, l *link, ev *pb.DeviceEvent, code, msg string) error {
 	seq := ev.GetSeq()
+	board := s.offBoardAudit(l.dev, ev.GetBoardId())
 	err := s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AckDevice(l.dev, seq); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: "device:" + l.dev, What: hall.ActionText(ev.GetAction()),
+		return tx.AddAudit(&storage.AuditRecord{BoardID: board, Actor: "device:" + l.dev, What: hall.ActionText(ev.GetAction()),
 			Outcome: storage.OutcomeRefused(msg), Action: hall.ActionJSON(ev.GetAction())})
 	})
 	if err != nil && !errors.Is(err, storage.ErrDuplicate) {
@@ -394,6 +396,20 @@ func (s *Service) refuseOffBoard(ctx context.Context, l *link, ev *pb.DeviceEven
 	s.counters.rejected.Add(1)
 	l.sendHere(ack(seq, &pb.Rejection{Seq: seq, Code: code, Message: msg}))
 	return nil
+}
+
+// offBoardAudit is the board whose audit log tells why a device's event
+// that reached no board was refused (the Welcome of a device that missed
+// the Ack sends it there): the board whose clock the device keeps, else
+// the board the event names if there is one, else none (the hall's log).
+func (s *Service) offBoardAudit(dev, named string) string {
+	if b := s.hall.BoardOfDevice(dev); b != nil {
+		return b.ID()
+	}
+	if b, err := s.hall.Board(named); err == nil {
+		return b.ID()
+	}
+	return ""
 }
 
 // refusedRejection stands for a refusal committed earlier, whose words
