@@ -110,7 +110,25 @@ func snapshot(ctx context.Context, q querier, boardID string) (rules.State, uint
 // read in one read transaction, so they agree. An unknown board is
 // ErrNotFound; an event the rules now refuse is an error naming it.
 func (s *Store) Replay(ctx context.Context, boardID string) (rules.State, uint64, error) {
-	return s.replay(ctx, boardID, true)
+	st, seq, _, err := s.replay(ctx, boardID, true, false)
+	return st, seq, err
+}
+
+// A Passed is an event of a board's log that the rules of this version
+// refuse: it was acknowledged under an earlier version, whose rules took
+// it (a rule was corrected since, say). A replay that passes over it keeps
+// the state as it was before the event and goes on with the next one.
+type Passed struct {
+	BoardSeq uint64
+	Event    rules.Event
+	Refusal  *rules.Refusal
+}
+
+// ReplayPassing is Replay for a hall starting: an event the rules now
+// refuse does not keep the hall from starting. It is passed over and
+// returned, for the arbiters to be told; any other fault is an error.
+func (s *Store) ReplayPassing(ctx context.Context, boardID string) (rules.State, uint64, []Passed, error) {
+	return s.replay(ctx, boardID, true, true)
 }
 
 // ReplayFromScratch is Replay without the snapshot: every event of the
@@ -118,29 +136,26 @@ func (s *Store) Replay(ctx context.Context, boardID string) (rules.State, uint64
 // equal states (reflect.DeepEqual); it exists to check that, and to
 // rebuild a board whose snapshot is suspect.
 func (s *Store) ReplayFromScratch(ctx context.Context, boardID string) (rules.State, uint64, error) {
-	return s.replay(ctx, boardID, false)
+	st, seq, _, err := s.replay(ctx, boardID, false, false)
+	return st, seq, err
 }
 
-func (s *Store) replay(ctx context.Context, boardID string, useSnapshot bool) (rules.State, uint64, error) {
+func (s *Store) replay(ctx context.Context, boardID string, useSnapshot, pass bool) (st rules.State, after uint64, passed []Passed, err error) {
 	db, err := s.reader()
 	if err != nil {
-		return rules.State{}, 0, err
+		return rules.State{}, 0, nil, err
 	}
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return rules.State{}, 0, fmt.Errorf("storage: board %s: replay: %w", boardID, err)
+		return rules.State{}, 0, nil, fmt.Errorf("storage: board %s: replay: %w", boardID, err)
 	}
 	defer tx.Rollback()
 
 	b, err := board(ctx, tx, boardID)
 	if err != nil {
-		return rules.State{}, 0, err
+		return rules.State{}, 0, nil, err
 	}
-	var (
-		st    rules.State
-		after uint64
-		have  bool
-	)
+	var have bool
 	if useSnapshot {
 		st, after, err = snapshot(ctx, tx, boardID)
 		switch {
@@ -158,21 +173,28 @@ func (s *Store) replay(ctx context.Context, boardID string, useSnapshot bool) (r
 	if !have {
 		after = 0
 		if st, err = rules.NewState(b.Config); err != nil {
-			return rules.State{}, 0, fmt.Errorf("storage: board %s: config: %w", boardID, err)
+			return rules.State{}, 0, nil, fmt.Errorf("storage: board %s: config: %w", boardID, err)
 		}
 	}
 	evs, err := events(ctx, tx, boardID, after)
 	if err != nil {
-		return rules.State{}, 0, err
+		return rules.State{}, 0, nil, err
 	}
 	for _, e := range evs {
 		if e.BoardSeq != after+1 {
-			return rules.State{}, 0, fmt.Errorf("storage: board %s: the log jumps from event %d to %d", boardID, after, e.BoardSeq)
+			return rules.State{}, 0, nil, fmt.Errorf("storage: board %s: the log jumps from event %d to %d", boardID, after, e.BoardSeq)
 		}
-		if st, err = rules.Apply(st, e.Event); err != nil {
-			return rules.State{}, 0, fmt.Errorf("storage: board %s: replaying event %d (%s): %w", boardID, e.BoardSeq, e.Event, err)
+		next, err := rules.Apply(st, e.Event)
+		var refusal *rules.Refusal
+		switch {
+		case err == nil:
+			st = next
+		case pass && errors.As(err, &refusal):
+			passed = append(passed, Passed{BoardSeq: e.BoardSeq, Event: e.Event, Refusal: refusal})
+		default:
+			return rules.State{}, 0, nil, fmt.Errorf("storage: board %s: replaying event %d (%s): %w", boardID, e.BoardSeq, e.Event, err)
 		}
 		after = e.BoardSeq
 	}
-	return st, after, nil
+	return st, after, passed, nil
 }

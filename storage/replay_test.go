@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -242,5 +243,44 @@ func TestReplayIgnoresUnusableSnapshots(t *testing.T) {
 		if err != nil || n != 3 || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: Replay(b1) = %+v, %d, %v; want %+v, 3", c.name, got, n, err, want)
 		}
+	}
+}
+
+// An event the rules of this version refuse — acknowledged under an
+// earlier version whose rules took it — keeps Replay from reading the log
+// (it names the event), while ReplayPassing passes over it and returns it,
+// the state as the rules read the rest of the log.
+func TestReplayPassingAnEventTheRulesNowRefuse(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := MustOpen(t)
+	mustBoards(t, s, 1)
+	early := press(rules.White, 500) // a press before the clock started: refused today
+	evs := []rules.Event{early, {Kind: rules.KindStart, T: 1_000}, press(rules.White, 2_000), press(rules.Black, 9_000)}
+	mustWrite(t, s, func(tx *Tx) error {
+		for i, e := range evs {
+			if err := tx.AppendEvent(&EventRecord{BoardID: "b1", BoardSeq: uint64(i + 1), Event: e}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	cfg := mustConfig(t, "90m+30s")
+	if _, err := rules.Fold(cfg, evs[:1]); err == nil {
+		t.Fatal("the rules take a press before the start: the test needs an event they refuse")
+	}
+	want, err := rules.Fold(cfg, evs[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Replay(ctx, "b1"); err == nil || !strings.Contains(err.Error(), "replaying event 1") {
+		t.Errorf("Replay = %v, want an error naming event 1", err)
+	}
+	got, seq, passed, err := s.ReplayPassing(ctx, "b1")
+	if err != nil || seq != 4 || !reflect.DeepEqual(got, want) {
+		t.Errorf("ReplayPassing = %+v, %d, %v; want %+v, 4", got, seq, err, want)
+	}
+	if len(passed) != 1 || passed[0].BoardSeq != 1 || passed[0].Event.Kind != rules.KindPress || passed[0].Refusal == nil {
+		t.Errorf("passed over %+v, want event 1 (the press) with its refusal", passed)
 	}
 }

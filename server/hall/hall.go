@@ -111,9 +111,14 @@ func (h *Hall) load(ctx context.Context) error {
 		// it, where its log ends, and its last ruling: a start reads a
 		// bounded part of each board's history, not all of it (the
 		// history a device is given is read when it connects).
-		st, seq, err := h.store.Replay(ctx, rec.ID)
+		st, seq, passed, err := h.store.ReplayPassing(ctx, rec.ID)
 		if err != nil {
 			return fmt.Errorf("replaying board %s: %w", rec.ID, err)
+		}
+		if len(passed) > 0 {
+			if err := h.notePassed(ctx, rec.ID, st, seq, passed); err != nil {
+				return err
+			}
 		}
 		head, err := h.store.Head(ctx, rec.ID)
 		if err != nil {
