@@ -91,6 +91,9 @@ type fleet struct {
 	// server's.
 	beatLate atomic.Int64
 	lastErr  atomic.Value
+	// ackLog lists the acknowledged presses of probe windows in arrival
+	// order (age.go).
+	ackLog ackLog
 	// backlog, if set, is the server's own work left over (the hall's
 	// outbox not yet in its stream): settle waits for it too.
 	backlog func() float64
@@ -359,6 +362,7 @@ func (c *clock) ack(a *pb.Ack, now time.Time) {
 		p.w.lat.add(now.Sub(p.at))
 		if p.w.probe {
 			c.acks[p.boardSeq] = now
+			c.f.ackLog.add(c.board, p.boardSeq, now)
 		}
 	}
 	c.pend = c.pend[n:]
