@@ -58,6 +58,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -221,6 +222,7 @@ func run(c config) error {
 	if err := pinSelf(c.loadCPUs); err != nil {
 		return err
 	}
+	debug.SetGCPercent(benchGCPercent)
 	watchAt := ""
 	if r := c.watchRateOr(); r != c.rate && c.parts["watchers"] {
 		watchAt = fmt.Sprintf(" (%.0f/s with the watchers)", r)
