@@ -120,6 +120,11 @@ type Main struct {
 	// the embedded server, the certificate it serves TLS with.
 	NATSAuth natsclient.Auth
 
+	// HeartbeatBudget is how many clocks beat every second before the
+	// hall asks a larger fleet to beat less often (-heartbeat-budget;
+	// server.Options.HeartbeatBudget).
+	HeartbeatBudget int
+
 	// DebugAddr, if set, serves Go's profiler there (debug.go).
 	DebugAddr string
 	// GCPercent and MemoryLimit are the collector's settings (gc.go),
@@ -165,6 +170,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	gcPercent := env.String("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
 	fs.StringVar(&gcPercent, "gc-percent", gcPercent, "Go's GOGC for the server: collect once the heap has grown by this percentage of the live one; the default trades memory for rarer collections, each of which stalls acknowledgements (GOGC, if set and this is not, wins) (HALL_GC_PERCENT)")
+	budget := env.String("HALL_HEARTBEAT_BUDGET", "2500")
+	fs.StringVar(&budget, "heartbeat-budget", budget, "heartbeats a second the whole fleet of clocks sends: up to this many clocks beat every second, a larger fleet is asked to beat less often (up to every 5 s; a silent clock is then shown offline after twice its interval); 0: every clock every second (HALL_HEARTBEAT_BUDGET)")
 	memLimit := env.String("HALL_MEMORY_LIMIT", "")
 	fs.StringVar(&memLimit, "memory-limit", memLimit, "a soft limit on the server's memory, e.g. 2GiB: the collector runs more often near it; none by default (GOMEMLIMIT, if set and this is not, wins) (HALL_MEMORY_LIMIT)")
 	if err := fs.Parse(args); err != nil {
@@ -178,6 +185,12 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		return fmt.Errorf("-shutdown-grace %q: want a duration such as 5s", grace)
 	}
 	m.Grace = d
+	if m.HeartbeatBudget, err = strconv.Atoi(budget); err != nil || m.HeartbeatBudget < 0 {
+		return fmt.Errorf("-heartbeat-budget %q: want a number of heartbeats a second, 0 for no limit", budget)
+	}
+	if m.HeartbeatBudget == 0 {
+		m.HeartbeatBudget = -1 // server.Options: no limit
+	}
 	if err := httpLimits(); err != nil {
 		return err
 	}
@@ -338,7 +351,7 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 		return nil, nil, nil, err
 	}
 	started = stream
-	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP, HeartbeatBudget: m.HeartbeatBudget}
 	if stream != nil {
 		opts.Stream = stream.status
 	}
