@@ -68,10 +68,13 @@ type pending struct {
 type window struct {
 	from, to time.Time
 	lat      hist
+	sendLate hist         // how late the bench sent each press after its scheduled time (its own delay)
 	acked    atomic.Int64 // press acknowledgements received within [from, to)
 	sent     atomic.Int64 // presses scheduled within it
 	rejected atomic.Int64
 	probe    bool // record acknowledgement times for watchers
+	// the bench's own scheduling latency over the window (sched.go)
+	schedP99, schedMax time.Duration
 }
 
 func (w *window) in(t time.Time) bool { return !t.Before(w.from) && t.Before(w.to) }
@@ -94,7 +97,8 @@ type fleet struct {
 	lastErr  atomic.Value
 	// ackLog lists the acknowledged presses of probe windows in arrival
 	// order (age.go).
-	ackLog ackLog
+	ackLog    ackLog
+	collected time.Time // when the bench last collected (collect)
 	// backlog, if set, is the server's own work left over (the hall's
 	// outbox not yet in its stream): settle waits for it too.
 	backlog func() float64
@@ -294,7 +298,11 @@ func (c *clock) press(at time.Time, w *window) error {
 		return nil
 	}
 	e := rules.Event{Kind: rules.KindPress, T: c.boardNow(time.Now()), Side: c.st.ToMove}
-	return c.sendLocked(e, "", at, w, true)
+	err := c.sendLocked(e, "", at, w, true)
+	if w != nil {
+		w.sendLate.add(time.Since(at))
+	}
+	return err
 }
 
 // sendLocked applies e to the clock's state and sends it. c.mu is held.
@@ -435,13 +443,15 @@ func (f *fleet) pace(p int) {
 // the unacknowledged count as lost).
 func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) *window {
 	f.settle(settleLimit)
-	collectBench()
+	f.collect()
 	f.setRate(rate)
 	time.Sleep(warm)
 	now := time.Now()
 	w := &window{from: now, to: now.Add(d), probe: probe}
 	f.win.Store(w)
+	sched0 := readSched()
 	time.Sleep(d)
+	w.schedP99, w.schedMax = readSched().since(sched0, 0.99)
 	end := time.Now().Add(drain)
 	for time.Now().Before(end) && f.pendingIn(w) > 0 {
 		time.Sleep(10 * time.Millisecond)
@@ -462,7 +472,16 @@ func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) 
 // theirs, and measured.
 const benchGCPercent = 400
 
-func collectBench() { runtime.GC() }
+// collect collects the bench's garbage, unless it did in the last few
+// seconds (runServer collects before the window it times the server's CPU
+// over, then measure would again).
+func (f *fleet) collect() {
+	if time.Since(f.collected) < 5*time.Second {
+		return
+	}
+	runtime.GC()
+	f.collected = time.Now()
+}
 
 // settleLimit bounds how long settle waits for a server's backlog.
 const settleLimit = time.Minute

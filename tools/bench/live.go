@@ -145,6 +145,10 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		}
 	}
 	if c.parts["ingest"] || c.parts["watchers"] || c.parts["saturation"] {
+		// Caught up and collected first (as measure would), so that the
+		// CPU figures span only the warm-up, window and drain.
+		f.settle(settleLimit)
+		f.collect()
 		cpu0, gen0 := s.cpu(), procCPU(os.Getpid())
 		c0, w0 := s.metric("hall_store_commits_total"), s.metric("hall_store_writes_total")
 		res.ingest = f.measure(c.rate, c.warmup, c.duration, drain, false)
@@ -156,8 +160,9 @@ func runServer(c config, tmp, kind string) (*live, error) {
 			fmt.Printf("   store: %.0f commits/s, %.1f writes per commit\n", res.commitsPerSec, res.acksPerCommit)
 		}
 		w := res.ingest
-		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s; server CPU %.0f%%, generator CPU %.0f%%\n",
-			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)),
+		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s (the bench sent them p99 %s late; its goroutines waited p99 %s, at most %s, to run); server CPU %.0f%%, generator CPU %.0f%%\n",
+			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)), ms(w.sendLate.quantile(0.99)),
+			ms(w.schedP99), ms(w.schedMax),
 			100*res.cpu.Seconds()/(c.warmup+c.duration).Seconds(), 100*res.gen.Seconds()/(c.warmup+c.duration).Seconds())
 		if n, err := f.errors(); n > 0 {
 			fmt.Printf("   %d clock stream errors, the last: %v\n", n, err)
