@@ -75,6 +75,7 @@ func main() {
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
 	cmdline.Main("hallserver", func() error { return m.ParseFlags(os.Args[1:], os.Getenv) }, func(ctx context.Context) error {
 		m.gc.apply() // the process's settings: the command's, not Run's
+		m.gc.idle = true
 		return m.Run(ctx)
 	})
 }
@@ -287,6 +288,9 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	defer st.Close()
 	defer stream.stop() // after the server's shutdown, before the store closes
+	if m.gc.idle {
+		go collectWhenIdle(ctx, func() uint64 { return srv.Stats().EventsApplied })
+	}
 	if err := lock.Announce(hostPort(gl.Addr()), hostPort(hl.Addr())); err != nil {
 		log.Warn("cannot record the addresses in the lock file", "err", err)
 	}
