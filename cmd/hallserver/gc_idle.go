@@ -21,10 +21,12 @@ import (
 // cycle after a fleet connected then runs before the round starts, on
 // time the hall has spare, and the next is paced on the new live heap.
 // During play a hall is never idle for long, and the collector runs as
-// Go paces it.
+// Go paces it. (Idle for a second was too short: a cycle started in a
+// pause of a second or two and was still marking, half a second of CPU,
+// when the presses came back.)
 
 const (
-	idleFor     = time.Second
+	idleFor     = 5 * time.Second
 	idleGrowth  = 2 // collect when the heap holds this many times the last live heap
 	idleLookFor = 250 * time.Millisecond
 )

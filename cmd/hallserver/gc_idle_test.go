@@ -19,13 +19,13 @@ func TestIdleCollector(t *testing.T) {
 		why    string
 	}{
 		{0, 5, grown, false, "the first look only starts counting"},
-		{500 * time.Millisecond, 5, grown, false, "quiet for half a second"},
-		{time.Second, 6, grown, false, "an event came"},
-		{1500 * time.Millisecond, 6, grown, false, "quiet for half a second since it"},
-		{2 * time.Second, 6, heapReading{live: 100, now: 150, cycles: 7}, false, "quiet for 1 s, the heap not doubled"},
-		{2 * time.Second, 6, grown, true, "quiet for 1 s, the heap 2.5 times the live one"},
-		{2250 * time.Millisecond, 6, grown, false, "the collection asked for has not run yet"},
-		{2500 * time.Millisecond, 6, heapReading{live: 120, now: 130, cycles: 8}, false, "collected: the heap is small again"},
+		{4 * time.Second, 5, grown, false, "quiet for 4 s"},
+		{5 * time.Second, 6, grown, false, "an event came"},
+		{9 * time.Second, 6, grown, false, "quiet for 4 s since it"},
+		{10 * time.Second, 6, heapReading{live: 100, now: 150, cycles: 7}, false, "quiet for 5 s, the heap not doubled"},
+		{10 * time.Second, 6, grown, true, "quiet for 5 s, the heap 2.5 times the live one"},
+		{10250 * time.Millisecond, 6, grown, false, "the collection asked for has not run yet"},
+		{10500 * time.Millisecond, 6, heapReading{live: 120, now: 130, cycles: 8}, false, "collected: the heap is small again"},
 		{60 * time.Second, 6, heapReading{live: 120, now: 300, cycles: 8}, true, "grown again, still quiet"},
 		{61 * time.Second, 9, heapReading{live: 120, now: 400, cycles: 9}, false, "events came"},
 	}
