@@ -192,7 +192,10 @@ func runServer(c config, tmp, kind string) (*live, error) {
 }
 
 // profileUnder takes CPU, block and mutex profiles of the hall over one
-// window at the ingest rate, and a heap profile at its end.
+// window at the ingest rate, a heap profile at its end and then an
+// execution trace of traceFor.
+const traceFor = 5 * time.Second
+
 func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string, error) {
 	if err := os.MkdirAll(c.profile, 0o755); err != nil {
 		return nil, err
@@ -223,6 +226,15 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 	wg.Wait()
 	// The heap as the window ends: what each GC cycle has to mark.
 	if name, err := s.profile(ctx, c.profile, "heap", "", 0); err != nil {
+		first = cmp.Or(first, err)
+	} else {
+		files = append(files, name)
+	}
+	// An execution trace of a few seconds, after the profiles (its cost
+	// would weigh on theirs): where the presses' p99 stalls are —
+	// collector phases, a goroutine waiting for a processor, a lock
+	// (go tool trace).
+	if name, err := s.profile(ctx, c.profile, "trace", "", traceFor); err != nil {
 		first = cmp.Or(first, err)
 	} else {
 		files = append(files, name)

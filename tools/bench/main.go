@@ -114,7 +114,7 @@ func main() {
 	flag.IntVar(&c.restartEvents, "restart-events", 10_000_000, "restart: events in all")
 	flag.StringVar(&c.restartDir, "restart-dir", "", "restart: keep the generated halls here and reuse them on the next run (default: a temporary directory)")
 	flag.StringVar(&c.hallserver, "hallserver", "", "hallserver binary (default: go build ./cmd/hallserver)")
-	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles of hallserver under the ingest load to this directory")
+	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles and an execution trace of hallserver under the ingest load to this directory")
 	flag.BoolVar(&c.markdown, "markdown", false, "also print the table as Markdown")
 	defServer, defLoad := defaultPinning()
 	flag.StringVar(&serverCPU, "server-cpus", defServer, "CPUs of the server under test, as taskset lists them (1, 2-3); none: not pinned")

@@ -248,7 +248,11 @@ func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Du
 	if label != "" {
 		label = "-" + label
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%s%s.pb.gz", s.name, kind, label))
+	ext := ".pb.gz"
+	if kind == "trace" {
+		ext = ".trace"
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s%s%s", s.name, kind, label, ext))
 	f, err := os.Create(name)
 	if err != nil {
 		return "", err
