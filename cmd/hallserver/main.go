@@ -75,6 +75,7 @@ func main() {
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
 	cmdline.Main("hallserver", func() error { return m.ParseFlags(os.Args[1:], os.Getenv) }, func(ctx context.Context) error {
 		m.gc.apply() // the process's settings: the command's, not Run's
+		applyProcs(os.Getenv)
 		m.gc.idle = true
 		return m.Run(ctx)
 	})
