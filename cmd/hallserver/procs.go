@@ -11,9 +11,9 @@ import "runtime"
 // acknowledgements and the watchers for that long. With a second P the
 // rest of the hall runs while the writer is in SQLite, the kernel sharing
 // the CPU between the two threads: measured at 10,000 clocks and 1,000
-// presses/s on one pinned core, p50 4.9 ms and p99 9.7 ms against 6.1–8.7
-// and 28–94 ms with one P (docs/benchmarks.md). GOMAXPROCS, if set, is
-// Go's own and wins.
+// presses/s on one pinned core, p50 4.4–4.9 ms and p99 8.2–9.7 ms against
+// 6.1–8.7 and 28–94 ms with one P (docs/benchmarks.md). GOMAXPROCS, if set,
+// is Go's own and wins.
 const minProcs = 2
 
 // procsPlan is how many processors to ask for (0: leave the runtime's),
