@@ -1,6 +1,8 @@
 package hall
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/chesshall/hallclock/rules"
@@ -66,11 +68,7 @@ func (h *Hall) Tournaments() []storage.TournamentRecord {
 	sc := &h.schedule
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
-	out := make([]storage.TournamentRecord, 0, len(sc.tournaments))
-	for _, t := range sc.tournaments {
-		out = append(out, t)
-	}
-	return out
+	return slices.Collect(maps.Values(sc.tournaments))
 }
 
 // Round returns a round by its id.
@@ -145,11 +143,7 @@ func (h *Hall) Broadcasts() []storage.RoundBroadcast {
 	sc := &h.schedule
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
-	out := make([]storage.RoundBroadcast, 0, len(sc.broadcasts))
-	for _, b := range sc.broadcasts {
-		out = append(out, b)
-	}
-	return out
+	return slices.Collect(maps.Values(sc.broadcasts))
 }
 
 // SetBroadcast records a round's broadcast settings (once stored); the
