@@ -36,7 +36,7 @@ func (s *Server) newMetrics() *metrics {
 	counter("device_sequence_gaps_total", "Device streams ended because a sequence number was skipped.", func(st Stats) uint64 { return st.Gaps })
 	counter("late_silence_checks_total", "Checks for silent devices that ran over a heartbeat interval late (the hall overloaded); the device got more time.",
 		func(st Stats) uint64 { return st.LateWatchdogs })
-	counter("device_silence_cuts_total", "Clocks taken offline for sending nothing for three heartbeat intervals.",
+	counter("device_silence_cuts_total", "Clocks taken offline for sending nothing for three heartbeat intervals (two at intervals over 1 s).",
 		func(st Stats) uint64 { return st.SilenceCuts })
 	counter("watch_holds_total", "Watchers' updates held back while presses waited over 500 ms to be acknowledged (ingest first).",
 		func(st Stats) uint64 { return st.WatchHolds })

@@ -90,9 +90,14 @@ import (
 type Options struct {
 	Clock  mono.Clock   // default mono.Real()
 	Logger *slog.Logger // default slog.Default()
-	// HeartbeatInterval is how often devices send a heartbeat (default 1 s);
-	// a device silent for three intervals is taken offline.
+	// HeartbeatInterval is how often devices send a heartbeat (default
+	// 1 s) in a hall of up to HeartbeatBudget clocks; a larger fleet is
+	// told to beat less often, at most five times the interval. A device
+	// silent for three intervals (two at the longest) is taken offline.
 	HeartbeatInterval time.Duration
+	// HeartbeatBudget is how many clocks may beat every HeartbeatInterval
+	// (default 2,500; negative: no limit).
+	HeartbeatBudget int
 	// DisplayTolerance is how far (ms) a device's displayed times may differ
 	// from the rules' before an alert is raised (default 100; negative: never).
 	DisplayTolerance int64
@@ -130,7 +135,7 @@ type Options struct {
 	// Keepalive of gRPC connections: a ping after KeepaliveTime without a
 	// message, the connection dead if it is not answered within
 	// KeepaliveTimeout (defaults 10 s and 20 s). Clocks are found gone by
-	// the silence watchdog (three heartbeat intervals) long before; these
+	// the silence watchdog (a few heartbeat intervals) long before; these
 	// find half-open connections of watchers. Shorter ones made a busy
 	// hall close thousands of live connections whose peers answered a
 	// ping two seconds late.
@@ -268,7 +273,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		return nil, err
 	}
 	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Streams: s.streams,
-		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HelloTimeout: opts.HelloTimeout,
+		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HeartbeatBudget: opts.HeartbeatBudget, HelloTimeout: opts.HelloTimeout,
 		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last})
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()

@@ -16,6 +16,23 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
+// connectWatched connects a raw link for dev and waits until its silence
+// watchdog is armed on the fake clock: the watchdog starts after the
+// Assignment is sent, so a test that moved the clock as soon as the
+// Assignment came could move it before the watchdog counted from there.
+func connectWatched(t *testing.T, h *halltest.Hall, fake *mono.Fake, dev string) (*rawLink, *pb.Welcome) {
+	t.Helper()
+	before := fake.Pending()
+	l, w, _ := connectRaw(t, h, dev, 0, 1)
+	halltest.Eventually(t, 5*time.Second, func() error {
+		if fake.Pending() <= before {
+			return fmt.Errorf("device %s's silence watchdog is not armed yet", dev)
+		}
+		return nil
+	})
+	return l, w
+}
+
 // The silence watchdog on the server's clock (fake): a device is cut
 // three heartbeat intervals after it was last heard, counted from the
 // last message it sent; a check that runs more than an interval late
@@ -75,7 +92,7 @@ func TestSilenceWatchdog(t *testing.T) {
 
 	// Heard 2 s after connecting: at 3 s it is not cut, at 5 s it is.
 	dev0 := boards[0].GetDeviceId()
-	l0, _, _ := connectRaw(t, h, dev0, 0, 1)
+	l0, _ := connectWatched(t, h, fake, dev0)
 	cut0 := cuts()
 	advance(2 * time.Second)
 	beat(l0, dev0)
@@ -97,7 +114,7 @@ func TestSilenceWatchdog(t *testing.T) {
 
 	// A check 2 s late (the clock jumps 5 s): more time, counted.
 	dev1 := boards[1].GetDeviceId()
-	l1, _, _ := connectRaw(t, h, dev1, 0, 1)
+	l1, _ := connectWatched(t, h, fake, dev1)
 	late0, cut1 := h.Server.Stats().LateWatchdogs, cuts()
 	advance(5 * time.Second)
 	if !alive(l1, cut1) {
@@ -115,7 +132,7 @@ func TestSilenceWatchdog(t *testing.T) {
 	// Heard while its press waits for the board: a device whose messages
 	// arrive is not silent, whatever the hall does with them.
 	dev2 := boards[2].GetDeviceId()
-	l2, _, _ := connectRaw(t, h, dev2, 0, 1)
+	l2, _ := connectWatched(t, h, fake, dev2)
 	cut2 := cuts()
 	for range 4 {
 		advance(2 * time.Second)
@@ -128,7 +145,7 @@ func TestSilenceWatchdog(t *testing.T) {
 	// While the hall is behind its own work, a silent clock is not cut;
 	// once it has caught up, it is.
 	dev3 := boards[3].GetDeviceId()
-	l3, _, _ := connectRaw(t, h, dev3, 0, 1)
+	l3, _ := connectWatched(t, h, fake, dev3)
 	overloaded.Store(true)
 	late0, cut3 := h.Server.Stats().LateWatchdogs, cuts()
 	for range 3 {
@@ -218,5 +235,127 @@ func TestSilenceNotCountedWhileEventWaits(t *testing.T) {
 	fake.Settle()
 	if err := l.ended(); codeOf(err) != codes.DeadlineExceeded {
 		t.Fatalf("silent for 3 s once its events were handled: stream ended with %v, want DEADLINE_EXCEEDED", err)
+	}
+}
+
+// A fleet larger than the heartbeat budget is told to beat less often,
+// and a clock of it that falls silent is still shown offline within
+// seconds: with a budget of 2 clocks a second, a hall of 8 names 4 s in
+// its Welcome, and a clock last heard at t is taken offline — its board
+// shows the device offline to the dashboard's watchers — at t + 8 s, not
+// before. A hall within its budget names the shortest interval (the
+// watchdog test above).
+func TestHeartbeatIntervalGrowsWithTheFleet(t *testing.T) {
+	t.Parallel()
+	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake, HeartbeatInterval: time.Second,
+		HeartbeatBudget: 2, Overloaded: func() bool { return false }}))
+	boards := h.Round(t, "300+2", 8)
+	b := boards[0]
+	dev := b.GetDeviceId()
+	l, w := connectWatched(t, h, fake, dev)
+	if got := w.GetHeartbeatIntervalMs(); got != 4000 {
+		t.Fatalf("Welcome of a clock of 8 with a budget of 2 a second: heartbeat every %d ms, want 4000", got)
+	}
+	online := func(want bool) {
+		t.Helper()
+		halltest.Eventually(t, 5*time.Second, func() error {
+			st, _, _ := h.Server.Hub().State(b.GetBoardId())
+			if got := st.GetDeviceOnline(); got != want {
+				return fmt.Errorf("board %s: the watchers see device_online %v, want %v", b.GetBoardId(), got, want)
+			}
+			return nil
+		})
+	}
+	online(true)
+	cuts := h.Server.Stats().SilenceCuts
+	advance := func(d time.Duration) {
+		fake.Advance(d)
+		fake.Settle()
+	}
+	// Heard 3 s in (within its interval), then silent.
+	advance(3 * time.Second)
+	received := h.Server.Stats().Received
+	l.heartbeat(1)
+	halltest.Eventually(t, 5*time.Second, func() error {
+		if h.Server.Stats().Received == received {
+			return fmt.Errorf("the heartbeat has not reached the hall")
+		}
+		return nil
+	})
+	advance(7900 * time.Millisecond)
+	if got := h.Server.Stats().SilenceCuts - cuts; got != 0 {
+		t.Fatalf("a clock beating every 4 s was cut 7.9 s after its heartbeat (%d cuts)", got)
+	}
+	online(true)
+	advance(100 * time.Millisecond)
+	if err := l.ended(); codeOf(err) != codes.DeadlineExceeded {
+		t.Fatalf("silent for two intervals (8 s): stream ended with %v, want DEADLINE_EXCEEDED", err)
+	}
+	online(false)
+}
+
+// What the clocks last said reaches the store in batches: the devices'
+// records due (every 30 s each) are gathered for a quarter of a second and
+// written in one Write, not one each from every heartbeat.
+func TestLastHeardWrittenTogether(t *testing.T) {
+	t.Parallel()
+	fake := mono.NewFake(time.Unix(1_700_000_000, 0))
+	// No readiness probe writes meanwhile: the test counts writes.
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: fake, HeartbeatInterval: time.Second,
+		Overloaded: func() bool { return false }, ReadinessInterval: time.Hour}))
+	boards := h.Round(t, "300+2", 3)
+	var links []*rawLink
+	for _, b := range boards {
+		l, _, _ := connectRaw(t, h, b.GetDeviceId(), 0, 1)
+		links = append(links, l)
+	}
+	ctx := context.Background()
+	lastSeen := func() map[string]int64 {
+		t.Helper()
+		ds, err := h.Store.Devices(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, d := range ds {
+			out[d.ID] = d.LastSeen.UnixMilli()
+		}
+		return out
+	}
+	// Each beats within its silence; the records are due (the first
+	// heartbeat of each).
+	fake.Advance(2 * time.Second)
+	fake.Settle()
+	at := fake.Now().UnixMilli()
+	received := h.Server.Stats().Received
+	for _, l := range links {
+		l.heartbeat(1)
+	}
+	halltest.Eventually(t, 5*time.Second, func() error {
+		if got := h.Server.Stats().Received - received; got < 3 {
+			return fmt.Errorf("the hall has %d of the 3 heartbeats", got)
+		}
+		return nil
+	})
+	for _, b := range boards {
+		if got := lastSeen()[b.GetDeviceId()]; got == at {
+			t.Fatalf("device %s's heartbeat was written before the gathering ended", b.GetDeviceId())
+		}
+	}
+	_, writes := h.Store.Stats()
+	fake.Advance(250 * time.Millisecond)
+	fake.Settle()
+	halltest.Eventually(t, 5*time.Second, func() error {
+		seen := lastSeen()
+		for _, b := range boards {
+			if got := seen[b.GetDeviceId()]; got != at {
+				return fmt.Errorf("device %s last seen %d in the store, want %d", b.GetDeviceId(), got, at)
+			}
+		}
+		return nil
+	})
+	if _, w := h.Store.Stats(); w-writes != 1 {
+		t.Errorf("writes for the 3 devices' records: %d, want 1", w-writes)
 	}
 }

@@ -15,7 +15,7 @@ type Stats struct {
 	// interval late (the hall overloaded): the device got more time.
 	LateWatchdogs uint64
 	// SilenceCuts counts clocks taken offline for sending nothing for
-	// three heartbeat intervals.
+	// heartbeat intervals (three at 1 s, two at longer ones).
 	SilenceCuts uint64
 	// WatchHolds counts watchers' updates held back while ingest was
 	// behind (fanout.Ingest).

@@ -27,6 +27,9 @@ const defaultGCPercent = 400
 type gcSettings struct {
 	percent int
 	limit   int64
+	// idle: the server also collects when idle after its heap grew
+	// (gc_idle.go); the command's, as the rest.
+	idle bool
 }
 
 // gcPlan decides the collector's settings from the flags and Go's own

@@ -75,6 +75,8 @@ func main() {
 	m := &Main{Stdout: os.Stdout, Stderr: os.Stderr}
 	cmdline.Main("hallserver", func() error { return m.ParseFlags(os.Args[1:], os.Getenv) }, func(ctx context.Context) error {
 		m.gc.apply() // the process's settings: the command's, not Run's
+		applyProcs(os.Getenv)
+		m.gc.idle = true
 		return m.Run(ctx)
 	})
 }
@@ -119,6 +121,11 @@ type Main struct {
 	// (-nats-creds, -nats-nkey, -nats-tls-ca, -nats-tls-cert/-key); with
 	// the embedded server, the certificate it serves TLS with.
 	NATSAuth natsclient.Auth
+
+	// HeartbeatBudget is how many clocks beat every second before the
+	// hall asks a larger fleet to beat less often (-heartbeat-budget;
+	// server.Options.HeartbeatBudget).
+	HeartbeatBudget int
 
 	// DebugAddr, if set, serves Go's profiler there (debug.go).
 	DebugAddr string
@@ -165,6 +172,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	gcPercent := env.String("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
 	fs.StringVar(&gcPercent, "gc-percent", gcPercent, "Go's GOGC for the server: collect once the heap has grown by this percentage of the live one; the default trades memory for rarer collections, each of which stalls acknowledgements (GOGC, if set and this is not, wins) (HALL_GC_PERCENT)")
+	budget := env.String("HALL_HEARTBEAT_BUDGET", "2500")
+	fs.StringVar(&budget, "heartbeat-budget", budget, "heartbeats a second the whole fleet of clocks sends: up to this many clocks beat every second, a larger fleet is asked to beat less often (up to every 5 s; a silent clock is then shown offline after twice its interval); 0: every clock every second (HALL_HEARTBEAT_BUDGET)")
 	memLimit := env.String("HALL_MEMORY_LIMIT", "")
 	fs.StringVar(&memLimit, "memory-limit", memLimit, "a soft limit on the server's memory, e.g. 2GiB: the collector runs more often near it; none by default (GOMEMLIMIT, if set and this is not, wins) (HALL_MEMORY_LIMIT)")
 	if err := fs.Parse(args); err != nil {
@@ -178,6 +187,12 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 		return fmt.Errorf("-shutdown-grace %q: want a duration such as 5s", grace)
 	}
 	m.Grace = d
+	if m.HeartbeatBudget, err = strconv.Atoi(budget); err != nil || m.HeartbeatBudget < 0 {
+		return fmt.Errorf("-heartbeat-budget %q: want a number of heartbeats a second, 0 for no limit", budget)
+	}
+	if m.HeartbeatBudget == 0 {
+		m.HeartbeatBudget = -1 // server.Options: no limit
+	}
 	if err := httpLimits(); err != nil {
 		return err
 	}
@@ -274,6 +289,9 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	defer st.Close()
 	defer stream.stop() // after the server's shutdown, before the store closes
+	if m.gc.idle {
+		go collectWhenIdle(ctx, func() uint64 { return srv.Stats().EventsApplied })
+	}
 	if err := lock.Announce(hostPort(gl.Addr()), hostPort(hl.Addr())); err != nil {
 		log.Warn("cannot record the addresses in the lock file", "err", err)
 	}
@@ -338,7 +356,7 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 		return nil, nil, nil, err
 	}
 	started = stream
-	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP, HeartbeatBudget: m.HeartbeatBudget}
 	if stream != nil {
 		opts.Stream = stream.status
 	}

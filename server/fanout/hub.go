@@ -246,20 +246,36 @@ func (h *Hub) Close() {
 	close(w)
 }
 
-// collect returns the boards in scope changed after fromSeq (all of them for
-// a snapshot). h.mu is held.
-func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) *pb.WatchUpdate {
-	u := &pb.WatchUpdate{Seq: h.lastSeq, Snapshot: snapshot}
+// collect returns the boards in scope changed after fromSeq (all of them
+// for a snapshot), and how many boards the scope holds. h.mu is held.
+func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) (u *pb.WatchUpdate, inScope int) {
+	u = &pb.WatchUpdate{Seq: h.lastSeq, Snapshot: snapshot}
 	for id, b := range h.boards {
-		if snapshot && b.state.GetWithdrawn() {
+		if !sc.has(id, b) {
+			continue
+		}
+		if !b.state.GetWithdrawn() {
+			inScope++
+		} else if snapshot {
 			continue // a snapshot shows only the boards there are
 		}
-		if sc.has(id, b) && (snapshot || b.seq > fromSeq || b.live > fromSeq) {
+		if snapshot || b.seq > fromSeq || b.live > fromSeq {
 			u.Boards = append(u.Boards, b.state)
 		}
 	}
 	sortBoards(u.Boards)
-	return u
+	return u, inScope
+}
+
+// inScope counts the boards of a scope (not withdrawn). h.mu is held.
+func (h *Hub) inScope(sc Scope) int {
+	n := 0
+	for id, b := range h.boards {
+		if sc.has(id, b) && !b.state.GetWithdrawn() {
+			n++
+		}
+	}
+	return n
 }
 
 func sortBoards(bs []*pb.BoardState) {
@@ -276,6 +292,7 @@ type Sub struct {
 	started  bool
 	closed   bool
 	last     uint64    // the watcher has its feed's updates up to this index
+	seq      uint64    // and every change of its scope up to this hall seq
 	lastAt   time.Time // when it took its last update (or subscribed)
 }
 
@@ -407,7 +424,7 @@ func (s *Sub) startLocked() *Update {
 	s.f = f
 	if s.fromSeq == 0 {
 		u, index := f.snapshotLocked(h)
-		s.last = index
+		s.last, s.seq = index, u.msg.GetSeq()
 		return u
 	}
 	// The watcher starts where the feed is: what changed since fromSeq, as
@@ -415,8 +432,8 @@ func (s *Sub) startLocked() *Update {
 	if h.head > f.pos {
 		f.buildLocked(h)
 	}
-	s.last = f.next - 1
-	u := h.collect(s.scope, s.fromSeq, false)
+	s.last, s.seq = f.next-1, h.lastSeq
+	u, _ := h.collect(s.scope, s.fromSeq, false)
 	if len(u.Boards) == 0 {
 		return nil
 	}
@@ -431,23 +448,21 @@ func (s *Sub) deliverLocked() *Update {
 	newest := f.updates[len(f.updates)-1]
 	first := s.last + 1
 	if first < f.updates[0].index {
-		u, index := f.snapshotLocked(h)
-		s.last = index
-		return u
+		return s.catchUpLocked(first, newest)
 	}
 	missed := f.updates[first-f.updates[0].index:]
 	var got []*feedUpdate
 	for _, fu := range missed {
 		if fu.snapshot {
 			u, index := f.snapshotLocked(h)
-			s.last = index
+			s.last, s.seq = index, u.msg.GetSeq()
 			return u
 		}
 		if fu.u != nil {
 			got = append(got, fu)
 		}
 	}
-	s.last = newest.index
+	s.last, s.seq = newest.index, newest.seq
 	switch {
 	case len(got) == 0:
 		return nil
@@ -457,10 +472,7 @@ func (s *Sub) deliverLocked() *Update {
 	// Missed several: merged into one, the latest state of each board,
 	// at the newest seq (to resume from), shared by every watcher that
 	// missed the same ones.
-	if f.mergedTo != newest.index {
-		f.merged, f.mergedTo = map[uint64]*Update{}, newest.index
-	}
-	if u := f.merged[first]; u != nil {
+	if u := f.mergedFor(first, newest); u != nil {
 		return u
 	}
 	latest := map[string]*pb.BoardState{}
@@ -477,6 +489,43 @@ func (s *Sub) deliverLocked() *Update {
 	u := newUpdate(m)
 	f.merged[first] = u
 	return u
+}
+
+// catchUpLocked brings a watcher that missed more than its feed keeps (held
+// back, or too slow to read) to now: the latest state of each board of its
+// scope that changed since its seq, merged into one update — shared by the
+// watchers that missed the same updates of the feed, who have the same seq
+// — or, if over half the scope changed, a fresh snapshot (shared too).
+// Either way the watcher's next update is the present, never the backlog,
+// and held watchers coming back do not all get a snapshot of the whole
+// hall. h.mu is held.
+func (s *Sub) catchUpLocked(first uint64, newest *feedUpdate) *Update {
+	h, f := s.h, s.f
+	u := f.mergedFor(first, newest)
+	if u == nil {
+		m, inScope := h.collect(s.scope, s.seq, false)
+		if 2*len(m.Boards) > inScope {
+			u, index := f.snapshotLocked(h)
+			s.last, s.seq = index, u.msg.GetSeq()
+			return u
+		}
+		u = newUpdate(m)
+		f.merged[first] = u
+	}
+	s.last, s.seq = newest.index, u.msg.GetSeq()
+	if len(u.msg.GetBoards()) == 0 {
+		return nil
+	}
+	return u
+}
+
+// mergedFor returns the merge made for watchers whose first missed update
+// is first, while newest is the feed's newest (nil if none was made).
+func (f *feed) mergedFor(first uint64, newest *feedUpdate) *Update {
+	if f.mergedTo != newest.index {
+		f.merged, f.mergedTo = map[uint64]*Update{}, newest.index
+	}
+	return f.merged[first]
 }
 
 // feedKey identifies a feed: watchers with the same scope and interval
@@ -536,21 +585,20 @@ type feedUpdate struct {
 }
 
 // buildLocked turns what changed since the feed's last update into the
-// next one, and wakes its watchers. If its watchers were all too busy to
-// take updates for longer than the feed keeps them (or the ring holds), the
-// update is a fresh snapshot. h.mu is held.
+// next one, and wakes its watchers. If the changes are no longer in the
+// ring, or its watchers were all too busy to take updates for longer than
+// the feed keeps them and most of its scope changed meanwhile, the update
+// is a fresh snapshot. h.mu is held.
 func (f *feed) buildLocked(h *Hub) {
 	fu := &feedUpdate{index: f.next}
 	var m *pb.WatchUpdate
 	behind := h.head-f.pos > uint64(len(h.ring))
+	late := false
 	if !behind && h.head > f.pos && f.interval > 0 {
 		oldest := h.ring[f.pos%uint64(len(h.ring))].at
-		behind = time.Since(h.epoch)-oldest > keepUpdates*f.interval
+		late = time.Since(h.epoch)-oldest > keepUpdates*f.interval
 	}
-	if behind {
-		m = h.collect(f.scope, 0, true)
-		fu.snapshot = true
-	} else {
+	if !behind {
 		changed := map[string]bool{}
 		m = &pb.WatchUpdate{Seq: h.lastSeq}
 		for p := f.pos; p < h.head; p++ {
@@ -564,6 +612,14 @@ func (f *feed) buildLocked(h *Hub) {
 			}
 		}
 		sortBoards(m.Boards)
+		// Built late (no watcher took updates for longer than the feed
+		// keeps them): a snapshot if most of the scope changed, as large
+		// and telling the watchers to start afresh; else what changed.
+		behind = late && 2*len(m.Boards) > h.inScope(f.scope)
+	}
+	if behind {
+		m, _ = h.collect(f.scope, 0, true)
+		fu.snapshot = true
 	}
 	fu.seq = m.GetSeq()
 	if fu.snapshot || len(m.Boards) > 0 {
@@ -598,7 +654,8 @@ func (f *feed) snapshotLocked(h *Hub) (*Update, uint64) {
 	if h.head > f.pos {
 		f.buildLocked(h)
 	}
-	f.snap, f.snapIndex, f.snapAt = newUpdate(h.collect(f.scope, 0, true)), f.next-1, time.Now()
+	m, _ := h.collect(f.scope, 0, true)
+	f.snap, f.snapIndex, f.snapAt = newUpdate(m), f.next-1, time.Now()
 	return f.snap, f.snapIndex
 }
 

@@ -2,7 +2,6 @@ package hall
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chesshall/hallclock/internal/mono"
@@ -33,10 +32,14 @@ type Board struct {
 	// clock showed refAt.
 	refT  int64
 	refAt time.Time
-	// hb is the latest heartbeat's reference, left by the device's
-	// receive loop for now() to take: a heartbeat a second from every
-	// clock need not wake the actor.
-	hb      atomic.Pointer[boardRef]
+	// hbRef is the latest heartbeat's reference (if hbNew), left by the
+	// device's receive loop for now() to take: a heartbeat from every
+	// clock need not wake the actor. Under hbMu, the board's own lock for
+	// it alone (no press waits on it), so that a heartbeat allocates
+	// nothing.
+	hbMu    sync.Mutex
+	hbRef   boardRef
+	hbNew   bool
 	online  bool
 	pending []*command // arbiter commands not yet applied, in issue order
 	alerts  []string
@@ -84,17 +87,29 @@ type boardRef struct {
 	at  time.Time
 }
 
-// heartbeatRef leaves a heartbeat's board time for the actor; any
-// goroutine may call it.
-func (b *Board) heartbeatRef(dev string, t int64) {
-	b.hb.Store(&boardRef{dev: dev, t: t, at: b.h.clock.Now()})
+// heartbeatRef leaves a heartbeat's board time t, heard at at, for the
+// actor; any goroutine may call it.
+func (b *Board) heartbeatRef(dev string, t int64, at time.Time) {
+	b.hbMu.Lock()
+	b.hbRef, b.hbNew = boardRef{dev: dev, t: t, at: at}, true
+	b.hbMu.Unlock()
+}
+
+// takeHeartbeatRef returns the reference the last heartbeat left, if one
+// came since the last call.
+func (b *Board) takeHeartbeatRef() (boardRef, bool) {
+	b.hbMu.Lock()
+	defer b.hbMu.Unlock()
+	r, ok := b.hbRef, b.hbNew
+	b.hbNew = false
+	return r, ok
 }
 
 // now estimates the board time now from the last reference: the newer of
 // the actor's own and the last heartbeat's (if it came from the board's
 // device and is not behind the board's state).
 func (b *Board) now() int64 {
-	if r := b.hb.Swap(nil); r != nil && r.dev == b.rec.DeviceID && r.t >= b.state.At &&
+	if r, ok := b.takeHeartbeatRef(); ok && r.dev == b.rec.DeviceID && r.t >= b.state.At &&
 		(r.at.After(b.refAt) || r.at.Equal(b.refAt) && r.t >= b.refT) {
 		b.refT, b.refAt = r.t, r.at
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -30,7 +31,10 @@ type Device struct {
 	rec       storage.DeviceRecord // rec.ID never changes
 	online    bool
 	acked     uint64
-	persisted time.Time
+	persisted time.Time // when its last-heard record was last queued for the store
+	// board is the board whose clock it keeps (nil: none), as the
+	// registry has it (floor.keep): its heartbeats find the board here.
+	board atomic.Pointer[Board]
 	// voice is what its last Hello said it can say (a talking clock,
 	// FIDE 2018 D.2.6.1: the languages of its voice); nil: nothing.
 	voice *pb.DeviceCapabilities
@@ -55,6 +59,7 @@ func (h *Hall) Attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *
 	info := f.devices[dev]
 	if info == nil {
 		info = &Device{rec: storage.DeviceRecord{ID: dev, BatteryPct: -1}}
+		info.board.Store(f.boards[f.byDevice[dev]])
 		f.devices[dev] = info
 	}
 	info.mu.Lock()
@@ -105,28 +110,23 @@ func (h *Hall) Detach(l DeviceLink, dev string) {
 	h.log.Info("device disconnected", "device", dev)
 }
 
-// Heartbeat records a device's telemetry (written to the store at most
-// every 30 s) and its board time, which its board takes as its reference.
+// Heartbeat records a device's telemetry and its board time, which its
+// board takes as its reference. It takes no lock a press waits on and
+// writes nothing itself: what the device last said goes to the store
+// with others' at most every lastHeardEvery (lastHeard).
 func (h *Hall) Heartbeat(info *Device, hb *pb.Heartbeat) {
 	now := h.clock.Now()
-	var persist *storage.DeviceRecord
 	info.mu.Lock()
-	dev := info.rec.ID
 	info.rec.LastSeen = now
 	info.rec.BatteryPct = int(hb.GetBatteryPct())
 	info.rec.DriftPPM = hb.GetDriftPpm()
-	if now.Sub(info.persisted) > 30*time.Second {
+	if now.Sub(info.persisted) > lastHeardEvery {
 		info.persisted = now
-		r := info.rec
-		persist = &r
+		h.lastHeard.add(h, info.rec)
 	}
 	info.mu.Unlock()
-	b := h.BoardOfDevice(dev)
-	if persist != nil {
-		go func() { _ = h.store.Write(h.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(*persist) }) }()
-	}
-	if b != nil && hb.GetBoardTMs() > 0 {
-		b.heartbeatRef(dev, hb.GetBoardTMs())
+	if b := info.board.Load(); b != nil && hb.GetBoardTMs() > 0 {
+		b.heartbeatRef(info.rec.ID, hb.GetBoardTMs(), now)
 	}
 }
 

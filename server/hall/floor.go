@@ -22,6 +22,29 @@ type floor struct {
 	devices  map[string]*Device    // devices heard from since the start
 }
 
+// keep records that dev keeps board boardID's clock ("": no board's),
+// in the registry and on the device's record, where its heartbeats find
+// the board without the registry's lock. f.mu is held for writing.
+func (f *floor) keep(dev, boardID string) {
+	if boardID == "" {
+		delete(f.byDevice, dev)
+	} else {
+		f.byDevice[dev] = boardID
+	}
+	if d := f.devices[dev]; d != nil {
+		d.board.Store(f.boards[boardID]) // nil if none (yet: addBoard sets it)
+	}
+}
+
+// Fleet is how many clocks the hall counts on: the devices that keep a
+// board's clock, or that are connected if more.
+func (h *Hall) Fleet() int {
+	f := &h.floor
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return max(len(f.byDevice), len(f.links))
+}
+
 func newFloor() floor {
 	return floor{boards: map[string]*Board{}, byDevice: map[string]string{}, links: map[string]DeviceLink{}, devices: map[string]*Device{}}
 }
@@ -93,7 +116,7 @@ func (h *Hall) addBoard(b *Board) {
 	f.mu.Lock()
 	f.boards[b.rec.ID] = b
 	if b.rec.DeviceID != "" {
-		f.byDevice[b.rec.DeviceID] = b.rec.ID
+		f.keep(b.rec.DeviceID, b.rec.ID)
 	}
 	f.mu.Unlock()
 	h.changes.Touch(b.rec.RoundID) // the feeds see the board from now
@@ -125,7 +148,7 @@ func (h *Hall) moveDevice(dev, boardID string) {
 			})
 		}
 	}
-	f.byDevice[dev] = boardID
+	f.keep(dev, boardID)
 }
 
 // releaseDevice records that dev no longer keeps boardID's clock (if it
@@ -135,7 +158,7 @@ func (h *Hall) releaseDevice(dev, boardID string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byDevice[dev] == boardID {
-		delete(f.byDevice, dev)
+		f.keep(dev, "")
 	}
 }
 
@@ -147,7 +170,7 @@ func (h *Hall) removeBoard(b *Board, dev string) string {
 	defer f.mu.Unlock()
 	delete(f.boards, b.rec.ID)
 	if dev != "" && f.byDevice[dev] == b.rec.ID {
-		delete(f.byDevice, dev)
+		f.keep(dev, "")
 		return dev
 	}
 	return ""

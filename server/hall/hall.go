@@ -63,8 +63,9 @@ type Hall struct {
 	// actorMu orders enterActor's wg.Add before Wait's wg.Wait.
 	actorMu sync.RWMutex
 
-	floor    floor
-	schedule schedule
+	floor     floor
+	schedule  schedule
+	lastHeard lastHeard // devices' records due to be written
 	// restoreMu makes clocks that tell a restored hall of the boards it
 	// lost rebuild them one at a time (Restore).
 	restoreMu sync.Mutex

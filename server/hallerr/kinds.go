@@ -18,7 +18,7 @@ var (
 	ErrShuttingDown    = errors.New("server is shutting down")
 	ErrHubClosed       = errors.New("server is shutting down")          // a watcher's hub closed (shutdown)
 	ErrSequenceGap     = errors.New("sequence gap")                     // a device skipped a sequence number
-	ErrDeviceSilent    = errors.New("device silent")                    // no message for three heartbeat intervals
+	ErrDeviceSilent    = errors.New("device silent")                    // no message for its silence (three heartbeat intervals at 1 s, two at longer ones)
 	ErrSlowDevice      = errors.New("device not reading")               // its message queue is full
 	ErrReplaced        = errors.New("connection replaced")              // a newer stream of the same device
 	ErrBeyondHead      = errors.New("beyond the newest change")         // a watcher resuming after a change never made

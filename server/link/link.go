@@ -92,8 +92,9 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	}
 	// The Welcome is queued before the link is registered, so nothing
 	// (an assignment, a command) can reach the device before it.
+	beatEvery := heartbeatEvery(s.hall.Fleet(), s.opts.HeartbeatBudget, s.opts.HeartbeatInterval)
 	l.send(&pb.ServerMessage{Msg: &pb.ServerMessage_Welcome{Welcome: &pb.Welcome{
-		AckedSeq: acked, HeartbeatIntervalMs: s.opts.HeartbeatInterval.Milliseconds(), Rejected: refused}}})
+		AckedSeq: acked, HeartbeatIntervalMs: beatEvery.Milliseconds(), Rejected: refused}}})
 	l.info = s.hall.Attach(l, dev, hello, acked)
 	defer s.hall.Detach(l, dev)
 	// Revoking the device's token cuts the link.
@@ -114,8 +115,9 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 		s.hall.SendAssignment(ctx, dev, true)
 	}
 
-	// Receive loop, with a watchdog: silence for three heartbeat intervals
-	// means the device is gone (keepalive catches dead connections too).
+	// Receive loop, with a watchdog: silence for silenceAfter its
+	// heartbeat interval means the device is gone (keepalive catches dead
+	// connections too).
 	// The device is heard when a message arrives, not when it is handled:
 	// a press waiting for its commit must not make its heartbeats late.
 	// Heartbeats are handled here, on the receive goroutine (they wait for
@@ -152,7 +154,7 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 			}
 		}
 	}()
-	defer s.watchSilence(dev, &heard, cancel)()
+	defer s.watchSilence(dev, beatEvery, &heard, cancel)()
 	for {
 		select {
 		case <-ctx.Done():
@@ -172,15 +174,15 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 }
 
 // watchSilence cuts a device's link (DEADLINE_EXCEEDED) once nothing was
-// heard from it for three heartbeat intervas. It looks when the silence
-// would be complete, not at every message. If it looks late by more than
-// a heartbeat interval, or the hall is behind its work (Lag), it is
-// the hall that is slow, not necessarily the device: the device gets
-// another three intervals rather than being cut for the hall's delay (a
-// dead connection is still found by keepalive). It returns the function
-// that stops it.
-func (s *Service) watchSilence(dev string, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
-	silence := 3 * s.opts.HeartbeatInterval
+// heard from it for silenceAfter its heartbeat interval (every). It looks
+// when the silence would be complete, not at every message. If it looks
+// late by more than a heartbeat interval, or the hall is behind its work
+// (Lag), it is the hall that is slow, not necessarily the device: the
+// device gets the whole silence again rather than being cut for the
+// hall's delay (a dead connection is still found by keepalive). It
+// returns the function that stops it.
+func (s *Service) watchSilence(dev string, every time.Duration, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
+	silence := silenceAfter(every, s.opts.HeartbeatInterval)
 	var (
 		mu      sync.Mutex
 		t       mono.Timer
@@ -203,7 +205,7 @@ func (s *Service) watchSilence(dev string, heard *atomic.Int64, cancel context.C
 		switch late := now.Sub(due); {
 		case quiet < silence:
 			due = now.Add(silence - quiet)
-		case late > s.opts.HeartbeatInterval || s.opts.Overloaded():
+		case late > every || s.opts.Overloaded():
 			s.counters.lateWatchdogs.Add(1)
 			s.log.Warn("the hall is behind (overloaded): a clock that seems silent gets more time", "device", dev, "late", late, "quiet", quiet,
 				"sched_p99", time.Duration(s.opts.SchedLatency()))

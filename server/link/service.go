@@ -23,9 +23,16 @@ type Options struct {
 	Logger  *slog.Logger
 	Streams *auth.Streams  // revoking a device's token cuts its link
 	Ingest  *fanout.Ingest // told how long each event took to be acknowledged
-	// HeartbeatInterval is how often devices send a heartbeat; a device
-	// silent for three intervals is taken offline.
+	// HeartbeatInterval is the shortest interval between a device's
+	// heartbeats, named in the Welcome of a hall of up to HeartbeatBudget
+	// clocks; a larger fleet is told to beat less often (heartbeat.go). A
+	// device silent for three intervals (at the shortest; two at the
+	// longest) is taken offline.
 	HeartbeatInterval time.Duration
+	// HeartbeatBudget is how many clocks may beat every HeartbeatInterval
+	// (0: DefaultHeartbeatBudget; negative: no limit, every clock beats
+	// every HeartbeatInterval).
+	HeartbeatBudget int
 	// HelloTimeout is how long a stream may stay open without its Hello
 	// (real time).
 	HelloTimeout time.Duration
@@ -59,6 +66,9 @@ func New(ctx context.Context, opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.HeartbeatBudget == 0 {
+		opts.HeartbeatBudget = DefaultHeartbeatBudget
+	}
 	return &Service{hall: opts.Hall, store: opts.Store, clock: opts.Clock, log: opts.Logger, streams: opts.Streams,
 		ingest: opts.Ingest, opts: opts, ctx: ctx}
 }
@@ -75,7 +85,7 @@ type Stats struct {
 	// interval late (the hall overloaded): the device got more time.
 	LateWatchdogs uint64
 	// SilenceCuts counts links cut because their device sent nothing for
-	// three heartbeat intervals.
+	// heartbeat intervals (three at 1 s, two at longer ones).
 	SilenceCuts uint64
 }
 

@@ -336,10 +336,21 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 		marked, lastMark = acked, time.Now()
 		return nil
 	}
-	markTimer := time.NewTimer(time.Hour)
-	defer markTimer.Stop()
-	readTimer := time.NewTimer(time.Hour)
-	defer readTimer.Stop()
+	// The timers are made afresh for each wait and stopped after it,
+	// never Reset: a Reset of a timer the runtime may still hold in its
+	// heap (one waited on before) makes it look through every timer of
+	// the processor when it comes due — some 40,000 in a hall of 10,000
+	// clocks, once per PubAck.
+	var markTimer, readTimer *time.Timer
+	stopTimers := func() {
+		for _, t := range []**time.Timer{&markTimer, &readTimer} {
+			if *t != nil {
+				(*t).Stop()
+				*t = nil
+			}
+		}
+	}
+	defer stopTimers()
 	// more: the outbox may hold rows after sent. It is read again only
 	// then — after a commit woke us, or a read that filled the room — and
 	// at most every ReadEvery (nextRead), so the outbox is read about once
@@ -353,11 +364,12 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 		if wait := time.Until(nextRead); wantRead && len(window) == 0 && wait > 0 {
 			// Nothing in flight: wait out the pause; what commits
 			// meanwhile comes in the same read.
-			readTimer.Reset(wait)
+			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return ctx.Err()
-			case <-readTimer.C:
+			case <-t.C:
 			}
 		}
 		if wantRead && !time.Now().Before(nextRead) {
@@ -394,12 +406,14 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 			continue
 		}
 		// The oldest in flight decides: its PubAck, or the session ends.
+		stopTimers()
+		var markC, readC <-chan time.Time // the mark due, a read put off by the pause
 		if acked != marked {
-			markTimer.Reset(p.opts.MarkEvery)
+			markTimer = time.NewTimer(p.opts.MarkEvery)
+			markC = markTimer.C
 		}
-		var readC <-chan time.Time // a read put off by the pause
 		if wait := time.Until(nextRead); more && wait > 0 {
-			readTimer.Reset(wait)
+			readTimer = time.NewTimer(wait)
 			readC = readTimer.C
 		}
 		select {
@@ -443,7 +457,7 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 			p.mu.Lock()
 			p.acked += n
 			p.mu.Unlock()
-		case <-markTimer.C:
+		case <-markC:
 		}
 		if err := mark(false); err != nil {
 			return err

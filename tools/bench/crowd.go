@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -131,6 +132,7 @@ func (c *crowd) stop() {
 
 // serveCrowd is the crowd process.
 func serveCrowd() error {
+	debug.SetGCPercent(benchGCPercent)
 	in := bufio.NewReader(os.Stdin)
 	line, err := in.ReadBytes('\n')
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -29,6 +31,13 @@ type echoServer struct {
 }
 
 const echoTimeControl = "5400+30"
+
+// echoGCPercent is hallserver's default -gc-percent; echoMinProcs the
+// fewest processors it runs on.
+const (
+	echoGCPercent = 400
+	echoMinProcs  = 2
+)
 
 func (echoServer) Connect(stream pb.ClockLink_ConnectServer) error {
 	m, err := stream.Recv()
@@ -63,6 +72,15 @@ func (echoServer) Connect(stream pb.ClockLink_ConnectServer) error {
 // serveEcho is the child process: it prints its addresses and serves until
 // SIGTERM.
 func serveEcho() error {
+	// The collector as the hall's by default (hallserver -gc-percent):
+	// at Go's default, the echo server's own collections stalled its
+	// acknowledgements for 100 ms and more on one core.
+	debug.SetGCPercent(echoGCPercent)
+	// And at least two processors, as the hall asks for
+	// (cmd/hallserver/procs.go), so that the runtime is the same.
+	if os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < echoMinProcs {
+		runtime.GOMAXPROCS(echoMinProcs)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

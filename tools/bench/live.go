@@ -25,6 +25,8 @@ type live struct {
 	streamErrs     int64
 	streamCuts     int64         // clock streams the server ended (of clocks)
 	beatLate       time.Duration // the latest the bench sent a heartbeat
+	beatEvery      time.Duration // the heartbeat interval the server's Welcome asked for
+	cpus, loadCPUs string        // the CPUs the server and the bench were allowed (from the kernel)
 	lastStreamErr  error
 	profiles       []string
 	connectTook    time.Duration
@@ -47,9 +49,18 @@ type watchResult struct {
 }
 
 type watchKind struct {
-	kind          string
-	base, with    *window // ingest without and with the watchers
-	lat           *hist   // acknowledgement → update, sampled watchers
+	kind       string
+	base, with *window // ingest without and with the watchers
+	lat        *hist   // acknowledgement → update, sampled watchers
+	age        *hist   // the age of the sampled watchers' views (age.go)
+	ageMax     time.Duration
+	// at saturation (satRate offered), with the same watchers
+	satRate       float64
+	sat           *window
+	satLat        *hist
+	satAge        *hist
+	satAgeMax     time.Duration
+	satUpdates    int64
 	lost          int64
 	updates       int64
 	bytes         int64
@@ -80,19 +91,21 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	)
 	fmt.Printf("\n== %s: %d clocks\n", kind, c.clocks)
 	if kind == "echo" {
-		s, err = startEcho()
+		s, err = startEcho(c.serverCPUs)
 	} else {
 		var logf *os.File
 		if logf, err = os.Create(filepath.Join(tmp, "hallserver.log")); err != nil {
 			return nil, err
 		}
 		defer logf.Close()
-		s, _, err = startHall(c.hallserver, filepath.Join(tmp, "hall-live"), logf)
+		s, _, err = startHall(c.hallserver, filepath.Join(tmp, "hall-live"), c.serverCPUs, logf)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer s.stop()
+	res.cpus, res.loadCPUs = allowedCPUs(s.cmd.Process.Pid), allowedCPUs(os.Getpid())
+	fmt.Printf("   %s on CPUs %s, the bench on %s\n", kind, res.cpus, res.loadCPUs)
 	var devs, tokens []string
 	t := time.Now()
 	if kind == "hall" {
@@ -132,6 +145,10 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		}
 	}
 	if c.parts["ingest"] || c.parts["watchers"] || c.parts["saturation"] {
+		// Caught up and collected first (as measure would), so that the
+		// CPU figures span only the warm-up, window and drain.
+		f.settle(settleLimit)
+		f.collect()
 		cpu0, gen0 := s.cpu(), procCPU(os.Getpid())
 		c0, w0 := s.metric("hall_store_commits_total"), s.metric("hall_store_writes_total")
 		res.ingest = f.measure(c.rate, c.warmup, c.duration, drain, false)
@@ -143,8 +160,9 @@ func runServer(c config, tmp, kind string) (*live, error) {
 			fmt.Printf("   store: %.0f commits/s, %.1f writes per commit\n", res.commitsPerSec, res.acksPerCommit)
 		}
 		w := res.ingest
-		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s; server CPU %.0f%%, generator CPU %.0f%%\n",
-			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)),
+		fmt.Printf("   ingest at %.0f/s: acked %.0f/s, p50 %s, p99 %s (the bench sent them p99 %s late; its goroutines waited p99 %s, at most %s, to run); server CPU %.0f%%, generator CPU %.0f%%\n",
+			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)), ms(w.sendLate.quantile(0.99)),
+			ms(w.schedP99), ms(w.schedMax),
 			100*res.cpu.Seconds()/(c.warmup+c.duration).Seconds(), 100*res.gen.Seconds()/(c.warmup+c.duration).Seconds())
 		if n, err := f.errors(); n > 0 {
 			fmt.Printf("   %d clock stream errors, the last: %v\n", n, err)
@@ -161,7 +179,7 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		res.sat, res.satAt = saturate(f, c)
 	}
 	if c.parts["watchers"] && kind == "hall" {
-		if res.watch, err = watchPart(s, f, arb, c); err != nil {
+		if res.watch, err = watchPart(s, f, arb, c, watchSatRate(c, res.sat)); err != nil {
 			res.watchersFailed = err.Error()
 			fmt.Printf("   watchers: %v\n", err)
 		}
@@ -169,11 +187,15 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	res.streamErrs, res.lastStreamErr = f.errors()
 	res.streamCuts = f.cuts.Load()
 	res.beatLate = time.Duration(f.beatLate.Load())
+	res.beatEvery = time.Duration(f.hbEvery.Load())
 	return res, nil
 }
 
 // profileUnder takes CPU, block and mutex profiles of the hall over one
-// window at the ingest rate, and a heap profile at its end.
+// window at the ingest rate, a heap profile at its end and then an
+// execution trace of traceFor.
+const traceFor = 5 * time.Second
+
 func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string, error) {
 	if err := os.MkdirAll(c.profile, 0o755); err != nil {
 		return nil, err
@@ -204,6 +226,15 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 	wg.Wait()
 	// The heap as the window ends: what each GC cycle has to mark.
 	if name, err := s.profile(ctx, c.profile, "heap", "", 0); err != nil {
+		first = cmp.Or(first, err)
+	} else {
+		files = append(files, name)
+	}
+	// An execution trace of a few seconds, after the profiles (its cost
+	// would weigh on theirs): where the presses' p99 stalls are —
+	// collector phases, a goroutine waiting for a processor, a lock
+	// (go tool trace).
+	if name, err := s.profile(ctx, c.profile, "trace", "", traceFor); err != nil {
 		first = cmp.Or(first, err)
 	} else {
 		files = append(files, name)
@@ -239,8 +270,23 @@ func saturate(f *fleet, c config) ([]satStep, float64) {
 	return steps, best
 }
 
-// watchPart measures watchers on the live hall.
-func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error) {
+// watchSatRate is the offered rate at which the watchers' views are aged
+// at saturation: -watch-sat-rate, else the step where the hall's
+// saturation sweep stopped (past what it acknowledges in time), else
+// 2.5× the watchers' rate.
+func watchSatRate(c config, sat []satStep) float64 {
+	switch {
+	case c.watchSatRate != 0:
+		return max(c.watchSatRate, 0)
+	case len(sat) > 0:
+		return sat[len(sat)-1].offered
+	}
+	return 2.5 * c.watchRateOr()
+}
+
+// watchPart measures watchers on the live hall; satRate > 0 also ages
+// their views at that offered rate.
+func watchPart(s *server, f *fleet, arb *arbiter, c config, satRate float64) (*watchResult, error) {
 	ctx := context.Background()
 	tokens, err := arb.watcherTokens(ctx, c.watchers/32+2)
 	if err != nil {
@@ -258,8 +304,11 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		}
 		wk.connectedTook = time.Since(t)
 		f.resetAcks()
+		ages := set.ageFrom()
 		wk.lat = &hist{}
 		set.lat.Store(wk.lat)
+		stopAges := make(chan struct{})
+		go set.trackAges(stopAges)
 		u0, b0 := set.counts()
 		prof := make(chan string, 1)
 		if c.profile != "" {
@@ -285,16 +334,40 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config) (*watchResult, error
 		}
 		time.Sleep(2 * time.Second) // the last updates
 		set.lat.Store(nil)
-		set.close() // the crowd's last report
+		set.ages.Store(nil)
+		wk.age, wk.ageMax = &ages.hist, ages.maxAge()
 		u1, b1 := set.counts()
 		wk.updates, wk.bytes = u1-u0, b1-b0
 		wk.lost = set.lost(wk.lat)
-		wk.errs, wk.lastErr = set.errors()
-		fmt.Printf("   %d %s watchers (connected in %s): ingest %.0f/s p99 %s (without: %.0f/s p99 %s); ack→update p50 %s p99 %s, %d lost; %.1f MB/s to the watchers\n",
+		fmt.Printf("   %d %s watchers (connected in %s): ingest %.0f/s p99 %s (without: %.0f/s p99 %s); ack→update p50 %s p99 %s, %d lost; views aged p99 %s, at most %s; %.1f MB/s to the watchers\n",
 			c.watchers, kind, wk.connectedTook.Round(time.Millisecond),
 			float64(wk.with.acked.Load())/c.duration.Seconds(), ms(wk.with.lat.quantile(0.99)),
 			float64(wk.base.acked.Load())/c.duration.Seconds(), ms(wk.base.lat.quantile(0.99)),
-			ms(wk.lat.quantile(0.5)), ms(wk.lat.quantile(0.99)), wk.lost, float64(wk.bytes)/(c.duration+c.warmup+2*time.Second).Seconds()/(1<<20))
+			ms(wk.lat.quantile(0.5)), ms(wk.lat.quantile(0.99)), wk.lost, ms(wk.age.quantile(0.99)), ms(wk.ageMax),
+			float64(wk.bytes)/(c.duration+c.warmup+2*time.Second).Seconds()/(1<<20))
+		if satRate > 0 {
+			// The same watchers, the hall past saturation: ingest comes
+			// first, and their views must stay fresh all the same.
+			f.resetAcks()
+			ages := set.ageFrom()
+			wk.satRate, wk.satLat = satRate, &hist{}
+			set.lat.Store(wk.satLat)
+			su0, _ := set.counts()
+			wk.sat = f.measure(satRate, c.warmup, c.duration, drain, true)
+			time.Sleep(2 * time.Second) // the last updates
+			set.lat.Store(nil)
+			set.ages.Store(nil)
+			su1, _ := set.counts()
+			wk.satAge, wk.satAgeMax, wk.satUpdates = &ages.hist, ages.maxAge(), su1-su0
+			satLost := set.lost(wk.satLat)
+			fmt.Printf("   %s watchers at %.0f/s offered: ingest %.0f/s p99 %s; views aged p50 %s p99 %s, at most %s; ack→update p50 %s p99 %s, %d never seen; %d updates\n",
+				kind, satRate, float64(wk.sat.acked.Load())/c.duration.Seconds(), ms(wk.sat.lat.quantile(0.99)),
+				ms(wk.satAge.quantile(0.5)), ms(wk.satAge.quantile(0.99)), ms(wk.satAgeMax),
+				ms(wk.satLat.quantile(0.5)), ms(wk.satLat.quantile(0.99)), satLost, wk.satUpdates)
+		}
+		close(stopAges)
+		set.close() // the crowd's last report
+		wk.errs, wk.lastErr = set.errors()
 		res.kinds = append(res.kinds, wk)
 		time.Sleep(2 * time.Second)
 	}

@@ -13,7 +13,7 @@
 //
 //   - ingest: -clocks clocks, each one gRPC connection and ClockLink
 //     stream, offering -rate presses per second in all (and heartbeats
-//     every second, as devices do). Acknowledged presses per second and
+//     as often as the server's Welcome asks, as devices do). Acknowledged presses per second and
 //     acknowledgement latency (from the press's scheduled time) of the real
 //     hallserver against the echo server (no rules, no disk), the same
 //     clocks and connections, one after the other.
@@ -24,7 +24,11 @@
 //     -rate; a lower rate shows them where the hall has headroom, and
 //     the rows then name it): p99 from a press's
 //     acknowledgement to the watcher's update showing it, and ingest with
-//     them against ingest without them (the window before). All but
+//     them against ingest without them (the window before); then, with
+//     the same watchers, the offered rate where the saturation sweep
+//     stopped (-watch-sat-rate), and the age of the oldest state a
+//     sampled watcher holds (age.go): ingest first must not leave a
+//     watcher without updates. All but
 //     -watch-sample of them only read, in a process of their own
 //     (-serve-crowd, crowd.go), so as not to starve the clocks. Then one gRPC
 //     and one SSE watcher, with small receive buffers as a phone's, that
@@ -41,7 +45,10 @@
 //
 // The hall is the real cmd/hallserver (built, or -hallserver), and the echo
 // server is this program run again (-serve-echo): each is a process of its
-// own, measured from /proc and its profiler (hallserver -debug-addr). The
+// own, measured from /proc and its profiler (hallserver -debug-addr). On
+// two or more CPUs the server under test runs alone on -server-cpus and the
+// bench (its clocks, its watchers) on -load-cpus (pin.go): by default the
+// upper and lower half, on 2 cores one each. The
 // clocks are not clockdev.Devices but raw streams driven by a few pacer
 // goroutines (clocks.go), so that the generator stays light.
 package main
@@ -51,6 +58,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -65,12 +73,16 @@ type config struct {
 	satDuration                  time.Duration
 	watchers, sample             int
 	watchRate                    float64 // the watchers part's offered rate (0: rate)
+	watchSatRate                 float64 // the watchers' views aged at this offered rate (0: where saturation stopped)
 	stall                        time.Duration
 	restartBoards, restartEvents int
 	restartDir                   string
 	hallserver                   string
 	profile                      string
 	markdown                     bool
+	// serverCPUs: where the server under test runs (the hall, the echo
+	// server, each alone); loadCPUs: the bench's clocks and watchers.
+	serverCPUs, loadCPUs cpuSet
 }
 
 func main() {
@@ -78,6 +90,8 @@ func main() {
 		c         config
 		parts     string
 		satRates  string
+		serverCPU string
+		loadCPU   string
 		echoMode  bool
 		crowdMode bool
 	)
@@ -86,21 +100,25 @@ func main() {
 	flag.BoolVar(&c.quick, "quick", false, "reduced scale for CI: under a minute, asserts nothing about time")
 	flag.StringVar(&parts, "parts", "ingest,saturation,watchers,memory,restart,rules", "parts to run")
 	flag.IntVar(&c.clocks, "clocks", 10000, "clock devices, each its own connection, stream and board")
-	flag.Float64Var(&c.rate, "rate", 5000, "offered presses per second, all clocks together")
+	flag.Float64Var(&c.rate, "rate", 1000, "offered presses per second, all clocks together")
 	flag.DurationVar(&c.duration, "duration", 20*time.Second, "length of each measured window")
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "pressing before each window, not measured")
-	flag.StringVar(&satRates, "sat-rates", "1000,2500,5000,7500,10000,15000,20000,30000,40000", "saturation: offered rates, in order")
+	flag.StringVar(&satRates, "sat-rates", "1000,1500,2000,2500,3000,4000,5000,6000,7500,10000,12500,15000,20000", "saturation: offered rates, in order")
 	flag.DurationVar(&c.satDuration, "sat-duration", 8*time.Second, "saturation: length of each step")
 	flag.IntVar(&c.watchers, "watchers", 1000, "watchers of each kind (gRPC, then SSE)")
 	flag.Float64Var(&c.watchRate, "watch-rate", 0, "watchers: offered presses per second while the watchers are measured (default: -rate)")
+	flag.Float64Var(&c.watchSatRate, "watch-sat-rate", 0, "watchers: offered presses per second past saturation, where their views are aged (default: the step where the saturation sweep stopped; negative: none)")
 	flag.IntVar(&c.sample, "watch-sample", 10, "watchers of each kind that decode every update to time it")
 	flag.DurationVar(&c.stall, "stall", 10*time.Second, "how long the slow watchers stop reading")
 	flag.IntVar(&c.restartBoards, "restart-boards", 10000, "restart: boards")
 	flag.IntVar(&c.restartEvents, "restart-events", 10_000_000, "restart: events in all")
 	flag.StringVar(&c.restartDir, "restart-dir", "", "restart: keep the generated halls here and reuse them on the next run (default: a temporary directory)")
 	flag.StringVar(&c.hallserver, "hallserver", "", "hallserver binary (default: go build ./cmd/hallserver)")
-	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles of hallserver under the ingest load to this directory")
+	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles and an execution trace of hallserver under the ingest load to this directory")
 	flag.BoolVar(&c.markdown, "markdown", false, "also print the table as Markdown")
+	defServer, defLoad := defaultPinning()
+	flag.StringVar(&serverCPU, "server-cpus", defServer, "CPUs of the server under test, as taskset lists them (1, 2-3); none: not pinned")
+	flag.StringVar(&loadCPU, "load-cpus", defLoad, "CPUs of the bench's clocks and watchers; none: not pinned")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), `usage: bench [flags]
 
@@ -163,10 +181,27 @@ ratios. The parts are described by go doc ./tools/bench.
 		}
 		c.satRates = append(c.satRates, r)
 	}
+	var err error
+	if c.serverCPUs, err = parseCPUs(serverCPU); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: -server-cpus: %v\n", err)
+		os.Exit(2)
+	}
+	if c.loadCPUs, err = parseCPUs(loadCPU); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: -load-cpus: %v\n", err)
+		os.Exit(2)
+	}
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// pinning says where the servers and the load ran.
+func (c config) pinning() string {
+	if len(c.serverCPUs) == 0 && len(c.loadCPUs) == 0 {
+		return "not pinned: servers and load share every CPU"
+	}
+	return fmt.Sprintf("servers (the hall, then echo, each alone) on %s, the bench's load on %s", c.serverCPUs, c.loadCPUs)
 }
 
 // loadavg is the machine's load average line.
@@ -184,12 +219,17 @@ func loadavg() string {
 
 func run(c config) error {
 	t0 := time.Now()
+	if err := pinSelf(c.loadCPUs); err != nil {
+		return err
+	}
+	debug.SetGCPercent(benchGCPercent)
 	watchAt := ""
 	if r := c.watchRateOr(); r != c.rate && c.parts["watchers"] {
 		watchAt = fmt.Sprintf(" (%.0f/s with the watchers)", r)
 	}
 	fmt.Printf("bench: %d clocks × %.0f presses/s offered%s; %s windows; %d CPUs; load average %s\n",
 		c.clocks, c.rate, watchAt, c.duration, runtime.NumCPU(), loadavg())
+	fmt.Printf("bench: %s\n", c.pinning())
 	tmp, err := os.MkdirTemp("", "hallbench")
 	if err != nil {
 		return err

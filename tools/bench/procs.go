@@ -72,14 +72,14 @@ func buildHallserver(dir string) (string, error) {
 
 // startHall starts hallserver on the data directory dir and waits until it
 // serves; it returns how long that took.
-func startHall(bin, dir string, logTo io.Writer) (*server, time.Duration, error) {
+func startHall(bin, dir string, cpus cpuSet, logTo io.Writer) (*server, time.Duration, error) {
 	cmd := exec.Command(bin, "-data-dir", dir, "-grpc-addr", "127.0.0.1:0", "-http-addr", "127.0.0.1:0",
 		"-debug-addr", "127.0.0.1:0", "-shutdown-grace", "2s")
 	s := &server{name: "hall", cmd: cmd, dir: dir, out: &syncBuf{}, exited: make(chan struct{})}
 	cmd.Stdout = s.out
 	cmd.Stderr = logTo
 	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := startPinned(cmd, cpus); err != nil {
 		return nil, 0, err
 	}
 	go func() { s.err = cmd.Wait(); close(s.exited) }()
@@ -120,7 +120,7 @@ func startHall(bin, dir string, logTo io.Writer) (*server, time.Duration, error)
 }
 
 // startEcho runs this program again as the echo server.
-func startEcho() (*server, error) {
+func startEcho(cpus cpuSet) (*server, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func startEcho() (*server, error) {
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	if err := startPinned(cmd, cpus); err != nil {
 		return nil, err
 	}
 	go func() { s.err = cmd.Wait(); pw.Close(); close(s.exited) }()
@@ -248,7 +248,11 @@ func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Du
 	if label != "" {
 		label = "-" + label
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%s%s.pb.gz", s.name, kind, label))
+	ext := ".pb.gz"
+	if kind == "trace" {
+		ext = ".trace"
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s%s%s", s.name, kind, label, ext))
 	f, err := os.Create(name)
 	if err != nil {
 		return "", err

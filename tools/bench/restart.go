@@ -261,7 +261,7 @@ func timeStart(c config, dir string, h restartHall) (time.Duration, int64, error
 	}
 	defer logf.Close()
 	began := time.Now()
-	s, took, err := startHall(c.hallserver, dir, logf)
+	s, took, err := startHall(c.hallserver, dir, c.serverCPUs, logf)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -41,7 +41,8 @@ type watcherSet struct {
 	updates atomic.Int64
 	errs    atomic.Int64
 	lastErr atomic.Value
-	crowd   *crowd // the watchers that only read, if in a process of their own
+	ages    atomic.Pointer[ageTracker] // the ages of the sampled watchers' views, while measured (age.go)
+	crowd   *crowd                     // the watchers that only read, if in a process of their own
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -52,8 +53,9 @@ type watcher struct {
 	sampled bool
 	first   chan struct{} // closed after the first update
 
-	mu   sync.Mutex
-	seen map[string]uint64 // sampled: board → highest board_seq seen
+	mu        sync.Mutex
+	seen      map[string]uint64 // sampled: board → highest board_seq seen
+	ackCursor int               // sampled: its place in the fleet's ackLog (age.go)
 
 	// A slow watcher stops reading when stall is closed, until resume is;
 	// then it reports how it caught up.
@@ -334,6 +336,7 @@ func (w *watcher) got(n, size int, snapshot bool, slow *slowTracker) {
 // protoUpdate reads a WatchUpdate's snapshot flag and, if sampled, its
 // boards.
 func (w *watcher) protoUpdate(b []byte, now time.Time) (snapshot bool) {
+	w.noteAge(now)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -404,6 +407,7 @@ func (w *watcher) jsonUpdate(line []byte, now time.Time) (snapshot bool) {
 	if !w.sampled {
 		return snapshot
 	}
+	w.noteAge(now)
 	rest := line
 	for {
 		i := bytes.Index(rest, jsonBoardID)
@@ -499,6 +503,7 @@ func (set *watcherSet) lost(h *hist) int64 {
 
 // resetAcks forgets the acknowledgement times of an earlier window.
 func (f *fleet) resetAcks() {
+	f.ackLog.reset()
 	for _, c := range f.clocks {
 		c.mu.Lock()
 		clear(c.acks)

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+// The idle collector asks for a collection once the hall has had no
+// device event for idleFor and its heap holds over twice the last live
+// heap — once per cycle — and never while events come.
+func TestIdleCollector(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	grown := heapReading{live: 100, now: 250, cycles: 7}
+	steps := []struct {
+		at     time.Duration
+		events uint64
+		heap   heapReading
+		want   bool
+		why    string
+	}{
+		{0, 5, grown, false, "the first look only starts counting"},
+		{4 * time.Second, 5, grown, false, "quiet for 4 s"},
+		{5 * time.Second, 6, grown, false, "an event came"},
+		{9 * time.Second, 6, grown, false, "quiet for 4 s since it"},
+		{10 * time.Second, 6, heapReading{live: 100, now: 150, cycles: 7}, false, "quiet for 5 s, the heap not doubled"},
+		{10 * time.Second, 6, grown, true, "quiet for 5 s, the heap 2.5 times the live one"},
+		{10250 * time.Millisecond, 6, grown, false, "the collection asked for has not run yet"},
+		{10500 * time.Millisecond, 6, heapReading{live: 120, now: 130, cycles: 8}, false, "collected: the heap is small again"},
+		{60 * time.Second, 6, heapReading{live: 120, now: 300, cycles: 8}, true, "grown again, still quiet"},
+		{61 * time.Second, 9, heapReading{live: 120, now: 400, cycles: 9}, false, "events came"},
+	}
+	var c idleCollector
+	for _, s := range steps {
+		if got := c.look(t0.Add(s.at), s.events, s.heap); got != s.want {
+			t.Errorf("at %s (%s): collect %v, want %v", s.at, s.why, got, s.want)
+		}
+	}
+}
