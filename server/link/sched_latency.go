@@ -2,12 +2,11 @@ package link
 
 import (
 	"context"
-	"math"
-	rtmetrics "runtime/metrics"
 	"sync/atomic"
 	"time"
 
 	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/schedlat"
 )
 
 // The hall's own lag. Under overload every goroutine waits its turn to
@@ -26,8 +25,6 @@ const lagSample = 250 * time.Millisecond
 // behind.
 const lagLimit = 200 * time.Millisecond
 
-const schedLatencies = "/sched/latencies:seconds"
-
 // Lag keeps whether the hall was recently behind its own work.
 type Lag struct {
 	behindUntil atomic.Int64 // Unix ns (server clock): behind until then
@@ -39,8 +36,7 @@ type Lag struct {
 // server's). tick, if set, is called at each sample with the real time
 // (the ingest monitor samples with it).
 func (m *Lag) Watch(ctx context.Context, clock mono.Clock, hold time.Duration, tick func(time.Time)) {
-	samples := []rtmetrics.Sample{{Name: schedLatencies}}
-	var prev []uint64
+	var prev schedlat.Hist
 	t := time.NewTicker(lagSample)
 	defer t.Stop()
 	for {
@@ -52,13 +48,12 @@ func (m *Lag) Watch(ctx context.Context, clock mono.Clock, hold time.Duration, t
 		if tick != nil {
 			tick(time.Now())
 		}
-		rtmetrics.Read(samples)
-		if samples[0].Value.Kind() != rtmetrics.KindFloat64Histogram {
+		h, ok := schedlat.Read()
+		if !ok {
 			return // not reported by this runtime
 		}
-		h := samples[0].Value.Float64Histogram()
-		p99 := quantileSince(prev, h.Counts, h.Buckets, 0.99)
-		prev = append(prev[:0], h.Counts...)
+		p99 := h.QuantileSince(prev, 0.99)
+		prev = h
 		m.last.Store(int64(p99))
 		if p99 > lagLimit {
 			m.behindUntil.Store(clock.Now().Add(hold).UnixNano())
@@ -74,36 +69,3 @@ func (m *Lag) Behind(clock mono.Clock) bool {
 
 // Last is the last sample's p99 scheduling latency.
 func (m *Lag) Last() time.Duration { return time.Duration(m.last.Load()) }
-
-// quantileSince returns the q quantile of what a cumulative histogram
-// (counts per bucket; buckets are the len(counts)+1 boundaries, in
-// seconds) counted since prev (nil: since the start), as the upper
-// boundary of the bucket it falls in; 0 if nothing was counted.
-func quantileSince(prev, counts []uint64, buckets []float64, q float64) time.Duration {
-	var total uint64
-	for i, c := range counts {
-		if i < len(prev) {
-			c -= prev[i]
-		}
-		total += c
-	}
-	if total == 0 {
-		return 0
-	}
-	want := uint64(math.Ceil(q * float64(total))) // the rank of the quantile, 1-based
-	var seen uint64
-	for i, c := range counts {
-		if i < len(prev) {
-			c -= prev[i]
-		}
-		seen += c
-		if seen >= want {
-			hi := buckets[i+1]
-			if hi > 1e9 { // +Inf
-				hi = buckets[i]
-			}
-			return time.Duration(hi * float64(time.Second))
-		}
-	}
-	return 0
-}

@@ -1,4 +1,4 @@
-package link
+package schedlat
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// quantileSince reads the runtime's cumulative scheduling-latency
+// QuantileOf reads the runtime's cumulative scheduling-latency
 // histogram as a difference between two samples.
 func TestQuantileSince(t *testing.T) {
 	buckets := []float64{0, 0.001, 0.01, 0.1, 1, math.Inf(1)} // 5 buckets
@@ -25,8 +25,8 @@ func TestQuantileSince(t *testing.T) {
 		{"beyond the last boundary", nil, []uint64{0, 0, 0, 0, 10}, 0.99, time.Second},
 		{"median", nil, []uint64{10, 10, 10, 10, 0}, 0.5, 10 * time.Millisecond},
 	} {
-		if got := quantileSince(c.prev, c.counts, buckets, c.q); got != c.want {
-			t.Errorf("%s: quantileSince = %v, want %v", c.name, got, c.want)
+		if got := QuantileOf(c.prev, c.counts, buckets, c.q); got != c.want {
+			t.Errorf("%s: QuantileOf = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
