@@ -267,6 +267,11 @@ func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) (u *pb.WatchUpdat
 	return u, inScope
 }
 
+// mostChanged says whether changed boards are most of a scope of inScope:
+// a watcher catching up, or a feed built late, is then sent a snapshot
+// (as large, and telling it to start afresh) instead of what changed.
+func mostChanged(changed, inScope int) bool { return 2*changed > inScope }
+
 // inScope counts the boards of a scope (not withdrawn). h.mu is held.
 func (h *Hub) inScope(sc Scope) int {
 	n := 0
@@ -504,7 +509,7 @@ func (s *Sub) catchUpLocked(first uint64, newest *feedUpdate) *Update {
 	u := f.mergedFor(first, newest)
 	if u == nil {
 		m, inScope := h.collect(s.scope, s.seq, false)
-		if 2*len(m.Boards) > inScope {
+		if mostChanged(len(m.Boards), inScope) {
 			u, index := f.snapshotLocked(h)
 			s.last, s.seq = index, u.msg.GetSeq()
 			return u
@@ -615,7 +620,7 @@ func (f *feed) buildLocked(h *Hub) {
 		// Built late (no watcher took updates for longer than the feed
 		// keeps them): a snapshot if most of the scope changed, as large
 		// and telling the watchers to start afresh; else what changed.
-		behind = late && 2*len(m.Boards) > h.inScope(f.scope)
+		behind = late && mostChanged(len(m.Boards), h.inScope(f.scope))
 	}
 	if behind {
 		m, _ = h.collect(f.scope, 0, true)

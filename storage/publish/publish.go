@@ -343,11 +343,11 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 	// clocks, once per PubAck.
 	var markTimer, readTimer *time.Timer
 	stopTimers := func() {
-		for _, t := range []**time.Timer{&markTimer, &readTimer} {
-			if *t != nil {
-				(*t).Stop()
-				*t = nil
-			}
+		if markTimer != nil {
+			markTimer.Stop()
+		}
+		if readTimer != nil {
+			readTimer.Stop()
 		}
 	}
 	defer stopTimers()
