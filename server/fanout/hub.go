@@ -267,6 +267,14 @@ func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) (u *pb.WatchUpdat
 	return u, inScope
 }
 
+// snapshotLocked gives the watcher its feed's snapshot of now, and takes
+// it on from there. h.mu is held.
+func (s *Sub) snapshotLocked() *Update {
+	u, index := s.f.snapshotLocked(s.h)
+	s.last, s.seq = index, u.msg.GetSeq()
+	return u
+}
+
 // mostChanged says whether changed boards are most of a scope of inScope:
 // a watcher catching up, or a feed built late, is then sent a snapshot
 // (as large, and telling it to start afresh) instead of what changed.
@@ -428,9 +436,7 @@ func (s *Sub) startLocked() *Update {
 	f.subs++
 	s.f = f
 	if s.fromSeq == 0 {
-		u, index := f.snapshotLocked(h)
-		s.last, s.seq = index, u.msg.GetSeq()
-		return u
+		return s.snapshotLocked()
 	}
 	// The watcher starts where the feed is: what changed since fromSeq, as
 	// of the feed's position.
@@ -449,7 +455,7 @@ func (s *Sub) startLocked() *Update {
 // board of its scope changed) and moves it to the feed's last update.
 // h.mu is held.
 func (s *Sub) deliverLocked() *Update {
-	h, f := s.h, s.f
+	f := s.f
 	newest := f.updates[len(f.updates)-1]
 	first := s.last + 1
 	if first < f.updates[0].index {
@@ -459,9 +465,7 @@ func (s *Sub) deliverLocked() *Update {
 	var got []*feedUpdate
 	for _, fu := range missed {
 		if fu.snapshot {
-			u, index := f.snapshotLocked(h)
-			s.last, s.seq = index, u.msg.GetSeq()
-			return u
+			return s.snapshotLocked()
 		}
 		if fu.u != nil {
 			got = append(got, fu)
@@ -510,9 +514,7 @@ func (s *Sub) catchUpLocked(first uint64, newest *feedUpdate) *Update {
 	if u == nil {
 		m, inScope := h.collect(s.scope, s.seq, false)
 		if mostChanged(len(m.Boards), inScope) {
-			u, index := f.snapshotLocked(h)
-			s.last, s.seq = index, u.msg.GetSeq()
-			return u
+			return s.snapshotLocked()
 		}
 		u = newUpdate(m)
 		f.merged[first] = u
