@@ -36,6 +36,13 @@ func TestScoresheetResultWithoutAClock(t *testing.T) {
 		t.Errorf("start on a board without a clock: %v; want FailedPrecondition saying to assign a clock or use a virtual one", err)
 	}
 
+	// The dashboard's confirmation asks the rules first (a dry run).
+	dry, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: id, DryRun: true,
+		Action: &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1", Termination: "normal"}})
+	if err != nil || dry.GetStatus() != pb.CommandStatus_COMMAND_STATUS_DRY_RUN || dry.GetState().GetResult() != "0-1" {
+		t.Errorf("dry run of the result on a board without a clock: %v, %v; want DRY_RUN showing 0-1", dry, err)
+	}
+
 	r, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: id, Reason: "Anna's scoresheet",
 		Action: &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1", Termination: "normal"}})
 	if err != nil {
