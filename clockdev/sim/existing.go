@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -19,13 +18,8 @@ import (
 // boards' own time control and rules.
 func (f *Fleet) findRound(ctx context.Context) error {
 	ref := f.cfg.Round
+	// The hall reads the name as every command's: "Open:3", "3", an id.
 	req := &hallv1.GetRoundRequest{RoundId: ref}
-	if i := strings.LastIndex(ref, ":"); i > 0 {
-		req = &hallv1.GetRoundRequest{Tournament: ref[:i]}
-		if _, err := fmt.Sscan(ref[i+1:], &req.Number); err != nil || req.Number < 1 {
-			return fmt.Errorf("sim: round %q: want TOURNAMENT:NUMBER (e.g. \"Open:3\") or the round's id", ref)
-		}
-	}
 	r, err := call(ctx, f, func(ctx context.Context) (*hallv1.Round, error) { return f.arb.GetRound(ctx, req) })
 	if err != nil {
 		return fmt.Errorf("sim: round %q: %w", ref, err)
