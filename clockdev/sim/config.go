@@ -45,6 +45,13 @@ type Config struct {
 	// one tournament, played one after the other on the same clocks;
 	// different tournaments play at the same time.
 	Rounds []RoundSpec
+	// Round, instead of Rounds, names a round already in the hall (an
+	// imported one: "Open:3", or its id): the fleet plays its boards —
+	// one clock each, assigned to the board, under the board's own
+	// configuration — starts those not started, and stops when every game
+	// has ended. It creates no tournament and sets no plan of its own (the
+	// plan follows each clock assigned, as for a replacement clock).
+	Round string
 	// Loop keeps the hall alive: after a tournament's last round, the next
 	// round (same settings as the last) is created and played, forever.
 	Loop bool
@@ -381,8 +388,12 @@ func (c *Config) validate() error {
 		return errors.New("sim: Config.Target (or Dial) is required")
 	case c.ChiefToken == "":
 		return errors.New("sim: Config.ChiefToken is required (a chief arbiter creates the rounds)")
-	case len(c.Rounds) == 0:
-		return errors.New("sim: Config.Rounds is empty: nothing to play")
+	case len(c.Rounds) == 0 && c.Round == "":
+		return errors.New("sim: Config.Rounds is empty and Config.Round names no round: nothing to play")
+	case len(c.Rounds) > 0 && c.Round != "":
+		return errors.New("sim: Config.Round plays a round of the hall; Config.Rounds must then be empty")
+	case c.Round != "" && c.Loop:
+		return errors.New("sim: Config.Loop makes rounds of its own; Config.Round plays one of the hall's")
 	case c.Speed < 0:
 		return errors.New("sim: Config.Speed must not be negative")
 	}

@@ -13,8 +13,9 @@
 // venue (named by DevicePrefix), sets each round up as a chief arbiter
 // with a pairing program does — the tournament's players (drawn once,
 // no name twice) or the hall's TRF-16 export of the round before, paired
-// as a Swiss (top half against bottom half, nobody met twice while that
-// can be avoided, colours alternated), imported with Arbiter.ImportRound
+// by a simple Swiss stand-in (top half against bottom half, nobody met
+// twice while that can be avoided, colours alternated — not the FIDE Dutch
+// system of JaVaFo and bbpPairings), imported with Arbiter.ImportRound
 // as a TRF with the pairing output, the plan giving each board its clock
 // — starts every clock of a round at once (Arbiter.StartRound), and
 // rules what needs a ruling. RoundSpec.TRF imports a pairing program's

@@ -59,6 +59,9 @@ type tournament struct {
 	specs  []*checked
 	tables []*table // table i sits at table firstTable+i of the hall plan
 	saved  *savedTournament
+	// existing are the boards of the hall's round it plays (Config.Round),
+	// nil for a tournament of the fleet's own (existing.go).
+	existing []*hallv1.Board
 	// firstTable is the hall-plan table of its board 1: the tournaments
 	// of a fleet sit one after the other in its venue.
 	firstTable int
@@ -237,11 +240,18 @@ func (f *Fleet) setup(ctx context.Context) error {
 		return fmt.Errorf("sim: connect to %s: %w", f.cfg.Target, err)
 	}
 	f.arbConn, f.arb = conn, hallv1.NewArbiterClient(conn)
+	if f.cfg.Round != "" {
+		if err := f.findRound(ctx); err != nil {
+			return err
+		}
+	}
 
 	var need []string
 	for _, t := range f.tours {
-		var saved *savedTournament
-		st.read(func(s *savedFleet) { saved = s.tournament(t.name) })
+		saved := t.saved // a round of the hall's
+		if saved == nil {
+			st.read(func(s *savedFleet) { saved = s.tournament(t.name) })
+		}
 		if saved == nil {
 			tr, err := call(ctx, f, func(ctx context.Context) (*hallv1.Tournament, error) {
 				return f.arb.CreateTournament(ctx, &hallv1.CreateTournamentRequest{Name: t.name, DefaultConfig: t.specs[0].wire, Venue: f.venue()})
@@ -277,8 +287,10 @@ func (f *Fleet) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := f.setPlan(ctx); err != nil {
-		return err
+	if f.cfg.Round == "" {
+		if err := f.setPlan(ctx); err != nil {
+			return err
+		}
 	}
 	if len(tokens) > 0 {
 		if err := st.update(func(s *savedFleet) {
@@ -293,6 +305,11 @@ func (f *Fleet) setup(ctx context.Context) error {
 		for _, tb := range t.tables {
 			if tok, ok := tokens[tb.id]; ok {
 				tb.token = tok
+			}
+		}
+		if t.existing != nil {
+			if err := f.assignExisting(ctx, t); err != nil {
+				return err
 			}
 		}
 	}
@@ -372,6 +389,9 @@ func parallel(ctx context.Context, n int, fn func(ctx context.Context, i int) er
 // runTournament plays the tournament's rounds in order (and, with Loop,
 // one more after the other for ever).
 func (f *Fleet) runTournament(ctx context.Context, t *tournament) error {
+	if t.existing != nil {
+		return f.playExisting(ctx, t)
+	}
 	for number := 1; ctx.Err() == nil; number++ {
 		var spec *checked
 		switch {
@@ -565,6 +585,9 @@ func (f *Fleet) roundOver(rr *roundRun, bs []*hallv1.Board) {
 // ready reports whether every board's clock is connected and assigned.
 func (rr *roundRun) ready() bool {
 	for i, id := range rr.boards {
+		if rr.isDone(id) {
+			continue // a finished board of the hall's round: no clock of ours
+		}
 		d := rr.tour.tables[i].devp.Load()
 		if d == nil {
 			return false
@@ -602,6 +625,12 @@ func (rr *roundRun) reopen(board string) {
 		rr.f.stats.finished.Add(-1)
 	}
 	rr.mu.Unlock()
+}
+
+func (rr *roundRun) isDone(board string) bool {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	return rr.done[board]
 }
 
 func (rr *roundRun) doneCount() int {

@@ -135,9 +135,9 @@ func TestTRFRoundTrip(t *testing.T) {
 	}
 }
 
-// The fleet pairs its own rounds as a Swiss pairing program would and
-// imports them: nobody plays twice in a round or against himself, and
-// nobody meets the same opponent twice.
+// The fleet pairs its own rounds with its simple Swiss stand-in (not FIDE
+// Dutch) and imports them: nobody plays twice in a round or against
+// himself, and nobody meets the same opponent twice.
 func TestFleetPairsRealRounds(t *testing.T) {
 	longtest.Skip(t)
 	t.Parallel() // they wait on the scaled clock more than they compute

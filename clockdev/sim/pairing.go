@@ -14,9 +14,9 @@ import (
 
 // The fleet sets each round up as a chief arbiter with a pairing program
 // does: the TRF of the results so far (the tournament's players for round
-// 1, the hall's export of the last round after it), paired by a Swiss
-// pairing (pairSwiss), imported with ImportRound; the hall plan puts each
-// table's clock on its board.
+// 1, the hall's export of the last round after it), paired by a simple
+// Swiss stand-in (pairStandIn: not FIDE Dutch), imported with
+// ImportRound; the hall plan puts each table's clock on its board.
 
 // venue is the fleet's venue in the hall: its devices' prefix, so that
 // two fleets on one hall keep their own plans.
@@ -53,9 +53,10 @@ func (f *Fleet) importRound(ctx context.Context, t *tournament, spec *checked, n
 		if err := file.Write(&tb); err != nil {
 			return "", err
 		}
-		if err := trf.WritePairings(&pb, pairSwiss(file, number)); err != nil {
+		if err := trf.WritePairings(&pb, pairStandIn(file, number)); err != nil {
 			return "", err
 		}
+		f.log.Info("round paired", "tournament", t.name, "round", number, "pairing", standInPairing)
 		content, pairings = tb.Bytes(), pb.Bytes()
 	}
 	req := &hallv1.ImportRoundRequest{Tournament: t.id, Number: int32(number), Content: content, Pairings: pairings,

@@ -159,9 +159,11 @@ func (g *game) adjournment(ctx context.Context, c clockFace) {
 	g.sealed = nil
 }
 
-// resume restarts a clock found paused (after a restart of the fleet).
+// resume restarts a clock its players stopped to claim, found paused (a
+// claim cut short by a restart of the fleet): never a person's pause
+// (stopped.go).
 func (g *game) resume(ctx context.Context, c clockFace) {
-	c.arbiter(ctx, &hallv1.ClockAction{Kind: hallv1.ActionKind_ACTION_KIND_RESUME}, "the clock was found paused")
+	c.arbiter(ctx, &hallv1.ClockAction{Kind: hallv1.ActionKind_ACTION_KIND_RESUME}, "the players' claim was cut short")
 }
 
 // inStep reports whether the e-board agrees with the clock: the same

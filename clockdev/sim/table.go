@@ -50,8 +50,10 @@ type table struct {
 	marked  bool // the board's end was reported to its round
 	dieAt   int  // chaos: the clock dies once White has made this many moves (0: never)
 	cmdSeen map[string]bool
-	// pausedSince is when the clock was first seen stopped by someone else.
+	// pausedSince is when the clock was first seen stopped; pauseOurs,
+	// whether its own players stopped it (stopped.go).
 	pausedSince time.Time
+	pauseOurs   bool
 
 	mu        sync.Mutex
 	recovered map[uint64]bool // seqs recovered from the outbox at a reboot, not yet acknowledged
@@ -144,18 +146,8 @@ func (t *table) step(ctx context.Context) {
 		t.finished(ctx, v)
 		return
 	case rules.Paused:
-		// Someone stopped the clock (an arbiter at the console, or a claim
-		// cut short by a restart): the fleet's arbiter restarts it if it
-		// stays stopped for long.
-		if t.pausedSince.IsZero() {
-			t.pausedSince = t.f.clock.Now()
-		}
-		if t.f.clock.Since(t.pausedSince) < pausedFor {
-			t.wait(ctx, t.idle())
-			return
-		}
-		t.pausedSince = time.Time{}
-		t.g.resume(ctx, face)
+		// A claim cut short, or a person's pause (stopped.go).
+		t.stopped(ctx, face)
 		return
 	case rules.Adjourned:
 		t.g.adjournment(ctx, face)
@@ -203,10 +195,6 @@ func (t *table) newGame(board string, info *boardInfo) error {
 	}
 	return nil
 }
-
-// pausedFor is how long (game time) a clock someone else stopped stays
-// stopped before the fleet's arbiter restarts it.
-const pausedFor = time.Minute
 
 // lostBoard handles a device taken off its board before the game ended:
 // if the board went on on a virtual clock (an arbiter's decision), the
@@ -676,7 +664,7 @@ func (c virtualFace) press(ctx context.Context, side rules.Side, san, fen string
 }
 
 func (c virtualFace) local(ctx context.Context, e rules.Event) error {
-	return c.do(ctx, wire.Action(e), "the players, on the virtual clock")
+	return c.do(ctx, wire.Action(e), playersOnVirtual)
 }
 
 func (c virtualFace) do(ctx context.Context, a *hallv1.ClockAction, reason string) error {

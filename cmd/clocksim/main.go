@@ -7,6 +7,7 @@
 //	clocksim -chief-token $TOKEN -boards 40 -tc 3m+2s
 //	clocksim -boards 200 -tc 60+1 -speed 20 -chaos all -seed 7      # a server started with the same speed
 //	clocksim -demo-rounds -loop -state-dir sim-state                 # a living hall; stop and start it again
+//	clocksim -round "Open:3"                                         # play the boards of a round the hall has
 //
 // Every flag can also be set by an environment variable, named in the
 // flag's help (the chief token by HALL_CHIEF_TOKEN). The exit status is 1
@@ -50,7 +51,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	env := cmdline.Env(getenv)
 	var (
 		target, chief, tc, ruleset, tournament, supervision, chaos, stateDir, prefix, tlsCA, tlsName, seed string
-		blind, blindLang                                                                                   string
+		blind, blindLang, round                                                                            string
 		boards, rounds, adjourn                                                                            int
 		speed                                                                                              float64
 		eboard, quickplay, loop, demo, talking                                                             bool
@@ -71,6 +72,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&blind, "blind", env.String("SIM_BLIND", ""), "play under the rules for visually disabled players: white, black or both are visually disabled, with an assistant, and ask their clocks now and then; empty: nobody (SIM_BLIND)")
 	fs.StringVar(&blindLang, "blind-lang", env.String("SIM_BLIND_LANG", ""), "the language the clocks speak to them, e.g. de or ru; empty: English (SIM_BLIND_LANG)")
 	fs.BoolVar(&demo, "demo-rounds", env.Bool("SIM_DEMO_ROUNDS"), "play the demonstration hall instead: a classical, a rapid and a blitz tournament of -boards boards each (SIM_DEMO_ROUNDS)")
+	fs.StringVar(&round, "round", env.String("SIM_ROUND", ""), `play the boards of a round the hall already has (imported, or set up by hand): "Open:3" or its id; one clock per board, the boards' own time control; -boards, -tc and the other round settings do not apply (SIM_ROUND)`)
 	fs.BoolVar(&loop, "loop", env.Bool("SIM_LOOP"), "keep the hall alive: after the last round, play the next, until interrupted (SIM_LOOP)")
 	fs.Float64Var(&speed, "speed", env.Float("SIM_SPEED", 1), "clocks run this many times faster than real time; the server must run at the same speed (SIM_SPEED)")
 	fs.StringVar(&seed, "seed", env.String("SIM_SEED", ""), "seed of every decision; empty: from the time, printed so the run can be repeated (SIM_SEED)")
@@ -109,9 +111,14 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	} else if c.Seed, err = strconv.ParseInt(seed, 10, 64); err != nil {
 		return fmt.Errorf("-seed %q: want an integer", seed)
 	}
-	if demo {
+	switch {
+	case round != "" && (demo || loop):
+		return fmt.Errorf("-round %q plays one round of the hall; -demo-rounds and -loop make rounds of the fleet's own", round)
+	case round != "":
+		c.Round = round
+	case demo:
 		c.Rounds = sim.DemoRounds(boards)
-	} else {
+	default:
 		regs := &hallv1.Regulations{QuickplayFinish: quickplay}
 		switch supervision {
 		case "adequate":
@@ -149,8 +156,12 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	cfg := m.Config
 	cfg.Logger = log
-	fmt.Fprintf(m.Stdout, "clocksim: %d rounds against %s, speed %gx, seed %d, chaos %s\n",
-		len(cfg.Rounds), cfg.Target, cfg.Speed, cfg.Seed, cfg.Chaos)
+	what := fmt.Sprintf("%d rounds", len(cfg.Rounds))
+	if cfg.Round != "" {
+		what = fmt.Sprintf("round %q", cfg.Round)
+	}
+	fmt.Fprintf(m.Stdout, "clocksim: %s against %s, speed %gx, seed %d, chaos %s\n",
+		what, cfg.Target, cfg.Speed, cfg.Seed, cfg.Chaos)
 	f, err := sim.New(cfg)
 	if err != nil {
 		return err

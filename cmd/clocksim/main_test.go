@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -28,6 +29,16 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"-seed", "x"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "integer"},
 		{args: []string{"-blind", "grey"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "white, black, both"},
 		{args: []string{"-blind-lang", "de"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "without -blind"},
+		{args: []string{"-round", "Open:3", "-loop"}, env: map[string]string{"HALL_CHIEF_TOKEN": "x"}, wantErr: "plays one round of the hall"},
+		{
+			args: []string{"-round", "Open:3"}, env: map[string]string{"HALL_CHIEF_TOKEN": "tok"},
+			check: func(m *Main) string {
+				if m.Config.Round != "Open:3" || len(m.Config.Rounds) != 0 {
+					return "the hall's round not taken, or rounds of the fleet's own made"
+				}
+				return ""
+			},
+		},
 		{
 			args: []string{"-talking", "-blind", "black", "-blind-lang", "de"}, env: map[string]string{"HALL_CHIEF_TOKEN": "tok"},
 			check: func(m *Main) string {
@@ -115,4 +126,76 @@ func TestRunOverTLSWithAPrivateCA(t *testing.T) {
 		t.Fatal(err)
 	}
 	runRound(t, h, 2, "-tls-ca", ca, "-tls-server-name", "localhost")
+}
+
+// clocksim plays a round the hall already has, imported from a pairing
+// program's file (-round "TOURNAMENT:N"): it brings a clock to each board
+// the plan gave none that works, starts them and plays every game, and
+// creates no tournament of its own.
+func TestRunPlaysAnImportedRound(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t, halltest.OnLoopback(), halltest.WithSpeed(200))
+	arb, ctx := h.Arbiter(t)
+	if _, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Open", DefaultConfig: &pb.ClockConfig{TimeControl: "60+1"}}); err != nil {
+		t.Fatal(err)
+	}
+	csv := "Round,Board,White,Black\n3,1,Berzins,Haugen\n3,2,Ottesen,Nguyen\n3,3,Lindqvist,Moreau\n"
+	imp, err := arb.ImportRound(ctx, &pb.ImportRoundRequest{Tournament: "Open", Content: []byte(csv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Board 2's result came from its scoresheet before the fleet came:
+	// the fleet leaves it alone.
+	if r, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: imp.GetBoards()[1].GetBoardId(), Reason: "scoresheet",
+		Action: &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1"}}); err != nil || r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_APPLIED {
+		t.Fatalf("board 2's result: %v, %v", r, err)
+	}
+	var out bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: io.Discard}
+	args := []string{"-target", h.Addr(), "-round", "open:3", "-speed", "200", "-seed", "1", "-progress", "0"}
+	if err := m.ParseFlags(args, func(k string) string { return map[string]string{"HALL_CHIEF_TOKEN": h.Chief}[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run %q: %v\n%s", args, err, out.String())
+	}
+	expectIn(t, out.String(), `round "open:3"`, "summary: 1 rounds, 3 games")
+	bs, err := arb.ListBoards(ctx, &pb.ListBoardsRequest{Tournament: "Open", Number: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bs.GetBoards() {
+		if b.GetNumber() == 2 {
+			if b.GetState().GetResult() != "0-1" || b.GetDeviceId() != "" {
+				t.Errorf("board 2, finished before: %v, clock %q; want its 0-1 untouched, no clock", b.GetState(), b.GetDeviceId())
+			}
+			continue
+		}
+		if b.GetState().GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED || b.GetState().GetWhite().GetMoves() == 0 || b.GetDeviceId() == "" {
+			t.Errorf("board %d (%s-%s): %v, clock %q; want a game played to its end on a clock", b.GetNumber(),
+				b.GetWhite().GetName(), b.GetBlack().GetName(), b.GetState(), b.GetDeviceId())
+		}
+	}
+	ts, err := arb.ListTournaments(ctx, &pb.ListTournamentsRequest{})
+	if err != nil || len(ts.GetTournaments()) != 1 {
+		t.Errorf("tournaments after the run: %v, %v; want the hall's one only", ts.GetTournaments(), err)
+	}
+
+	// A round the hall does not have is named in the refusal.
+	m = &Main{Stdout: io.Discard, Stderr: io.Discard}
+	if err := m.ParseFlags([]string{"-target", h.Addr(), "-round", "Open:4", "-progress", "0"}, func(k string) string { return map[string]string{"HALL_CHIEF_TOKEN": h.Chief}[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err == nil || !strings.Contains(err.Error(), `"Open:4"`) {
+		t.Errorf("Run -round Open:4 = %v; want a refusal naming the round", err)
+	}
+}
+
+func expectIn(t *testing.T, out string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
 }

@@ -117,6 +117,7 @@ Actions on a board's clock (they travel through the clock device)
                                       1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0 (=-), 0-1/2 (-=);
                                       -unplayed: the game lasted less than one move (not rated)
   virtual BOARD                       move a board with a dead clock to a virtual clock
+  press BOARD [SIDE] [-san M] [-fen F]   on a virtual clock: SIDE (default: the side to move) completes a move
   assign BOARD DEVICE [-replace]      a (replacement) clock device keeps BOARD; -replace takes
                                       a device from a board whose game is not over
   swap BOARD_A BOARD_B                swap two boards' devices
@@ -210,6 +211,7 @@ var commands = map[string]func(c *cli, args []string) error{
 	"position":      (*cli).position,
 	"result":        (*cli).result,
 	"virtual":       (*cli).virtual,
+	"press":         (*cli).press,
 	"assign":        (*cli).assign,
 	"swap":          (*cli).swap,
 	"tournament":    (*cli).tournament,

@@ -57,17 +57,17 @@ func (m *Main) demo(ctx context.Context, srv *server.Server, log *slog.Logger, g
 		return fmt.Errorf("demo sign-in code: %w", err)
 	}
 	fmt.Fprintf(m.Stdout, `
-demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess.
+demo hall: a simulated fleet plays rounds of classical, rapid and blitz chess,
+  each round paired by a simple Swiss stand-in (not FIDE Dutch) and imported as a TRF.
   dashboard       %s/signin?code=%s
                   (a one-time sign-in link, valid %s: open it and press its button; later, sign in at %s/signin
                   with the arbiter token, or make a link for another device: hallctl signin-link)
   live feed (SSE) curl -N -H "Authorization: Bearer $BROADCAST" %s/api/watch
   gRPC feeds      Watch service at %s with the broadcast token
   arbiter CLI     HALL_ADDR=%s HALL_TOKEN=$ARBITER go run ./cmd/hallctl boards
-tokens (keep them out of links; also in %s):
-  ARBITER=%s
-  BROADCAST=%s
-  CHIEF=%s   (the chief arbiter's: tokens, setting up)
+tokens (keep them out of links; also in %s): paste this line into your shell
+  export ARBITER=%s BROADCAST=%s CHIEF=%s
+  (CHIEF is the chief arbiter's: tokens, setting up)
 The fleet plays the arbiter with a token of its own ("fleet" in that file):
 what it does is audited as "%s", what you do as you.
 Stop with Ctrl-C; starting again continues this hall from %s: the clocks

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -107,6 +108,12 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		if err := demoBlindBoard(a, dir); err != nil {
 			return err
 		}
+		if err := exportsWork(out.String(), dir); err != nil {
+			return err
+		}
+		if !strings.Contains(out.String(), "simple Swiss stand-in (not FIDE Dutch)") {
+			return fmt.Errorf("the demo does not say its pairing is a stand-in, not FIDE Dutch:\n%s", out.String())
+		}
 		if err := signInLink(out.String()); err != nil {
 			return err
 		}
@@ -139,7 +146,7 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 // fleet's, which has one of its own.
 func oneChief(printed string, httpAddr net.Addr, dir string) error {
 	found := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)(?:^\s*CHIEF=|chief-arbiter token .*: )(\S+)`).FindAllStringSubmatch(printed, -1) {
+	for _, m := range regexp.MustCompile(`(?m)(?:\bCHIEF=|chief-arbiter token .*: )(\S+)`).FindAllStringSubmatch(printed, -1) {
 		found[m[1]] = true
 	}
 	if len(found) != 1 {
@@ -258,6 +265,40 @@ func signInLink(printed string) error {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		return fmt.Errorf("/api/boards signed in by the demo's link = %d, want 200", resp.StatusCode)
+	}
+	return nil
+}
+
+// exportsWork runs the line the demo prints for the shell, as a newcomer
+// pastes it, and checks that it gives the commands it prints ($ARBITER,
+// $BROADCAST) the demo's tokens: the README's steps use them as printed.
+func exportsWork(printed, dir string) error {
+	var line string
+	for _, l := range strings.Split(printed, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "export ") {
+			line = strings.TrimSpace(l)
+		}
+	}
+	if line == "" {
+		return fmt.Errorf("the demo printed no export line for the shell:\n%s", printed)
+	}
+	if !strings.Contains(printed, `"Authorization: Bearer $BROADCAST"`) || !strings.Contains(printed, "HALL_TOKEN=$ARBITER") {
+		return fmt.Errorf("the demo's commands do not use $BROADCAST and $ARBITER:\n%s", printed)
+	}
+	got, err := exec.Command("sh", "-c", line+`; printf '%s %s %s' "$ARBITER" "$BROADCAST" "$CHIEF"`).Output()
+	if err != nil {
+		return fmt.Errorf("sh -c %q: %v", line, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "demo", "tokens.json"))
+	if err != nil {
+		return err
+	}
+	var toks demoTokens
+	if err := json.Unmarshal(b, &toks); err != nil {
+		return err
+	}
+	if want := toks.Arbiter + " " + toks.Broadcast + " " + toks.Chief; string(got) != want {
+		return fmt.Errorf("after %q the shell has ARBITER BROADCAST CHIEF = %q, want %q", line, got, want)
 	}
 	return nil
 }

@@ -97,7 +97,10 @@ func (b *Board) submit(ctx context.Context, id *auth.Identity, a *pb.ClockAction
 		return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED}, nil
 	}
 	if b.rec.DeviceID == "" {
-		return nil, commandResult{}, fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock", hallerr.ErrNoDevice, b.rec.ID)
+		if e.Kind == rules.KindResult {
+			return b.scoresheetResult(ctx, id, a, probe, next, reason)
+		}
+		return nil, commandResult{}, fmt.Errorf("%w: board %s has no clock device; assign one or use a virtual clock (a result from the scoresheet needs neither)", hallerr.ErrNoDevice, b.rec.ID)
 	}
 	c := &command{action: wire.Action(e), event: e}
 	c.action.TMs = 0
@@ -121,6 +124,20 @@ func (b *Board) submit(ctx context.Context, id *auth.Identity, a *pb.ClockAction
 	}
 	b.publishLive()
 	return c, res, nil
+}
+
+// scoresheetNote is how the audit log names a result an arbiter entered
+// on a board that has no clock.
+const scoresheetNote = "result from the scoresheet, no clock"
+
+// scoresheetResult records the result of a board that has no clock (none
+// was assigned, or its clock left it): nothing can carry it out, so it is
+// applied at once, as on a virtual clock, and audited as the scoresheet's.
+func (b *Board) scoresheetResult(ctx context.Context, id *auth.Identity, a *pb.ClockAction, e rules.Event, next rules.State, reason string) (*command, commandResult, error) {
+	if err := b.commit(ctx, change{next: next, event: e, actor: id.Actor(), reason: reason, note: ActionText(a) + ": " + scoresheetNote}); err != nil {
+		return nil, commandResult{}, err
+	}
+	return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_APPLIED, message: scoresheetNote}, nil
 }
 
 // assistantMay checks, for an assistant's action, that the Laws let the

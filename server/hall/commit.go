@@ -21,6 +21,7 @@ type change struct {
 	actor     string   // who: "device:d1", "chief:Anna", "server"
 	reason    string
 	alert     string // a failed display check to audit, if any
+	note      string // what the audit log says of it besides the event, if anything (a result from the scoresheet)
 }
 
 // commit writes an applied event (with its device acknowledgement, command
@@ -76,6 +77,12 @@ func (b *Board) commit(ctx context.Context, c change) error {
 			}
 		} else if c.cmd != nil {
 			if err := tx.ResolveCommand(c.cmd.rec.ID, storage.CommandApplied, ""); err != nil {
+				return err
+			}
+		}
+		if c.note != "" {
+			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: c.actor, What: c.note, Reason: c.reason,
+				Outcome: storage.OutcomeApplied, BoardSeq: seq}); err != nil {
 				return err
 			}
 		}

@@ -273,7 +273,7 @@ export class BoardPanel {
 function deviceLine(rec) {
   const st = rec.state || {}, i = rec.info;
   if (st.source === "CLOCK_SOURCE_VIRTUAL") return "Virtual clock: the server keeps this board's time (6.10.1).";
-  if (!i.deviceId) return "No clock device: assign one, or use a virtual clock.";
+  if (!i.deviceId) return "No clock device: assign one, or use a virtual clock; a result from the scoresheet needs neither.";
   const bits = ["Clock " + i.deviceId + (st.deviceOnline ? " online" : " offline")];
   const d = rec.device;
   if (d) {

@@ -6,13 +6,23 @@ import (
 	"github.com/chesshall/hallclock/formats/trf"
 )
 
-// pairSwiss pairs round r of a Swiss tournament from the results of the
-// rounds before it, as a simple pairing program would: players by score,
-// then starting rank; the top half of each score group against the bottom
-// half, no two players meeting twice while that can be avoided, colours
-// alternated. Round 1 pairs the top half against the bottom half. An odd
-// player out gets the pairing-allocated bye (0).
-func pairSwiss(f *trf.File, r int) []trf.Pair {
+// standInPairing names the fleet's pairing in its logs and documents.
+const standInPairing = "simple Swiss stand-in (not FIDE Dutch)"
+
+// pairStandIn pairs round r of a Swiss tournament from the results of the
+// rounds before it with a simple stand-in for a pairing program, good
+// enough to keep a simulated hall playing: players by score, then starting
+// rank; the top half of each score group against the bottom half, no two
+// players meeting twice while that can be avoided, colours alternated.
+// Round 1 pairs the top half against the bottom half. An odd player out
+// gets the pairing-allocated bye (0).
+//
+// It is NOT the FIDE Dutch system (C.04.3) that JaVaFo and bbpPairings
+// implement: no floaters' rules, no colour preferences by strength, no
+// absolute criteria beyond "no rematch"; bbpPairings' checker disagrees
+// with its pairings. A real event pairs in its pairing program and
+// imports the result (RoundSpec.TRF, or hallctl import-round).
+func pairStandIn(f *trf.File, r int) []trf.Pair {
 	type player struct {
 		rank   int
 		score  float64
