@@ -63,6 +63,10 @@ func (g *Gateway) consume(ctx context.Context, hp **hall) error {
 			h.refuse(meta.Sequence.Stream, msg.Subject(), err)
 			return
 		}
+		if !h.order.admit(seal.Outbox, seal.Start) {
+			h.refuseReplay(meta.Sequence.Stream, msg.Subject(), seal)
+			return
+		}
 		if h.started() && seal.Start {
 			h = g.restartHall(h)
 			*hp = h
@@ -70,12 +74,13 @@ func (g *Gateway) consume(ctx context.Context, hp **hall) error {
 		m, err := hallstream.Decode(msg.Subject(), msg.Data())
 		if err != nil {
 			h.log.Error("gateway: unreadable message in the hall's stream", "seq", meta.Sequence.Stream, "err", err)
+			h.order.record(seal.Outbox, seal.Start, true)
 			h.mu.Lock()
 			h.streamSeq = meta.Sequence.Stream
 			h.mu.Unlock()
 			return
 		}
-		h.apply(m, meta.Sequence.Stream, meta.NumPending)
+		h.order.record(seal.Outbox, seal.Start, h.apply(m, meta.Sequence.Stream, meta.NumPending))
 	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if errors.Is(err, jetstream.ErrOrderedConsumerReset) || errors.Is(err, jetstream.ErrNoHeartbeat) {
 			return // the ordered consumer recovers from these by itself

@@ -42,10 +42,13 @@
 // Options.AllowUnsigned, and then only until the hall's first signed
 // message), a signature that does not match, another key — is refused,
 // counted (hall_gateway_refused_total) and logged, and the gateway goes
-// on after it. A message marked Hall-Start after others (the hall
-// restored from a backup started its stream again) replaces what the
-// gateway had of the hall: its watchers are cut, reconnect, and see the
-// hall as the stream brings it anew.
+// on after it. A message the hall wrote but numbered (its outbox row,
+// under the signature) no higher than the last applied is a replay:
+// refused, counted (hall_gateway_replayed_total) and logged (replay.go).
+// A message marked Hall-Start after others, numbered above them (the
+// hall restored from a backup started its stream again), replaces what
+// the gateway had of the hall: its watchers are cut, reconnect, and see
+// the hall as the stream brings it anew.
 //
 // # Who sees what
 //
@@ -264,7 +267,7 @@ func (g *Gateway) startFollowing(ctx context.Context, id string) {
 // trust in the hall's keys.
 func (g *Gateway) restartHall(old *hall) *hall {
 	h := newHall(g, old.id)
-	h.trust = old.trust
+	h.trust, h.order = old.trust, old.order
 	old.mu.Lock()
 	h.streamSeq = old.streamSeq
 	old.mu.Unlock()
