@@ -22,6 +22,7 @@ func (g *Gateway) follow(ctx context.Context, h *hall) {
 		if ctx.Err() != nil {
 			return
 		}
+		h.setProblem("reading its stream " + hallstream.StreamName(h.id) + ": " + err.Error())
 		g.log.Warn("gateway: following again", "hall", h.id, "after", backoff, "err", err)
 		t := time.NewTimer(backoff)
 		select {
@@ -94,6 +95,7 @@ func (g *Gateway) consume(ctx context.Context, hp **hall) error {
 		return err
 	}
 	defer cc.Stop()
+	h.setProblem("")
 	for {
 		select {
 		case <-ctx.Done():

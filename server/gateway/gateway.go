@@ -75,7 +75,8 @@
 // broadcast, as on the hall), /api/watch (server-sent events of
 // WatchUpdate, ?hall=, ?round=, ?board=, resumed with Last-Event-ID), /
 // and /api/federation (every hall's rounds, boards and results),
-// /metrics, /healthz, /readyz.
+// /api/following (whether the gateway follows, and if not why: also said
+// in its log, state.go), /metrics, /healthz, /readyz.
 package gateway
 
 import (
@@ -151,6 +152,8 @@ type Gateway struct {
 	mu    sync.Mutex
 	halls map[string]*hall
 
+	state followState // why it cannot follow, if it cannot (state.go)
+
 	grpc *grpc.Server
 	http *http.Server
 	door *httpdoor.Door
@@ -207,6 +210,11 @@ func (g *Gateway) Run(ctx context.Context) error {
 	defer cancel()
 	stop := context.AfterFunc(g.ctx, cancel)
 	defer stop()
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		g.watchConn(ctx)
+	}()
 	for _, id := range g.opts.Halls {
 		g.startFollowing(ctx, id)
 	}
@@ -230,6 +238,9 @@ func (g *Gateway) Run(ctx context.Context) error {
 
 // discover follows every hall stream not followed yet.
 func (g *Gateway) discover(ctx context.Context) {
+	if !g.opts.Conn.IsConnected() {
+		return // watchConn says why
+	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	names := g.js.StreamNames(cctx, jetstream.WithStreamListSubject(hallstream.AllHalls))
@@ -238,9 +249,16 @@ func (g *Gateway) discover(ctx context.Context) {
 			g.startFollowing(ctx, id)
 		}
 	}
-	if err := names.Err(); err != nil && ctx.Err() == nil {
-		g.log.Debug("gateway: listing the halls' streams", "err", err)
+	err := names.Err()
+	if ctx.Err() != nil || (err != nil && !g.opts.Conn.IsConnected()) {
+		return
 	}
+	g.update(func(s *followState) {
+		s.discover = ""
+		if err != nil {
+			s.discover = "listing the halls' streams (hall.>): " + err.Error()
+		}
+	})
 }
 
 func (g *Gateway) startFollowing(ctx context.Context, id string) {

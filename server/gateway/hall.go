@@ -47,6 +47,7 @@ type hall struct {
 	applied     uint64                      // messages applied
 	refused     uint64                      // messages the hall did not write, replayed, events the rules refused or out of order (never expected)
 	replayed    uint64                      // messages refused as replayed: their outbox number not above the last applied
+	problem     string                      // why its stream is not read now, "" while it is
 
 	trust *hallstream.Trust // which key signs the hall's messages (the follower's goroutine only)
 	order *order            // which outbox numbers were applied (the follower's goroutine only)

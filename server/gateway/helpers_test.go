@@ -91,7 +91,9 @@ type runningGateway struct {
 
 func startGateway(t testing.TB, url string, opts gateway.Options) *runningGateway {
 	t.Helper()
-	opts.Conn = connect(t, url)
+	if opts.Conn == nil {
+		opts.Conn = connect(t, url)
+	}
 	if opts.Logger == nil {
 		opts.Logger = testLogger()
 	}
