@@ -20,8 +20,10 @@
 //
 // For each hall, an ordered consumer reads the stream HALL_<hall> from its
 // first message (the gateway keeps nothing on disk: a restart reads the
-// hall's day again, quickly) and resumes by stream sequence on its own
-// after a NATS node or the connection fails. The records (tournaments,
+// hall's day again, quickly) and resumes by stream sequence after a NATS
+// node or the connection fails. The consumer is ephemeral and made on
+// JetStream's legacy ephemeral subject (ordered.go), so that the gateways'
+// NATS user needs no right to manage consumers. The records (tournaments,
 // rounds, boards, broadcast tokens, the hall's settings) and each board's
 // events (package hallstream) are folded through the rules exactly as the
 // hall folds them, so a board's state on a gateway is the hall's:
