@@ -11,10 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/nats-io/nats.go"
 
 	"github.com/chesshall/hallclock/internal/natsrun"
+	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	"github.com/chesshall/hallclock/server/gateway"
 )
 
@@ -112,5 +115,40 @@ func TestGatewaySaysWhyItCannotFollow(t *testing.T) {
 	}
 	if l := okLog.String(); strings.Contains(l, "cannot follow the halls") {
 		t.Errorf("with credentials, the log says it cannot follow:\n%s", l)
+	}
+}
+
+// The federation page says at its top why the gateway cannot follow, and
+// the reason fits a phone's width.
+func TestFederationPageSaysWhyItCannotFollow(t *testing.T) {
+	longtest.Skip(t)
+	seed := filepath.Join(t.TempDir(), "gateway.nk")
+	key, err := natsrun.UserSeed(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := natsrun.Start(natsrun.Options{Dir: t.TempDir(), Users: []natsrun.User{natsrun.FollowerUser(key)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Shutdown)
+	g := startGateway(t, n.URL(), gateway.Options{Conn: connect(t, n.URL())})
+	bctx := browsertest.Start(t)
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(360, 740), chromedp.Navigate(g.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	const shown = `(() => { const p = document.getElementById("problem");
+		return !p.hidden && p.textContent.toLowerCase().includes("authorization violation") && p.textContent.includes("-nats-nkey"); })()`
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](shown, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		text, _ := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("body")))
+		t.Fatalf("the page does not say why the gateway cannot follow: %v\n%s", err, text)
+	}
+	widest, err := chromedp.Run(bctx, chromedp.Evaluate[float64](
+		`Math.max(...[...document.querySelectorAll("body *")].map(e => e.getBoundingClientRect().right))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if widest > 360 {
+		t.Errorf("an element of the page reaches x=%.0f on a 360 px screen", widest)
 	}
 }
