@@ -63,9 +63,11 @@ func (s *Store) RestartStream(ctx context.Context, all bool, why string) error {
 
 // StreamRestarted clears the restart mark once the stream holds nothing
 // after it; with reseed, for a stream just purged, the outbox gets the
-// whole hall in the same transaction (Tx.ReseedOutbox) and the stream a
-// new message id tag (StreamMarks.Tag).
-func (s *Store) StreamRestarted(ctx context.Context, reseed bool) error {
+// whole hall in the same transaction (Tx.ReseedOutbox), numbered above
+// the row above (the highest the purged stream held: followers apply only
+// numbers above the last they applied), and the stream a new message id
+// tag (StreamMarks.Tag).
+func (s *Store) StreamRestarted(ctx context.Context, reseed bool, above uint64) error {
 	return s.Write(ctx, func(tx *Tx) error {
 		if _, err := tx.exec(`UPDATE hall SET restart_after = NULL WHERE id = 1`); err != nil {
 			return fmt.Errorf("storage: stream restart: %w", err)
@@ -76,6 +78,14 @@ func (s *Store) StreamRestarted(ctx context.Context, reseed bool) error {
 		tag := "r" + strconv.FormatInt(s.wallMs(time.Time{}), 36)
 		if _, err := tx.exec(`UPDATE hall SET stream_tag = ? WHERE id = 1`, tag); err != nil {
 			return fmt.Errorf("storage: stream restart: %w", err)
+		}
+		for _, q := range []string{
+			`UPDATE sqlite_sequence SET seq = ?1 WHERE name = 'outbox' AND seq < ?1`,
+			`INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', ?1 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox')`,
+		} {
+			if _, err := tx.exec(q, above); err != nil {
+				return fmt.Errorf("storage: stream restart: numbering the outbox above %d: %w", above, err)
+			}
 		}
 		return tx.ReseedOutbox()
 	})

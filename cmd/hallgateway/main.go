@@ -188,9 +188,11 @@ func (m *Main) Run(ctx context.Context) error {
 		hl.Close()
 		return err
 	}
-	// NATS may be down: the gateway starts anyway and follows once it is up.
+	// NATS may be down, or refuse the credentials (until its operator
+	// adds them): the gateway starts anyway, says why it cannot follow
+	// (its log, /api/following) and follows once it can.
 	nc, err := nats.Connect(m.NATS, append(auth, nats.Name("hallgateway"), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond),
-		nats.RetryOnFailedConnect(true))...)
+		nats.RetryOnFailedConnect(true), nats.IgnoreAuthErrorAbort())...)
 	if err != nil {
 		gl.Close()
 		hl.Close()

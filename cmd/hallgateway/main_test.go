@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/natsrun"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
 )
 
 func TestFlags(t *testing.T) {
@@ -83,5 +86,56 @@ func TestRunServes(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run = %v after cancel", err)
+	}
+}
+
+// syncBuffer is a log written from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Without the credentials its NATS server asks for, the gateway says so
+// in its log at once, with what to give, and keeps trying.
+func TestRunSaysWhyItCannotFollow(t *testing.T) {
+	seed := filepath.Join(t.TempDir(), "gateway.nk")
+	key, err := natsrun.UserSeed(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := natsrun.Start(natsrun.Options{Dir: t.TempDir(), Users: []natsrun.User{natsrun.FollowerUser(key)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Shutdown()
+	var logs syncBuffer
+	m := &Main{NATS: n.URL(), GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0", LogLevel: "info", Grace: time.Second, Stdout: io.Discard, Stderr: &logs}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	halltest.Eventually(t, 10*time.Second, func() error {
+		if !strings.Contains(logs.String(), "Authorization Violation") {
+			return fmt.Errorf("the log says nothing of the authorization violation:\n%s", logs.String())
+		}
+		return nil
+	})
+	if l := logs.String(); !strings.Contains(l, `level=WARN msg="gateway: cannot follow the halls"`) || !strings.Contains(l, "-nats-nkey") {
+		t.Errorf("log %q: want a WARN line saying why, and what to give", l)
 	}
 }

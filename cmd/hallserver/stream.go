@@ -30,6 +30,7 @@ type hallStream struct {
 	pub    *publish.Publisher
 	where  string // for the banner and the status
 	auth   string // how gateways connect (the banner)
+	follow string // the command that follows the embedded server, but the key (the banner)
 	key    string // the hall's signing key (hallstream.KeyString)
 	cancel context.CancelFunc
 	done   sync.WaitGroup
@@ -98,8 +99,14 @@ func (m *Main) startStream(ctx context.Context, st *storage.Store, log *slog.Log
 		url = hs.node.URL()
 		hs.where = "embedded " + url
 		hs.auth = "-nats-nkey " + gatewaySeed + " (read-only); anonymous clients are refused"
+		cmd := "hallgateway"
+		if m.Demo {
+			cmd = "go run ./cmd/hallgateway"
+		}
+		hs.follow = cmd + " -nats " + url + " -nats-nkey " + gatewaySeed
 		if no.TLS != nil {
 			hs.auth += "; TLS: give gateways -nats-tls-ca with the CA of " + m.NATSAuth.TLSCert
+			hs.follow += " -nats-tls-ca CA.pem"
 		}
 		seed, err := nats.NkeyOptionFromSeed(hallSeed)
 		if err != nil {
@@ -160,9 +167,18 @@ func (hs *hallStream) banner() string {
 		b += "         gateways connect with " + hs.auth + "\n"
 	}
 	if hs.key == "" {
-		return b + "         stream signing key: not made yet (see the log)\n"
+		b += "         stream signing key: not made yet (see the log)\n"
+	} else {
+		b += fmt.Sprintf("         stream signing key %s (gateways may pin it: -hall-key %s=%s)\n", hs.key, hs.pubHall(), hs.key)
 	}
-	return b + fmt.Sprintf("         stream signing key %s (gateways may pin it: -hall-key %s=%s)\n", hs.key, hs.pubHall(), hs.key)
+	if hs.follow != "" {
+		b += "         follow it: " + hs.follow
+		if hs.key != "" {
+			b += fmt.Sprintf(" -hall-key %s=%s", hs.pubHall(), hs.key)
+		}
+		b += "\n"
+	}
+	return b
 }
 
 // embeddedUsers are the embedded server's users: the hall's, which may

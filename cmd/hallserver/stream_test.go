@@ -54,6 +54,11 @@ func TestRunPublishesToEmbeddedNATS(t *testing.T) {
 	if !strings.Contains(out.String(), "-nats-nkey "+gatewaySeed) {
 		t.Errorf("banner %q does not say how gateways connect", out.String())
 	}
+	// The port is any free one: the banner gives the command that follows it.
+	follow := regexp.MustCompile(`follow it: (hallgateway -nats \S+ -nats-nkey \S+ -hall-key bergen-1=\S+)\n`).FindStringSubmatch(out.String())
+	if follow == nil || !strings.Contains(follow[1], "-nats "+url[1]+" -nats-nkey "+gatewaySeed) {
+		t.Errorf("banner %q: want the hallgateway command that follows %s", out.String(), url[1])
+	}
 	seed, err := nats.NkeyOptionFromSeed(gatewaySeed)
 	if err != nil {
 		t.Fatal(err)

@@ -57,10 +57,12 @@ func HallUser(nkey, hall string) User {
 }
 
 // FollowerUser is a gateway's user: it may find the halls' streams, read
-// them through consumers of its own or message by message, and write
-// nothing to any
-// stream: no publish on hall.>, no stream created, changed, purged or
-// deleted, no message deleted.
+// them message by message, and follow them through ephemeral consumers
+// created on JetStream's legacy ephemeral subject (CONSUMER.CREATE.<stream>,
+// where the server refuses a durable name), with flow control. It writes
+// nothing to any stream (no publish on hall.>, no stream created, changed,
+// purged or deleted, no message deleted) and manages no consumer: none
+// durable, none deleted, none listed, none pulled from.
 func FollowerUser(nkey string) User {
 	return User{NKey: nkey,
 		Publish: Permission{Allow: []string{
@@ -70,7 +72,7 @@ func FollowerUser(nkey string) User {
 			jsAPI + "STREAM.INFO.*",
 			jsAPI + "STREAM.MSG.GET.*",
 			jsAPI + "DIRECT.GET.>",
-			jsAPI + "CONSUMER.>",
+			jsAPI + "CONSUMER.CREATE.*",
 			"$JS.FC.>",
 		}},
 		Subscribe: Permission{Allow: []string{"_INBOX.>"}},

@@ -18,8 +18,9 @@ import (
 // FederationHall is one hall in the federation view.
 type FederationHall struct {
 	Hall    string            `json:"hall"`
-	DelayMs int64             `json:"delayMs"` // the delay it is shown with, ms
-	Ready   bool              `json:"ready"`   // read to the end of its stream
+	DelayMs int64             `json:"delayMs"`           // the delay it is shown with, ms
+	Ready   bool              `json:"ready"`             // read to the end of its stream
+	Problem string            `json:"problem,omitempty"` // why its stream is not read now
 	Rounds  []FederationRound `json:"rounds"`
 }
 
@@ -121,7 +122,7 @@ func (g *Gateway) Federation(authorization string) []FederationHall {
 			fh.Rounds = append(fh.Rounds, fr)
 		}
 		h.mu.Lock()
-		fh.Ready = h.caughtUp
+		fh.Ready, fh.Problem = h.caughtUp, h.problem
 		h.mu.Unlock()
 		out = append(out, fh)
 	}

@@ -2,19 +2,18 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nats.go"
 
 	"github.com/chesshall/hallclock/formats/hallstream"
 )
 
 // follow reads a hall's stream in order into h until ctx ends. An ordered
-// consumer (no state on the server, delivered in stream order) resumes by
-// stream sequence by itself after a node or the connection fails; if it
-// gives up (the stream missing, NATS gone for long), it is made again
-// from the last sequence applied.
+// consumer (no state on the server, delivered in stream order) is made
+// again from the stream sequence after the last delivered when it misses
+// one or falls silent (a node or the connection failed); if none can be
+// made (the stream missing, NATS away), again after a backoff.
 func (g *Gateway) follow(ctx context.Context, h *hall) {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
@@ -22,6 +21,7 @@ func (g *Gateway) follow(ctx context.Context, h *hall) {
 		if ctx.Err() != nil {
 			return
 		}
+		h.setProblem("reading its stream " + hallstream.StreamName(h.id) + ": " + err.Error())
 		g.log.Warn("gateway: following again", "hall", h.id, "after", backoff, "err", err)
 		t := time.NewTimer(backoff)
 		select {
@@ -34,72 +34,40 @@ func (g *Gateway) follow(ctx context.Context, h *hall) {
 	}
 }
 
-// consume runs one ordered consumer until it fails or ctx ends. *hp is
-// replaced when the hall starts its stream again.
+// consume reads the hall's stream through ordered consumers (ordered.go)
+// until one cannot be made or ctx ends. *hp is replaced when the hall
+// starts its stream again.
 func (g *Gateway) consume(ctx context.Context, hp **hall) error {
 	h := *hp
 	h.mu.Lock()
 	from := h.streamSeq + 1
 	h.mu.Unlock()
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{hallstream.Subjects(h.id)}, DeliverPolicy: jetstream.DeliverAllPolicy}
-	if from > 1 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
-	}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	cons, err := g.js.OrderedConsumer(cctx, hallstream.StreamName(h.id), cfg)
-	cancel()
-	if err != nil {
-		return err
-	}
-	failed := make(chan error, 1)
-	cc, err := cons.Consume(func(msg jetstream.Msg) {
-		meta, err := msg.Metadata()
-		if err != nil {
-			return
-		}
-		h := *hp
-		seal, err := h.trust.Check(msg.Subject(), msg.Headers(), msg.Data())
-		if err != nil {
-			h.refuse(meta.Sequence.Stream, msg.Subject(), err)
-			return
-		}
-		if h.started() && seal.Start {
-			h = g.restartHall(h)
-			*hp = h
-		}
-		m, err := hallstream.Decode(msg.Subject(), msg.Data())
-		if err != nil {
-			h.log.Error("gateway: unreadable message in the hall's stream", "seq", meta.Sequence.Stream, "err", err)
-			h.mu.Lock()
-			h.streamSeq = meta.Sequence.Stream
-			h.mu.Unlock()
-			return
-		}
-		h.apply(m, meta.Sequence.Stream, meta.NumPending)
-	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		if errors.Is(err, jetstream.ErrOrderedConsumerReset) || errors.Is(err, jetstream.ErrNoHeartbeat) {
-			return // the ordered consumer recovers from these by itself
-		}
-		select {
-		case failed <- err:
-		default:
-		}
-	}))
-	if err != nil {
-		return err
-	}
-	defer cc.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-cc.Closed():
-			return errors.New("consumer closed")
-		case err := <-failed:
-			if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrStreamNotFound) {
-				return err
+	r := &orderedReader{nc: g.opts.Conn, stream: hallstream.StreamName(h.id), filter: hallstream.Subjects(h.id), clock: g.clock.Now, log: h.log,
+		deliver: func(msg *nats.Msg, meta *nats.MsgMetadata) {
+			h := *hp
+			seal, err := h.trust.Check(msg.Subject, msg.Header, msg.Data)
+			if err != nil {
+				h.refuse(meta.Sequence.Stream, msg.Subject, err)
+				return
 			}
-			h.log.Debug("gateway: consumer", "err", err) // it goes on
-		}
-	}
+			if !h.order.admit(seal.Outbox, seal.Start) {
+				h.refuseReplay(meta.Sequence.Stream, msg.Subject, seal)
+				return
+			}
+			if h.started() && seal.Start {
+				h = g.restartHall(h)
+				*hp = h
+			}
+			m, err := hallstream.Decode(msg.Subject, msg.Data)
+			if err != nil {
+				h.log.Error("gateway: unreadable message in the hall's stream", "seq", meta.Sequence.Stream, "err", err)
+				h.order.record(seal.Outbox, seal.Start, true)
+				h.mu.Lock()
+				h.streamSeq = meta.Sequence.Stream
+				h.mu.Unlock()
+				return
+			}
+			h.order.record(seal.Outbox, seal.Start, h.apply(m, meta.Sequence.Stream, meta.NumPending))
+		}}
+	return r.run(ctx, from, func() { (*hp).setProblem("") })
 }

@@ -20,8 +20,10 @@
 //
 // For each hall, an ordered consumer reads the stream HALL_<hall> from its
 // first message (the gateway keeps nothing on disk: a restart reads the
-// hall's day again, quickly) and resumes by stream sequence on its own
-// after a NATS node or the connection fails. The records (tournaments,
+// hall's day again, quickly) and resumes by stream sequence after a NATS
+// node or the connection fails. The consumer is ephemeral and made on
+// JetStream's legacy ephemeral subject (ordered.go), so that the gateways'
+// NATS user needs no right to manage consumers. The records (tournaments,
 // rounds, boards, broadcast tokens, the hall's settings) and each board's
 // events (package hallstream) are folded through the rules exactly as the
 // hall folds them, so a board's state on a gateway is the hall's:
@@ -42,10 +44,13 @@
 // Options.AllowUnsigned, and then only until the hall's first signed
 // message), a signature that does not match, another key — is refused,
 // counted (hall_gateway_refused_total) and logged, and the gateway goes
-// on after it. A message marked Hall-Start after others (the hall
-// restored from a backup started its stream again) replaces what the
-// gateway had of the hall: its watchers are cut, reconnect, and see the
-// hall as the stream brings it anew.
+// on after it. A message the hall wrote but numbered (its outbox row,
+// under the signature) no higher than the last applied is a replay:
+// refused, counted (hall_gateway_replayed_total) and logged (replay.go).
+// A message marked Hall-Start after others, numbered above them (the
+// hall restored from a backup started its stream again), replaces what
+// the gateway had of the hall: its watchers are cut, reconnect, and see
+// the hall as the stream brings it anew.
 //
 // # Who sees what
 //
@@ -72,7 +77,8 @@
 // broadcast, as on the hall), /api/watch (server-sent events of
 // WatchUpdate, ?hall=, ?round=, ?board=, resumed with Last-Event-ID), /
 // and /api/federation (every hall's rounds, boards and results),
-// /metrics, /healthz, /readyz.
+// /api/following (whether the gateway follows, and if not why: also said
+// in its log, state.go), /metrics, /healthz, /readyz.
 package gateway
 
 import (
@@ -148,6 +154,8 @@ type Gateway struct {
 	mu    sync.Mutex
 	halls map[string]*hall
 
+	state followState // why it cannot follow, if it cannot (state.go)
+
 	grpc *grpc.Server
 	http *http.Server
 	door *httpdoor.Door
@@ -204,6 +212,11 @@ func (g *Gateway) Run(ctx context.Context) error {
 	defer cancel()
 	stop := context.AfterFunc(g.ctx, cancel)
 	defer stop()
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		g.watchConn(ctx)
+	}()
 	for _, id := range g.opts.Halls {
 		g.startFollowing(ctx, id)
 	}
@@ -227,6 +240,9 @@ func (g *Gateway) Run(ctx context.Context) error {
 
 // discover follows every hall stream not followed yet.
 func (g *Gateway) discover(ctx context.Context) {
+	if !g.opts.Conn.IsConnected() {
+		return // watchConn says why
+	}
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	names := g.js.StreamNames(cctx, jetstream.WithStreamListSubject(hallstream.AllHalls))
@@ -235,9 +251,16 @@ func (g *Gateway) discover(ctx context.Context) {
 			g.startFollowing(ctx, id)
 		}
 	}
-	if err := names.Err(); err != nil && ctx.Err() == nil {
-		g.log.Debug("gateway: listing the halls' streams", "err", err)
+	err := names.Err()
+	if ctx.Err() != nil || (err != nil && !g.opts.Conn.IsConnected()) {
+		return
 	}
+	g.update(func(s *followState) {
+		s.discover = ""
+		if err != nil {
+			s.discover = "listing the halls' streams (hall.>): " + err.Error()
+		}
+	})
 }
 
 func (g *Gateway) startFollowing(ctx context.Context, id string) {
@@ -264,7 +287,7 @@ func (g *Gateway) startFollowing(ctx context.Context, id string) {
 // trust in the hall's keys.
 func (g *Gateway) restartHall(old *hall) *hall {
 	h := newHall(g, old.id)
-	h.trust = old.trust
+	h.trust, h.order = old.trust, old.order
 	old.mu.Lock()
 	h.streamSeq = old.streamSeq
 	old.mu.Unlock()

@@ -45,9 +45,12 @@ type hall struct {
 	pending     uint64                      // messages the stream still holds after it
 	caughtUp    bool                        // pending reached 0 at least once
 	applied     uint64                      // messages applied
-	refused     uint64                      // messages the hall did not write, events the rules refused or out of order (never expected)
+	refused     uint64                      // messages the hall did not write, replayed, events the rules refused or out of order (never expected)
+	replayed    uint64                      // messages refused as replayed: their outbox number not above the last applied
+	problem     string                      // why its stream is not read now, "" while it is
 
 	trust *hallstream.Trust // which key signs the hall's messages (the follower's goroutine only)
+	order *order            // which outbox numbers were applied (the follower's goroutine only)
 }
 
 // board is one board as the gateway folds its log.
@@ -63,7 +66,7 @@ func newHall(gw *Gateway, id string) *hall {
 		live: fanout.NewHub(0), delayed: fanout.NewDelayLine(0, gw.clock), minimum: gw.opts.Delay,
 		tournaments: map[string]hallstream.Tournament{}, rounds: map[string]hallstream.Round{},
 		boards: map[string]*board{}, tokens: map[string]hallstream.Token{},
-		trust: hallstream.NewTrust(gw.opts.Keys[id], gw.opts.AllowUnsigned)}
+		trust: hallstream.NewTrust(gw.opts.Keys[id], gw.opts.AllowUnsigned), order: &order{}}
 	h.setFeeds(h.minimum)
 	return h
 }
@@ -76,8 +79,10 @@ func (h *hall) delay() time.Duration {
 	return max(time.Duration(h.settings.DelayMs)*time.Millisecond, h.minimum)
 }
 
-// apply takes one message of the hall's stream.
-func (h *hall) apply(m hallstream.Message, streamSeq, pending uint64) {
+// apply takes one message of the hall's stream. It reports false for an
+// event that comes before the one it follows (the hall sends it again).
+func (h *hall) apply(m hallstream.Message, streamSeq, pending uint64) bool {
+	took := true
 	switch m.Kind {
 	case hallstream.KindHall:
 		h.applySettings(*m.Settings)
@@ -107,7 +112,7 @@ func (h *hall) apply(m hallstream.Message, streamSeq, pending uint64) {
 	case hallstream.KindBoard:
 		h.applyBoard(*m.Board)
 	case hallstream.KindEvent:
-		h.applyEvent(*m.Event)
+		took = h.applyEvent(*m.Event)
 	}
 	h.mu.Lock()
 	h.applied++
@@ -116,6 +121,7 @@ func (h *hall) apply(m hallstream.Message, streamSeq, pending uint64) {
 		h.caughtUp = true
 	}
 	h.mu.Unlock()
+	return took
 }
 
 func (h *hall) applySettings(s hallstream.Hall) {
@@ -183,24 +189,26 @@ func (h *hall) applyBoard(rec hallstream.Board) {
 	h.changes.Touch(rec.RoundID)
 }
 
-func (h *hall) applyEvent(e hallstream.Event) {
+// applyEvent applies a board's event; false if it comes before the one
+// it follows.
+func (h *hall) applyEvent(e hallstream.Event) bool {
 	h.mu.Lock()
 	b, ok := h.boards[e.BoardID]
 	if !ok || e.BoardSeq != b.seq+1 {
 		h.refused++
 		h.mu.Unlock()
 		if ok && e.BoardSeq <= b.seq {
-			return // already applied: the stream never repeats, but a follower must not care
+			return true // already applied: the stream never repeats, but a follower must not care
 		}
 		h.log.Error("gateway: event out of order in the hall's stream", "board", e.BoardID, "board_seq", e.BoardSeq)
-		return
+		return false
 	}
 	next, err := rules.Apply(b.state, e.Event)
 	if err != nil {
 		h.refused++
 		h.mu.Unlock()
 		h.log.Error("gateway: the rules refuse an event the hall committed", "board", e.BoardID, "board_seq", e.BoardSeq, "err", err)
-		return
+		return true
 	}
 	wall := time.UnixMilli(e.WallUnixMs)
 	b.state, b.seq = next, e.BoardSeq
@@ -212,6 +220,7 @@ func (h *hall) applyEvent(e hallstream.Event) {
 	h.mu.Unlock()
 	h.publish(roundID, ws, e.Seq, wall)
 	h.changes.Board(roundID, e.BoardID, e.BoardSeq)
+	return true
 }
 
 // publish hands a board's state to the live hub at once and to the
@@ -299,6 +308,19 @@ func (h *hall) refuse(streamSeq uint64, subject string, err error) {
 	h.streamSeq = streamSeq
 	h.mu.Unlock()
 	h.log.Error("gateway: refused a message the hall did not write", "seq", streamSeq, "subject", subject, "err", err)
+}
+
+// refuseReplay passes over a message the hall wrote whose outbox number
+// is not above the last applied: published again (by someone who may
+// write the hall's NATS), never applied twice; counted and logged.
+func (h *hall) refuseReplay(streamSeq uint64, subject string, seal hallstream.Seal) {
+	h.mu.Lock()
+	h.refused++
+	h.replayed++
+	h.streamSeq = streamSeq
+	h.mu.Unlock()
+	h.log.Error("gateway: refused a replayed message: its outbox number is not above the last applied", "seq", streamSeq,
+		"subject", subject, "outbox", seal.Outbox, "last_applied", h.order.last, "hall_start", seal.Start)
 }
 
 // close ends the hall's hubs and feeds.

@@ -47,6 +47,12 @@ type publishedHall struct {
 // startPublishedHall starts a hall with id, publishing to url.
 func startPublishedHall(t testing.TB, url, id string, opts ...halltest.Option) *publishedHall {
 	t.Helper()
+	return startPublishedHallOn(t, connect(t, url), id, opts...)
+}
+
+// startPublishedHallOn starts a hall with id, publishing on nc.
+func startPublishedHallOn(t testing.TB, nc *nats.Conn, id string, opts ...halltest.Option) *publishedHall {
+	t.Helper()
 	h := halltest.Start(t, append([]halltest.Option{halltest.OnLoopback()}, opts...)...)
 	ctx := context.Background()
 	if err := h.Store.SetHallID(ctx, id); err != nil {
@@ -55,7 +61,7 @@ func startPublishedHall(t testing.TB, url, id string, opts ...halltest.Option) *
 	if err := h.Store.SetHallInfo(ctx, storageInfo(h.Opts)); err != nil {
 		t.Fatal(err)
 	}
-	p, err := publish.New(publish.Options{Store: h.Store, Conn: connect(t, url), Hall: id, MaxBackoff: 200 * time.Millisecond, Logger: testLogger()})
+	p, err := publish.New(publish.Options{Store: h.Store, Conn: nc, Hall: id, MaxBackoff: 200 * time.Millisecond, Logger: testLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +97,9 @@ type runningGateway struct {
 
 func startGateway(t testing.TB, url string, opts gateway.Options) *runningGateway {
 	t.Helper()
-	opts.Conn = connect(t, url)
+	if opts.Conn == nil {
+		opts.Conn = connect(t, url)
+	}
 	if opts.Logger == nil {
 		opts.Logger = testLogger()
 	}

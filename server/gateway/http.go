@@ -38,6 +38,7 @@ func (g *Gateway) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/display/round/{round}/live", byRound)
 	mux.HandleFunc("GET /api/watch", g.serveWatch)
 	mux.HandleFunc("GET /api/federation", g.serveFederation)
+	mux.HandleFunc("GET /api/following", g.serveFollowing)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
@@ -47,7 +48,11 @@ func (g *Gateway) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		if !g.Ready() {
-			http.Error(w, "not ready: following the halls' streams to their ends", http.StatusServiceUnavailable)
+			why := "following the halls' streams to their ends"
+			if p, _ := g.problem(); p != "" {
+				why = p
+			}
+			http.Error(w, "not ready: "+why, http.StatusServiceUnavailable)
 			return
 		}
 		_, _ = w.Write([]byte("ready\n"))

@@ -19,6 +19,7 @@ type gatewayMetrics struct {
 //	hall_gateway_messages_total      stream messages applied, by hall
 //	hall_gateway_pending             stream messages not yet applied, by hall (the lag)
 //	hall_gateway_refused_total       messages refused, by hall: not written by the hall (unsigned, forged, another key), events out of order or refused by the rules (0 unless something is wrong)
+//	hall_gateway_replayed_total      messages the hall wrote, refused as replayed: their outbox number not above the last applied, by hall (also in refused_total)
 //	hall_gateway_hall_seq            the hall's last change number applied, by hall
 //	hall_gateway_http_connections    HTTP connections open, by class (httpdoor)
 //	hall_gateway_http_refused_total  HTTP connections and requests refused, by reason (httpdoor)
@@ -39,6 +40,7 @@ var (
 	descMessages = prometheus.NewDesc("hall_gateway_messages_total", "Stream messages applied.", []string{"hall"}, nil)
 	descPending  = prometheus.NewDesc("hall_gateway_pending", "Stream messages not yet applied (the lag behind the hall).", []string{"hall"}, nil)
 	descRefused  = prometheus.NewDesc("hall_gateway_refused_total", "Messages refused: not written by the hall (unsigned, forged, another key), events out of order or refused by the rules (0 unless something is wrong).", []string{"hall"}, nil)
+	descReplayed = prometheus.NewDesc("hall_gateway_replayed_total", "Messages the hall wrote, refused as replayed: their outbox number is not above the last applied (also counted in hall_gateway_refused_total).", []string{"hall"}, nil)
 	descHallSeq  = prometheus.NewDesc("hall_gateway_hall_seq", "The hall's last change number applied.", []string{"hall"}, nil)
 )
 
@@ -46,17 +48,19 @@ func (c *hallCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- descMessages
 	ch <- descPending
 	ch <- descRefused
+	ch <- descReplayed
 	ch <- descHallSeq
 }
 
 func (c *hallCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, h := range c.g.hallList() {
 		h.mu.Lock()
-		applied, pending, refused, seq := h.applied, h.pending, h.refused, h.lastSeq
+		applied, pending, refused, replayed, seq := h.applied, h.pending, h.refused, h.replayed, h.lastSeq
 		h.mu.Unlock()
 		ch <- prometheus.MustNewConstMetric(descMessages, prometheus.CounterValue, float64(applied), h.id)
 		ch <- prometheus.MustNewConstMetric(descPending, prometheus.GaugeValue, float64(pending), h.id)
 		ch <- prometheus.MustNewConstMetric(descRefused, prometheus.CounterValue, float64(refused), h.id)
+		ch <- prometheus.MustNewConstMetric(descReplayed, prometheus.CounterValue, float64(replayed), h.id)
 		ch <- prometheus.MustNewConstMetric(descHallSeq, prometheus.GaugeValue, float64(seq), h.id)
 	}
 }

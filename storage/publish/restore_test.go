@@ -123,6 +123,32 @@ func TestPublishRestoredStartsTheStreamAgain(t *testing.T) {
 	}
 }
 
+// The restored hall's new start is numbered above every outbox row the
+// purged stream held, though its database had fewer rows than the hall
+// that went on: a gateway applies only numbers above the last it applied,
+// so that it takes the restored hall and refuses replays of the old one.
+func TestPublishRestoredNumbersAboveTheStream(t *testing.T) {
+	n := startNATS(t)
+	nc := connect(t, n.URL())
+	h, b, _ := playedOnAfterBackup(t, nc)
+	old := readStream(t, nc, h.id)
+	r := b.open(t, h)
+	if err := r.st.RestartStream(context.Background(), false, "restored"); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := run(t, r, nc, Options{})
+	drained(t, p)
+	msgs := readStream(t, nc, h.id)
+	if last := old[len(old)-1].Outbox; msgs[0].Outbox <= last {
+		t.Errorf("the restored hall starts its stream at outbox row %d, the purged stream held up to %d: want it above", msgs[0].Outbox, last)
+	}
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].Outbox <= msgs[i-1].Outbox {
+			t.Errorf("stream seq %d: outbox row %d after %d", msgs[i].StreamSeq, msgs[i].Outbox, msgs[i-1].Outbox)
+		}
+	}
+}
+
 // A message the hall did not write, put into its stream by anyone NATS
 // lets in, does not stop the hall's publishing: it is counted and
 // passed over.

@@ -156,7 +156,7 @@ func (p *Publisher) sync(ctx context.Context, s jetstream.Stream) (pos uint64, l
 		if end.own > marks.RestartAfter {
 			return p.restart(ctx, s, end, marks)
 		}
-		if err := p.store.StreamRestarted(ctx, false); err != nil {
+		if err := p.store.StreamRestarted(ctx, false, 0); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -252,7 +252,7 @@ func (p *Publisher) restart(ctx context.Context, s jetstream.Stream, end streamE
 	if err != nil {
 		return 0, 0, fmt.Errorf("stream %s: %w", p.stream, err)
 	}
-	if err := p.store.StreamRestarted(ctx, true); err != nil {
+	if err := p.store.StreamRestarted(ctx, true, end.own); err != nil {
 		return 0, 0, err
 	}
 	st, err := p.store.OutboxState(ctx)

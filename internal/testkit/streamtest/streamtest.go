@@ -102,6 +102,44 @@ func readAll(ctx context.Context, nc *nats.Conn, hall string) ([]Message, error)
 	}
 }
 
+// ReadEach reads every message of the hall's stream in order, one request
+// per message (STREAM.MSG.GET): what a user may do who may create no
+// consumer but the gateways' (ephemeral, push). For small streams.
+func ReadEach(ctx context.Context, nc *nats.Conn, hall string) ([]Message, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	s, err := js.Stream(ctx, hallstream.StreamName(hall))
+	if err != nil {
+		return nil, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Message
+	for seq := info.State.FirstSeq; info.State.Msgs > 0 && seq <= info.State.LastSeq; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stream seq %d: %w", seq, err)
+		}
+		dm, err := hallstream.Decode(m.Subject, m.Data)
+		if err != nil {
+			return nil, err
+		}
+		o, err := strconv.ParseUint(m.Header.Get(hallstream.HeaderOutbox), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("stream seq %d: no %s header", seq, hallstream.HeaderOutbox)
+		}
+		out = append(out, Message{StreamSeq: seq, Outbox: o, Header: m.Header, Data: m.Data, Message: dm})
+	}
+	return out, nil
+}
+
 func lastSeq(ms []Message) uint64 {
 	if len(ms) == 0 {
 		return 0
