@@ -138,6 +138,7 @@ export class Hall {
     parts.meta.title = metaTitle(rec);
     if (parts.status) parts.status.textContent = statusText(rec);
     if (parts.result) parts.result.textContent = f.resultText(st.result);
+  if (parts.res) parts.res.textContent = f.finished(st) ? f.resultText(st.result) : "";
     if (parts.device) {
       parts.device.textContent = deviceText(rec);
       parts.device.classList.toggle("bad", off);
@@ -295,9 +296,12 @@ function tile(rec) {
     parts.push(nm, rt, ck[s]);
   }
   const meta = el("span", "meta");
-  parts.push(meta);
+  // The result, shown large in the clocks' place in hall view (where the
+  // meta line is not shown).
+  const res = el("span", "res");
+  parts.push(meta, res);
   e.append(...parts);
-  return { el: e, ck, meta, vd };
+  return { el: e, ck, meta, vd, res };
 }
 
 // markBlind shows who plays under the Laws' Appendix D (visually disabled,
