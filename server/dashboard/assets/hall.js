@@ -18,7 +18,7 @@ export class Hall {
     this.mode = "tiles";
     this.views = new Map(); // board id → {rec, tile, row, group}
     this.groups = [];
-    this.filter = { section: "", status: "", trouble: false, search: "", attention: null };
+    this.filter = { tournament: "", section: "", status: "", trouble: false, search: "", attention: null };
     this.marks = new Map();
     this.ctx = { rounds: new Map(), broadcasts: new Map() };
     root.addEventListener("click", e => {
@@ -205,8 +205,9 @@ export class Hall {
   }
 
   visible(rec) {
-    const { section, status, trouble, search } = this.filter;
+    const { tournament, section, status, trouble, search } = this.filter;
     const st = rec.state || {};
+    if (tournament && (rec.info.tournamentName || "") !== tournament) return false;
     if (section && (rec.info.section || "") !== section) return false;
     if (trouble && !(troubleCounts(st) && f.SIDES.some(s => st[s] && st[s].timeTrouble))) return false;
     if (status) {
