@@ -19,7 +19,8 @@ import (
 // which opens to the list of the boards (each opening its board), rather
 // than 400 entries; the ⚑ badge still counts every board's entry. Hall
 // view shows one tournament at a time, chosen at the top or with
-// PageDown, its tiles large enough to read from a distance.
+// PageDown, its tiles large enough to read from a distance; all 400 at
+// once, too small for that, it says so and how to show fewer.
 func TestDashboardHallOf400Boards(t *testing.T) {
 	longtest.Skip(t)
 	t.Parallel()
@@ -63,12 +64,17 @@ func TestDashboardHallOf400Boards(t *testing.T) {
 	p.click("hall view", "#mode-hall")
 	p.poll("hall view", `document.body.classList.contains("hallview")`, 2*time.Second)
 	all := evalAs[float64](p, font)
+	p.poll("the page says the tiles are too small to read, and what to do", `!document.getElementById("fit-hint").hidden &&
+		document.getElementById("fit-hint").textContent.startsWith("400 boards in 9 px type: choose a tournament (PageDown)")`, 2*time.Second)
 	if !evalAs[bool](p, `document.getElementById("f-tournament").getClientRects().length > 0 && document.getElementById("f-tournament").options.length === 17`) {
 		t.Fatalf("hall view has no tournament chooser")
 	}
 	p.do("one tournament", setSelect("#f-tournament", "Open 02 of the Festival"))
 	p.poll("its 25 tiles", `[...document.querySelectorAll(".tile")].filter(t => !t.hidden).length === 25`, 2*time.Second)
 	one := evalAs[float64](p, font)
+	if !evalAs[bool](p, `document.getElementById("fit-hint").hidden`) {
+		t.Errorf("one tournament's tiles, readable: the page still says %q", p.text("#fit-hint"))
+	}
 	t.Logf("hall view on 1920×1080: type %.1f px with 400 boards, %.1f px with one tournament's 25", all, one)
 	if one < 24 {
 		t.Errorf("hall view of one tournament's 25 boards: type %.1f px; want 24 px or more, readable from a distance", one)

@@ -156,7 +156,7 @@ async function boot() {
 
   const canAct = s.role === "chief" || s.role === "arbiter";
   if (canAct) followStream($("stream"));
-  hall = new Hall($("hall"), id => go({ board: id }));
+  hall = new Hall($("hall"), id => go({ board: id }), fitHint);
   actions = new Actions($("action-dialog"), {
     boards: () => [...state.boards.values()],
     devices: () => [...state.devices.values()],
@@ -276,6 +276,19 @@ function fillSections(recs) {
   sel.replaceChildren(option("", "All sections"), ...secs.map(s => option(s, "Section " + s)));
   sel.value = secs.includes(keep) ? keep : "";
   sel.hidden = secs.length === 0;
+}
+
+// readableHall: hall view's type (px) below which tiles are too small
+// to read from a distance; the page then says how to show fewer.
+const readableHall = 16;
+
+// fitHint says, in hall view, when the tiles are too small to read and a
+// tournament alone would be larger.
+function fitHint(font, shown) {
+  const hint = $("fit-hint"), sel = $("f-tournament");
+  const small = state.mode === "hall" && font < readableHall && !sel.hidden && !sel.value;
+  hint.hidden = !small;
+  if (small) hint.textContent = shown + " boards in " + Math.round(font) + " px type: choose a tournament (PageDown) to read them from a distance";
 }
 
 // fillTournaments offers each tournament shown alone (where there are
@@ -555,6 +568,7 @@ function setMode(mode, push = true) {
   state.mode = mode;
   document.body.classList.toggle("hallview", mode === "hall");
   for (const m of ["tiles", "list", "hall"]) $("mode-" + m).classList.toggle("on", m === mode);
+  if (mode !== "hall") $("fit-hint").hidden = true;
   hall.setMode(mode);
   if (push) go({ mode: mode === "tiles" ? null : mode });
 }

@@ -12,9 +12,12 @@ import * as blind from "./blind.js";
 const GAP = 3; // px between tiles, as in style.css
 
 export class Hall {
-  constructor(root, onOpen) {
+  // onFit(font, shown) hears the tiles' type size (px) and how many are
+  // shown, each time they are fitted.
+  constructor(root, onOpen, onFit = () => {}) {
     this.root = root;
     this.onOpen = onOpen;
+    this.onFit = onFit;
     this.mode = "tiles";
     this.views = new Map(); // board id → {rec, tile, row, group}
     this.groups = [];
@@ -274,6 +277,7 @@ export class Hall {
     }
     this.root.style.setProperty("--font", best + "px");
     this.root.style.setProperty("--cols", bestCols);
+    this.onFit(best, groups.reduce((n, g) => n + g.shown, 0));
   }
 }
 
