@@ -55,6 +55,7 @@ func TestDashboardHallOf400Boards(t *testing.T) {
 	}
 	p.click("the group", "#attn-list > li.group .count")
 	p.poll("its 400 boards listed", `document.querySelectorAll("#attn-list li.group .members li.attn .goto").length === 400`, 3*time.Second)
+	p.shot("dashboard-attention-400.png", "#attention")
 	p.click("one of them", `#attn-list li.group .members li.attn .goto`)
 	p.poll("its board open", `!document.getElementById("board").hidden && document.querySelector("#board h2").textContent.includes("Board 1")`, 3*time.Second)
 	p.do("back", keyEscape())

@@ -470,8 +470,9 @@ function renderAttention() {
     x.onclick = ev => { ev.stopPropagation(); dismiss(g.group); };
     const list = el("ol", "members");
     list.hidden = !open;
-    if (open) list.append(...g.group.map(entry));
-    li.append(count, el("span", "players", open ? "" : "▸ show"), x, el("span", "why", g.gist), list);
+    // A board's line repeats nothing the group says.
+    if (open) list.append(...g.group.map(e => { const m = entry(e); if (e.text === g.gist) m.querySelector(".why").remove(); return m; }));
+    li.append(count, el("span", "players", open ? "▾ hide" : "▸ show"), x, el("span", "why", g.gist), list);
     li.onclick = () => {
       if (state.expanded.has(g.key)) state.expanded.delete(g.key);
       else state.expanded.add(g.key);
