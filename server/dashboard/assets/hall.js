@@ -191,7 +191,10 @@ export class Hall {
     bar.append(done, play);
     const prog = el("span", "prog");
     prog.append(bar, el("span", "", counts.finished + " finished · " + counts.playing + " playing · " + counts.waiting + " not started"));
-    const parts = [el("span", "gtitle", title), el("span", "gtc", tc), prog];
+    // A long tournament name gives way; its round and section never do.
+    const gtitle = el("span", "gtitle");
+    gtitle.append(el("span", "gname", i.tournamentName), el("span", "gwhere", title.slice(i.tournamentName.length)));
+    const parts = [gtitle, el("span", "gtc", tc), prog];
     if (results.length) {
       parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.resultText(r.state.result)).join(", ")));
     }
