@@ -65,7 +65,10 @@ func TestDisplayPageInABrowser(t *testing.T) {
 		return v
 	}
 	do("open the display page", chromedp.Navigate(base+"/display/round/"+roundID))
-	poll("both boards drawn", `document.querySelectorAll("section.board svg").length === 2`, 10*time.Second)
+	// Board 1's clock sent the position with the move; board 2's nothing
+	// yet: no diagram (it would be the starting position), its clocks large.
+	poll("both boards drawn", `document.querySelectorAll("section.board").length === 2 && document.querySelectorAll("section.board svg").length === 1 &&
+		document.querySelector('[data-board="2"]').classList.contains("nopos")`, 10*time.Second)
 	poll("board 1 shows 1. e4", `document.querySelector('[data-board="1"] .last').textContent === "1. e4"`, 5*time.Second)
 	if got := text(`[data-board="2"] .player.white .name`); got != "White 2" {
 		t.Errorf("board 2's white player: %q", got)

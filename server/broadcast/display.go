@@ -15,9 +15,12 @@ import (
 // The display page: a read-only view of a round for the hall's screens
 // and spectators (6.12 allows screens showing position, moves and
 // clocks). The page is one embedded HTML file (no network at run time):
-// it draws each board as SVG from its FEN, marks the last move, ticks the
-// running clock and shows results, and lays the boards asked for out to
-// fit the screen it is shown on (or says how many fit). A page that has
+// it draws each board whose position is known as SVG from its FEN (a
+// board without one shows its clocks and result large instead: the
+// starting position would misinform), marks the last move, ticks the
+// running clock and shows results, says when the round is finished, fits
+// the players' names beside their clocks, and lays the boards asked for
+// out to fit the screen it is shown on (or says how many fit). A page that has
 // lost its feed stops its clocks, greys the boards and says since when it
 // has heard nothing. It follows the round through
 // /api/display/round/{round}/live, server-sent events each holding the

@@ -113,7 +113,9 @@ func playingRound(t *testing.T, n int) *hall {
 	for i := 1; i <= n; i++ {
 		b := fmt.Sprintf("b%d", i)
 		h.commit(b, rules.Event{Kind: rules.KindStart, T: 0})
-		h.commit(b, press(rules.White, "e4", 1500))
+		e4 := press(rules.White, "e4", 1500)
+		e4.FEN = afterE4 // an e-board's: the display draws the position
+		h.commit(b, e4)
 	}
 	return h
 }

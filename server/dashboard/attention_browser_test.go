@@ -50,3 +50,30 @@ func TestAttentionOrder(t *testing.T) {
 		t.Errorf("attention order:\n got %v\nwant %v", got, want)
 	}
 }
+
+// What many boards have in common is one entry with its count, from the
+// page's own code: five clocks offline (each naming its own clock) are
+// one "clock offline" entry where the most urgent of them was; four
+// paused clocks stay four entries (fewer than attention.js's GROUP_MIN).
+func TestAttentionGroups(t *testing.T) {
+	longtest.Skip(t)
+	t.Parallel()
+	h := halltest.Start(t)
+	p := openPage(t, h.HTTP(t), 800, 600)
+	p.do("a page of the hall", navigate(p.base+"/signin"))
+	got := evalAs[[]string](p, `(async () => {
+		const { attention, grouped } = await import("/dashboard/attention.js");
+		const now = String(Date.now());
+		const b = (n, st) => ({ info: { boardId: "b" + n, number: n, roundNumber: 1, deviceId: "CLK-" + n },
+			state: { serverUnixMs: now, status: "BOARD_STATUS_RUNNING", deviceOnline: true, category: "rapid",
+				white: { remainingMs: "600000" }, black: { remainingMs: "600000" }, running: "SIDE_WHITE", toMove: "SIDE_WHITE", ...st } });
+		const boards = [b(1, { firstFlag: "SIDE_WHITE", white: { remainingMs: "0", flagAtMs: "5000" } })];
+		for (let n = 2; n <= 6; n++) boards.push(b(n, { deviceOnline: false }));
+		for (let n = 7; n <= 10; n++) boards.push(b(n, { status: "BOARD_STATUS_PAUSED", running: "" }));
+		return grouped(attention(boards)).map(x => x.group ? x.group.length + "×" + x.gist : x.entry.kind + ":" + x.entry.board.info.boardId);
+	})()`)
+	want := []string{"flag:b1", "5×clock offline", "paused:b7", "paused:b8", "paused:b9", "paused:b10"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("attention grouped:\n got %q\nwant %q", got, want)
+	}
+}

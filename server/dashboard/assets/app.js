@@ -8,7 +8,7 @@ import { el, option } from "./dom.js";
 import { noteLive, setDelay, serverNow } from "./clock.js";
 import * as news from "./news.js";
 import { Hall } from "./hall.js";
-import { attention, worst } from "./attention.js";
+import { attention, worst, grouped } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
 import { followStream } from "./stream.js";
@@ -29,6 +29,7 @@ const state = {
   lastSeq: 0,
   dismissed: new Set(JSON.parse(localStorage.getItem("hall.dismissed") || "[]")),
   ended: false,
+  expanded: new Set(), // the attention groups opened to their list of boards
 };
 
 let hall, panel, actions;
@@ -155,7 +156,7 @@ async function boot() {
 
   const canAct = s.role === "chief" || s.role === "arbiter";
   if (canAct) followStream($("stream"));
-  hall = new Hall($("hall"), id => go({ board: id }));
+  hall = new Hall($("hall"), id => go({ board: id }), fitHint);
   actions = new Actions($("action-dialog"), {
     boards: () => [...state.boards.values()],
     devices: () => [...state.devices.values()],
@@ -268,12 +269,37 @@ function take(rec, st, asOf) {
 }
 
 function fillSections(recs) {
+  fillTournaments(recs);
   const sel = $("f-section");
   const keep = sel.value;
   const secs = [...new Set(recs.map(r => r.info.section || ""))].filter(Boolean).sort();
   sel.replaceChildren(option("", "All sections"), ...secs.map(s => option(s, "Section " + s)));
   sel.value = secs.includes(keep) ? keep : "";
   sel.hidden = secs.length === 0;
+}
+
+// readableHall: hall view's type (px) below which tiles are too small
+// to read from a distance; the page then says how to show fewer.
+const readableHall = 16;
+
+// fitHint says, in hall view, when the tiles are too small to read and a
+// tournament alone would be larger.
+function fitHint(font, shown) {
+  const hint = $("fit-hint"), sel = $("f-tournament");
+  const small = state.mode === "hall" && font < readableHall && !sel.hidden && !sel.value;
+  hint.hidden = !small;
+  if (small) hint.textContent = shown + " boards in " + Math.round(font) + " px type: choose a tournament (PageDown) to read them from a distance";
+}
+
+// fillTournaments offers each tournament shown alone (where there are
+// several): a hall of hundreds of boards, one tournament at a time.
+function fillTournaments(recs) {
+  const sel = $("f-tournament");
+  const keep = sel.value;
+  const names = [...new Set(recs.map(r => r.info.tournamentName || ""))].filter(Boolean).sort();
+  sel.replaceChildren(option("", "All tournaments"), ...names.map(n => option(n, n)));
+  sel.value = names.includes(keep) ? keep : "";
+  sel.hidden = names.length < 2;
 }
 
 // ---- the live feed ------------------------------------------------------
@@ -408,10 +434,10 @@ function renderAttention() {
   // Where several tournaments play, an entry names its tournament: "R1 ·
   // 34" alone could be any of them.
   const names = f.shortNames(boards.map(b => b.info.tournamentName || ""));
-  const sig = entries.map(e => e.key + e.text).join("|") + "|" + names.size;
+  const sig = entries.map(e => e.key + e.text).join("|") + "|" + names.size + "|" + [...state.expanded].join("|");
   if (sig === lastAttention) return;
   lastAttention = sig;
-  const items = entries.slice(0, listedMax).map(e => {
+  const entry = e => {
     const li = el("li", "attn u" + e.urgency + " k-" + e.kind);
     li.dataset.board = e.board.info.boardId;
     const i = e.board.info;
@@ -424,17 +450,48 @@ function renderAttention() {
     x.title = "Seen: hide it here until it changes";
     x.onclick = ev => {
       ev.stopPropagation();
-      state.dismissed.add(e.key);
-      localStorage.setItem("hall.dismissed", JSON.stringify([...state.dismissed].slice(-500)));
-      renderAttention();
+      dismiss([e]);
     };
     li.append(go1, who, x, what);
-    li.onclick = () => { showAttention(false); go({ board: i.boardId }); };
+    li.onclick = ev => { ev.stopPropagation(); showAttention(false); go({ board: i.boardId }); };
     return li;
-  });
-  if (entries.length > listedMax) items.push(el("li", "dim more", (entries.length - listedMax) + " more: the status filter \u201cNeeds attention\u201d shows every board"));
+  };
+  // Many boards saying the same thing are one entry with their count,
+  // opened to the list of them.
+  const group = g => {
+    const open = state.expanded.has(g.key);
+    const li = el("li", "attn group u" + g.urgency + " k-" + g.kind.split("-")[0]);
+    li.dataset.group = g.key;
+    const count = el("button", "count", g.group.length + " boards");
+    count.title = open ? "Hide the boards" : "Show the boards";
+    count.setAttribute("aria-expanded", String(open));
+    const x = el("button", "dismiss", "✓");
+    x.title = "Seen: hide these here until they change";
+    x.onclick = ev => { ev.stopPropagation(); dismiss(g.group); };
+    const list = el("ol", "members");
+    list.hidden = !open;
+    // A board's line repeats nothing the group says.
+    if (open) list.append(...g.group.map(e => { const m = entry(e); if (e.text === g.gist) m.querySelector(".why").remove(); return m; }));
+    li.append(count, el("span", "players", open ? "▾ hide" : "▸ show"), x, el("span", "why", g.gist), list);
+    li.onclick = () => {
+      if (state.expanded.has(g.key)) state.expanded.delete(g.key);
+      else state.expanded.add(g.key);
+      renderAttention();
+    };
+    return li;
+  };
+  const listed = grouped(entries);
+  const items = listed.slice(0, listedMax).map(x => x.group ? group(x) : entry(x.entry));
+  if (listed.length > listedMax) items.push(el("li", "dim more", (listed.length - listedMax) + " more: the status filter \u201cNeeds attention\u201d shows every board"));
   $("attn-list").replaceChildren(...items);
   $("attn-empty").hidden = entries.length > 0;
+}
+
+// dismiss hides entries in this browser until they change.
+function dismiss(entries) {
+  for (const e of entries) state.dismissed.add(e.key);
+  localStorage.setItem("hall.dismissed", JSON.stringify([...state.dismissed].slice(-2000)));
+  renderAttention();
 }
 
 // attentionEmpty says that nothing waits, or that nothing waited when the
@@ -512,6 +569,7 @@ function setMode(mode, push = true) {
   state.mode = mode;
   document.body.classList.toggle("hallview", mode === "hall");
   for (const m of ["tiles", "list", "hall"]) $("mode-" + m).classList.toggle("on", m === mode);
+  if (mode !== "hall") $("fit-hint").hidden = true;
   hall.setMode(mode);
   if (push) go({ mode: mode === "tiles" ? null : mode });
 }
@@ -528,8 +586,17 @@ function wireControls() {
   $("attn-close").onclick = () => showAttention(false);
   // The attention panel opens below the top bar, whatever its height.
   new ResizeObserver(() => document.documentElement.style.setProperty("--top-h", $("top").offsetHeight + "px")).observe($("top"));
-  const filter = () => hall.setFilter({ section: $("f-section").value, status: $("f-status").value, trouble: $("f-trouble").checked, search: $("f-search").value });
-  for (const id of ["f-section", "f-status", "f-trouble", "f-search"]) $(id).addEventListener("input", filter);
+  const filter = () => hall.setFilter({ tournament: $("f-tournament").value, section: $("f-section").value, status: $("f-status").value, trouble: $("f-trouble").checked, search: $("f-search").value });
+  for (const id of ["f-tournament", "f-section", "f-status", "f-trouble", "f-search"]) $(id).addEventListener("input", filter);
+  // In hall view PageDown and PageUp show the next or previous tournament.
+  document.addEventListener("keydown", e => {
+    const sel = $("f-tournament");
+    if (state.mode !== "hall" || sel.hidden || (e.key !== "PageDown" && e.key !== "PageUp")) return;
+    e.preventDefault();
+    const n = sel.options.length;
+    sel.selectedIndex = (sel.selectedIndex + (e.key === "PageDown" ? 1 : n - 1)) % n;
+    filter();
+  });
   window.addEventListener("hashchange", onHash);
   document.addEventListener("keydown", e => {
     if (e.key !== "Escape" || $("action-dialog").open) return;

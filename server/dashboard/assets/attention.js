@@ -47,9 +47,11 @@ export function attention(boards, dismissed = new Set()) {
   for (const b of boards) {
     const st = b.state;
     if (!st) continue;
-    const add = (urgency, kind, text, order = 0, key = kind) => {
+    // gist: what the entry says without naming its board or clock, the
+    // same words for every board it applies to (grouped() reads it).
+    const add = (urgency, kind, text, order = 0, key = kind, gist = text) => {
       const k = b.info.boardId + ":" + key;
-      if (!dismissed.has(k)) out.push({ board: b, urgency, kind, text, order, key: k });
+      if (!dismissed.has(k)) out.push({ board: b, urgency, kind, text, order, key: k, gist });
     };
     const over = finished(st);
     const live = !over && !waiting(st) && st.status !== "BOARD_STATUS_REFERRED";
@@ -74,7 +76,7 @@ export function attention(boards, dismissed = new Set()) {
     }
     if (st.source !== "CLOCK_SOURCE_VIRTUAL" && !over) {
       if (!b.info.deviceId) add(2, "nodevice", "no clock: assign one or use a virtual clock");
-      else if (!st.deviceOnline) add(2, "offline", "clock " + b.info.deviceId + " offline" + (num(st.pendingCommands) ? "; " + num(st.pendingCommands) + " command(s) wait for it" : ""));
+      else if (!st.deviceOnline) add(2, "offline", "clock " + b.info.deviceId + " offline" + (num(st.pendingCommands) ? "; " + num(st.pendingCommands) + " command(s) wait for it" : ""), 0, "offline", "clock offline");
     }
     if (num(st.pendingCommands) && (st.deviceOnline || st.source === "CLOCK_SOURCE_VIRTUAL")) {
       add(2, "pending", num(st.pendingCommands) + " command(s) not yet applied by the clock");
@@ -85,7 +87,7 @@ export function attention(boards, dismissed = new Set()) {
     // batteryPct: -1 (or left out, 0) while the clock has not said.
     const battery = b.device && b.device.online ? num(b.device.batteryPct) : -1;
     if (battery > 0 && battery < LOW_BATTERY && !over) {
-      add(3, "battery", "clock " + b.device.deviceId + " battery " + num(b.device.batteryPct) + "%");
+      add(3, "battery", "clock " + b.device.deviceId + " battery " + num(b.device.batteryPct) + "%", 0, "battery", "clock battery under " + LOW_BATTERY + "%");
     }
     const r = st.lastRuling;
     if (r && t - num(r.unixMs) < RECENT_RULING_MS) {
@@ -115,6 +117,33 @@ const rank = kind => KINDS.indexOf(kind.split("-")[0]);
 
 function bothFlags(st) {
   return st.white && st.black && st.white.flagAtMs !== undefined && st.black.flagAtMs !== undefined;
+}
+
+// GROUP_MIN: as many entries saying the same thing (kind, urgency and
+// gist) are listed as one, with their count; fewer are listed each.
+export const GROUP_MIN = 5;
+
+// grouped turns the entries (in attention's order) into what the panel
+// lists: {entry} alone, or {group: [entries], key, urgency, kind, gist} in
+// the place of the group's most urgent entry. A hall of imported rounds
+// without clocks is one "no clock" entry with its count, not hundreds.
+export function grouped(entries, min = GROUP_MIN) {
+  const by = new Map();
+  for (const e of entries) {
+    const k = e.urgency + "|" + e.kind.split("-")[0] + "|" + e.gist;
+    if (!by.has(k)) by.set(k, []);
+    by.get(k).push(e);
+  }
+  const out = [], done = new Set();
+  for (const e of entries) {
+    const k = e.urgency + "|" + e.kind.split("-")[0] + "|" + e.gist;
+    const all = by.get(k);
+    if (all.length < min) { out.push({ entry: e }); continue; }
+    if (done.has(k)) continue;
+    done.add(k);
+    out.push({ group: all, key: k, urgency: e.urgency, kind: e.kind, gist: e.gist });
+  }
+  return out;
 }
 
 // worst returns the most urgent urgency per board id.

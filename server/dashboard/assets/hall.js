@@ -12,13 +12,16 @@ import * as blind from "./blind.js";
 const GAP = 3; // px between tiles, as in style.css
 
 export class Hall {
-  constructor(root, onOpen) {
+  // onFit(font, shown) hears the tiles' type size (px) and how many are
+  // shown, each time they are fitted.
+  constructor(root, onOpen, onFit = () => {}) {
     this.root = root;
     this.onOpen = onOpen;
+    this.onFit = onFit;
     this.mode = "tiles";
     this.views = new Map(); // board id → {rec, tile, row, group}
     this.groups = [];
-    this.filter = { section: "", status: "", trouble: false, search: "", attention: null };
+    this.filter = { tournament: "", section: "", status: "", trouble: false, search: "", attention: null };
     this.marks = new Map();
     this.ctx = { rounds: new Map(), broadcasts: new Map() };
     root.addEventListener("click", e => {
@@ -138,6 +141,7 @@ export class Hall {
     parts.meta.title = metaTitle(rec);
     if (parts.status) parts.status.textContent = statusText(rec);
     if (parts.result) parts.result.textContent = f.resultText(st.result);
+  if (parts.res) parts.res.textContent = f.finished(st) ? f.resultText(st.result) : "";
     if (parts.device) {
       parts.device.textContent = deviceText(rec);
       parts.device.classList.toggle("bad", off);
@@ -187,7 +191,10 @@ export class Hall {
     bar.append(done, play);
     const prog = el("span", "prog");
     prog.append(bar, el("span", "", counts.finished + " finished · " + counts.playing + " playing · " + counts.waiting + " not started"));
-    const parts = [el("span", "gtitle", title), el("span", "gtc", tc), prog];
+    // A long tournament name gives way; its round and section never do.
+    const gtitle = el("span", "gtitle");
+    gtitle.append(el("span", "gname", i.tournamentName), el("span", "gwhere", title.slice(i.tournamentName.length)));
+    const parts = [gtitle, el("span", "gtc", tc), prog];
     if (results.length) {
       parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.resultText(r.state.result)).join(", ")));
     }
@@ -204,8 +211,9 @@ export class Hall {
   }
 
   visible(rec) {
-    const { section, status, trouble, search } = this.filter;
+    const { tournament, section, status, trouble, search } = this.filter;
     const st = rec.state || {};
+    if (tournament && (rec.info.tournamentName || "") !== tournament) return false;
     if (section && (rec.info.section || "") !== section) return false;
     if (trouble && !(troubleCounts(st) && f.SIDES.some(s => st[s] && st[s].timeTrouble))) return false;
     if (status) {
@@ -272,6 +280,7 @@ export class Hall {
     }
     this.root.style.setProperty("--font", best + "px");
     this.root.style.setProperty("--cols", bestCols);
+    this.onFit(best, groups.reduce((n, g) => n + g.shown, 0));
   }
 }
 
@@ -295,9 +304,12 @@ function tile(rec) {
     parts.push(nm, rt, ck[s]);
   }
   const meta = el("span", "meta");
-  parts.push(meta);
+  // The result, shown large in the clocks' place in hall view (where the
+  // meta line is not shown).
+  const res = el("span", "res");
+  parts.push(meta, res);
   e.append(...parts);
-  return { el: e, ck, meta, vd };
+  return { el: e, ck, meta, vd, res };
 }
 
 // markBlind shows who plays under the Laws' Appendix D (visually disabled,
