@@ -14,7 +14,8 @@ import (
 // Hub fans committed board states out to watchers.
 //
 // The store calls Publish after each commit, in the order of the hall-wide
-// sequence numbers, so a watcher's position is one number. Publish is O(1)
+// sequence numbers, so a watcher's position is one state of the hall (an
+// EventID: the seq, and the changes without one after it). Publish is O(1)
 // and never waits for a watcher, nor for the hub's lock: it appends to a
 // list that whoever next reads the hub applies (the board's latest state,
 // and (seq, board) in a bounded ring), and wakes the watchers.
