@@ -217,7 +217,8 @@ func TestWatchResumeBeyondTheHeadIsOutOfRange(t *testing.T) {
 }
 
 // The SSE feed answers 404 for a board or round that does not
-// exist (as gRPC does), and 400 for a Last-Event-ID beyond the head.
+// exist (as gRPC does), and 400 for a Last-Event-ID beyond the head or not
+// an event id; it resumes from one it sent ("0.1").
 func TestSSEUnknownScopeAndResumeBeyondTheHead(t *testing.T) {
 	t.Parallel()
 	h := halltest.Start(t)
@@ -230,6 +231,9 @@ func TestSSEUnknownScopeAndResumeBeyondTheHead(t *testing.T) {
 		{"/api/watch?board=b-nosuchboard", "", 404},
 		{"/api/watch?round=r-nosuchround", "", 404},
 		{"/api/watch", "99999999", 400},
+		{"/api/watch", "99999999.1", 400},
+		{"/api/watch", "1.x", 400},
+		{"/api/watch", "0.1", 200}, // a state after changes without a seq
 	} {
 		req, _ := http.NewRequest("GET", base+c.path, nil)
 		req.Header.Set("Authorization", "Bearer "+h.Chief)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"google.golang.org/grpc"
 
@@ -106,8 +105,10 @@ func (w *watchService) serve(scope fanout.Scope, from uint64, stream grpc.Server
 }
 
 // serveWatch streams the hall (or ?round=, ?board=) as server-sent events:
-// each event is a WatchUpdate in protojson, with its seq as the event id,
-// so a browser's EventSource resumes from Last-Event-ID without gaps.
+// each event is a WatchUpdate in protojson, with the state it brings the
+// page to as the event id (fanout.EventID: the seq, and a count of changes
+// without one after it), so a browser's EventSource resumes from
+// Last-Event-ID exactly.
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	id, err := s.sessions.WebIdentity(r, auth.RoleChief, auth.RoleArbiter, auth.RoleBroadcast)
 	if err != nil {
@@ -127,10 +128,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	if id.Role == auth.RoleArbiter {
 		scope.Sections = id.Sections
 	}
-	var from uint64
+	var from fanout.EventID
 	if v := r.Header.Get("Last-Event-ID"); v != "" {
-		if from, err = strconv.ParseUint(v, 10, 64); err != nil {
-			s.codes.WriteHTTP(w, hallerr.BadRequest("Last-Event-ID %q is not a sequence number", v))
+		if from, err = fanout.ParseEventID(v); err != nil {
+			s.codes.WriteHTTP(w, hallerr.BadRequest("Last-Event-ID %q: %v", v, err))
 			return
 		}
 	}
@@ -141,7 +142,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	hub := s.hubFor(id)
-	if err := fanout.CheckResume(hub, from); err != nil {
+	if err := fanout.CheckResumeAt(hub, from); err != nil {
 		s.codes.WriteHTTP(w, err)
 		return
 	}
@@ -152,7 +153,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	fl.Flush()
-	sub := hub.Subscribe(scope, from, s.opts.WatchInterval)
+	sub := hub.SubscribeAt(scope, from, s.opts.WatchInterval)
 	defer sub.Close()
 	fanout.SendSSE(ctx, w, fl, r, sub, nil)
 }

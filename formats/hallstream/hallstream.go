@@ -151,14 +151,16 @@ type Token struct {
 	Revoked bool   `json:"revoked,omitempty"`
 }
 
-// Event is one committed event of a board's log.
+// Event is one committed event of a board's log. It has no reason: an
+// arbiter's free text is for the audit and the arbiters, and the stream's
+// followers serve the public, which is told what happened (the event
+// says it) but not why in the arbiter's words.
 type Event struct {
 	Seq       uint64      `json:"seq"` // the hall-wide change number (watchers resume by it)
 	BoardID   string      `json:"board_id"`
 	BoardSeq  uint64      `json:"board_seq"` // 1, 2, 3... within the board
 	Event     rules.Event `json:"event"`
 	Actor     string      `json:"actor,omitempty"`
-	Reason    string      `json:"reason,omitempty"`
 	CommandID string      `json:"command_id,omitempty"`
 	// WallUnixMs: when the hall committed it (its wall clock).
 	WallUnixMs int64 `json:"wall_unix_ms"`

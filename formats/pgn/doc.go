@@ -53,7 +53,8 @@
 // taken, an illegal move and the time it gave the opponent (7.5.5), an
 // incorrect draw claim (9.5.3), quickplay claims (III.4, III.5), a clock
 // set, a pause and the restart, an adjournment, an absent player's
-// arrival, a result the arbiter recorded — each with the reason given.
+// arrival, a result the arbiter recorded — each with the reason given,
+// unless Options.NoReasons (the public's feeds) leaves the reasons out.
 //
 // # Results
 //

@@ -67,4 +67,9 @@ type Options struct {
 	// double forfeit), "1/2-0", "0-1/2". Without it the tag holds one of
 	// PGN's four results only, "*" for these.
 	LichessResults bool
+	// NoReasons leaves out the reasons the arbiter gave: a ruling's
+	// comment says what happened ("Clock paused", "Arbiter: White +2:00")
+	// without the arbiter's words, which are for the audit and the
+	// arbiters. Public feeds write games so.
+	NoReasons bool
 }

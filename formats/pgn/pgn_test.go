@@ -160,6 +160,18 @@ func TestRulingsWithoutMoves(t *testing.T) {
 	}
 }
 
+// A public feed's games (NoReasons) say what the arbiter did without the
+// arbiter's words: the same comments, no reason.
+func TestRulingsWithoutReasons(t *testing.T) {
+	out := strings.ReplaceAll(string(write(t, Options{NoReasons: true}, scholarsMate(t))), "\n", " ")
+	if strings.Contains(out, "toilet break") || !strings.Contains(out, "{Clock paused}") {
+		t.Errorf("NoReasons wrote\n%s\nwant the pause without its reason", out)
+	}
+	if archive := string(write(t, Options{}, scholarsMate(t))); !strings.Contains(archive, "toilet break") {
+		t.Errorf("an archive (Options{}) wrote\n%s\nwant the pause with its reason", archive)
+	}
+}
+
 // Every result of the hall becomes a Result tag of PGN's four, a
 // termination marker and a Termination tag that PGN readers take; a
 // forfeit and a double forfeit say so in the Termination tag and a

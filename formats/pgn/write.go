@@ -125,6 +125,9 @@ func fold(g *Game, opts Options) (*movetext, rules.State, error) {
 			}
 			m.position(e.FEN, next.P[mover].MainMs, clocks)
 		}
+		if opts.NoReasons {
+			en.Reason = ""
+		}
 		ruling(m, en, before, next)
 		for _, side := range []rules.Side{rules.White, rules.Black} {
 			if next.P[side].FlagAt != rules.NoFlag && s.P[side].FlagAt == rules.NoFlag && e.Kind != rules.KindFlag {

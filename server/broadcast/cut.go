@@ -24,6 +24,10 @@ type view struct {
 	sections string // sorted, "\x00"-joined; "" for every section
 	board    string // one board's id, "" for the whole round
 	lichess  bool   // PGN results in lichess's forms (pgn.Options.LichessResults): a relay to lichess
+	// reasons: the arbiters' reasons in the rulings' comments (arbiters
+	// only: the public is told what happened, not why in the arbiter's
+	// words; pgn.Options.NoReasons).
+	reasons bool
 }
 
 func (v view) has(b Board) bool {
@@ -60,17 +64,21 @@ type roundCache struct {
 type boardLog struct {
 	events []Event
 	place  int                  // the board's Place its games were written with
-	games  map[int][]byte       // n → the game in PGN
-	lgames map[int][]byte       // n → the game in PGN with lichess's results
+	games  map[gameKey][]byte   // the game in PGN of its first n events, as written for a view
 	shows  map[int]*displayFold // n → the board as the display shows it
 }
 
+// gameKey is a game as written: its first n events, with lichess's
+// results or not, with the arbiters' reasons or not.
+type gameKey struct {
+	n                int
+	lichess, reasons bool
+}
+
 func (l *boardLog) prune(keep map[int]bool) {
-	for _, games := range []map[int][]byte{l.games, l.lgames} {
-		for n := range games {
-			if !keep[n] {
-				delete(games, n)
-			}
+	for k := range l.games {
+		if !keep[k.n] {
+			delete(l.games, k)
 		}
 	}
 	for n := range l.shows {
@@ -93,6 +101,7 @@ type cut struct {
 	counts  []int     // events shown, per board of round.Boards
 	logs    []*boardLog
 	lichess bool // its PGN has lichess's results
+	reasons bool // its PGN has the arbiters' reasons
 
 	pgnOnce  sync.Once
 	pgn      *document
@@ -154,7 +163,7 @@ func (f *Feeds) cutFor(ctx context.Context, roundID string, v view) (*cut, error
 	if err := f.load(ctx, rc, roundID, version); err != nil {
 		return nil, err
 	}
-	c := &cut{rc: rc, version: version, at: now, round: rc.round, lichess: v.lichess}
+	c := &cut{rc: rc, version: version, at: now, round: rc.round, lichess: v.lichess, reasons: v.reasons}
 	c.round.Boards = nil
 	delayed := !v.live && f.opts.Delay > 0
 	if delayed {
@@ -227,13 +236,13 @@ func (f *Feeds) load(ctx context.Context, rc *roundCache, roundID string, versio
 		present[b.ID] = true
 		l := rc.logs[b.ID]
 		if l == nil {
-			l = &boardLog{games: map[int][]byte{}, shows: map[int]*displayFold{}}
+			l = &boardLog{games: map[gameKey][]byte{}, shows: map[int]*displayFold{}}
 			rc.logs[b.ID] = l
 		}
 		if l.place != b.Place {
 			// A board added before it renumbered the round: its games
 			// are written again with their new Round tag.
-			l.place, l.games = b.Place, map[int][]byte{}
+			l.place, l.games = b.Place, map[gameKey][]byte{}
 		}
 		if uint64(len(l.events)) >= b.Seq {
 			continue
@@ -281,23 +290,17 @@ func (f *Feeds) pgnDocument(c *cut) (*document, error) {
 		defer rc.mu.Unlock()
 		for i, b := range c.round.Boards {
 			l, n := c.logs[i], c.counts[i]
-			games := l.games
-			if c.lichess {
-				if l.lgames == nil {
-					l.lgames = map[int][]byte{}
-				}
-				games = l.lgames
-			}
-			game, ok := games[n]
+			key := gameKey{n: n, lichess: c.lichess, reasons: c.reasons}
+			game, ok := l.games[key]
 			if !ok {
 				var gb bytes.Buffer
-				opts := pgn.Options{Round: pgn.RoundAndBoard, LichessResults: c.lichess}
+				opts := pgn.Options{Round: pgn.RoundAndBoard, LichessResults: c.lichess, NoReasons: !c.reasons}
 				if err := pgn.Write(&gb, []pgn.Game{Game(c.round, b, l.events[:n])}, opts); err != nil {
 					c.pgnErr = err
 					return
 				}
 				game = gb.Bytes()
-				games[n] = game
+				l.games[key] = game
 				f.metrics.games.Inc()
 			}
 			if i > 0 {

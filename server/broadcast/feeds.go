@@ -14,8 +14,10 @@ import (
 
 // Viewer is who reads a feed, as the hall's door tells it.
 type Viewer struct {
-	// Live: the hall as it is (arbiters). Otherwise the broadcast delay
-	// applies (broadcast tokens, and everyone on a public round).
+	// Live: the hall as it is, with the reasons the arbiters gave for
+	// their rulings (arbiters). Otherwise the broadcast delay applies and
+	// the rulings come without the arbiter's words (broadcast tokens, and
+	// everyone on a public round).
 	Live bool
 	// Sections limits the reader to these sections; empty: all.
 	Sections []string

@@ -28,7 +28,7 @@ func (f *Feeds) access(ctx context.Context, r *http.Request, roundID, boardID st
 		}
 		vw = Viewer{}
 	}
-	return view{live: vw.Live || f.opts.Delay <= 0, sections: sectionsKey(vw.Sections), board: boardID}, nil
+	return view{live: vw.Live || f.opts.Delay <= 0, reasons: vw.Live, sections: sectionsKey(vw.Sections), board: boardID}, nil
 }
 
 // round returns the round as last read (reading it again if it changed).

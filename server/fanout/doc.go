@@ -31,6 +31,9 @@
 // missed updates gets them merged (fresher, rarer), one far behind a fresh
 // snapshot, so a slow watcher costs the hall at most one merge per kept
 // update per interval, never a backlog. The hub's ordering promise: a
-// watcher sees the changes in the order of the hall's sequence numbers,
-// and resuming from the seq of its last update it misses none.
+// watcher sees the changes in the order of the hall's sequence numbers;
+// each of its updates names a later state of the hall than the one before
+// (Update.ID, an EventID: a server-sent event's id), never one twice; and
+// resuming from the id of its last update it misses none and gets nothing
+// older than it had.
 package fanout

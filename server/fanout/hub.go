@@ -14,7 +14,8 @@ import (
 // Hub fans committed board states out to watchers.
 //
 // The store calls Publish after each commit, in the order of the hall-wide
-// sequence numbers, so a watcher's position is one number. Publish is O(1)
+// sequence numbers, so a watcher's position is one state of the hall (an
+// EventID: the seq, and the changes without one after it). Publish is O(1)
 // and never waits for a watcher, nor for the hub's lock: it appends to a
 // list that whoever next reads the hub applies (the board's latest state,
 // and (seq, board) in a bounded ring), and wakes the watchers.
@@ -37,8 +38,8 @@ type Hub struct {
 	boards   map[string]*hubBoard
 	sections map[string]string // board id → section, from Place
 	ring     []hubChange
-	head     uint64 // number of changes ever appended
-	lastSeq  uint64 // highest seq published
+	head     uint64  // number of changes ever appended
+	at       EventID // the state after the last change (at.Seq: the highest seq published)
 	feeds    map[feedKey]*feed
 	spare    []published // the last applied list, reused
 	closed   bool
@@ -60,15 +61,15 @@ type hubBoard struct {
 	state   *pb.BoardState
 	seq     uint64
 	roundID string
-	// live is 1 + the hall's seq when the board last changed without a seq
-	// of its own (added, or live fields only); 0 if a committed change came
-	// since. A watcher resuming from fromSeq < live may not have it.
-	live    uint64
+	// changed is the hub's state when the board last changed: its seq,
+	// or the state after it when it changed without a seq of its own
+	// (added, or live fields only). A watcher resuming from before it may
+	// not have it.
+	changed EventID
 	section string
 }
 
 type hubChange struct {
-	seq     uint64
 	boardID string
 	at      time.Duration // when it was published, since the hub's epoch
 }
@@ -137,16 +138,19 @@ func (h *Hub) Seed(roundID string, st *pb.BoardState, seq uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.applyLocked()
-	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID, section: h.sections[st.GetBoardId()]}
-	h.lastSeq = max(h.lastSeq, seq)
+	if seq > h.at.Seq {
+		h.at = EventID{Seq: seq}
+	}
+	h.boards[st.GetBoardId()] = &hubBoard{state: st, seq: seq, roundID: roundID, changed: EventID{Seq: seq}, section: h.sections[st.GetBoardId()]}
 }
 
 // Publish records a committed board state with its hall-wide sequence
 // number and wakes the watchers. The state must not be modified afterwards.
 // A seq of 0 (a board added, or a change of live fields only, such as a
 // device going offline) keeps the board's seq and is delivered to current
-// watchers under the current sequence number; a watcher resuming from that
-// number gets the board again, as it cannot be told whether it saw it.
+// watchers under the current sequence number and a count of such changes
+// since it (EventID); a watcher resuming from that number alone gets the
+// board again, as it cannot be told whether it saw it.
 func (h *Hub) Publish(roundID string, st *pb.BoardState, seq uint64) {
 	at := time.Since(h.epoch)
 	h.pmu.Lock()
@@ -178,20 +182,23 @@ func (h *Hub) applyLocked() {
 func (h *Hub) record(roundID string, st *pb.BoardState, seq uint64, at time.Duration) {
 	id := st.GetBoardId()
 	b := h.boards[id]
-	var live uint64
-	if seq == 0 {
-		live = h.lastSeq + 1
-		if b != nil {
-			seq = b.seq
-		}
+	// Every change names a new state: the next seq, or one more change
+	// without a seq after the last (a seq not above the last, which the
+	// hall never publishes, is counted as one too, and so not missed).
+	if seq > h.at.Seq {
+		h.at = EventID{Seq: seq}
+	} else {
+		h.at.Live++
+	}
+	if seq == 0 && b != nil {
+		seq = b.seq
 	}
 	if b == nil {
 		b = &hubBoard{}
 		h.boards[id] = b
 	}
-	*b = hubBoard{state: st, seq: seq, roundID: roundID, live: live, section: h.sections[id]}
-	h.lastSeq = max(h.lastSeq, seq)
-	h.ring[h.head%uint64(len(h.ring))] = hubChange{seq: seq, boardID: id, at: at}
+	*b = hubBoard{state: st, seq: seq, roundID: roundID, changed: h.at, section: h.sections[id]}
+	h.ring[h.head%uint64(len(h.ring))] = hubChange{boardID: id, at: at}
 	h.head++
 }
 
@@ -212,7 +219,15 @@ func (h *Hub) LastSeq() uint64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.applyLocked()
-	return h.lastSeq
+	return h.at.Seq
+}
+
+// LastID returns the hub's state after its last change.
+func (h *Hub) LastID() EventID {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.applyLocked()
+	return h.at
 }
 
 // Each calls f with every board's latest state.
@@ -246,10 +261,11 @@ func (h *Hub) Close() {
 	close(w)
 }
 
-// collect returns the boards in scope changed after fromSeq (all of them
-// for a snapshot), and how many boards the scope holds. h.mu is held.
-func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) (u *pb.WatchUpdate, inScope int) {
-	u = &pb.WatchUpdate{Seq: h.lastSeq, Snapshot: snapshot}
+// collect returns the boards in scope changed after from (all of them for
+// a snapshot), as of the hub's state now (h.at), and how many boards the
+// scope holds. h.mu is held.
+func (h *Hub) collect(sc Scope, from EventID, snapshot bool) (u *pb.WatchUpdate, inScope int) {
+	u = &pb.WatchUpdate{Seq: h.at.Seq, Snapshot: snapshot}
 	for id, b := range h.boards {
 		if !sc.has(id, b) {
 			continue
@@ -259,7 +275,7 @@ func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) (u *pb.WatchUpdat
 		} else if snapshot {
 			continue // a snapshot shows only the boards there are
 		}
-		if snapshot || b.seq > fromSeq || b.live > fromSeq {
+		if snapshot || b.changed.After(from) {
 			u.Boards = append(u.Boards, b.state)
 		}
 	}
@@ -268,10 +284,24 @@ func (h *Hub) collect(sc Scope, fromSeq uint64, snapshot bool) (u *pb.WatchUpdat
 }
 
 // snapshotLocked gives the watcher its feed's snapshot of now, and takes
-// it on from there. h.mu is held.
+// it on from there: nil if the watcher already has that state or a later
+// one (it has sent it all; a snapshot would take its view back). h.mu is
+// held.
 func (s *Sub) snapshotLocked() *Update {
 	u, index := s.f.snapshotLocked(s.h)
-	s.last, s.seq = index, u.msg.GetSeq()
+	s.last = index
+	return s.take(u)
+}
+
+// take returns u for the watcher and moves it to u's state, or returns nil
+// if the watcher has that state already (or a later one): each update a
+// watcher sends names a later state than the one before, and no id is
+// ever sent twice. A watcher's first update (a snapshot) is always sent.
+func (s *Sub) take(u *Update) *Update {
+	if s.sent && !u.id.After(s.at) {
+		return nil
+	}
+	s.at, s.sent = u.id, true
 	return u
 }
 
@@ -299,13 +329,14 @@ func sortBoards(bs []*pb.BoardState) {
 type Sub struct {
 	h        *Hub
 	scope    Scope
-	fromSeq  uint64
+	from     EventID
 	interval time.Duration
 	f        *feed
 	started  bool
 	closed   bool
+	sent     bool      // it has sent an update, or resumes from one
 	last     uint64    // the watcher has its feed's updates up to this index
-	seq      uint64    // and every change of its scope up to this hall seq
+	at       EventID   // and every change of its scope up to this state
 	lastAt   time.Time // when it took its last update (or subscribed)
 }
 
@@ -315,7 +346,13 @@ type Sub struct {
 // (coalescing what happened meanwhile); 0 sends as soon as anything changes.
 // Close it when done.
 func (h *Hub) Subscribe(scope Scope, fromSeq uint64, interval time.Duration) *Sub {
-	return &Sub{h: h, scope: scope, fromSeq: fromSeq, interval: interval, lastAt: time.Now()}
+	return h.SubscribeAt(scope, EventID{Seq: fromSeq}, interval)
+}
+
+// SubscribeAt is Subscribe from an event id (a server-sent event's
+// Last-Event-ID): the watcher starts with what changed after that state.
+func (h *Hub) SubscribeAt(scope Scope, from EventID, interval time.Duration) *Sub {
+	return &Sub{h: h, scope: scope, from: from, interval: interval, lastAt: time.Now()}
 }
 
 // Close releases the watcher's place in its feed.
@@ -435,25 +472,32 @@ func (s *Sub) startLocked() *Update {
 	}
 	f.subs++
 	s.f = f
-	if s.fromSeq == 0 {
+	if s.from == (EventID{}) {
 		return s.snapshotLocked()
 	}
-	// The watcher starts where the feed is: what changed since fromSeq, as
+	// The watcher starts where the feed is: what changed since from, as
 	// of the feed's position.
 	if h.head > f.pos {
 		f.buildLocked(h)
 	}
-	s.last, s.seq = f.next-1, h.lastSeq
-	u, _ := h.collect(s.scope, s.fromSeq, false)
+	from := s.from
+	if from.After(h.at) {
+		// Changes without a seq this hub has not counted (it started
+		// afresh since): send again the boards that changed so at Seq.
+		from.Live = 0
+	}
+	s.last, s.at, s.sent = f.next-1, from, true
+	u, _ := h.collect(s.scope, from, false)
 	if len(u.Boards) == 0 {
+		s.at = h.at
 		return nil
 	}
-	return newUpdate(u)
+	return s.take(newUpdate(u, h.at))
 }
 
 // deliverLocked returns what the watcher missed of its feed (nil if no
-// board of its scope changed) and moves it to the feed's last update.
-// h.mu is held.
+// board of its scope changed, or it has it all already) and moves it to
+// the feed's last update. h.mu is held.
 func (s *Sub) deliverLocked() *Update {
 	f := s.f
 	newest := f.updates[len(f.updates)-1]
@@ -471,68 +515,115 @@ func (s *Sub) deliverLocked() *Update {
 			got = append(got, fu)
 		}
 	}
-	s.last, s.seq = newest.index, newest.seq
+	s.last = newest.index
+	if !newest.id.After(s.at) {
+		return nil // a catch-up or a resume took it as far already
+	}
+	// ahead: the watcher has more than its last update of the feed (a
+	// catch-up or a resume took it to the hub's state then): of what it
+	// missed, only the boards that changed after that state are new.
+	ahead := s.at != f.idOf(first-1)
+	from := s.at
+	s.at = newest.id
 	switch {
 	case len(got) == 0:
 		return nil
-	case len(got) == 1 && got[0] == newest:
+	case len(got) == 1 && got[0] == newest && !ahead:
 		return newest.u
 	}
 	// Missed several: merged into one, the latest state of each board,
-	// at the newest seq (to resume from), shared by every watcher that
-	// missed the same ones.
-	if u := f.mergedFor(first, newest); u != nil {
-		return u
+	// at the newest state (to resume from), shared by every watcher that
+	// missed the same ones (or, ahead of the feed, is at the same state).
+	key := mergeKey{first: first}
+	if ahead {
+		key = mergeKey{from: from}
 	}
-	latest := map[string]*pb.BoardState{}
+	if u := f.mergedFor(key, newest); u != nil {
+		return nilIfEmpty(u)
+	}
+	type latest struct {
+		st      *pb.BoardState
+		changed EventID
+	}
+	byBoard := map[string]latest{}
 	for _, fu := range got {
-		for _, b := range fu.u.msg.GetBoards() {
-			latest[b.GetBoardId()] = b
+		for i, b := range fu.u.msg.GetBoards() {
+			if c := fu.changed[i]; !ahead || c.After(from) {
+				byBoard[b.GetBoardId()] = latest{b, c}
+			}
 		}
 	}
-	m := &pb.WatchUpdate{Seq: newest.seq}
-	for _, b := range latest {
-		m.Boards = append(m.Boards, b)
+	m := &pb.WatchUpdate{Seq: newest.id.Seq}
+	for _, l := range byBoard {
+		m.Boards = append(m.Boards, l.st)
 	}
 	sortBoards(m.Boards)
-	u := newUpdate(m)
-	f.merged[first] = u
-	return u
+	u := newUpdate(m, newest.id)
+	f.merged[key] = u
+	return nilIfEmpty(u)
 }
 
-// catchUpLocked brings a watcher that missed more than its feed keeps (held
-// back, or too slow to read) to now: the latest state of each board of its
-// scope that changed since its seq, merged into one update — shared by the
-// watchers that missed the same updates of the feed, who have the same seq
-// — or, if over half the scope changed, a fresh snapshot (shared too).
-// Either way the watcher's next update is the present, never the backlog,
-// and held watchers coming back do not all get a snapshot of the whole
-// hall. h.mu is held.
-func (s *Sub) catchUpLocked(first uint64, newest *feedUpdate) *Update {
-	h, f := s.h, s.f
-	u := f.mergedFor(first, newest)
-	if u == nil {
-		m, inScope := h.collect(s.scope, s.seq, false)
-		if mostChanged(len(m.Boards), inScope) {
-			return s.snapshotLocked()
-		}
-		u = newUpdate(m)
-		f.merged[first] = u
-	}
-	s.last, s.seq = newest.index, u.msg.GetSeq()
+func nilIfEmpty(u *Update) *Update {
 	if len(u.msg.GetBoards()) == 0 {
 		return nil
 	}
 	return u
 }
 
-// mergedFor returns the merge made for watchers whose first missed update
-// is first, while newest is the feed's newest (nil if none was made).
-func (f *feed) mergedFor(first uint64, newest *feedUpdate) *Update {
-	if f.mergedTo != newest.index {
-		f.merged, f.mergedTo = map[uint64]*Update{}, newest.index
+// catchUpLocked brings a watcher that missed more than its feed keeps (held
+// back, or too slow to read) to now: the latest state of each board of its
+// scope that changed since its state, merged into one update — shared by
+// the watchers at the same state — or, if over half the scope changed, a
+// fresh snapshot (shared too). Either way the watcher's next update is the
+// present, never the backlog, and held watchers coming back do not all get
+// a snapshot of the whole hall. The watcher is then ahead of its feed's
+// last update: the next ones bring it only what changed after. h.mu is
+// held.
+func (s *Sub) catchUpLocked(first uint64, newest *feedUpdate) *Update {
+	h, f := s.h, s.f
+	key := mergeKey{from: s.at, catchUp: true}
+	u := f.mergedFor(key, newest)
+	if u == nil {
+		m, inScope := h.collect(s.scope, s.at, false)
+		if mostChanged(len(m.Boards), inScope) {
+			return s.snapshotLocked()
+		}
+		u = newUpdate(m, h.at)
+		f.merged[key] = u
 	}
-	return f.merged[first]
+	s.last = newest.index
+	if s.take(u) == nil {
+		return nil
+	}
+	return nilIfEmpty(u)
+}
+
+// mergeKey names the watchers a merge is for: those whose first missed
+// update of the feed is first; or those at state from, ahead of the feed
+// (the merge of what changed after from), or too far behind it (catchUp:
+// a catch-up to the hub's state).
+type mergeKey struct {
+	first   uint64
+	from    EventID
+	catchUp bool
+}
+
+// mergedFor returns the merge made for the watchers of key, while newest
+// is the feed's newest (nil if none was made).
+func (f *feed) mergedFor(key mergeKey, newest *feedUpdate) *Update {
+	if f.mergedTo != newest.index {
+		f.merged, f.mergedTo = map[mergeKey]*Update{}, newest.index
+	}
+	return f.merged[key]
+}
+
+// idOf returns the state of the feed's update index, or the zero id if
+// the feed no longer keeps it. h.mu is held.
+func (f *feed) idOf(index uint64) EventID {
+	if len(f.updates) == 0 || index < f.updates[0].index || index >= f.next {
+		return EventID{}
+	}
+	return f.updates[index-f.updates[0].index].id
 }
 
 // feedKey identifies a feed: watchers with the same scope and interval
@@ -578,7 +669,7 @@ type feed struct {
 	// behind by the same updates share one (built and encoded once), so
 	// watchers falling behind cost the hall at most one merge per kept
 	// update per interval, not one per watcher. For mergedTo only.
-	merged   map[uint64]*Update
+	merged   map[mergeKey]*Update
 	mergedTo uint64
 }
 
@@ -586,9 +677,10 @@ type feed struct {
 // changed between two ring positions (u nil if none did).
 type feedUpdate struct {
 	index    uint64
-	seq      uint64 // the hall's seq when it was built
+	id       EventID // the hub's state when it was built
 	u        *Update
-	snapshot bool // the feed fell behind the ring: every board, afresh
+	changed  []EventID // when each of u's boards last changed (not for a snapshot)
+	snapshot bool      // the feed fell behind the ring: every board, afresh
 }
 
 // buildLocked turns what changed since the feed's last update into the
@@ -597,7 +689,7 @@ type feedUpdate struct {
 // the feed keeps them and most of its scope changed meanwhile, the update
 // is a fresh snapshot. h.mu is held.
 func (f *feed) buildLocked(h *Hub) {
-	fu := &feedUpdate{index: f.next}
+	fu := &feedUpdate{index: f.next, id: h.at}
 	var m *pb.WatchUpdate
 	behind := h.head-f.pos > uint64(len(h.ring))
 	late := false
@@ -607,7 +699,7 @@ func (f *feed) buildLocked(h *Hub) {
 	}
 	if !behind {
 		changed := map[string]bool{}
-		m = &pb.WatchUpdate{Seq: h.lastSeq}
+		m = &pb.WatchUpdate{Seq: h.at.Seq}
 		for p := f.pos; p < h.head; p++ {
 			c := h.ring[p%uint64(len(h.ring))]
 			if changed[c.boardID] {
@@ -619,18 +711,21 @@ func (f *feed) buildLocked(h *Hub) {
 			}
 		}
 		sortBoards(m.Boards)
+		fu.changed = make([]EventID, len(m.Boards))
+		for i, b := range m.Boards {
+			fu.changed[i] = h.boards[b.GetBoardId()].changed
+		}
 		// Built late (no watcher took updates for longer than the feed
 		// keeps them): a snapshot if most of the scope changed, as large
 		// and telling the watchers to start afresh; else what changed.
 		behind = late && mostChanged(len(m.Boards), h.inScope(f.scope))
 	}
 	if behind {
-		m, _ = h.collect(f.scope, 0, true)
-		fu.snapshot = true
+		m, _ = h.collect(f.scope, EventID{}, true)
+		fu.snapshot, fu.changed = true, nil
 	}
-	fu.seq = m.GetSeq()
 	if fu.snapshot || len(m.Boards) > 0 {
-		fu.u = newUpdate(m)
+		fu.u = newUpdate(m, fu.id)
 	}
 	f.updates = append(f.updates, fu)
 	if len(f.updates) > keepUpdates {
@@ -661,8 +756,8 @@ func (f *feed) snapshotLocked(h *Hub) (*Update, uint64) {
 	if h.head > f.pos {
 		f.buildLocked(h)
 	}
-	m, _ := h.collect(f.scope, 0, true)
-	f.snap, f.snapIndex, f.snapAt = newUpdate(m), f.next-1, time.Now()
+	m, _ := h.collect(f.scope, EventID{}, true)
+	f.snap, f.snapIndex, f.snapAt = newUpdate(m, h.at), f.next-1, time.Now()
 	return f.snap, f.snapIndex
 }
 

@@ -1,7 +1,6 @@
 package fanout
 
 import (
-	"strconv"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -15,6 +14,7 @@ import (
 // Watch stream and the server-sent event of the dashboard's feed.
 type Update struct {
 	msg *pb.WatchUpdate
+	id  EventID // the state it brings its watchers to
 
 	protoOnce sync.Once
 	protoB    []byte
@@ -25,10 +25,13 @@ type Update struct {
 	sseErr  error
 }
 
-func newUpdate(m *pb.WatchUpdate) *Update { return &Update{msg: m} }
+func newUpdate(m *pb.WatchUpdate, id EventID) *Update { return &Update{msg: m, id: id} }
 
 // Msg returns the update; it is shared: do not modify it.
 func (u *Update) Msg() *pb.WatchUpdate { return u.msg }
+
+// ID names the state of the hub the update brings its watchers to.
+func (u *Update) ID() EventID { return u.id }
 
 // Proto returns the update in protobuf.
 func (u *Update) Proto() ([]byte, error) {
@@ -36,9 +39,9 @@ func (u *Update) Proto() ([]byte, error) {
 	return u.protoB, u.protoErr
 }
 
-// SSE returns the update as a server-sent event: its seq as the event id
-// and its protojson as the data, so a browser's EventSource resumes from
-// Last-Event-ID without gaps.
+// SSE returns the update as a server-sent event: its EventID as the
+// event id and its protojson as the data, so a browser's EventSource
+// resumes from Last-Event-ID exactly.
 func (u *Update) SSE() ([]byte, error) {
 	u.sseOnce.Do(func() {
 		js, err := protojson.Marshal(u.msg)
@@ -48,7 +51,7 @@ func (u *Update) SSE() ([]byte, error) {
 		}
 		b := make([]byte, 0, len(js)+32)
 		b = append(b, "id: "...)
-		b = strconv.AppendUint(b, u.msg.GetSeq(), 10)
+		b = u.id.appendTo(b)
 		b = append(b, "\ndata: "...)
 		b = append(b, js...)
 		u.sseB = append(b, "\n\n"...)

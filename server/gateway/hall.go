@@ -212,7 +212,7 @@ func (h *hall) applyEvent(e hallstream.Event) bool {
 	}
 	wall := time.UnixMilli(e.WallUnixMs)
 	b.state, b.seq = next, e.BoardSeq
-	b.events = append(b.events, broadcast.Event{BoardSeq: e.BoardSeq, Entry: pgn.Entry{Event: e.Event, Actor: e.Actor, Reason: e.Reason}, Wall: wall})
+	b.events = append(b.events, broadcast.Event{BoardSeq: e.BoardSeq, Entry: pgn.Entry{Event: e.Event, Actor: e.Actor}, Wall: wall})
 	h.lastSeq = max(h.lastSeq, e.Seq)
 	h.lastWall = maxTime(h.lastWall, wall)
 	ws := h.wireState(b, e.WallUnixMs)

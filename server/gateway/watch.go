@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -120,8 +118,9 @@ func (w *watchService) serve(stream grpc.ServerStreamingServer[pb.WatchUpdate], 
 
 // serveWatch streams a hall (?hall=), a round (?round=) or a board
 // (?board=) as server-sent events, as the hall's /api/watch does: each
-// event a WatchUpdate in protojson with its seq as the event id, so a
-// browser's EventSource resumes from Last-Event-ID without gaps.
+// event a WatchUpdate in protojson with its state as the event id
+// (fanout.EventID), so a browser's EventSource resumes from Last-Event-ID
+// exactly.
 func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -134,14 +133,14 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 		refusals.WriteHTTP(w, err)
 		return
 	}
-	var from uint64
+	var from fanout.EventID
 	if v := r.Header.Get("Last-Event-ID"); v != "" {
-		if from, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64); err != nil {
-			refusals.WriteHTTP(w, fmt.Errorf("%w: Last-Event-ID %q is not a sequence number", errBadRequest, v))
+		if from, err = fanout.ParseEventID(v); err != nil {
+			refusals.WriteHTTP(w, fmt.Errorf("%w: Last-Event-ID %q: %v", errBadRequest, v, err))
 			return
 		}
 	}
-	if err := fanout.CheckResume(hub, from); err != nil {
+	if err := fanout.CheckResumeAt(hub, from); err != nil {
 		refusals.WriteHTTP(w, err)
 		return
 	}
@@ -155,7 +154,7 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	fl.Flush()
 	g.metrics.watchers.Inc()
 	defer g.metrics.watchers.Dec()
-	sub := hub.Subscribe(scope, from, max(g.opts.WatchInterval, 250*time.Millisecond))
+	sub := hub.SubscribeAt(scope, from, max(g.opts.WatchInterval, 250*time.Millisecond))
 	defer sub.Close()
 	fanout.SendSSE(ctx, w, fl, r, sub, g.metrics.updates.Inc)
 }

@@ -48,7 +48,7 @@ func message(hall string, e storage.OutboxEntry) (hallstream.Message, error) {
 		ev := e.Event
 		m.Kind = hallstream.KindEvent
 		m.Event = &hallstream.Event{Seq: ev.Seq, BoardID: ev.BoardID, BoardSeq: ev.BoardSeq, Event: ev.Event,
-			Actor: ev.Actor, Reason: ev.Reason, CommandID: ev.CommandID, WallUnixMs: ev.Wall.UnixMilli()}
+			Actor: ev.Actor, CommandID: ev.CommandID, WallUnixMs: ev.Wall.UnixMilli()}
 	default:
 		return m, fmt.Errorf("publish: outbox row %d: unknown kind %q", e.ID, e.Kind)
 	}

@@ -1,8 +1,10 @@
 package publish
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )
@@ -31,5 +33,28 @@ func TestBoardMessageLeavesOutBlindPlay(t *testing.T) {
 	}
 	if b.Config.Blind.Players[rules.White].Language != "de" {
 		t.Errorf("message changed the board record it was given")
+	}
+}
+
+// An arbiter's reason goes to the stream without its free text: the
+// stream's followers serve the public, and a reason ("phone rang") is for
+// the audit and the arbiters. What happened, who did it and the command
+// go as they are.
+func TestEventMessageLeavesOutTheReason(t *testing.T) {
+	ev := storage.EventRecord{Seq: 7, BoardID: "b1", BoardSeq: 3, Event: rules.Event{Kind: rules.KindPause, T: 61_000},
+		CommandID: "cmd-1", Actor: "arbiter:Anna", Reason: "phone rang"}
+	m, err := message("bergen", storage.OutboxEntry{Kind: storage.OutboxEvent, Ref: "b1", Event: &ev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, err := hallstream.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(body), "phone rang") {
+		t.Errorf("the stream's message carries the arbiter's reason: %s", body)
+	}
+	if m.Event.Event.Kind != rules.KindPause || m.Event.Actor != "arbiter:Anna" || m.Event.CommandID != "cmd-1" {
+		t.Errorf("the stream's event = %+v, want the pause, its actor and command", m.Event)
 	}
 }
