@@ -38,10 +38,22 @@ func (s *State) setClock(e Event) error {
 			return s.refuse(e, RefusedInvalid, LawClockSetting, fmt.Sprintf("move counters must be 0 to %d", maxMoves))
 		}
 	}
-	if n := s.profile().Unsupervised.SettingLockMoves; !s.Supervised() && !e.ScheduleOverride &&
-		s.P[White].Moves >= n && s.P[Black].Moves >= n {
-		return s.refuse(e, RefusedSettingLocked, LawSettingLock,
-			fmt.Sprintf("both players have completed %d moves; the clock setting can no longer be changed unless the schedule would suffer", n))
+	if u := s.profile().Unsupervised; !s.Supervised() && s.P[White].Moves >= u.SettingLockMoves && s.P[Black].Moves >= u.SettingLockMoves {
+		switch {
+		case !u.ScheduleException:
+			// 2009 A4(a), 2005 B4: no claim about the clock setting after
+			// three moves each, and no exception for the schedule.
+			return s.refuse(e, RefusedSettingLocked, LawSettingLock,
+				fmt.Sprintf("both players have completed %d moves; the clock setting can no longer be changed, and this edition makes no exception for the event's schedule", u.SettingLockMoves))
+		case !e.ScheduleOverride:
+			return s.refuse(e, RefusedSettingLocked, LawSettingLock,
+				fmt.Sprintf("both players have completed %d moves; the clock setting can no longer be changed unless the schedule would suffer (schedule_override)", u.SettingLockMoves))
+		}
+	}
+	if e.ToMove != nil {
+		if err := s.retraceCheck(e); err != nil {
+			return err
+		}
 	}
 	s.P[White].MainMs, s.P[Black].MainMs = e.WhiteMs, e.BlackMs
 	tc := s.Config.TimeControl
@@ -55,6 +67,32 @@ func (s *State) setClock(e Event) error {
 		}
 	}
 	s.clearCorrectedFlags()
+	if e.ToMove != nil {
+		// A retrace (2018 D.2.9, 2009 E2.8): the game goes back to an
+		// earlier position; the side to move there starts his move
+		// afresh, and no move since is open to an illegal-move ruling.
+		s.FEN = e.FEN
+		s.HasLastMover = false
+		s.Sealed = false
+		s.startMove(*e.ToMove)
+	}
+	return nil
+}
+
+// retraceCheck refuses a set_clock that hands the move to e.ToMove when it
+// cannot: the side is not a side, the clock is adjourned (the sealer has
+// the move until the resumption, Guidelines I), or the position given is
+// not a position.
+func (s *State) retraceCheck(e Event) error {
+	switch {
+	case !e.ToMove.Valid():
+		return s.refuse(e, RefusedInvalid, LawClockSetting, fmt.Sprintf("to_move %d is neither white nor black", *e.ToMove))
+	case s.Status != Paused:
+		return s.refuse(e, RefusedNotPaused, LawClockSetting,
+			"the game is adjourned: the sealer keeps the move until the resumption; resume and pause the clock before retracing")
+	case e.FEN != "":
+		return ValidateFEN(e.FEN)
+	}
 	return nil
 }
 

@@ -155,6 +155,13 @@ type Event struct {
 	// insufficiently supervised rapid/blitz has passed, because the schedule
 	// of the event would suffer otherwise (2023 A.5.1.1).
 	ScheduleOverride bool `json:"schedule_override,omitempty"`
+	// SetClock: the side to move once the clock is restarted, when the
+	// arbiter retraces the game to an earlier position (2018 D.2.9: the
+	// scoresheets differ, the moves are retraced to where they agree and
+	// the arbiter readjusts the clocks; 2009 Appendix E2.8): his move
+	// starts afresh (a new delay), no illegal move is counted and the
+	// position is e.FEN, or unknown. Nil leaves the move where it is.
+	ToMove *Side `json:"to_move,omitempty"`
 
 	// QuickplayClaim: the arbiter's decision, and whether a postponement
 	// gives the opponent no extra two minutes ("may be awarded").
@@ -204,6 +211,9 @@ func (e Event) String() string {
 		s += fmt.Sprintf(" %s %+dms", e.Side, e.Ms)
 	case KindSetClock:
 		s += fmt.Sprintf(" white=%dms black=%dms", e.WhiteMs, e.BlackMs)
+		if e.ToMove != nil {
+			s += " " + e.ToMove.String() + " to move"
+		}
 	case KindResult:
 		s += " " + string(e.Result)
 	}

@@ -98,6 +98,11 @@ type Unsupervised struct {
 	// SettingLockMoves: once each player has completed this many moves, no
 	// claim about the clock setting (2023 A.5.1.1: 10; 2009 A4(a), 2005 B4: 3).
 	SettingLockMoves int
+	// ScheduleException: the lock gives way when the schedule of the
+	// event would otherwise suffer (2023 A.5.1.1, 2018 A.4.1.1). 2009
+	// A4(a) and 2005 B4 have no exception: a set_clock with
+	// schedule_override is refused there like any other.
+	ScheduleException bool
 	// OwnFlagMustStand: a time-win claimant's own flag must still be up
 	// (2009 A5, 2005 B8).
 	OwnFlagMustStand bool

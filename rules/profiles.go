@@ -17,8 +17,8 @@ var profiles = []Profile{
 		IllegalMovesToLose:  2, // 7.5.5
 		DefaultTimeMs:       0, // 6.7.1: zero unless the regulations say otherwise
 		ResumptionDefaultMs: SameAsStart,
-		SupervisionDecides:  true,                                                       // A.4, A.5, B.2, B.3
-		Unsupervised:        Unsupervised{SettingLockMoves: 10, ArbiterCallsFlag: true}, // A.5.1.1; A.5.5: he calls a flag, the first decides
+		SupervisionDecides:  true,                                                                                // A.4, A.5, B.2, B.3
+		Unsupervised:        Unsupervised{SettingLockMoves: 10, ScheduleException: true, ArbiterCallsFlag: true}, // A.5.1.1; A.5.5: he calls a flag, the first decides
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines, // III.3.1
 		DeclaredLost:        OpponentWins,        // 11.3.2.1: "the opponent shall win"
@@ -36,8 +36,8 @@ var profiles = []Profile{
 		IllegalMovesToLose:  2,
 		DefaultTimeMs:       0,
 		ResumptionDefaultMs: SameAsStart,
-		SupervisionDecides:  true,                                                       // A.3, A.4, B.3, B.4
-		Unsupervised:        Unsupervised{SettingLockMoves: 10, ArbiterCallsFlag: true}, // A.4.1.1, A.4.5
+		SupervisionDecides:  true,                                                                                // A.3, A.4, B.3, B.4
+		Unsupervised:        Unsupervised{SettingLockMoves: 10, ScheduleException: true, ArbiterCallsFlag: true}, // A.4.1.1, A.4.5
 		Quickplay:           Quickplay{Announced: true, FiveSecondRequest: true, NoArbiter: true},
 		UnorderedFlags:      FlagOrderGuidelines,
 		DeclaredLost:        OpponentWins, // 11.3.b

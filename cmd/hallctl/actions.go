@@ -133,8 +133,12 @@ func (c *cli) addTime(args []string) error {
 }
 
 func (c *cli) setClock(args []string) error {
-	var moves string
-	pos, f, err := actionArgs(args, 3, "set BOARD WHITE_TIME BLACK_TIME", func(fs *flag.FlagSet) { fs.StringVar(&moves, "moves", "", "W,B move counters") })
+	var moves, toMove, fen string
+	pos, f, err := actionArgs(args, 3, "set BOARD WHITE_TIME BLACK_TIME", func(fs *flag.FlagSet) {
+		fs.StringVar(&moves, "moves", "", "W,B move counters")
+		fs.StringVar(&toMove, "to-move", "", "white|black: who has the move when the clock restarts, after a retrace (2018 D.2.9, 2009 E2.8); no penalty")
+		fs.StringVar(&fen, "fen", "", "with -to-move: the position retraced to (FEN)")
+	})
 	if err != nil {
 		return err
 	}
@@ -150,6 +154,14 @@ func (c *cli) setClock(args []string) error {
 			return fmt.Errorf("%w: -moves W,B e.g. 39,39", errUsage)
 		}
 		a.WhiteMoves, a.BlackMoves = &wm, &bm
+	}
+	if toMove != "" {
+		if a.ToMove, err = side(toMove); err != nil {
+			return err
+		}
+		a.Fen = fen
+	} else if fen != "" {
+		return fmt.Errorf("%w: -fen goes with -to-move, the position retraced to", errUsage)
 	}
 	return c.act(pos[0], a, f)
 }

@@ -76,6 +76,9 @@ func auditText(e *pb.AuditEntry, prev *pb.BoardState) string {
 		what = side + " " + change(a.GetMs())
 	case pb.ActionKind_ACTION_KIND_SET_CLOCK:
 		what = "clock set: White " + pageClock(a.GetWhiteMs()) + ", Black " + pageClock(a.GetBlackMs())
+		if a.GetToMove() != pb.Side_SIDE_UNSPECIFIED {
+			what += ", " + sideWord(a.GetToMove()) + " to move (retrace)"
+		}
 	case pb.ActionKind_ACTION_KIND_POSITION:
 		what = "position entered"
 	case pb.ActionKind_ACTION_KIND_RESULT:

@@ -102,6 +102,7 @@ Actions on a board's clock (they travel through the clock device)
   envelope-lost BOARD [-absent white|black|both]   resume without the lost envelope: the sealer moves (I.12)
   add BOARD SIDE DURATION             e.g. add 5.12 black 1m, add 5.12 white -2m (takes away)
   set BOARD WHITE BLACK [-moves W,B]  install times, e.g. set b-12 1h25m 1h31m (clock paused)
+      [-to-move SIDE [-fen FEN]]      after a retrace (D.2.9): SIDE has the move, no penalty
   illegal BOARD SIDE                  a completed illegal move by SIDE (7.5)
   draw-claim-rejected BOARD SIDE      an incorrect draw claim by SIDE (9.5.3)
   flag-claim BOARD SIDE               SIDE claims the opponent's flag

@@ -20,6 +20,9 @@ func printState(w io.Writer, st *pb.BoardState) {
 	run := ""
 	if st.GetRunning() != pb.Side_SIDE_UNSPECIFIED {
 		run = ", " + strings.ToLower(strings.TrimPrefix(st.GetRunning().String(), "SIDE_")) + "'s clock"
+	} else if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_PAUSED && st.GetToMove() != pb.Side_SIDE_UNSPECIFIED {
+		// Who restarts: after a retrace (set -to-move) it may be the other side.
+		run = ", " + strings.ToLower(strings.TrimPrefix(st.GetToMove().String(), "SIDE_")) + " to move"
 	}
 	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
 		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),

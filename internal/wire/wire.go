@@ -74,6 +74,13 @@ func Event(a *pb.ClockAction, byArbiter bool) (rules.Event, error) {
 		m := int(a.GetBlackMoves())
 		e.BlackMoves = &m
 	}
+	if k == rules.KindSetClock && a.GetToMove() != pb.Side_SIDE_UNSPECIFIED {
+		s, err := RulesSide(a.GetToMove())
+		if err != nil {
+			return e, fmt.Errorf("set_clock to_move: %w", err)
+		}
+		e.ToMove = &s
+	}
 	if needsSide(k) {
 		s, err := RulesSide(a.GetSide())
 		if err != nil {
@@ -100,6 +107,9 @@ func Action(e rules.Event) *pb.ClockAction {
 	}
 	if needsSide(e.Kind) {
 		a.Side = Side(e.Side)
+	}
+	if e.Kind == rules.KindSetClock && e.ToMove != nil {
+		a.ToMove = Side(*e.ToMove)
 	}
 	if e.WhiteMoves != nil {
 		m := int32(*e.WhiteMoves)

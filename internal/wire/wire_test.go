@@ -47,6 +47,8 @@ func TestEventRoundTrip(t *testing.T) {
 		{Kind: rules.KindPress, T: 1500, Side: rules.Black, SAN: "Nf6", FEN: "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"},
 		{Kind: rules.KindAddTime, T: 9, Side: rules.White, Ms: -30_000},
 		{Kind: rules.KindSetClock, T: 10, WhiteMs: 1, BlackMs: 2, WhiteMoves: &seven, ScheduleOverride: true},
+		{Kind: rules.KindSetClock, T: 10, WhiteMs: 1, BlackMs: 2, ToMove: ptr(rules.White), FEN: "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"},
+		{Kind: rules.KindSetClock, T: 10, WhiteMs: 1, BlackMs: 2, BlackMoves: &seven, ToMove: ptr(rules.Black)},
 		{Kind: rules.KindQuickplayClaim, T: 11, Side: rules.White, Decision: rules.DecisionPostpone, NoExtraTime: true},
 		{Kind: rules.KindResult, T: 12, Result: rules.Draw, Termination: rules.TermAgreement, ByArbiter: true},
 		{Kind: rules.KindResult, T: 12, Result: rules.WhiteWins, ByArbiter: true, Unplayed: true},

@@ -42,6 +42,13 @@ func (v *Vector) Config() (rules.Config, error) {
 		return rules.Config{}, err
 	}
 	cfg := rules.Config{Ruleset: r, TimeControl: tc}
+	if b := v.BlindPlay; b != nil {
+		for side, p := range [2]*BlindPlayer{b.White, b.Black} {
+			if p != nil {
+				cfg.Blind.Players[side] = rules.BlindPlayer{VisuallyDisabled: p.VisuallyDisabled, Assistant: p.Assistant, Language: p.Language}
+			}
+		}
+	}
 	g := v.Regulations
 	if g == nil {
 		return cfg, nil
@@ -93,6 +100,13 @@ func (s *Step) Event() (rules.Event, error) {
 			return e, err
 		}
 	}
+	if s.ToMove != "" {
+		side, err := rules.ParseSide(s.ToMove)
+		if err != nil {
+			return e, err
+		}
+		e.ToMove = &side
+	}
 	for _, a := range s.Absent {
 		side, err := rules.ParseSide(a)
 		if err != nil {
@@ -139,12 +153,19 @@ func (v *Vector) Run() *Failure {
 		return fail(-1, err.Error())
 	}
 	for i, step := range v.Steps {
-		if step.Do != "" {
+		if step.Do == announce {
+			if err := step.announce(st); err != nil {
+				return fail(i, err.Error())
+			}
+		} else if step.Do != "" {
 			e, err := step.Event()
 			if err != nil {
 				return fail(i, err.Error())
 			}
-			next, err := rules.Apply(st, e)
+			next, err := step.permitted(st, e)
+			if err == nil {
+				next, err = rules.Apply(st, e)
+			}
 			switch {
 			case step.Refused && err == nil:
 				return fail(i, "accepted, want refused")
@@ -227,5 +248,8 @@ func Check(s rules.State, x *Expect) []string {
 		referred = s.ReferredBy.String()
 	}
 	str("referred_by", referred, x.ReferredBy)
+	str("to_move", s.ToMove.String(), x.ToMove)
+	num("white_used_ms", w.UsedMs, x.WhiteUsedMs)
+	num("black_used_ms", b.UsedMs, x.BlackUsedMs)
 	return diffs
 }

@@ -30,7 +30,17 @@
 //
 //	press              san: the move in SAN, for the record; refused while no clock runs
 //	result             by: "arbiter" (default) or "players"; results also "1/2-0", "0-1/2"
-//	set_clock          schedule_override: past the rapid/blitz lock (A.5.1.1)
+//	set_clock          schedule_override: past the rapid/blitz lock (2023 A.5.1.1,
+//	                   2018 A.4.1.1; refused in 2009 and 2005, whose A4(a) and B4 have
+//	                   no exception for the schedule); to_move: "white" or "black",
+//	                   a retrace to an earlier position (2018 D.2.9, 2009 E2.8): that
+//	                   side has the move when the clock restarts, his move starts
+//	                   afresh, no illegal move is counted; fen: the position there
+//	                   (else unknown). Only while paused
+//	announce           side: the player told the completed moves and the time used
+//	                   by both (2018 D.2.6.1 by his clock, D.2.10.4 by his assistant
+//	                   at his request); refused when the appendix gives him none.
+//	                   Not a clock event: it changes nothing
 //	quickplay_claim    decision "refer": no arbiter present; the claim ends the game and is
 //	                   referred (III.6, 2009 Appendix D); no_extra_time on "postpone"
 //	adjourn            session_end: board time (ms, like t) of the session's nominal end;
@@ -67,6 +77,24 @@
 //	declare_lost       side (the offender), result (the score the arbiter decides,
 //	                   optional where the ruleset gives it: 12.9, 2009 12.2(b))
 //
+// Play with visually disabled players (2023/2018 Appendix D, 2009
+// Appendix E):
+//
+//	blind_play         on the vector: {"white": {...}, "black": {...}}, each side
+//	                   optional with visually_disabled, assistant, language (a
+//	                   BCP 47 tag for the clock's announcements); absent, the board
+//	                   is not played under the appendix
+//	actor              on an action step: who does it. "player" (the players at the
+//	                   board: start, arrive, press, pause, adjourn, flag_claim, a
+//	                   result by the players, announce), "assistant" (the
+//	                   appendix's list, D.2.10 and D.2.11, then the action is
+//	                   judged as the player's own) or "arbiter" (any action).
+//	                   Absent, nobody's permission is checked: the action is
+//	                   judged as the rules see it, as in the vectors written
+//	                   before actors
+//	assists            with actor "assistant": the player he assists (default:
+//	                   the step's side)
+//
 // Checks:
 //
 //	status                                 also "referred" (a claim awaits the arbiter)
@@ -74,6 +102,13 @@
 //	white_time_trouble, black_time_trouble true once under five minutes in the period
 //	                                       without a 30 s increment (8.4)
 //	white_score, black_score               points under the event's scoring
+//	to_move                                "white" or "black": who has the move,
+//	                                       even while no clock runs
+//	white_used_ms, black_used_ms           time the player's clock has run in the
+//	                                       game (delays included, times the arbiter
+//	                                       gave, took or set not counted): the time
+//	                                       used a visually disabled player is told
+//	                                       (D.2.10.4)
 package conformance
 
 import (
@@ -95,7 +130,25 @@ type Vector struct {
 	Ruleset     string       `json:"ruleset"`
 	TimeControl string       `json:"time_control"`
 	Regulations *Regulations `json:"regulations,omitempty"`
+	BlindPlay   *BlindPlay   `json:"blind_play,omitempty"`
 	Steps       []Step       `json:"steps"`
+}
+
+// BlindPlay is the board's setting for play with visually disabled
+// players (2023/2018 Appendix D, 2009 Appendix E), per side; absent, the
+// board is not played under the appendix. An extension of this project.
+type BlindPlay struct {
+	White *BlindPlayer `json:"white,omitempty"`
+	Black *BlindPlayer `json:"black,omitempty"`
+}
+
+// BlindPlayer is one player's part: visually disabled, with an assistant
+// (his own, or a sighted player's under D.2.11), and the language the
+// clock announces in.
+type BlindPlayer struct {
+	VisuallyDisabled bool   `json:"visually_disabled,omitempty"`
+	Assistant        bool   `json:"assistant,omitempty"`
+	Language         string `json:"language,omitempty"`
 }
 
 // Regulations are the vector's regulations; absent keys take the ruleset's
@@ -116,10 +169,10 @@ type Regulations struct {
 
 // Step is an action (Do), a check (Expect), or both (the action first).
 // ScheduleOverride, NoExtraTime, By ("players" or "arbiter", for result;
-// default arbiter), SAN, Move and SessionEnd are extensions of this
-// project; so is Absent on resume and envelope_lost (the resumption of an
-// adjourned game), and so are the actions arbiter_flag, sealed_move_ends
-// and envelope_lost.
+// default arbiter), SAN, Move, SessionEnd, ToMove and Actor are extensions
+// of this project; so is Absent on resume and envelope_lost (the
+// resumption of an adjourned game), and so are the actions arbiter_flag,
+// sealed_move_ends, envelope_lost and announce.
 type Step struct {
 	T                int64    `json:"t"`
 	Do               string   `json:"do,omitempty"`
@@ -139,14 +192,17 @@ type Step struct {
 	Termination      string   `json:"termination,omitempty"`
 	By               string   `json:"by,omitempty"`
 	ScheduleOverride bool     `json:"schedule_override,omitempty"`
+	ToMove           string   `json:"to_move,omitempty"`
+	Actor            string   `json:"actor,omitempty"`
+	Assists          string   `json:"assists,omitempty"`
 	NoExtraTime      bool     `json:"no_extra_time,omitempty"`
 	Refused          bool     `json:"refused,omitempty"`
 	Expect           *Expect  `json:"expect,omitempty"`
 }
 
 // Expect holds the checks of a step; only the keys given are compared.
-// WhiteScore, BlackScore, WhiteTimeTrouble, BlackTimeTrouble and
-// ReferredBy are extensions of this project.
+// WhiteScore, BlackScore, WhiteTimeTrouble, BlackTimeTrouble, ReferredBy,
+// ToMove, WhiteUsedMs and BlackUsedMs are extensions of this project.
 type Expect struct {
 	WhiteMs      *int64   `json:"white_ms,omitempty"`
 	BlackMs      *int64   `json:"black_ms,omitempty"`
@@ -168,6 +224,10 @@ type Expect struct {
 	WhiteTimeTrouble *bool   `json:"white_time_trouble,omitempty"`
 	BlackTimeTrouble *bool   `json:"black_time_trouble,omitempty"`
 	ReferredBy       *string `json:"referred_by,omitempty"`
+
+	ToMove      *string `json:"to_move,omitempty"`
+	WhiteUsedMs *int64  `json:"white_used_ms,omitempty"`
+	BlackUsedMs *int64  `json:"black_used_ms,omitempty"`
 }
 
 // Parse reads one vector or an array of vectors.

@@ -40,6 +40,9 @@ func ActionText(a *pb.ClockAction) string {
 		s += fmt.Sprintf(" %+dms", e.Ms)
 	case rules.KindSetClock:
 		s += fmt.Sprintf(" white=%dms black=%dms", e.WhiteMs, e.BlackMs)
+		if e.ToMove != nil {
+			s += " " + e.ToMove.String() + " to move"
+		}
 	case rules.KindResult:
 		s += " " + string(e.Result)
 		if e.Unplayed {

@@ -1158,6 +1158,7 @@ type ClockAction struct {
 	Move             int32                  `protobuf:"varint,18,opt,name=move,proto3" json:"move,omitempty"`                                                 // ILLEGAL_MOVE_FOUND: the offender's move found illegal, counted from 1
 	SessionEndMs     int64                  `protobuf:"varint,19,opt,name=session_end_ms,json=sessionEndMs,proto3" json:"session_end_ms,omitempty"`           // ADJOURN: board time of the session's nominal end; adjourning before it charges the time to it to the sealer (Guidelines I.1.2); 0: none
 	Unplayed         bool                   `protobuf:"varint,20,opt,name=unplayed,proto3" json:"unplayed,omitempty"`                                         // RESULT: the arbiter marks the game unplayed: it lasted less than one move (TRF W, D, L: not rated); without it, only a clock that shows the game started and no move completed by either side says so
+	ToMove           Side                   `protobuf:"varint,21,opt,name=to_move,json=toMove,proto3,enum=hall.v1.Side" json:"to_move,omitempty"`             // SET_CLOCK: a retrace to where the scoresheets agree (2018 D.2.9, 2009 E2.8): this side has the move when the clock restarts, his move afresh, no penalty; fen the position there. UNSPECIFIED: the move stays where it is
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -1330,6 +1331,13 @@ func (x *ClockAction) GetUnplayed() bool {
 		return x.Unplayed
 	}
 	return false
+}
+
+func (x *ClockAction) GetToMove() Side {
+	if x != nil {
+		return x.ToMove
+	}
+	return Side_SIDE_UNSPECIFIED
 }
 
 // One side's clock.
@@ -7823,7 +7831,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vBlindPlayer\x12+\n" +
 	"\x11visually_disabled\x18\x01 \x01(\bR\x10visuallyDisabled\x12\x1c\n" +
 	"\tassistant\x18\x02 \x01(\bR\tassistant\x12\x1a\n" +
-	"\blanguage\x18\x03 \x01(\tR\blanguage\"\xa1\x05\n" +
+	"\blanguage\x18\x03 \x01(\tR\blanguage\"\xc9\x05\n" +
 	"\vClockAction\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12\x11\n" +
 	"\x04t_ms\x18\x02 \x01(\x03R\x03tMs\x12!\n" +
@@ -7847,7 +7855,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vtermination\x18\x11 \x01(\tR\vtermination\x12\x12\n" +
 	"\x04move\x18\x12 \x01(\x05R\x04move\x12$\n" +
 	"\x0esession_end_ms\x18\x13 \x01(\x03R\fsessionEndMs\x12\x1a\n" +
-	"\bunplayed\x18\x14 \x01(\bR\bunplayedB\x0e\n" +
+	"\bunplayed\x18\x14 \x01(\bR\bunplayed\x12&\n" +
+	"\ato_move\x18\x15 \x01(\x0e2\r.hall.v1.SideR\x06toMoveB\x0e\n" +
 	"\f_white_movesB\x0e\n" +
 	"\f_black_moves\"\xad\x02\n" +
 	"\vPlayerClock\x12!\n" +
@@ -8674,172 +8683,173 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	3,   // 7: hall.v1.ClockAction.kind:type_name -> hall.v1.ActionKind
 	0,   // 8: hall.v1.ClockAction.side:type_name -> hall.v1.Side
 	4,   // 9: hall.v1.ClockAction.decision:type_name -> hall.v1.QuickplayDecision
-	5,   // 10: hall.v1.BoardState.status:type_name -> hall.v1.BoardStatus
-	0,   // 11: hall.v1.BoardState.to_move:type_name -> hall.v1.Side
-	0,   // 12: hall.v1.BoardState.running:type_name -> hall.v1.Side
-	19,  // 13: hall.v1.BoardState.white:type_name -> hall.v1.PlayerClock
-	19,  // 14: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
-	0,   // 15: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
-	6,   // 16: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
-	0,   // 17: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
-	21,  // 18: hall.v1.BoardState.last_ruling:type_name -> hall.v1.TimeRuling
-	0,   // 19: hall.v1.BoardState.sealer:type_name -> hall.v1.Side
-	3,   // 20: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
-	0,   // 21: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
-	23,  // 22: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	26,  // 23: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	27,  // 24: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	25,  // 25: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	24,  // 26: hall.v1.Hello.capabilities:type_name -> hall.v1.DeviceCapabilities
-	32,  // 27: hall.v1.Hello.boards:type_name -> hall.v1.Assignment
-	18,  // 28: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	30,  // 29: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	32,  // 30: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	33,  // 31: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	35,  // 32: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	29,  // 33: hall.v1.ServerMessage.announce:type_name -> hall.v1.Announce
-	0,   // 34: hall.v1.Announce.to:type_name -> hall.v1.Side
-	34,  // 35: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	31,  // 36: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	31,  // 37: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	15,  // 38: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	20,  // 39: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	18,  // 40: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	34,  // 41: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	18,  // 42: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	16,  // 43: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
-	0,   // 44: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
-	29,  // 45: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
-	0,   // 46: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
-	0,   // 47: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
-	42,  // 48: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	15,  // 49: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	41,  // 50: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 51: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 52: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 53: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	47,  // 54: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	48,  // 55: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	41,  // 56: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 57: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 58: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 59: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 60: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 61: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 62: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 63: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	51,  // 64: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	41,  // 65: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 66: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 67: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 68: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 69: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	50,  // 70: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	50,  // 71: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	58,  // 72: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 73: hall.v1.Absence.side:type_name -> hall.v1.Side
-	61,  // 74: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 75: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 76: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 77: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	50,  // 78: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 79: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 80: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 81: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 82: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 83: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 84: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 85: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 86: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 87: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 88: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 89: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 90: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 91: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 92: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 93: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 94: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 95: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 96: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 97: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 98: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 99: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 100: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 101: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 102: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 103: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 104: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 105: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 106: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 107: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 108: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 109: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 110: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 111: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 112: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 113: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 114: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 115: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 116: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 117: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 118: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 119: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 120: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 121: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 122: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 123: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 124: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 125: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 126: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 127: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 128: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 129: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 130: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 131: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 132: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	98,  // 133: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 134: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 135: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 136: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 137: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 138: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 139: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 140: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 141: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 142: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 143: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 144: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 145: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 146: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 147: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 148: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 149: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 150: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 151: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 152: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 153: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 154: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 155: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 156: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 157: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 158: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 159: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 160: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 161: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 162: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 163: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 164: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 165: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 166: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	99,  // 167: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 168: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 169: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 170: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	137, // [137:171] is the sub-list for method output_type
-	103, // [103:137] is the sub-list for method input_type
-	103, // [103:103] is the sub-list for extension type_name
-	103, // [103:103] is the sub-list for extension extendee
-	0,   // [0:103] is the sub-list for field type_name
+	0,   // 10: hall.v1.ClockAction.to_move:type_name -> hall.v1.Side
+	5,   // 11: hall.v1.BoardState.status:type_name -> hall.v1.BoardStatus
+	0,   // 12: hall.v1.BoardState.to_move:type_name -> hall.v1.Side
+	0,   // 13: hall.v1.BoardState.running:type_name -> hall.v1.Side
+	19,  // 14: hall.v1.BoardState.white:type_name -> hall.v1.PlayerClock
+	19,  // 15: hall.v1.BoardState.black:type_name -> hall.v1.PlayerClock
+	0,   // 16: hall.v1.BoardState.first_flag:type_name -> hall.v1.Side
+	6,   // 17: hall.v1.BoardState.source:type_name -> hall.v1.ClockSource
+	0,   // 18: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
+	21,  // 19: hall.v1.BoardState.last_ruling:type_name -> hall.v1.TimeRuling
+	0,   // 20: hall.v1.BoardState.sealer:type_name -> hall.v1.Side
+	3,   // 21: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
+	0,   // 22: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
+	23,  // 23: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	26,  // 24: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	27,  // 25: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	25,  // 26: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	24,  // 27: hall.v1.Hello.capabilities:type_name -> hall.v1.DeviceCapabilities
+	32,  // 28: hall.v1.Hello.boards:type_name -> hall.v1.Assignment
+	18,  // 29: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	30,  // 30: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	32,  // 31: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	33,  // 32: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	35,  // 33: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	29,  // 34: hall.v1.ServerMessage.announce:type_name -> hall.v1.Announce
+	0,   // 35: hall.v1.Announce.to:type_name -> hall.v1.Side
+	34,  // 36: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	31,  // 37: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	31,  // 38: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15,  // 39: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	20,  // 40: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	18,  // 41: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	34,  // 42: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	18,  // 43: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	16,  // 44: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
+	0,   // 45: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
+	29,  // 46: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
+	0,   // 47: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
+	0,   // 48: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
+	42,  // 49: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	15,  // 50: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	41,  // 51: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 52: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 53: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 54: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 55: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 56: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 57: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 58: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 59: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 60: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 61: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 62: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 63: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 64: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 65: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 66: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 67: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 68: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 69: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 70: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 71: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 72: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 73: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 74: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 75: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 76: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 77: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 78: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	50,  // 79: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 80: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 81: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 82: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 83: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 84: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 85: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 86: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 87: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 88: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 89: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 90: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 91: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 92: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 93: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 94: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 95: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 96: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 97: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 98: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 99: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 100: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 101: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 102: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 103: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 104: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 105: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 106: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 107: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 108: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 109: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 110: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 111: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 112: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 113: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 114: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 115: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 116: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 117: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 118: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 119: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 120: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 121: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 122: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 123: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 124: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 125: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 126: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 127: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 128: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 129: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 130: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 131: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 132: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 133: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	98,  // 134: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 135: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 136: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 137: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 138: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 139: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 140: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 141: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 142: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 143: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 144: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 145: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 146: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 147: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 148: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 149: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 150: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 151: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 152: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 153: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 154: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 155: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 156: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 157: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 158: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 159: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 160: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 161: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 162: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 163: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 164: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 165: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 166: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 167: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	99,  // 168: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 169: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 170: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 171: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	138, // [138:172] is the sub-list for method output_type
+	104, // [104:138] is the sub-list for method input_type
+	104, // [104:104] is the sub-list for extension type_name
+	104, // [104:104] is the sub-list for extension extendee
+	0,   // [0:104] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

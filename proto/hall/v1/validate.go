@@ -154,7 +154,7 @@ func (a *ClockAction) validate(f string) error {
 	if _, ok := ActionKind_name[int32(k)]; !ok {
 		return bad(f+".kind", "%d is unknown", k)
 	}
-	if err := first(nonNegative(f+".t_ms", a.GetTMs()), knownSide(f+".side", a.GetSide())); err != nil {
+	if err := first(nonNegative(f+".t_ms", a.GetTMs()), knownSide(f+".side", a.GetSide()), knownSide(f+".to_move", a.GetToMove())); err != nil {
 		return err
 	}
 	if _, ok := QuickplayDecision_name[int32(a.GetDecision())]; !ok {
@@ -169,6 +169,9 @@ func (a *ClockAction) validate(f string) error {
 		if a.GetSide() != Side_SIDE_WHITE && a.GetSide() != Side_SIDE_BLACK {
 			return bad(f+".side", "action %s needs side SIDE_WHITE or SIDE_BLACK", k)
 		}
+	}
+	if a.GetToMove() != Side_SIDE_UNSPECIFIED && k != ActionKind_ACTION_KIND_SET_CLOCK {
+		return bad(f+".to_move", "only SET_CLOCK hands the move to a side (a retrace, 2018 D.2.9); %s takes none", k)
 	}
 	switch k {
 	case ActionKind_ACTION_KIND_ADD_TIME:

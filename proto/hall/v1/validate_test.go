@@ -62,3 +62,25 @@ func TestRulingsNeedTheirFields(t *testing.T) {
 		}
 	}
 }
+
+// Only a clock setting hands the move to a side (a retrace, 2018
+// Appendix D.2.9), and only to a side that exists.
+func TestToMoveOnlyOnSetClock(t *testing.T) {
+	for field, a := range map[string]*ClockAction{
+		"action.to_move": {Kind: ActionKind_ACTION_KIND_ADD_TIME, Side: Side_SIDE_WHITE, Ms: 1000, ToMove: Side_SIDE_BLACK},
+	} {
+		var fe *FieldError
+		if err := a.Validate(); !errors.As(err, &fe) || fe.Field != field {
+			t.Errorf("Validate(%v) = %v, want a FieldError on %s", a, err, field)
+		}
+	}
+	bad := &ClockAction{Kind: ActionKind_ACTION_KIND_SET_CLOCK, WhiteMs: 1, BlackMs: 1, ToMove: Side(7)}
+	var fe *FieldError
+	if err := bad.Validate(); !errors.As(err, &fe) || fe.Field != "action.to_move" {
+		t.Errorf("Validate(%v) = %v, want a FieldError on action.to_move", bad, err)
+	}
+	ok := &ClockAction{Kind: ActionKind_ACTION_KIND_SET_CLOCK, WhiteMs: 1, BlackMs: 1, ToMove: Side_SIDE_BLACK}
+	if err := ok.Validate(); err != nil {
+		t.Errorf("Validate(%v) = %v, want nil", ok, err)
+	}
+}

@@ -32,8 +32,8 @@ export const CATALOGUE = [
     fields: ["absentWhite", "absentBlack"], says: "The clock of the side to move runs again." },
   { id: "add", label: "Add or take time", group: "Clock", kind: K("ADD_TIME"), when: live, fields: ["side", "ms"],
     says: "The side's remaining time changes by the amount (a negative amount takes time away)." },
-  { id: "set", label: "Set the clock", group: "Clock", kind: K("SET_CLOCK"), when: paused, fields: ["whiteMs", "blackMs", "moves"],
-    says: "The clock shows the times entered (6.10.2: the clock must be stopped)." },
+  { id: "set", label: "Set the clock", group: "Clock", kind: K("SET_CLOCK"), when: paused, fields: ["whiteMs", "blackMs", "moves", "toMove"],
+    says: "The clock shows the times entered (6.10.2: the clock must be stopped). After a retrace to where the scoresheets agree (D.2.9, 2009 E2.8) the move may go to the other player: no penalty." },
   { id: "adjourn", label: "Adjourn", group: "Clock", kind: K("ADJOURN"), when: st => running(st) || paused(st),
     says: "The side to move seals a move and the clock stops." },
   { id: "envelope", label: "Envelope lost", group: "Clock", kind: K("ENVELOPE_LOST"), when: st => st.status === "BOARD_STATUS_ADJOURNED",
@@ -202,6 +202,11 @@ export class Actions {
         const w = f.num(st.white && st.white.moves), b = f.num(st.black && st.black.moves);
         return label("Moves made (White, Black; empty: unchanged)", input("moves", w + "," + b, { size: 9, placeholder: "e.g. 39,39" }));
       }
+      case "toMove": {
+        const now = f.sideOf(st.toMove) || "white";
+        return label("To move when the clock restarts", select("toMove", [["", "as now (" + f.Side(now) + ")"],
+          ["white", "White — a retrace (D.2.9)"], ["black", "Black — a retrace (D.2.9)"]], ""));
+      }
       case "absentWhite": return label("White absent", input("absentWhite", "", { type: "checkbox" }));
       case "absentBlack": return label("Black absent", input("absentBlack", "", { type: "checkbox" }));
       case "decision": return label("Decision", select("decision", [["QUICKPLAY_DECISION_DRAW", "drawn"], ["QUICKPLAY_DECISION_POSTPONE", "postponed (decided later)"],
@@ -305,6 +310,7 @@ export class Actions {
           if (m) { act.whiteMoves = +m[1]; act.blackMoves = +m[2]; }
           break;
         }
+        case "toMove": if (v("toMove")) act.toMove = "SIDE_" + String(v("toMove")).toUpperCase(); break;
         case "absentWhite": act.absentWhite = v("absentWhite"); break;
         case "absentBlack": act.absentBlack = v("absentBlack"); break;
         case "decision": act.decision = v("decision"); break;
@@ -415,6 +421,7 @@ function whatHappens(rec, after) {
     ul.append(li);
   }
   out.push(ul);
+  if (after.toMove && after.toMove !== st.toMove) out.push(el("p", "", "To move: " + f.Side(st.toMove) + " → " + f.Side(after.toMove) + "."));
   if (f.statusKey(after) !== f.statusKey(st)) out.push(el("p", "", "The game: " + f.statusWord(st) + " → " + f.statusWord(after) + "."));
   if (after.result && after.result !== "*" && after.result !== st.result) {
     out.push(el("p", "strong", "Result: " + f.resultText(after.result) + " " + f.termination(after.termination) + "."));

@@ -327,7 +327,7 @@ export function describe(e, prev) {
     case "ACTION_KIND_QUICKPLAY_INCREMENT": what = side + ": 5 s a move (III.4)"; break;
     case "ACTION_KIND_QUICKPLAY_CLAIM": what = side + "'s quickplay claim " + (DECISION[a.decision] || "") + (a.noExtraTime ? ", no extra time" : ""); break;
     case "ACTION_KIND_ADD_TIME": what = side + " " + f.change(f.num(a.ms)); break;
-    case "ACTION_KIND_SET_CLOCK": what = "clock set: White " + f.clock(f.num(a.whiteMs)) + ", Black " + f.clock(f.num(a.blackMs)); break;
+    case "ACTION_KIND_SET_CLOCK": what = "clock set: White " + f.clock(f.num(a.whiteMs)) + ", Black " + f.clock(f.num(a.blackMs)) + (a.toMove ? ", " + f.Side(a.toMove) + " to move (retrace)" : ""); break;
     case "ACTION_KIND_POSITION": what = "position entered"; break;
     case "ACTION_KIND_RESULT": what = "result " + f.resultText(a.result) + (a.termination ? " (" + f.termination(a.termination) + ")" : "") + (a.unplayed ? ", unplayed: less than one move, not rated" : ""); break;
     case "ACTION_KIND_FLAG": what = side + "'s flag fell"; break;
