@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -86,5 +87,44 @@ func TestHealthSaysWhenCommitsStall(t *testing.T) {
 	}
 	if _, ok := s.StallIn(); ok {
 		t.Error("StallIn says a write waits after the stall")
+	}
+}
+
+// The real fault: the store's file system frozen (fsfreeze) under a
+// write. The commit waits in the kernel, failing nothing; Health says the
+// store is stalled once the write has waited StallAfter, and once the
+// file system is thawed the write commits and Health is nil again.
+func TestHealthOnAFrozenFileSystem(t *testing.T) {
+	t.Parallel()
+	fz := faultfs.Freezable(t, 32<<20)
+	s := mustOpenAt(t, filepath.Join(fz.Dir, "hall.db"), Options{StallAfter: 200 * time.Millisecond})
+	t.Cleanup(fz.Thaw) // before the store closes: Close waits for the commit
+	ctx := context.Background()
+	write := func(what string) error {
+		return s.Write(ctx, func(tx *Tx) error {
+			return tx.AddAudit(&AuditRecord{Actor: "test", What: what, Outcome: OutcomeApplied})
+		})
+	}
+	if err := write("before"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Health(); err != nil {
+		t.Fatalf("Health before the freeze = %v", err)
+	}
+	fz.Freeze()
+	done := make(chan error, 1)
+	go func() { done <- write("in the freeze") }()
+	waitFor(t, "Health to say the commits stalled", func() bool { return errors.Is(s.Health(), ErrStalled) })
+	select {
+	case err := <-done:
+		t.Fatalf("the write returned %v on a frozen file system", err)
+	default:
+	}
+	fz.Thaw()
+	if err := <-done; err != nil {
+		t.Fatalf("the write after the thaw = %v, want it committed", err)
+	}
+	if err := s.Health(); err != nil {
+		t.Errorf("Health after the thaw = %v, want nil", err)
 	}
 }

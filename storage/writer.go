@@ -153,11 +153,15 @@ func (s *Store) commitBatch(batch []*request) {
 	if len(live) == 0 {
 		return
 	}
+	// The batch ends before its writes are answered, so that whoever
+	// has an answer finds the store no longer waiting (Health); the
+	// deferred call covers a panic.
 	s.beginBatch(live[0].queued) // the queue is in order: the oldest
 	defer s.endBatch()
 	fail := func(err error) {
 		s.seqs.reset()
 		s.noteCommit(err)
+		s.endBatch()
 		for _, r := range live {
 			r.done <- outcome{err: err}
 		}
@@ -240,6 +244,7 @@ func (s *Store) commitBatch(batch []*request) {
 			s.afterCommit(f)
 		}
 	}
+	s.endBatch()
 	for i, r := range live {
 		r.done <- outcomes[i]
 	}
