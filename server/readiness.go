@@ -45,13 +45,15 @@ type readiness struct {
 }
 
 // checkReady looks at readiness, publishes it if it changed, and returns it.
+// It looks under the lock, so that what is published last is what was
+// seen last.
 func (s *Server) checkReady() error {
+	s.ready.mu.Lock()
+	defer s.ready.mu.Unlock()
 	err := s.Ready()
 	if s.ctx.Err() != nil {
 		return err // Shutdown says NOT_SERVING itself
 	}
-	s.ready.mu.Lock()
-	defer s.ready.mu.Unlock()
 	if (err != nil) == s.ready.notReady {
 		return err
 	}
