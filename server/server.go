@@ -132,6 +132,10 @@ type Options struct {
 	// ReadinessInterval is how often readiness is checked, with a probe
 	// commit while the hall is idle (default 2 s, real time).
 	ReadinessInterval time.Duration
+	// ReadinessClock times how long a write has waited for its commit
+	// (readiness.go); it must tell the store's time (storage.Options.Now).
+	// Default mono.Real(), whatever Clock is.
+	ReadinessClock mono.Clock
 	// Keepalive of gRPC connections: a ping after KeepaliveTime without a
 	// message, the connection dead if it is not answered within
 	// KeepaliveTimeout (defaults 10 s and 20 s). Clocks are found gone by
@@ -200,6 +204,9 @@ func (o *Options) defaults() {
 	if o.ReadinessInterval <= 0 {
 		o.ReadinessInterval = 2 * time.Second
 	}
+	if o.ReadinessClock == nil {
+		o.ReadinessClock = mono.Real()
+	}
 	if o.KeepaliveTime <= 0 {
 		o.KeepaliveTime = 10 * time.Second
 	}
@@ -227,7 +234,8 @@ type Server struct {
 
 	ctx    context.Context // cancelled by Shutdown: ends streams
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // the readiness probe
+	wg     sync.WaitGroup // the readiness probe and follower
+	ready  readiness      // what readiness was last published
 
 	link    *link.Service    // the clocks' streams
 	arbiter *arbiter.Service // the arbiters' and the chief's calls
@@ -294,8 +302,9 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if opts.TLS != nil {
 		s.http.TLSConfig = opts.TLS.Clone()
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.watchReadiness()
+	go s.followReadiness()
 	go s.lag.Watch(s.ctx, s.clock, 6*opts.HeartbeatInterval, s.ingest.Sample)
 	return s, nil
 }
@@ -353,7 +362,7 @@ func (s *Server) newGRPC() *grpc.Server {
 	for _, name := range healthNames {
 		s.health.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
 	}
-	healthpb.RegisterHealthServer(g, s.health)
+	healthpb.RegisterHealthServer(g, healthService{Server: s.health, s: s})
 	reflection.Register(g)
 	return g
 }

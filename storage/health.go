@@ -19,6 +19,9 @@ type health struct {
 	// writeBack: a fault since the log was last written back into the
 	// database and emptied (space.go): not ready until it is.
 	writeBack bool
+	// pending: when the oldest write of the batch being committed was
+	// queued; zero while the writer commits nothing (stall.go).
+	pending time.Time
 }
 
 // IsFault reports whether err says the store itself cannot write (a
@@ -54,17 +57,22 @@ func (s *Store) noteCommit(failed error) {
 	defer s.health.mu.Unlock()
 	now := time.Now()
 	if failed == nil {
+		if s.health.err != nil {
+			s.healthChanged()
+		}
 		s.health.err, s.health.lastGood = nil, now
 		return
 	}
 	if s.health.err == nil {
 		s.health.since = now
+		s.healthChanged()
 	}
 	s.health.err = failed
 	s.health.writeBack = true
 }
 
-// Health returns nil if the store can commit, as far as it knows: its
+// Health returns nil if the store can commit, as far as it knows: no
+// write has waited Options.StallAfter for its commit (stall.go), its
 // file system is writable and has room (the reserve, space.go), its last
 // commit succeeded (or none has failed since one did), and after a fault
 // its log was written back. Otherwise it says what is wrong — for want of
@@ -72,6 +80,9 @@ func (s *Store) noteCommit(failed error) {
 func (s *Store) Health() error {
 	if s.closed.Load() {
 		return fmt.Errorf("storage: %w", ErrClosed)
+	}
+	if err := s.stallError(); err != nil {
+		return err
 	}
 	if err := s.readySpace(); err != nil {
 		return err
@@ -105,6 +116,9 @@ func (s *Store) Probe(ctx context.Context, fresh time.Duration) error {
 			s.health.mu.Lock()
 			s.health.writeBack = false
 			s.health.mu.Unlock()
+			if writeBack {
+				s.healthChanged()
+			}
 		}
 	}
 	if !recent {

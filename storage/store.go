@@ -41,6 +41,13 @@ type Options struct {
 	// refuses writes. Default 64 MiB, at most a quarter of the file
 	// system.
 	Reserve uint64
+	// StallAfter is how long the oldest write may wait for its commit
+	// before Health says the store is stalled (stall.go): a disk that
+	// does not answer. Default 3 s.
+	StallAfter time.Duration
+	// BeforeCommit, if set, runs on the writer before each commit: for
+	// tests, one that blocks is a disk that does not answer.
+	BeforeCommit func()
 }
 
 const (
@@ -68,9 +75,11 @@ type Store struct {
 
 	maxBatch    int
 	commitEvery time.Duration
-	reserve     uint64       // Options.Reserve
-	spaceShort  atomic.Bool  // below the reserve's floor since the whole reserve was last free (space.go)
-	mu          sync.RWMutex // guards closing queue against sends
+	reserve     uint64        // Options.Reserve
+	stallAfter  time.Duration // Options.StallAfter
+	preCommit   func()        // Options.BeforeCommit
+	spaceShort  atomic.Bool   // below the reserve's floor since the whole reserve was last free (space.go)
+	mu          sync.RWMutex  // guards closing queue against sends
 	closing     bool
 	queue       chan *request
 	stopped     chan struct{} // closed when the writer goroutine has returned
@@ -87,7 +96,8 @@ type Store struct {
 	outboxWake chan struct{} // a signal after commits that added outbox rows
 
 	commits, writes atomic.Uint64
-	health          health // what the writer learned about committing (Health)
+	health          health        // what the writer learned about committing (Health)
+	healthWake      chan struct{} // HealthChanged
 
 	migrated int // migrations applied by Open (for tests)
 }
@@ -120,6 +130,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		seqs:     newSeqCache(),
 
 		outboxWake: make(chan struct{}, 1),
+		healthWake: make(chan struct{}, 1),
+		stallAfter: opts.StallAfter,
+		preCommit:  opts.BeforeCommit,
+	}
+	if s.stallAfter <= 0 {
+		s.stallAfter = defaultStallAfter
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -9,9 +9,10 @@ import (
 
 // A request is one Write waiting for the writer goroutine.
 type request struct {
-	fn    func(*Tx) error
-	state atomic.Int32 // queued, taken or abandoned
-	done  chan outcome // buffered: the writer never waits for the caller
+	fn     func(*Tx) error
+	state  atomic.Int32 // queued, taken or abandoned
+	done   chan outcome // buffered: the writer never waits for the caller
+	queued time.Time    // when Write queued it (Options.Now): how long it waits (stall.go)
 }
 
 const (
@@ -52,7 +53,7 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r := &request{fn: fn, done: make(chan outcome, 1)}
+	r := &request{fn: fn, done: make(chan outcome, 1), queued: s.now()}
 	s.mu.RLock()
 	if s.closing {
 		s.mu.RUnlock()
@@ -152,9 +153,15 @@ func (s *Store) commitBatch(batch []*request) {
 	if len(live) == 0 {
 		return
 	}
+	// The batch ends before its writes are answered, so that whoever
+	// has an answer finds the store no longer waiting (Health); the
+	// deferred call covers a panic.
+	s.beginBatch(live[0].queued) // the queue is in order: the oldest
+	defer s.endBatch()
 	fail := func(err error) {
 		s.seqs.reset()
 		s.noteCommit(err)
+		s.endBatch()
 		for _, r := range live {
 			r.done <- outcome{err: err}
 		}
@@ -210,6 +217,9 @@ func (s *Store) commitBatch(batch []*request) {
 		}
 	}
 	s.writes.Add(uint64(len(live)))
+	if s.preCommit != nil {
+		s.preCommit()
+	}
 	if err := sqlTx.Commit(); err != nil {
 		s.log.Error("storage: commit failed", "err", err, "writes", len(live))
 		fail(fmt.Errorf("storage: commit: %w", err))
@@ -234,6 +244,7 @@ func (s *Store) commitBatch(batch []*request) {
 			s.afterCommit(f)
 		}
 	}
+	s.endBatch()
 	for i, r := range live {
 		r.done <- outcomes[i]
 	}

@@ -329,10 +329,14 @@ func (c *cli) swap(args []string) error {
 }
 
 // resultArg reads a result as an arbiter types it: the hall's own ("1-0",
-// "+-", "--", "1/2-0"...), and the half points as a pairing program's
-// codes write them ("=-" White scores a half and Black nothing, "-="
-// the other way round, "==" a draw).
+// "+-", "--", "1/2-0"...), the double forfeit by name ("double-forfeit",
+// since a lone "--" ends the flags), and the half points as a pairing
+// program's codes write them ("=-" White scores a half and Black nothing,
+// "-=" the other way round, "==" a draw).
 func resultArg(s string) string {
+	if strings.EqualFold(s, "double-forfeit") {
+		return "--"
+	}
 	switch s {
 	case "=-":
 		return "1/2-0"

@@ -12,22 +12,32 @@ import (
 
 // parse splits positional arguments from flags, which may come anywhere.
 // A value that begins with a dash — a time taken away ("-2m") or a
-// result ("-+", "--", "-=") — is a value, never a flag.
+// result ("-+", "-=") — is a value, never a flag. A lone "--" ends the
+// flags, as everywhere: what follows it is positional, "--" included
+// (the double forfeit: result BOARD -- --, or double-forfeit).
 func parse(args []string, setup func(fs *flag.FlagSet)) ([]string, error) {
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	setup(fs)
 	var pos []string
 	for len(args) > 0 {
+		if args[0] == endOfFlags {
+			if len(args) == 1 {
+				// Once the double forfeit's name: say so rather than
+				// take it for nothing.
+				return nil, fmt.Errorf("%w: a lone -- ends the flags, and nothing follows it; a double forfeit is double-forfeit (or -- --)", errUsage)
+			}
+			return append(pos, args[1:]...), nil
+		}
 		if isValue(args[0]) {
 			pos = append(pos, args[0])
 			args = args[1:]
 			continue
 		}
-		// The flags up to the next value: the flag package would take a
-		// result for a flag, and "--" for the end of the flags.
+		// The flags up to the next value or "--": the flag package would
+		// take a result for a flag.
 		k := 1
-		for k < len(args) && !isValue(args[k]) {
+		for k < len(args) && args[k] != endOfFlags && !isValue(args[k]) {
 			k++
 		}
 		if err := fs.Parse(args[:k]); err != nil {
@@ -44,11 +54,14 @@ func parse(args []string, setup func(fs *flag.FlagSet)) ([]string, error) {
 	return pos, nil
 }
 
+// endOfFlags ends the flags: what follows is positional.
+const endOfFlags = "--"
+
 // isValue reports whether an argument beginning with a dash is a value:
 // a negative number or duration ("-2m", "-30s", "-1"), or a result made
-// of +, - and = ("-+", "--", "-=").
+// of +, - and = ("-+", "-="), but not "--", which ends the flags.
 func isValue(arg string) bool {
-	return negative(arg) || len(arg) >= 2 && arg[0] == '-' && strings.Trim(arg, "+-=") == ""
+	return negative(arg) || arg != endOfFlags && len(arg) >= 2 && arg[0] == '-' && strings.Trim(arg, "+-=") == ""
 }
 
 func need(pos []string, n int, what string) error {

@@ -115,7 +115,8 @@ Actions on a board's clock (they travel through the clock device)
   declare-lost BOARD SIDE [RESULT]    the arbiter declares SIDE lost (12.9); RESULT: the score he decides
   position BOARD FEN
   result BOARD RESULT [TERMINATION] [-unplayed]
-                                      1-0, 0-1, 1/2-1/2, +-, -+, --, 0-0, 1/2-0 (=-), 0-1/2 (-=);
+                                      1-0, 0-1, 1/2-1/2, +-, -+, 0-0, 1/2-0 (=-), 0-1/2 (-=), double-forfeit
+                                      (or -- --: a lone -- ends the flags, as in any command);
                                       -unplayed: the game lasted less than one move (not rated)
   virtual BOARD                       move a board with a dead clock to a virtual clock
   press BOARD [SIDE] [-san M] [-fen F]   on a virtual clock: SIDE (default: the side to move) completes a move

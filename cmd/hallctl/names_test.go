@@ -59,7 +59,13 @@ func TestNamesInEveryCommand(t *testing.T) {
 	expect(do("virtual", "Section Test:1.2"), "waiting")
 	expect(do("result", "1.2", "-+", "-reason", "Cleo did not come"), "APPLIED", "-+")
 	expect(do("result", "1.2", "-reason", "the appeal", "=-"), "APPLIED", "1/2-0")
-	expect(do("result", "1.2", "--"), "APPLIED", "--")
+	expect(do("result", "1.2", "-reason", "scoresheet", "--", "1-0"), "APPLIED", "1-0")
+	expect(do("result", "1.2", "--", "--"), "APPLIED", "--")
+	expect(do("result", "1.2", "0-1"), "APPLIED", "0-1")
+	expect(do("result", "1.2", "double-forfeit"), "APPLIED", "--")
+	if e := fail("result", "1.2", "--"); !strings.Contains(e, "double-forfeit") {
+		t.Errorf("result 1.2 -- (a lone end of flags): %s; want a refusal naming double-forfeit", e)
+	}
 	expect(do("audit", "1.2"), "Cleo did not come", "the appeal")
 	expect(do("result", "Section Test:1.1", "1-0", "-unplayed"), "APPLIED")
 	expect(do("audit", "Section Test:1.1"), "unplayed")

@@ -112,11 +112,11 @@ func (c *cli) importRound(args []string) error {
 	}
 	req := &pb.ImportRoundRequest{Tournament: pos[0], Number: int32(number), Replace: replace, Venue: venue,
 		FirstTable: int32(firstTable), Section: section, AllowAbsent: allowAbsent, Encoding: encoding}
-	if req.Content, err = readImportFile(pos[1], 0); err != nil {
+	if req.Content, err = readImportFile(pos[1], 0, emptyRound); err != nil {
 		return err
 	}
 	if len(pos) == 3 {
-		if req.Pairings, err = readImportFile(pos[2], int64(len(req.Content))); err != nil {
+		if req.Pairings, err = readImportFile(pos[2], int64(len(req.Content)), emptyPairings); err != nil {
 			return err
 		}
 	}
@@ -217,10 +217,16 @@ func (c *cli) exportRound(args []string) error {
 	return nil
 }
 
+// What import-round wants in each of its files, said when one is empty.
+const (
+	emptyRound    = "FILE is the pairing program's file of the round: a TRF-16 (its players' lines begin 001) or a CSV whose first line names its columns (Board, White, Black...)"
+	emptyPairings = "PAIRINGS is the pairing program's output for the TRF (JaVaFo, bbpPairings): the number of pairs on the first line, then one line \"WHITE BLACK\" of starting ranks per pair"
+)
+
 // readImportFile reads a file of an import, refusing one that would take
 // the import (with what the other file took already) past what the hall
-// takes, before anything is sent.
-func readImportFile(name string, already int64) ([]byte, error) {
+// takes, or an empty one (saying what it wants), before anything is sent.
+func readImportFile(name string, already int64, want string) ([]byte, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -229,5 +235,9 @@ func readImportFile(name string, already int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is %s: an import takes at most %s (the TRF and the pairings together); is it the pairing program's file?",
 			name, pb.Bytes(int(size)), pb.Bytes(pb.MaxImportBytes))
 	}
-	return os.ReadFile(name)
+	b, err := os.ReadFile(name)
+	if err == nil && len(b) == 0 {
+		return nil, fmt.Errorf("%s is empty: %s", name, want)
+	}
+	return b, err
 }

@@ -127,6 +127,10 @@ type Main struct {
 	// server.Options.HeartbeatBudget).
 	HeartbeatBudget int
 
+	// StallAfter is how long a write may wait for its commit before the
+	// hall is not ready (-stall-after; storage.Options.StallAfter).
+	StallAfter time.Duration
+
 	// DebugAddr, if set, serves Go's profiler there (debug.go).
 	DebugAddr string
 	// GCPercent and MemoryLimit are the collector's settings (gc.go),
@@ -168,6 +172,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	delay := env.String("HALL_BROADCAST_DELAY", "0s")
 	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
 	httpLimits := m.HTTP.Flags(fs, env.String)
+	stall := env.String("HALL_STALL_AFTER", "3s")
+	fs.StringVar(&stall, "stall-after", stall, "how long a write may wait for its commit before the hall says it is not ready: a disk that does not answer (a frozen or failing file system) fails nothing, it only makes writes wait (HALL_STALL_AFTER)")
 	grace := env.String("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long in-flight calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
 	gcPercent := env.String("HALL_GC_PERCENT", strconv.Itoa(defaultGCPercent))
@@ -195,6 +201,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	}
 	if err := httpLimits(); err != nil {
 		return err
+	}
+	if m.StallAfter, err = time.ParseDuration(stall); err != nil || m.StallAfter < 100*time.Millisecond {
+		return fmt.Errorf("-stall-after %q: want a duration of at least 100ms, such as 3s (a commit takes milliseconds)", stall)
 	}
 	if m.BroadcastDelay, err = time.ParseDuration(delay); err != nil || m.BroadcastDelay < 0 {
 		return fmt.Errorf("-broadcast-delay %q: want a duration such as 15m, or 0s", delay)
@@ -340,7 +349,7 @@ func (m *Main) Run(ctx context.Context) error {
 // the server on it.
 func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, st *storage.Store, stream *hallStream, err error) {
 	dbPath := filepath.Join(m.DataDir, "hall.db")
-	st, err = storage.Open(ctx, dbPath, storage.Options{Logger: log, NewHall: m.NewHall})
+	st, err = storage.Open(ctx, dbPath, storage.Options{Logger: log, NewHall: m.NewHall, StallAfter: m.StallAfter})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -101,6 +101,9 @@ func ReadWith(r io.Reader, opt ReadOptions) (*File, error) {
 			f.lines = append(f.lines, lineRef{kind: 'p', i: len(f.Players)})
 			f.Players = append(f.Players, p)
 		default:
+			if t := strings.TrimLeft(s, " \t\f\v"); t != s && strings.HasPrefix(t, "001") {
+				return nil, errorf(l.N, 1, "the player line begins with %d blanks: a TRF's line begins with its code (001) in column 1, its fields in fixed columns from there (is the file indented?)", len(s)-len(t))
+			}
 			if len(s) > 3 && isDigits(s[:3]) && s[3] != ' ' {
 				return nil, errorf(l.N, 4, "a blank must follow the line code %q", s[:3])
 			}
@@ -500,19 +503,30 @@ type requestedBye struct {
 	at   Source
 }
 
-// IsTRF reports whether content looks like a TRF: one of its lines,
-// whatever ends them (LF, CR LF, CR), begins with a player's "001 ".
+// IsTRF reports whether content looks like a TRF, whatever ends its
+// lines (LF, CR LF, CR) and however many blank lines it has: its first
+// line that is not blank begins with a line code (three digits, "012")
+// and a blank, or one of its lines begins with a player's "001 ". Blanks
+// before a line's code are passed over, so that an indented TRF is read
+// as one, and refused saying what is wrong with it, rather than as a CSV.
 func IsTRF(content []byte) bool {
 	content = bytes.TrimPrefix(content, []byte("\ufeff"))
+	first := true
 	for len(content) > 0 {
-		if bytes.HasPrefix(content, []byte("001 ")) {
+		line := content
+		rest := []byte(nil)
+		if i := bytes.IndexAny(content, "\r\n"); i >= 0 {
+			line, rest = content[:i], content[i+1:]
+		}
+		content = rest
+		line = bytes.TrimLeft(line, " \t\f\v")
+		if len(line) == 0 {
+			continue
+		}
+		if bytes.HasPrefix(line, []byte("001 ")) || first && len(line) >= 4 && isDigits(string(line[:3])) && (line[3] == ' ' || line[3] == '\t') {
 			return true
 		}
-		i := bytes.IndexAny(content, "\r\n")
-		if i < 0 {
-			break
-		}
-		content = content[i+1:]
+		first = false
 	}
 	return false
 }

@@ -15,6 +15,10 @@
 //     says how much more it needs; once that is free it takes the
 //     backlog without turning not ready again, and is ready after a
 //     restart;
+//   - a frozen disk (fsfreeze of an ext4 loop device; needs root,
+//     skipped with a message otherwise) for 10 s under a fleet: within
+//     the hall's -stall-after /readyz and gRPC health say the commits
+//     stalled, logged once; after the thaw it is ready, nothing lost;
 //   - a read-only store: the server refuses to start, saying so;
 //   - a restore across a round change (hallserver restore of a backup
 //     taken in round 1, after round 2 began) under a fleet: every event

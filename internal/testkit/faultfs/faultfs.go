@@ -1,8 +1,10 @@
 // Package faultfs gives tests real file-system faults: a read-only
-// directory and a small file system that fills up. Both use a tmpfs
+// directory, a small file system that fills up, and one that freezes
+// (Freezable: every write waits until the thaw). They use a file system
 // mounted for the test when the test runs as root (as CI does); without
-// root, ReadOnly falls back to permissions and Small skips the test with a
-// message saying why.
+// root, ReadOnly falls back to permissions and Small and Freezable skip
+// the test with a message saying why. Stall is the frozen disk without
+// root: a store's BeforeCommit hook that blocks.
 package faultfs
 
 import (

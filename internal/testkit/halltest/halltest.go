@@ -53,9 +53,10 @@ type Hall struct {
 	mu      sync.Mutex
 	tokens  map[string]string // device id → token
 	conns   []*grpc.ClientConn
-	tls     *tls.Config    // WithTLS: the server's TLS
-	roots   *x509.CertPool // WithTLS: what clients trust
-	wall    bool           // WallClock: the store's times from the server's clock
+	tls     *tls.Config     // WithTLS: the server's TLS
+	roots   *x509.CertPool  // WithTLS: what clients trust
+	wall    bool            // WallClock: the store's times from the server's clock
+	store   storage.Options // WithStore: the store's options
 }
 
 // Option changes how Start runs the hall.
@@ -86,6 +87,10 @@ func InDir(dir string) Option {
 // after WithOptions.
 func WallClock() Option { return func(h *Hall) { h.wall = true } }
 
+// WithStore opens the store with o (a clock of its own, a disk that
+// stalls); WallClock, given after it, still sets its Now.
+func WithStore(o storage.Options) Option { return func(h *Hall) { h.store = o } }
+
 // Start starts a hall on a fresh database in t.TempDir().
 func Start(t testing.TB, opts ...Option) *Hall {
 	t.Helper()
@@ -112,7 +117,7 @@ func Start(t testing.TB, opts ...Option) *Hall {
 func (h *Hall) boot(t testing.TB) {
 	t.Helper()
 	ctx := context.Background()
-	so := storage.Options{}
+	so := h.store
 	if h.wall && h.Opts.Clock != nil {
 		so.Now = h.Opts.Clock.Now
 	}

@@ -31,7 +31,7 @@ func (r *ExportRoundRequest) Validate() error {
 func (r *ImportRoundRequest) Validate() error {
 	switch {
 	case len(r.GetContent()) == 0:
-		return bad("content", "is required: the file the pairing program wrote")
+		return bad("content", "is empty: an import takes the pairing program's file of the round, a TRF-16 or a round CSV")
 	case len(r.GetContent())+len(r.GetPairings()) > MaxImportBytes:
 		return bad("content", "and pairings are %s; an import takes at most %s", Bytes(len(r.GetContent())+len(r.GetPairings())), Bytes(MaxImportBytes))
 	case r.GetNumber() < 0:
