@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -124,4 +126,49 @@ func TestCallDoorBudgetOfImports(t *testing.T) {
 		return nil
 	})
 	_ = held
+}
+
+// The web pages' bridge reads a body only for a caller who may call the
+// method, and at most what the method takes: 1 MiB, an import's files
+// aside. A body declared larger is refused 413 on its headers, before a
+// byte of it is read; one that turns out larger is cut at the limit.
+func TestBridgeLimitsEachMethodsBody(t *testing.T) {
+	h := halltest.Start(t)
+	w := newWeb(t, h)
+	bearer := map[string]string{"Authorization": "Bearer " + h.Chief}
+	st, body := w.call("GetBoard", fmt.Sprintf(`{"board_id":%q}`, strings.Repeat("b", 2<<20)), bearer)
+	if st != http.StatusRequestEntityTooLarge || !strings.Contains(body, "at most 1,048,576 bytes") {
+		t.Errorf("a GetBoard body of 2 MiB: %d %.300s; want 413 naming the limit of 1,048,576 bytes", st, body)
+	}
+
+	// A body declared 12 MiB of which the caller sends 64 KiB and waits:
+	// answered on the headers, for a made-up token and for a method that
+	// takes 1 MiB alike.
+	for _, c := range []struct {
+		method, token string
+		want          int
+	}{
+		{"ImportRound", "hc_made-up", http.StatusUnauthorized},
+		{"GetBoard", h.Chief, http.StatusRequestEntityTooLarge},
+	} {
+		pr, pw := io.Pipe()
+		go func() { _, _ = pw.Write(make([]byte, 64<<10)) }() // then nothing, until the answer
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) }) // the client's writer stops waiting
+		req, _ := http.NewRequestWithContext(ctx, "POST", w.base+"/api/arbiter/"+c.method, pr)
+		req.ContentLength = 12 << 20
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := w.client.Do(req)
+		if err != nil {
+			t.Errorf("%s, a body declared 12 MiB, 64 KiB sent: %v; want %d before the rest is sent", c.method, err, c.want)
+		} else {
+			if resp.StatusCode != c.want {
+				t.Errorf("%s, a body declared 12 MiB: %d; want %d", c.method, resp.StatusCode, c.want)
+			}
+			resp.Body.Close()
+		}
+		cancel()
+		pw.Close()
+	}
 }

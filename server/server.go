@@ -286,6 +286,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Streams: s.streams,
 		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HeartbeatBudget: opts.HeartbeatBudget, HelloTimeout: opts.HelloTimeout,
 		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last})
+	s.calls = newCallDoor(s.tokens, s.codes, opts.BodyBudget)
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()
 	s.startRelays()
@@ -295,7 +296,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.arbiter = arbiter.New(arbiter.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Tokens: s.tokens,
 		Sessions: s.sessions, Streams: s.streams, Feeds: s.feeds, Codes: s.codes, Live: s.hub, Public: public,
-		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay})
+		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies})
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
@@ -337,7 +338,6 @@ const MaxRequestBytes = pb.MaxImportBytes + 1<<20
 func (s *Server) newGRPC() *grpc.Server {
 	s.decode = hallerr.NewDecodeCheck(fanout.Codec()).WithLimit(requestLimit,
 		fmt.Sprintf("; only an import (ImportRound) takes more, up to %s", pb.Bytes(MaxRequestBytes)))
-	s.calls = newCallDoor(s.tokens, s.codes, s.opts.BodyBudget)
 	opts := []grpc.ServerOption{
 		// Token and role from the headers, before the body is read
 		// (door.go).
