@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/tap"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -74,6 +75,7 @@ type callDoor struct {
 	codes  hallerr.Codes
 	budget int64
 	bodies bodyBudget
+	known  map[string]bool // the methods served: any other is answered UNIMPLEMENTED by gRPC, unread
 	// refusals by reason, for /metrics
 	unauthenticated, denied, busy atomic.Uint64
 }
@@ -104,6 +106,16 @@ func (b *bodyBudget) Release(n int64) {
 	b.mu.Unlock()
 }
 
+// serves records the methods g serves.
+func (d *callDoor) serves(g *grpc.Server) {
+	d.known = map[string]bool{}
+	for name, info := range g.GetServiceInfo() {
+		for _, m := range info.Methods {
+			d.known["/"+name+"/"+m.Name] = true
+		}
+	}
+}
+
 // publicMethod reports whether method passes without a token: health
 // checks and reflection (needsAuth's exceptions).
 func publicMethod(method string) bool {
@@ -113,7 +125,7 @@ func publicMethod(method string) bool {
 // tap is the grpc.InTapHandle: it runs on the connection's reading
 // goroutine, so it never waits.
 func (d *callDoor) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	if publicMethod(info.FullMethodName) {
+	if publicMethod(info.FullMethodName) || !d.known[info.FullMethodName] {
 		return ctx, nil
 	}
 	ctx, err := d.tokens.AuthenticateCall(ctx, info.FullMethodName)

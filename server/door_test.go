@@ -172,3 +172,17 @@ func TestBridgeLimitsEachMethodsBody(t *testing.T) {
 		pw.Close()
 	}
 }
+
+// A method the hall does not serve is UNIMPLEMENTED, as gRPC says of it,
+// with or without a token (and never read): not a refusal of the token.
+func TestCallDoorUnknownMethodIsUnimplemented(t *testing.T) {
+	h := halltest.Start(t)
+	conn := h.Conn(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for _, token := range []string{h.Chief, "hc_made-up"} {
+		if got := answer(headersOnly(ctx, t, conn, "/hall.v1.Arbiter/NoSuchMethod", token)); got != codes.Unimplemented {
+			t.Errorf("an unknown method with token %.8s...: %v; want Unimplemented", token, got)
+		}
+	}
+}

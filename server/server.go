@@ -372,6 +372,7 @@ func (s *Server) newGRPC() *grpc.Server {
 	}
 	healthpb.RegisterHealthServer(g, s.health)
 	reflection.Register(g)
+	s.calls.serves(g)
 	return g
 }
 
