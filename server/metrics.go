@@ -48,6 +48,21 @@ func (s *Server) newMetrics() *metrics {
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "signin_refused_total",
 		Help: "Web sign-ins refused (429) because their address failed too often (auth.SignInLimit)."},
 		func() float64 { return float64(s.signIns.Refused()) }))
+	for reason, n := range map[string]func(d *callDoor) uint64{
+		"unauthenticated": func(d *callDoor) uint64 { return d.unauthenticated.Load() },
+		"permission":      func(d *callDoor) uint64 { return d.denied.Load() },
+		"budget":          func(d *callDoor) uint64 { return d.busy.Load() },
+	} {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "hall", Name: "grpc_door_refused_total",
+			Help:        "gRPC calls refused on their headers, before their request was read, by reason.",
+			ConstLabels: prometheus.Labels{"reason": reason}},
+			func() float64 {
+				if s.calls == nil {
+					return 0
+				}
+				return float64(n(s.calls))
+			}))
+	}
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "hall", Name: "sched_latency_p99_seconds",
 		Help: "How long runnable goroutines waited to run (p99, last 250 ms): over 0.2 s the hall is behind."},
 		func() float64 { return s.lag.Last().Seconds() }))

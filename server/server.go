@@ -60,6 +60,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -167,6 +168,11 @@ type Options struct {
 	// descriptors, the rest left to the clocks), how many of them
 	// anonymous, and a reserve for health checks (package httpdoor).
 	HTTP httpdoor.Limits
+	// BodyBudget is how many bytes the requests that take files (imports)
+	// being read at once may hold; a call beyond it is refused
+	// RESOURCE_EXHAUSTED before its body is read (default
+	// DefaultBodyBudget, at least two imports).
+	BodyBudget int64
 	// SignInBurst failed web sign-ins are allowed per address, then one
 	// every SignInEvery, on Clock (defaults 10 and 6 s; auth.SignInLimit).
 	SignInBurst int
@@ -207,6 +213,10 @@ func (o *Options) defaults() {
 	if o.ReadinessClock == nil {
 		o.ReadinessClock = mono.Real()
 	}
+	if o.BodyBudget <= 0 {
+		o.BodyBudget = DefaultBodyBudget
+	}
+	o.BodyBudget = max(o.BodyBudget, 2*largeRequests["/hall.v1.Arbiter/ImportRound"])
 	if o.KeepaliveTime <= 0 {
 		o.KeepaliveTime = 10 * time.Second
 	}
@@ -245,6 +255,7 @@ type Server struct {
 
 	grpc   *grpc.Server
 	decode *hallerr.DecodeCheck // the codec's and the door's check of undecodable messages
+	calls  *callDoor            // the gRPC door's first look: token and role before a body is read
 	health *health.Server
 	http   *http.Server
 	door   *httpdoor.Door // the HTTP port's limits
@@ -283,6 +294,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Streams: s.streams,
 		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HeartbeatBudget: opts.HeartbeatBudget, HelloTimeout: opts.HelloTimeout,
 		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last})
+	s.calls = newCallDoor(s.tokens, s.codes, opts.BodyBudget)
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()
 	s.startRelays()
@@ -292,7 +304,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.arbiter = arbiter.New(arbiter.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Tokens: s.tokens,
 		Sessions: s.sessions, Streams: s.streams, Feeds: s.feeds, Codes: s.codes, Live: s.hub, Public: public,
-		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay})
+		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies})
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()
@@ -333,8 +345,12 @@ func (s *Server) Sessions() *auth.Sessions { return s.sessions }
 const MaxRequestBytes = pb.MaxImportBytes + 1<<20
 
 func (s *Server) newGRPC() *grpc.Server {
-	s.decode = hallerr.NewDecodeCheck(fanout.Codec())
+	s.decode = hallerr.NewDecodeCheck(fanout.Codec()).WithLimit(requestLimit,
+		fmt.Sprintf("; only an import (ImportRound) takes more, up to %s", pb.Bytes(MaxRequestBytes)))
 	opts := []grpc.ServerOption{
+		// Token and role from the headers, before the body is read
+		// (door.go).
+		grpc.InTapHandle(s.calls.tap),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: s.opts.KeepaliveTime, Timeout: s.opts.KeepaliveTimeout}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}),
 		// Static windows: with thousands of streams, BDP probing costs more
@@ -346,7 +362,8 @@ func (s *Server) newGRPC() *grpc.Server {
 		grpc.ForceServerCodecV2(s.decode.Codec()),
 		// An imported round's files may be MaxImportBytes: the request
 		// reaches ImportRound, which says how large they are and what it
-		// takes, instead of gRPC's bare RESOURCE_EXHAUSTED at 4 MiB.
+		// takes, instead of gRPC's bare RESOURCE_EXHAUSTED at 4 MiB. Any
+		// other request is refused above its own limit (requestLimit).
 		grpc.MaxRecvMsgSize(MaxRequestBytes),
 	}
 	if s.opts.TLS != nil {
@@ -364,6 +381,7 @@ func (s *Server) newGRPC() *grpc.Server {
 	}
 	healthpb.RegisterHealthServer(g, healthService{Server: s.health, s: s})
 	reflection.Register(g)
+	s.calls.serves(g)
 	return g
 }
 

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -41,6 +42,17 @@ import (
 // takes.
 const maxArbiterBody = pb.MaxImportBytes/3*4 + 1<<20
 
+// maxSmallBody bounds the body of any other method's request.
+const maxSmallBody = 1 << 20
+
+// importMethod is the one method whose body may be maxArbiterBody; it
+// holds maxArbiterBody and its files decoded in the budget of bodies
+// (Options.Bodies) while it is read and run.
+const (
+	importMethod = "ImportRound"
+	importRoom   = maxArbiterBody + pb.MaxImportBytes
+)
+
 var arbiterMethods = func() map[string]grpc.MethodDesc {
 	m := map[string]grpc.MethodDesc{}
 	for _, d := range pb.Arbiter_ServiceDesc.Methods {
@@ -65,10 +77,31 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 		s.codes.WriteJSON(w, err)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxArbiterBody))
+	// The caller is known and may call the method: only now is the body
+	// read, at most what the method takes.
+	most := int64(maxSmallBody)
+	if name == importMethod {
+		most = maxArbiterBody
+		if b := s.opts.Bodies; b != nil {
+			if !b.TryAcquire(importRoom) {
+				s.codes.WriteJSON(w, fmt.Errorf("%w: the hall is reading as many imports as its memory budget holds; try again in a moment", hallerr.ErrBodiesBusy))
+				return
+			}
+			defer b.Release(importRoom)
+		}
+	}
+	if r.ContentLength > most {
+		s.codes.WriteJSON(w, tooLarge(name, r.ContentLength, most))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, most))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		s.codes.WriteJSON(w, tooLarge(name, -1, most))
+		return
+	}
 	if err != nil {
-		s.codes.WriteJSON(w, hallerr.BadRequest("request body: %v: a request takes at most %s (an import's files at most %s)",
-			err, pb.Bytes(maxArbiterBody), pb.Bytes(pb.MaxImportBytes)))
+		s.codes.WriteJSON(w, hallerr.BadRequest("request body: %v", err))
 		return
 	}
 	if len(body) == 0 {
@@ -101,6 +134,17 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Server-Unix-Ms", strconv.FormatInt(s.clock.Now().UnixMilli(), 10))
 	_, _ = w.Write(b)
+}
+
+// tooLarge is the refusal of a body over the method's limit (n < 0: not
+// known, it was cut).
+func tooLarge(method string, n, most int64) error {
+	size := "larger than that"
+	if n >= 0 {
+		size = pb.Bytes(int(n))
+	}
+	return fmt.Errorf("%w: the body of a %s request is %s; it takes at most %s (only ImportRound takes more: up to %s, its files at most %s)",
+		hallerr.ErrTooLarge, method, size, pb.Bytes(int(most)), pb.Bytes(maxArbiterBody), pb.Bytes(pb.MaxImportBytes))
 }
 
 // callArbiter runs one Arbiter method through its generated handler, with

@@ -53,16 +53,63 @@ func readPairing(req *pb.ImportRoundRequest) (*pairing, error) {
 			format = pb.ImportFormat_IMPORT_FORMAT_TRF
 		}
 	}
-	if format == pb.ImportFormat_IMPORT_FORMAT_TRF {
-		return readTRF(req, encoding)
-	}
-	if len(req.GetPairings()) > 0 {
+	var p *pairing
+	switch {
+	case format == pb.ImportFormat_IMPORT_FORMAT_TRF:
+		p, err = readTRF(req, encoding)
+	case len(req.GetPairings()) > 0:
 		return nil, hallerr.BadRequest("a CSV carries its own pairings: pairings are for a TRF's players")
-	}
-	if req.GetAllowAbsent() {
+	case req.GetAllowAbsent():
 		return nil, hallerr.BadRequest("allow_absent is for a TRF with pairings: a CSV lists whom it pairs")
+	default:
+		p, err = readCSV(req.GetContent(), int(req.GetNumber()), encoding)
 	}
-	return readCSV(req.GetContent(), int(req.GetNumber()), encoding)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.check(int(req.GetFirstTable())); err != nil {
+		return nil, hallerr.Invalid(fmt.Errorf("%s: %w", strings.ToUpper(p.format), err))
+	}
+	return p, nil
+}
+
+// clamp32 is v as an int32, the nearest one beyond its range.
+func clamp32(v int) int32 { return int32(max(min(v, 1<<31-1), -1<<31)) }
+
+// check holds what the file gave to the checks of a request that would
+// give the same: names without control characters or direction controls,
+// numbers of rounds, boards and tables 1 to 10,000.
+func (p *pairing) check(firstTable int) error {
+	if err := pb.ValidateNumber("round", "round", p.number); err != nil {
+		return err
+	}
+	player := func(field string, r storage.PlayerRecord) error {
+		return pb.ValidatePlayer(field, &pb.Player{Name: r.Name, FideId: r.FideID, Rating: clamp32(r.Rating), StartRank: clamp32(r.StartRank),
+			Title: r.Title, Federation: r.Federation})
+	}
+	tables := p.tables(firstTable)
+	for i := range p.games {
+		g := &p.games[i]
+		at := fmt.Sprintf("board %d", g.board)
+		if g.line > 0 {
+			at += fmt.Sprintf(" (line %d)", g.line)
+		}
+		if err := pb.First(pb.ValidateNumber(at, "board", g.board), pb.ValidateNumber(at, "table", tables[g]),
+			pb.ValidateSection(at+": section", g.section), player(at+": white", g.white), player(at+": black", g.black)); err != nil {
+			return err
+		}
+	}
+	for _, b := range p.byes {
+		if err := player("bye", b.Player); err != nil {
+			return err
+		}
+	}
+	for _, a := range p.absent {
+		if err := player("absent", a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func trfPlayer(p *trf.Player) storage.PlayerRecord {

@@ -35,6 +35,16 @@ type Options struct {
 	// BroadcastDelay is how late broadcast tokens and public rounds see
 	// the hall (told with each round's broadcast settings).
 	BroadcastDelay time.Duration
+	// Bodies, if set, is the budget of request bodies being read that the
+	// gRPC door's imports share: an import through the web pages' bridge
+	// holds its room in it while it is read and run.
+	Bodies Budget
+}
+
+// Budget is a semaphore of bytes that never waits.
+type Budget interface {
+	TryAcquire(n int64) bool
+	Release(n int64)
 }
 
 // Service implements the Arbiter service (and, through Admin, the Admin

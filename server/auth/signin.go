@@ -133,8 +133,13 @@ func Describe(id *Identity) string {
 	return id.Label + " (" + strings.Join(role, ", ") + ")"
 }
 
+// maxSignInBody bounds a sign-in's form, read before anyone is known: a
+// token or a code, and where to go next.
+const maxSignInBody = 8 << 10
+
 // POST /signin: the form's token (or code).
 func (p *Pages) serveSignInForm(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxSignInBody)
 	cred := r.PostFormValue("token")
 	if cred == "" {
 		cred = r.PostFormValue("code")
@@ -190,6 +195,7 @@ func (p *Pages) serveSessionInfo(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) serveSessionSignIn(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxSignInBody)
 	cred := r.PostFormValue("token")
 	if cred == "" {
 		cred = r.PostFormValue("code")

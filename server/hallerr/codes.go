@@ -97,7 +97,8 @@ func (c Codes) code(err error) (code codes.Code, later bool) {
 		return codes.OutOfRange, false
 	case errors.Is(err, ErrDeviceSilent), errors.Is(err, ErrNoHello):
 		return codes.DeadlineExceeded, false
-	case errors.Is(err, ErrSlowDevice), errors.Is(err, ErrTooManyStreams), errors.Is(err, ErrTooManyAttempts):
+	case errors.Is(err, ErrSlowDevice), errors.Is(err, ErrTooManyStreams), errors.Is(err, ErrTooManyAttempts),
+		errors.Is(err, ErrTooLarge), errors.Is(err, ErrBodiesBusy):
 		return codes.ResourceExhausted, false
 	case errors.Is(err, ErrReplaced):
 		return codes.Aborted, false

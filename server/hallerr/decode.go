@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"fmt"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 // A message that is not protobuf is the caller's fault: INVALID_ARGUMENT,
@@ -37,7 +40,24 @@ const malformedField = protowire.MaxValidNumber
 type DecodeCheck struct {
 	key   [16]byte // this process's: a client cannot guess it
 	inner encoding.CodecV2
+	limit func(msg any) int // the most bytes a message of msg's type may have; nil: no limit of its own
+	note  string            // what a refusal for size adds: which messages may be larger
 }
+
+// WithLimit sets the most bytes a message may have, by its type (limit
+// is given the empty message to fill): a larger one is refused with
+// ErrTooLarge, naming the limit (and adding note), before it is decoded.
+// It returns d.
+func (d *DecodeCheck) WithLimit(limit func(msg any) int, note string) *DecodeCheck {
+	d.limit, d.note = limit, note
+	return d
+}
+
+// The kinds of mark: what was wrong with the message.
+const (
+	markMalformed byte = 'm'
+	markTooLarge  byte = 'l'
+)
 
 // NewDecodeCheck returns the check of messages decoded by inner.
 func NewDecodeCheck(inner encoding.CodecV2) *DecodeCheck {
@@ -58,16 +78,28 @@ func (c markingCodec) Name() string { return c.d.inner.Name() }
 func (c markingCodec) Marshal(v any) (mem.BufferSlice, error) { return c.d.inner.Marshal(v) }
 
 func (c markingCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	err := c.d.inner.Unmarshal(data, v)
 	m, ok := v.(proto.Message)
+	if c.d.limit != nil && ok {
+		if most, n := c.d.limit(v), data.Len(); n > most {
+			c.d.mark(m, markTooLarge, fmt.Sprintf("%s is %s; at most %s are taken", m.ProtoReflect().Descriptor().FullName(),
+				pb.Bytes(n), pb.Bytes(most)))
+			return nil
+		}
+	}
+	err := c.d.inner.Unmarshal(data, v)
 	if err == nil || !ok {
 		return err
 	}
-	proto.Reset(m)
-	mark := protowire.AppendTag(nil, malformedField, protowire.BytesType)
-	mark = protowire.AppendBytes(mark, append(c.d.key[:], err.Error()...))
-	m.ProtoReflect().SetUnknown(mark)
+	c.d.mark(m, markMalformed, err.Error())
 	return nil
+}
+
+// mark empties m and marks it as refused for why.
+func (d *DecodeCheck) mark(m proto.Message, kind byte, why string) {
+	proto.Reset(m)
+	val := append(append(d.key[:], kind), why...)
+	mark := protowire.AppendTag(nil, malformedField, protowire.BytesType)
+	m.ProtoReflect().SetUnknown(protowire.AppendBytes(mark, val))
 }
 
 // refusal returns the refusal of a marked message, nil for any other.
@@ -82,10 +114,14 @@ func (d *DecodeCheck) refusal(v any) error {
 		return nil
 	}
 	val, n := protowire.ConsumeBytes(u[n:])
-	if n < 0 || !bytes.HasPrefix(val, d.key[:]) {
+	if n < 0 || len(val) <= len(d.key) || !bytes.HasPrefix(val, d.key[:]) {
 		return nil
 	}
-	return BadRequest("the message is not a valid %s in protobuf: %s", m.ProtoReflect().Descriptor().FullName(), val[len(d.key):])
+	kind, why := val[len(d.key)], val[len(d.key)+1:]
+	if kind == markTooLarge {
+		return fmt.Errorf("%w: %s%s", ErrTooLarge, why, d.note)
+	}
+	return BadRequest("the message is not a valid %s in protobuf: %s", m.ProtoReflect().Descriptor().FullName(), why)
 }
 
 // UnaryServerInterceptor refuses a request Codec could not decode. Put it

@@ -3,12 +3,15 @@ package hallerr_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
@@ -64,5 +67,38 @@ func TestDecodeCheck(t *testing.T) {
 	b, _ := proto.Marshal(&marked)
 	if _, err := decodeAndCheck(t, d, b); err != nil {
 		t.Errorf("another process's mark: %v; want it an unknown field", err)
+	}
+}
+
+// A message over its type's limit is refused for its size, naming the
+// limit, and never decoded: the handler does not run and the message
+// holds nothing of it. Another type keeps its own limit.
+func TestDecodeCheckRefusesLargeMessagesBeforeDecoding(t *testing.T) {
+	d := hallerr.NewDecodeCheck(encoding.GetCodecV2("proto")).WithLimit(func(msg any) int {
+		if _, ok := msg.(*pb.ImportRoundRequest); ok {
+			return 1 << 20
+		}
+		return 100
+	}, "; only ImportRound takes more")
+	big, _ := proto.Marshal(&pb.GetBoardRequest{BoardId: strings.Repeat("b", 200)})
+	req, err := decodeAndCheck(t, d, big)
+	if !errors.Is(err, hallerr.ErrTooLarge) || !strings.Contains(err.Error(), "at most 100 bytes") || !strings.Contains(err.Error(), "only ImportRound") {
+		t.Errorf("a GetBoardRequest of %d bytes: %v; want ErrTooLarge naming the limit of 100 bytes", len(big), err)
+	}
+	if req.GetBoardId() != "" {
+		t.Errorf("the refused message was decoded: board_id %q", req.GetBoardId())
+	}
+	if code := status.Code((hallerr.Codes{}).Status(err)); code != codes.ResourceExhausted {
+		t.Errorf("a message too large is %v; want ResourceExhausted", code)
+	}
+	if st, _, _ := (hallerr.Codes{}).HTTP(err); st != http.StatusRequestEntityTooLarge {
+		t.Errorf("a message too large is HTTP %d; want 413", st)
+	}
+	var imp pb.ImportRoundRequest
+	if err := d.Codec().Unmarshal(mem.BufferSlice{mem.SliceBuffer(big)}, &imp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.UnaryServerInterceptor()(context.Background(), &imp, &grpc.UnaryServerInfo{}, func(context.Context, any) (any, error) { return nil, nil }); errors.Is(err, hallerr.ErrTooLarge) {
+		t.Errorf("an ImportRoundRequest of %d bytes under its own limit: %v", len(big), err)
 	}
 }

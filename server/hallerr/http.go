@@ -2,6 +2,7 @@ package hallerr
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"google.golang.org/grpc/codes"
@@ -23,7 +24,10 @@ var httpStatuses = map[codes.Code]int{
 func (c Codes) HTTP(err error) (httpStatus int, code codes.Code, msg string) {
 	st := status.Convert(c.Status(err))
 	httpStatus, ok := httpStatuses[st.Code()]
-	if !ok {
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		httpStatus = http.StatusRequestEntityTooLarge
+	case !ok:
 		httpStatus = http.StatusInternalServerError
 	}
 	return httpStatus, st.Code(), st.Message()

@@ -29,6 +29,8 @@ var (
 	ErrRoundStarted    = errors.New("round started")                    // a round replaced after a clock started
 	ErrUnknownMethod   = errors.New("unknown method")                   // the web pages called a method the service does not have
 	ErrTooManyAttempts = errors.New("too many attempts")                // sign-ins from one address beyond their limit
+	ErrTooLarge        = errors.New("request too large")                // a request beyond its method's size limit
+	ErrBodiesBusy      = errors.New("too many large requests")          // the memory budget of request bodies being read is spent
 )
 
 // BadRequest returns an error of kind ErrBadRequest (INVALID_ARGUMENT)

@@ -17,6 +17,9 @@ package hallv1
 //	a player's title and federation 8, a language tag 35
 //	an announcement's text                                             500
 //	fen: at most 100 bytes
+//
+// Text holds no invisible controls of direction either (bidiControl).
+// Rounds, boards and tables are numbered 1 to 10,000.
 
 import (
 	"fmt"
@@ -85,6 +88,33 @@ func textN(field, v string, required bool, max int) error {
 	}
 	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
 		return bad(field, "holds a control character (%q at byte %d); only printable text is allowed", v[i], i)
+	}
+	if i := strings.IndexFunc(v, bidiControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(v[i:])
+		return bad(field, "holds an invisible direction control (%U at byte %d), which makes text read as other text; only printable text is allowed", r, i)
+	}
+	return nil
+}
+
+// bidiControl reports whether r is one of Unicode's invisible controls
+// of text direction: the embeddings and overrides (U+202A–U+202E), the
+// isolates (U+2066–U+2069) and the marks (U+200E, U+200F, U+061C). A name
+// of right-to-left overrides shows reversed, or as another name, on every
+// page, feed and scoresheet; names written in right-to-left scripts need
+// none of them.
+func bidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// number checks a round's, a board's or a table's number (what, plural):
+// 1 to maxNumber, or 0 where zero says "none" or "the file's".
+func number(field, what string, v int32, zero bool) error {
+	low := int32(1)
+	if zero {
+		low = 0
+	}
+	if v < low || v > maxNumber {
+		return bad(field, "%s number %d is out of range: %d–%d", what, v, low, maxNumber)
 	}
 	return nil
 }
@@ -308,17 +338,11 @@ func (r *CreateTournamentRequest) Validate() error {
 }
 
 func (r *CreateRoundRequest) Validate() error {
-	if r.GetNumber() <= 0 {
-		return bad("number", "is %d; rounds are numbered from 1", r.GetNumber())
-	}
-	return first(id("tournament_id", r.GetTournamentId(), true), r.GetConfig().validate("config"))
+	return first(number("number", "round", r.GetNumber(), false), id("tournament_id", r.GetTournamentId(), true), r.GetConfig().validate("config"))
 }
 
 func (r *AddBoardRequest) Validate() error {
-	if r.GetNumber() <= 0 {
-		return bad("number", "is %d; boards are numbered from 1", r.GetNumber())
-	}
-	return first(id("round_id", r.GetRoundId(), true), id("section", r.GetSection(), false),
+	return first(number("number", "board", r.GetNumber(), false), id("round_id", r.GetRoundId(), true), id("section", r.GetSection(), false),
 		r.GetWhite().validate("white"), r.GetBlack().validate("black"), r.GetConfig().validate("config"),
 		id("device_id", r.GetDeviceId(), false))
 }

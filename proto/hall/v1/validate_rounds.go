@@ -34,10 +34,9 @@ func (r *ImportRoundRequest) Validate() error {
 		return bad("content", "is empty: an import takes the pairing program's file of the round, a TRF-16 or a round CSV")
 	case len(r.GetContent())+len(r.GetPairings()) > MaxImportBytes:
 		return bad("content", "and pairings are %s; an import takes at most %s", Bytes(len(r.GetContent())+len(r.GetPairings())), Bytes(MaxImportBytes))
-	case r.GetNumber() < 0:
-		return bad("number", "is %d; rounds are numbered from 1 (0: the file's)", r.GetNumber())
-	case r.GetFirstTable() < 0:
-		return bad("first_table", "is %d; tables are numbered from 1", r.GetFirstTable())
+	}
+	if err := first(number("number", "round", r.GetNumber(), true), number("first_table", "table", r.GetFirstTable(), true)); err != nil {
+		return err
 	}
 	if _, ok := ImportFormat_name[int32(r.GetFormat())]; !ok {
 		return bad("format", "%d is unknown: TRF or CSV", r.GetFormat())
@@ -60,8 +59,8 @@ func Bytes(n int) string {
 
 func (r *SetPlanRequest) Validate() error {
 	for i, t := range r.GetTables() {
-		if t.GetTable() <= 0 {
-			return bad(fmt.Sprintf("tables[%d].table", i), "is %d; tables are numbered from 1", t.GetTable())
+		if err := number(fmt.Sprintf("tables[%d].table", i), "table", t.GetTable(), false); err != nil {
+			return err
 		}
 		if err := id(fmt.Sprintf("tables[%d].device_id", i), t.GetDeviceId(), false); err != nil {
 			return err
