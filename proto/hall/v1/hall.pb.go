@@ -4897,6 +4897,7 @@ type BoardActionResponse struct {
 	Status        CommandStatus          `protobuf:"varint,3,opt,name=status,proto3,enum=hall.v1.CommandStatus" json:"status,omitempty"`
 	Message       string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"` // why it was refused, or where it waits
 	State         *BoardState            `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	Before        *BoardState            `protobuf:"bytes,6,opt,name=before,proto3" json:"before,omitempty"` // dry run: the board at the instant state was computed from (state: the board with the action applied then)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4962,6 +4963,13 @@ func (x *BoardActionResponse) GetMessage() string {
 func (x *BoardActionResponse) GetState() *BoardState {
 	if x != nil {
 		return x.State
+	}
+	return nil
+}
+
+func (x *BoardActionResponse) GetBefore() *BoardState {
+	if x != nil {
+		return x.Before
 	}
 	return nil
 }
@@ -8168,14 +8176,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x17\n" +
 	"\await_ms\x18\x04 \x01(\x03R\x06waitMs\x12\x17\n" +
-	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\xc4\x01\n" +
+	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\xf1\x01\n" +
 	"\x13BoardActionResponse\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x02 \x01(\tR\tcommandId\x12.\n" +
 	"\x06status\x18\x03 \x01(\x0e2\x16.hall.v1.CommandStatusR\x06status\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12)\n" +
-	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\"\x80\x01\n" +
+	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\x12+\n" +
+	"\x06before\x18\x06 \x01(\v2\x13.hall.v1.BoardStateR\x06before\"\x80\x01\n" +
 	"\x11ListBoardsRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
 	"\asection\x18\x02 \x01(\tR\asection\x12\x1e\n" +
@@ -8742,104 +8751,105 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	18,  // 75: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
 	9,   // 76: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
 	20,  // 77: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	50,  // 78: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 79: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 80: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 81: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 82: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 83: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 84: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 85: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 86: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 87: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 88: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 89: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 90: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 91: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 92: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 93: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 94: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 95: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 96: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 97: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 98: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 99: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 100: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 101: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 102: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 103: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 104: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 105: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 106: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 107: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 108: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 109: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 110: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 111: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 112: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 113: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 114: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 115: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 116: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 117: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 118: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 119: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 120: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 121: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 122: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 123: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 124: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 125: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 126: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 127: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 128: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 129: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 130: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 131: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 132: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	98,  // 133: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 134: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 135: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 136: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 137: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 138: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 139: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 140: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 141: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 142: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 143: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 144: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 145: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 146: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 147: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 148: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 149: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 150: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 151: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 152: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 153: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 154: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 155: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 156: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 157: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 158: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 159: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 160: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 161: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 162: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 163: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 164: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 165: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 166: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	99,  // 167: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 168: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 169: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 170: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	137, // [137:171] is the sub-list for method output_type
-	103, // [103:137] is the sub-list for method input_type
-	103, // [103:103] is the sub-list for extension type_name
-	103, // [103:103] is the sub-list for extension extendee
-	0,   // [0:103] is the sub-list for field type_name
+	20,  // 78: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
+	50,  // 79: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 80: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 81: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 82: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 83: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 84: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 85: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 86: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 87: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 88: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 89: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 90: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 91: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 92: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 93: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 94: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 95: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 96: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 97: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 98: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 99: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 100: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 101: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 102: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 103: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 104: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 105: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 106: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 107: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 108: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 109: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 110: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 111: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 112: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 113: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 114: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 115: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 116: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 117: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 118: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 119: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 120: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 121: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 122: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 123: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 124: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 125: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 126: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 127: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 128: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 129: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 130: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 131: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 132: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 133: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	98,  // 134: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 135: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 136: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 137: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 138: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 139: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 140: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 141: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 142: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 143: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 144: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 145: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 146: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 147: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 148: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 149: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 150: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 151: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 152: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 153: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 154: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 155: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 156: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 157: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 158: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 159: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 160: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 161: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 162: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 163: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 164: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 165: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 166: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 167: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	99,  // 168: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 169: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 170: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 171: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	138, // [138:172] is the sub-list for method output_type
+	104, // [104:138] is the sub-list for method input_type
+	104, // [104:104] is the sub-list for extension type_name
+	104, // [104:104] is the sub-list for extension extendee
+	0,   // [0:104] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

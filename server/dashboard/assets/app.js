@@ -547,6 +547,7 @@ function frame(t) {
     lastTick = t;
     hall.tick();
     panel.tick();
+    if (actions) actions.tick();
   }
   requestAnimationFrame(frame);
 }
