@@ -5131,10 +5131,17 @@ func (x *GetBoardRequest) GetBoardId() string {
 }
 
 type AuditLogRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
-	AfterSeq      uint64                 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"` // entries after this audit sequence number
-	Limit         int32                  `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`                       // default 500
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	BoardId  string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`     // "": the hall-wide audit, filtered by the fields below (the caller's sections only)
+	AfterSeq uint64                 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"` // entries after this audit sequence number
+	Limit    int32                  `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`                       // default 500; hall-wide: the newest that many, in time order
+	// Filters (each optional; with a board_id they narrow its log too):
+	RoundId       string   `protobuf:"bytes,4,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`                // only this round's boards (an id, or "Open:5")
+	Tournament    string   `protobuf:"bytes,5,opt,name=tournament,proto3" json:"tournament,omitempty"`                         // only this tournament's boards (its id or name)
+	Actor         string   `protobuf:"bytes,6,opt,name=actor,proto3" json:"actor,omitempty"`                                   // only entries by this actor: "arbiter:Anna", the name ("Anna") or the role ("chief", "device")
+	Kinds         []string `protobuf:"bytes,7,rep,name=kinds,proto3" json:"kinds,omitempty"`                                   // only entries of these kinds: the rules' event kinds ("result", "add_time", "pause", "press") or the first word of what was done ("assign", "revoke_token")
+	SinceUnixMs   int64    `protobuf:"varint,8,opt,name=since_unix_ms,json=sinceUnixMs,proto3" json:"since_unix_ms,omitempty"` // only entries at or after this server time
+	UntilUnixMs   int64    `protobuf:"varint,9,opt,name=until_unix_ms,json=untilUnixMs,proto3" json:"until_unix_ms,omitempty"` // only entries before this server time (0: now)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5190,6 +5197,48 @@ func (x *AuditLogRequest) GetLimit() int32 {
 	return 0
 }
 
+func (x *AuditLogRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *AuditLogRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *AuditLogRequest) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+func (x *AuditLogRequest) GetKinds() []string {
+	if x != nil {
+		return x.Kinds
+	}
+	return nil
+}
+
+func (x *AuditLogRequest) GetSinceUnixMs() int64 {
+	if x != nil {
+		return x.SinceUnixMs
+	}
+	return 0
+}
+
+func (x *AuditLogRequest) GetUntilUnixMs() int64 {
+	if x != nil {
+		return x.UntilUnixMs
+	}
+	return 0
+}
+
 type AuditEntry struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Seq      uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`                           // audit sequence number (hall-wide)
@@ -5207,6 +5256,8 @@ type AuditEntry struct {
 	BlackChangeMs int64       `protobuf:"varint,12,opt,name=black_change_ms,json=blackChangeMs,proto3" json:"black_change_ms,omitempty"` // the same for Black, ms
 	CommandId     string      `protobuf:"bytes,13,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`                // the arbiter command the entry concerns, "" if none
 	IssuedBy      string      `protobuf:"bytes,14,opt,name=issued_by,json=issuedBy,proto3" json:"issued_by,omitempty"`                   // an event carrying out a command: who gave the command ("arbiter:Anna")
+	BoardId       string      `protobuf:"bytes,15,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // the board the entry concerns, "" for a hall-wide action
+	Board         string      `protobuf:"bytes,16,opt,name=board,proto3" json:"board,omitempty"`                                         // its name: tournament, round, section and number ("Nordic Open 3.A1")
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5339,9 +5390,24 @@ func (x *AuditEntry) GetIssuedBy() string {
 	return ""
 }
 
+func (x *AuditEntry) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetBoard() string {
+	if x != nil {
+		return x.Board
+	}
+	return ""
+}
+
 type AuditLogResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	More          bool                   `protobuf:"varint,2,opt,name=more,proto3" json:"more,omitempty"` // hall-wide: older entries matched beyond the limit (narrow the filters, or ask until the first entry's time)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5381,6 +5447,13 @@ func (x *AuditLogResponse) GetEntries() []*AuditEntry {
 		return x.Entries
 	}
 	return nil
+}
+
+func (x *AuditLogResponse) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
 }
 
 type ListDevicesRequest struct {
@@ -8195,11 +8268,19 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x12ListBoardsResponse\x12&\n" +
 	"\x06boards\x18\x01 \x03(\v2\x0e.hall.v1.BoardR\x06boards\",\n" +
 	"\x0fGetBoardRequest\x12\x19\n" +
-	"\bboard_id\x18\x01 \x01(\tR\aboardId\"_\n" +
+	"\bboard_id\x18\x01 \x01(\tR\aboardId\"\x8e\x02\n" +
 	"\x0fAuditLogRequest\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1b\n" +
 	"\tafter_seq\x18\x02 \x01(\x04R\bafterSeq\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xae\x03\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x19\n" +
+	"\bround_id\x18\x04 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x05 \x01(\tR\n" +
+	"tournament\x12\x14\n" +
+	"\x05actor\x18\x06 \x01(\tR\x05actor\x12\x14\n" +
+	"\x05kinds\x18\a \x03(\tR\x05kinds\x12\"\n" +
+	"\rsince_unix_ms\x18\b \x01(\x03R\vsinceUnixMs\x12\"\n" +
+	"\runtil_unix_ms\x18\t \x01(\x03R\vuntilUnixMs\"\xdf\x03\n" +
 	"\n" +
 	"AuditEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x17\n" +
@@ -8217,9 +8298,12 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fblack_change_ms\x18\f \x01(\x03R\rblackChangeMs\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\r \x01(\tR\tcommandId\x12\x1b\n" +
-	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\"A\n" +
+	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\x12\x19\n" +
+	"\bboard_id\x18\x0f \x01(\tR\aboardId\x12\x14\n" +
+	"\x05board\x18\x10 \x01(\tR\x05board\"U\n" +
 	"\x10AuditLogResponse\x12-\n" +
-	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\"\x14\n" +
+	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\x12\x12\n" +
+	"\x04more\x18\x02 \x01(\bR\x04more\"\x14\n" +
 	"\x12ListDevicesRequest\"\xb5\x02\n" +
 	"\x06Device\x12\x1b\n" +
 	"\tdevice_id\x18\x01 \x01(\tR\bdeviceId\x12\x16\n" +
