@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,6 +67,8 @@ func (s *Store) AuditSearch(ctx context.Context, q AuditQuery) ([]AuditItem, boo
 	if err != nil {
 		return nil, false, err
 	}
+	slices.Reverse(audits) // oldest first, as are the events below
+	slices.Reverse(events)
 	items := make([]AuditItem, 0, len(audits)+len(events))
 	for i := range audits {
 		a := &audits[i]
