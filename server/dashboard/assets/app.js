@@ -11,6 +11,7 @@ import { Hall } from "./hall.js";
 import { attention, worst } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
+import { Audit } from "./audit.js";
 import { followStream } from "./stream.js";
 import { wireSignInLink } from "./link.js";
 
@@ -166,6 +167,11 @@ async function boot() {
     actions: canAct ? actions : { buttons: () => [] },
     canAudit: canAct,
   });
+  if (canAct) {
+    const audit = new Audit($("audit-view"), { rounds: () => [...state.rounds.values()] });
+    $("audit-open").hidden = false;
+    $("audit-open").onclick = () => audit.open();
+  }
   wireControls();
   wireSignInLink($("link-open"), $("link-dialog"));
   try {
