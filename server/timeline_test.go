@@ -127,6 +127,11 @@ func TestBoardActionDryRun(t *testing.T) {
 	if r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_DRY_RUN || r.GetState().GetBlack().GetRemainingMs() != 5_460_000 || r.GetCommandId() != "" {
 		t.Errorf("dry run of +1:00 for Black = %v %q, Black %d ms; want DRY_RUN, 91:00, no command", r.GetStatus(), r.GetMessage(), r.GetState().GetBlack().GetRemainingMs())
 	}
+	// The board before, at the same instant: the preview's other side.
+	if bf, af := r.GetBefore(), r.GetState(); bf.GetAtMs() != af.GetAtMs() || bf.GetServerUnixMs() != af.GetServerUnixMs() ||
+		af.GetBlack().GetRemainingMs()-bf.GetBlack().GetRemainingMs() != 60_000 || bf.GetWhite().GetRemainingMs() != af.GetWhite().GetRemainingMs() {
+		t.Errorf("dry run of +1:00 for Black: before %v, after %v; want the same instant, Black's time a minute apart", bf, af)
+	}
 	r = dry(&pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_SET_CLOCK, WhiteMs: 1000, BlackMs: 1000})
 	if r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_REFUSED || r.GetMessage() == "" {
 		t.Errorf("dry run of a setting while the clock runs = %v %q, want REFUSED with the rules' message", r.GetStatus(), r.GetMessage())

@@ -10,35 +10,64 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
-// audit prints a board's audit log, one line an entry in the dashboard's
-// words (describe.go): the time, who, what and, when it was not simply
+// audit prints a board's audit log, or without a board the hall-wide
+// audit (AuditLog's filters: -round, -tournament, -actor, -kind, -since,
+// -until), one line an entry in the dashboard's words (describe.go): the
+// time, the board (hall-wide), who, what and, when it was not simply
 // applied, what came of it; the arbiter's reason on the line below. Lines
 // fit -width columns: by default the terminal's ($COLUMNS without one);
 // printed to a pipe or a file, nothing is cut.
 func (c *cli) audit(args []string) error {
-	var who, what string
+	var who, what, round, tournament, actor, kinds, sinceArg, untilArg string
 	var refused bool
-	var since time.Duration
-	var last, width int
+	var last, width, limit int
 	pos, err := parse(args, func(fs *flag.FlagSet) {
+		fs.StringVar(&round, "round", "", "only this round's boards (Open:5, or its id)")
+		fs.StringVar(&tournament, "tournament", "", "only this tournament's boards")
+		fs.StringVar(&actor, "actor", "", "only entries by this actor: arbiter:Anna, a name (Anna) or a role (chief, device)")
+		fs.StringVar(&kinds, "kind", "", "only entries of these kinds, comma-separated: result, add_time, pause, start, assign...")
+		fs.StringVar(&sinceArg, "since", "", "only entries from then: 09:00 (today), 10m (ago), or 2026-12-07T09:00:00Z")
+		fs.StringVar(&untilArg, "until", "", "only entries before then, as -since")
+		fs.IntVar(&limit, "limit", 0, "hall-wide: the newest N entries (default 500)")
 		fs.StringVar(&who, "who", "", "only entries by this actor (part of it: device, arbiter, a name)")
 		fs.StringVar(&what, "what", "", "only entries whose action contains this (press, add_time, illegal, result...)")
 		fs.BoolVar(&refused, "refused", false, "only what was refused or raised an alert")
-		fs.DurationVar(&since, "since", 0, "only the last while, e.g. 10m")
 		fs.IntVar(&last, "last", 0, "only the last N entries")
 		fs.IntVar(&width, "width", c.width, "columns to fit in (default: the terminal's; 0: no limit)")
 	})
 	if err != nil {
 		return err
 	}
-	if err := need(pos, 1, "audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width N]"); err != nil {
-		return err
+	if len(pos) > 1 {
+		return fmt.Errorf("%w: audit [BOARD] [-round R] [-tournament T] [-actor X] [-kind K] [-since 09:00] [-until T] [-who W] [-what A] [-refused] [-last N] [-width N]", errUsage)
 	}
-	id, err := c.boardID(pos[0])
+	now := time.Now()
+	since, err := whenArg("-since", sinceArg, now)
 	if err != nil {
 		return err
 	}
-	r, err := c.arb.AuditLog(c.ctx, &pb.AuditLogRequest{BoardId: id})
+	until, err := whenArg("-until", untilArg, now)
+	if err != nil {
+		return err
+	}
+	req := &pb.AuditLogRequest{Tournament: tournament, Actor: actor, SinceUnixMs: since, UntilUnixMs: until, Limit: int32(limit)}
+	if kinds != "" {
+		req.Kinds = strings.Split(kinds, ",")
+	}
+	if round != "" {
+		rd, err := c.round(round)
+		if err != nil {
+			return err
+		}
+		req.RoundId = rd.GetRoundId()
+	}
+	hallWide := len(pos) == 0
+	if !hallWide {
+		if req.BoardId, err = c.boardID(pos[0]); err != nil {
+			return err
+		}
+	}
+	r, err := c.arb.AuditLog(c.ctx, req)
 	if err != nil {
 		return err
 	}
@@ -47,8 +76,7 @@ func (c *cli) audit(args []string) error {
 		who, which string
 	}
 	var lines []line
-	var prev *pb.BoardState // the board before each entry, for what it began or ended
-	cut := time.Now().Add(-since)
+	prevs := map[string]*pb.BoardState{} // each board before each entry, for what it began or ended
 	// A command and the board event that carried it out are one ruling,
 	// as on the page: the event says who gave it; the command's own entry
 	// shows while the clock has not applied it.
@@ -60,16 +88,15 @@ func (c *cli) audit(args []string) error {
 	}
 	has := func(s, part string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(part)) }
 	for _, e := range r.GetEntries() {
-		l := line{e: e, who: auditActor(e), which: auditText(e, prev)}
+		l := line{e: e, who: auditActor(e), which: auditText(e, prevs[e.GetBoardId()])}
 		if e.GetAfter() != nil {
-			prev = e.GetAfter()
+			prevs[e.GetBoardId()] = e.GetAfter()
 		}
 		switch {
 		case e.GetOutcome() == "pending" && applied[e.GetCommandId()],
 			who != "" && !has(e.GetActor(), who) && !has(l.who, who),
 			what != "" && !has(e.GetWhat(), what) && !has(l.which, what),
-			refused && !strings.HasPrefix(e.GetOutcome(), "refused") && !strings.HasPrefix(e.GetOutcome(), "alert"),
-			since > 0 && time.UnixMilli(e.GetUnixMs()).Before(cut):
+			refused && !strings.HasPrefix(e.GetOutcome(), "refused") && !strings.HasPrefix(e.GetOutcome(), "alert"):
 			continue
 		}
 		lines = append(lines, l)
@@ -81,17 +108,25 @@ func (c *cli) audit(args []string) error {
 		fmt.Fprintln(c.out, "no entries")
 		return nil
 	}
+	if r.GetMore() {
+		fmt.Fprintf(c.out, "(the newest %d entries: narrow the filters, or -until %s for older ones)\n", len(r.GetEntries()),
+			time.UnixMilli(r.GetEntries()[0].GetUnixMs()).Format(time.RFC3339))
+	}
 	// The actors' column is as wide as its longest name; within a width,
-	// at most a third of it.
-	actorWidth := 0
+	// at most a third of it. Hall-wide, the boards' column before it.
+	actorWidth, boardWidth := 0, 0
 	for _, l := range lines {
 		actorWidth = max(actorWidth, utf8.RuneCountInString(l.who))
+		if hallWide {
+			boardWidth = max(boardWidth, utf8.RuneCountInString(boardOf(l.e))+2)
+		}
 	}
 	const timeWidth = 12 // 15:04:05.000
 	if width > 0 {
 		actorWidth = min(actorWidth, max(16, width/3))
+		boardWidth = min(boardWidth, max(10, width/4))
 	}
-	indent := timeWidth + 2 + actorWidth + 2
+	indent := timeWidth + 2 + boardWidth + actorWidth + 2
 	clip := func(s string) string {
 		if width <= 0 {
 			return s
@@ -103,7 +138,11 @@ func (c *cli) audit(args []string) error {
 		if o := l.e.GetOutcome(); o != "" && o != "applied" {
 			text += " → " + o
 		}
-		fmt.Fprintf(c.out, "%s  %s  %s\n", time.UnixMilli(l.e.GetUnixMs()).Format("15:04:05.000"), pad(clipText(l.who, actorWidth), actorWidth), clip(text))
+		board := ""
+		if hallWide {
+			board = pad(clipText(boardOf(l.e), boardWidth-2), boardWidth)
+		}
+		fmt.Fprintf(c.out, "%s  %s%s  %s\n", time.UnixMilli(l.e.GetUnixMs()).Format("15:04:05.000"), board, pad(clipText(l.who, actorWidth), actorWidth), clip(text))
 		if l.e.GetReason() != "" {
 			fmt.Fprintf(c.out, "%s%s\n", strings.Repeat(" ", indent), clip("“"+l.e.GetReason()+"”"))
 		}
@@ -123,4 +162,39 @@ func clipText(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// boardOf names an entry's board for the hall-wide audit ("-": the hall's own).
+func boardOf(e *pb.AuditEntry) string {
+	switch {
+	case e.GetBoard() != "":
+		return e.GetBoard()
+	case e.GetBoardId() != "":
+		return e.GetBoardId()
+	}
+	return "-"
+}
+
+// whenArg reads a time of -since or -until as Unix ms (0 for ""): a clock
+// time today ("09:00", "9:05:30", local), a while ago ("10m", "2h"), or a
+// date and time ("2026-12-07T09:00:00Z", "2026-12-07 09:00").
+func whenArg(flag, v string, now time.Time) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return now.Add(-d).UnixMilli(), nil
+	}
+	for _, layout := range []string{"15:04", "15:04:05"} {
+		if t, err := time.ParseInLocation(layout, v, now.Location()); err == nil {
+			y, m, d := now.Date()
+			return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, now.Location()).UnixMilli(), nil
+		}
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, v, now.Location()); err == nil {
+			return t.UnixMilli(), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %s %q: write a time today (09:00), a while ago (10m) or a date and time (2026-12-07T09:00:00Z)", errUsage, flag, v)
 }

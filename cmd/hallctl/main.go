@@ -8,6 +8,7 @@
 //	hallctl illegal BOARD white       # 7.5.5
 //	hallctl result BOARD 1-0 [termination]
 //	hallctl audit  BOARD
+//	hallctl audit  -round R -actor Anna -kind result -since 09:00   # hall-wide, no board
 //	hallctl token issue arbiter "Anna" [-sections A,B]
 //	hallctl watch [-round ROUND]
 //	hallctl broadcast ROUND -public -relay URL -relay-token @lichess.token
@@ -90,6 +91,9 @@ Boards
   board BOARD                         one board, with pending commands
   audit BOARD [-who W] [-what A] [-refused] [-since 10m] [-last N] [-width N]
                                       who did what, when, why (in the terminal's width)
+  audit [-round R] [-tournament T] [-actor X] [-kind result,add_time] [-since 09:00] [-until T]
+                                      the hall-wide audit, without a board: e.g. who changed which
+                                      result today (an arbiter sees their sections' boards)
   devices                             clock devices, online or not
   watch [-round R] [-board B]         live updates until interrupted
 

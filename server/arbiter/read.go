@@ -113,8 +113,13 @@ func (a *Service) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Bo
 
 // AuditLog merges the board's events (who pressed, who commanded) with the
 // audit entries (refusals, commands, assignments, alerts), in time order.
+// Without a board, the hall-wide audit (hallAudit); with one, its filters
+// narrow the board's log.
 func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.AuditLogResponse, error) {
 	s := a
+	if req.GetBoardId() == "" {
+		return a.hallAudit(ctx, req)
+	}
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
 		return nil, err
@@ -137,15 +142,7 @@ func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.Au
 	}
 	out := &pb.AuditLogResponse{}
 	for _, r := range audits {
-		e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome,
-			BoardSeq: r.BoardSeq, CommandId: r.CommandID}
-		if len(r.Action) > 0 {
-			var act pb.ClockAction
-			if protojson.Unmarshal(r.Action, &act) == nil {
-				e.Action = &act
-			}
-		}
-		out.Entries = append(out.Entries, e)
+		out.Entries = append(out.Entries, auditEntry(r))
 	}
 	entries, err := s.eventEntries(ctx, rec, evs)
 	if err != nil {
@@ -153,7 +150,21 @@ func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.Au
 	}
 	out.Entries = append(out.Entries, entries...)
 	sort.SliceStable(out.Entries, func(i, j int) bool { return out.Entries[i].GetUnixMs() < out.Entries[j].GetUnixMs() })
-	return out, nil
+	out.Entries, err = a.narrow(out.Entries, b, req)
+	return out, err
+}
+
+// auditEntry writes an audit record as an entry.
+func auditEntry(r storage.AuditRecord) *pb.AuditEntry {
+	e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome,
+		BoardSeq: r.BoardSeq, CommandId: r.CommandID, BoardId: r.BoardID}
+	if len(r.Action) > 0 {
+		var act pb.ClockAction
+		if protojson.Unmarshal(r.Action, &act) == nil {
+			e.Action = &act
+		}
+	}
+	return e
 }
 
 // eventEntries writes a board's events as audit entries, folding them
@@ -173,7 +184,7 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 		act := wire.Action(e)
 		what := hall.ActionText(act)
 		entry := &pb.AuditEntry{UnixMs: ev.Wall.UnixMilli(), Actor: ev.Actor, What: what, Reason: ev.Reason,
-			Outcome: storage.OutcomeApplied, Action: act, BoardSeq: ev.BoardSeq, CommandId: ev.CommandID}
+			Outcome: storage.OutcomeApplied, Action: act, BoardSeq: ev.BoardSeq, CommandId: ev.CommandID, BoardId: ev.BoardID}
 		if ev.CommandID != "" {
 			entry.What += " (command " + ev.CommandID + ")"
 			if _, ok := issuers[ev.CommandID]; !ok {

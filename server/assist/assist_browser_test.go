@@ -297,7 +297,7 @@ func TestAssistantPage(t *testing.T) {
 	if len(spoken) != 1 || spoken[0].Text != words || spoken[0].Lang != "en" {
 		t.Errorf("the phone said %v; want once, in English: %q", spoken, words)
 	}
-	p.poll("the clocks as they are", `/Black, Boris Petrov: 0 moves, [4-9] s used/.test(document.getElementById("side-black").textContent)`, 5*time.Second)
+	p.poll("the clocks as they are", `/Black, Boris Petrov: 0 moves, 2 min 5[1-6] s left, [4-9] s used/.test(document.getElementById("side-black").textContent)`, 5*time.Second)
 	p.shot("assistant-page.png")
 
 	// D.2.10.5, 6.11.2: he stops the clock to call the arbiter — a second

@@ -8,7 +8,9 @@
 // reachable from it.
 //
 // The page shows the board's players, whose move it is, the moves
-// completed and the time used by both, and four large buttons:
+// completed, the time left and the time used by both (the running side's
+// counting down on the page between the hall's states), and four large
+// buttons:
 //
 //   - press the clock for the player, once his move is made: the
 //     opponent's clock starts (D.2.3-D.2.4, D.2.10.3);

@@ -102,6 +102,15 @@ func (id *Identity) MayBoard(board string) bool {
 	return id.Role != RoleAssistant || id.BoardID == board
 }
 
+// SectionsSeen returns the sections whose boards the identity may see, or
+// nil for every section (and the hall's own entries, of no board).
+func (id *Identity) SectionsSeen() []string {
+	if id.Role == RoleChief || len(id.Sections) == 0 {
+		return nil
+	}
+	return slices.Clone(id.Sections)
+}
+
 // MaySection reports whether the identity may act on boards of section.
 func (id *Identity) MaySection(section string) bool {
 	if id.Role == RoleChief || len(id.Sections) == 0 {

@@ -97,6 +97,10 @@ func (b *Board) DryRun(ctx context.Context, id *auth.Identity, action *pb.ClockA
 		}
 		resp.Status = pb.CommandStatus_COMMAND_STATUS_DRY_RUN
 		resp.State = b.wireState(next, b.seq)
+		// The board as it was at that instant: a preview compares the
+		// two from the same time, whatever the page's own copy says.
+		resp.Before = b.wireState(b.state.Project(e.T), b.seq)
+		resp.Before.ServerUnixMs = resp.State.ServerUnixMs
 	}); err != nil {
 		return nil, err
 	}

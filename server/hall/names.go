@@ -133,3 +133,21 @@ func (h *Hall) FindBoard(ref string, visible func(*Board) bool) (*Board, error) 
 	}
 	return h.Board(found.ID)
 }
+
+// BoardTitle names a board with its tournament, as a reference that finds
+// it again: "Nordic Open:3.A1"; its id if it is not known.
+func (h *Hall) BoardTitle(id string) string {
+	b, err := h.Board(id)
+	if err != nil {
+		return id
+	}
+	sc := &h.schedule
+	sc.mu.RLock()
+	r, ok := sc.rounds[b.rec.RoundID]
+	t := sc.tournaments[r.TournamentID]
+	sc.mu.RUnlock()
+	if !ok {
+		return id
+	}
+	return fmt.Sprintf("%s:%d.%s%d", t.Name, r.Number, b.rec.Section, b.rec.Number)
+}

@@ -4905,6 +4905,7 @@ type BoardActionResponse struct {
 	Status        CommandStatus          `protobuf:"varint,3,opt,name=status,proto3,enum=hall.v1.CommandStatus" json:"status,omitempty"`
 	Message       string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"` // why it was refused, or where it waits
 	State         *BoardState            `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	Before        *BoardState            `protobuf:"bytes,6,opt,name=before,proto3" json:"before,omitempty"` // dry run: the board at the instant state was computed from (state: the board with the action applied then)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4970,6 +4971,13 @@ func (x *BoardActionResponse) GetMessage() string {
 func (x *BoardActionResponse) GetState() *BoardState {
 	if x != nil {
 		return x.State
+	}
+	return nil
+}
+
+func (x *BoardActionResponse) GetBefore() *BoardState {
+	if x != nil {
+		return x.Before
 	}
 	return nil
 }
@@ -5131,10 +5139,17 @@ func (x *GetBoardRequest) GetBoardId() string {
 }
 
 type AuditLogRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`
-	AfterSeq      uint64                 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"` // entries after this audit sequence number
-	Limit         int32                  `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`                       // default 500
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	BoardId  string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`     // "": the hall-wide audit, filtered by the fields below (the caller's sections only)
+	AfterSeq uint64                 `protobuf:"varint,2,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"` // entries after this audit sequence number
+	Limit    int32                  `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`                       // default 500; hall-wide: the newest that many, in time order
+	// Filters (each optional; with a board_id they narrow its log too):
+	RoundId       string   `protobuf:"bytes,4,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"`                // only this round's boards (an id, or "Open:5")
+	Tournament    string   `protobuf:"bytes,5,opt,name=tournament,proto3" json:"tournament,omitempty"`                         // only this tournament's boards (its id or name)
+	Actor         string   `protobuf:"bytes,6,opt,name=actor,proto3" json:"actor,omitempty"`                                   // only entries by this actor: "arbiter:Anna", the name ("Anna") or the role ("chief", "device")
+	Kinds         []string `protobuf:"bytes,7,rep,name=kinds,proto3" json:"kinds,omitempty"`                                   // only entries of these kinds: the rules' event kinds ("result", "add_time", "pause", "press") or the first word of what was done ("assign", "revoke_token")
+	SinceUnixMs   int64    `protobuf:"varint,8,opt,name=since_unix_ms,json=sinceUnixMs,proto3" json:"since_unix_ms,omitempty"` // only entries at or after this server time
+	UntilUnixMs   int64    `protobuf:"varint,9,opt,name=until_unix_ms,json=untilUnixMs,proto3" json:"until_unix_ms,omitempty"` // only entries before this server time (0: now)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5190,6 +5205,48 @@ func (x *AuditLogRequest) GetLimit() int32 {
 	return 0
 }
 
+func (x *AuditLogRequest) GetRoundId() string {
+	if x != nil {
+		return x.RoundId
+	}
+	return ""
+}
+
+func (x *AuditLogRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *AuditLogRequest) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+func (x *AuditLogRequest) GetKinds() []string {
+	if x != nil {
+		return x.Kinds
+	}
+	return nil
+}
+
+func (x *AuditLogRequest) GetSinceUnixMs() int64 {
+	if x != nil {
+		return x.SinceUnixMs
+	}
+	return 0
+}
+
+func (x *AuditLogRequest) GetUntilUnixMs() int64 {
+	if x != nil {
+		return x.UntilUnixMs
+	}
+	return 0
+}
+
 type AuditEntry struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Seq      uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`                           // audit sequence number (hall-wide)
@@ -5207,6 +5264,8 @@ type AuditEntry struct {
 	BlackChangeMs int64       `protobuf:"varint,12,opt,name=black_change_ms,json=blackChangeMs,proto3" json:"black_change_ms,omitempty"` // the same for Black, ms
 	CommandId     string      `protobuf:"bytes,13,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`                // the arbiter command the entry concerns, "" if none
 	IssuedBy      string      `protobuf:"bytes,14,opt,name=issued_by,json=issuedBy,proto3" json:"issued_by,omitempty"`                   // an event carrying out a command: who gave the command ("arbiter:Anna")
+	BoardId       string      `protobuf:"bytes,15,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // the board the entry concerns, "" for a hall-wide action
+	Board         string      `protobuf:"bytes,16,opt,name=board,proto3" json:"board,omitempty"`                                         // its name: tournament, round, section and number ("Nordic Open 3.A1")
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5339,9 +5398,24 @@ func (x *AuditEntry) GetIssuedBy() string {
 	return ""
 }
 
+func (x *AuditEntry) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *AuditEntry) GetBoard() string {
+	if x != nil {
+		return x.Board
+	}
+	return ""
+}
+
 type AuditLogResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	More          bool                   `protobuf:"varint,2,opt,name=more,proto3" json:"more,omitempty"` // hall-wide: older entries matched beyond the limit (narrow the filters, or ask until the first entry's time)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5381,6 +5455,13 @@ func (x *AuditLogResponse) GetEntries() []*AuditEntry {
 		return x.Entries
 	}
 	return nil
+}
+
+func (x *AuditLogResponse) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
 }
 
 type ListDevicesRequest struct {
@@ -8177,14 +8258,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x17\n" +
 	"\await_ms\x18\x04 \x01(\x03R\x06waitMs\x12\x17\n" +
-	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\xc4\x01\n" +
+	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\xf1\x01\n" +
 	"\x13BoardActionResponse\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x02 \x01(\tR\tcommandId\x12.\n" +
 	"\x06status\x18\x03 \x01(\x0e2\x16.hall.v1.CommandStatusR\x06status\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12)\n" +
-	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\"\x80\x01\n" +
+	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\x12+\n" +
+	"\x06before\x18\x06 \x01(\v2\x13.hall.v1.BoardStateR\x06before\"\x80\x01\n" +
 	"\x11ListBoardsRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
 	"\asection\x18\x02 \x01(\tR\asection\x12\x1e\n" +
@@ -8195,11 +8277,19 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x12ListBoardsResponse\x12&\n" +
 	"\x06boards\x18\x01 \x03(\v2\x0e.hall.v1.BoardR\x06boards\",\n" +
 	"\x0fGetBoardRequest\x12\x19\n" +
-	"\bboard_id\x18\x01 \x01(\tR\aboardId\"_\n" +
+	"\bboard_id\x18\x01 \x01(\tR\aboardId\"\x8e\x02\n" +
 	"\x0fAuditLogRequest\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1b\n" +
 	"\tafter_seq\x18\x02 \x01(\x04R\bafterSeq\x12\x14\n" +
-	"\x05limit\x18\x03 \x01(\x05R\x05limit\"\xae\x03\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x19\n" +
+	"\bround_id\x18\x04 \x01(\tR\aroundId\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x05 \x01(\tR\n" +
+	"tournament\x12\x14\n" +
+	"\x05actor\x18\x06 \x01(\tR\x05actor\x12\x14\n" +
+	"\x05kinds\x18\a \x03(\tR\x05kinds\x12\"\n" +
+	"\rsince_unix_ms\x18\b \x01(\x03R\vsinceUnixMs\x12\"\n" +
+	"\runtil_unix_ms\x18\t \x01(\x03R\vuntilUnixMs\"\xdf\x03\n" +
 	"\n" +
 	"AuditEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x17\n" +
@@ -8217,9 +8307,12 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fblack_change_ms\x18\f \x01(\x03R\rblackChangeMs\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\r \x01(\tR\tcommandId\x12\x1b\n" +
-	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\"A\n" +
+	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\x12\x19\n" +
+	"\bboard_id\x18\x0f \x01(\tR\aboardId\x12\x14\n" +
+	"\x05board\x18\x10 \x01(\tR\x05board\"U\n" +
 	"\x10AuditLogResponse\x12-\n" +
-	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\"\x14\n" +
+	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\x12\x12\n" +
+	"\x04more\x18\x02 \x01(\bR\x04more\"\x14\n" +
 	"\x12ListDevicesRequest\"\xb5\x02\n" +
 	"\x06Device\x12\x1b\n" +
 	"\tdevice_id\x18\x01 \x01(\tR\bdeviceId\x12\x16\n" +
@@ -8752,104 +8845,105 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	18,  // 76: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
 	9,   // 77: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
 	20,  // 78: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	50,  // 79: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 80: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 81: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 82: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 83: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 84: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 85: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 86: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 87: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 88: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 89: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 90: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 91: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 92: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 93: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 94: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 95: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 96: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 97: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 98: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 99: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 100: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 101: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 102: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 103: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 104: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 105: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 106: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 107: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 108: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 109: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 110: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 111: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 112: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 113: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 114: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 115: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 116: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 117: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 118: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 119: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 120: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 121: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 122: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 123: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 124: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 125: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 126: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 127: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 128: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 129: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 130: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 131: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 132: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 133: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	98,  // 134: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 135: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 136: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 137: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 138: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 139: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 140: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 141: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 142: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 143: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 144: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 145: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 146: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 147: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 148: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 149: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 150: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 151: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 152: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 153: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 154: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 155: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 156: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 157: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 158: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 159: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 160: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 161: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 162: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 163: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 164: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 165: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 166: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 167: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	99,  // 168: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 169: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 170: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 171: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	138, // [138:172] is the sub-list for method output_type
-	104, // [104:138] is the sub-list for method input_type
-	104, // [104:104] is the sub-list for extension type_name
-	104, // [104:104] is the sub-list for extension extendee
-	0,   // [0:104] is the sub-list for field type_name
+	20,  // 79: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
+	50,  // 80: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 81: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 82: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 83: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 84: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 85: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 86: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 87: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 88: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 89: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 90: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 91: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 92: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 93: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 94: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 95: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 96: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 97: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 98: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 99: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 100: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 101: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 102: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 103: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 104: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 105: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 106: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 107: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 108: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 109: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 110: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 111: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 112: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 113: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 114: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 115: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 116: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 117: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 118: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 119: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 120: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 121: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 122: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 123: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 124: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 125: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 126: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 127: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 128: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 129: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 130: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 131: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 132: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 133: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 134: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	98,  // 135: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 136: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 137: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 138: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 139: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 140: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 141: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 142: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 143: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 144: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 145: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 146: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 147: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 148: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 149: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 150: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 151: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 152: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 153: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 154: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 155: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 156: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 157: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 158: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 159: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 160: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 161: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 162: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 163: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 164: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 165: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 166: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 167: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 168: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	99,  // 169: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 170: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 171: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 172: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	139, // [139:173] is the sub-list for method output_type
+	105, // [105:139] is the sub-list for method input_type
+	105, // [105:105] is the sub-list for extension type_name
+	105, // [105:105] is the sub-list for extension extendee
+	0,   // [0:105] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

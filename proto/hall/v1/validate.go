@@ -396,7 +396,21 @@ func (r *AuditLogRequest) Validate() error {
 	if r.GetLimit() < 0 || r.GetLimit() > 10_000 {
 		return bad("limit", "is %d; ask for 1 to 10000 entries (0: 500)", r.GetLimit())
 	}
-	return first(id("board_id", r.GetBoardId(), true), seq("after_seq", r.GetAfterSeq()))
+	if n := len(r.GetKinds()); n > 32 {
+		return bad("kinds", "has %d kinds; at most 32 are allowed", n)
+	}
+	for _, k := range r.GetKinds() {
+		if err := id("kinds", k, true); err != nil {
+			return err
+		}
+	}
+	if r.GetUntilUnixMs() != 0 && r.GetUntilUnixMs() <= r.GetSinceUnixMs() {
+		return bad("until_unix_ms", "is %d, not after since_unix_ms %d; give a time range that is not empty", r.GetUntilUnixMs(), r.GetSinceUnixMs())
+	}
+	// board_id is optional: without it, the hall-wide audit.
+	return first(id("board_id", r.GetBoardId(), false), seq("after_seq", r.GetAfterSeq()), id("round_id", r.GetRoundId(), false),
+		id("tournament", r.GetTournament(), false), id("actor", r.GetActor(), false),
+		nonNegative("since_unix_ms", r.GetSinceUnixMs()), nonNegative("until_unix_ms", r.GetUntilUnixMs()))
 }
 
 func (r *IssueTokenRequest) Validate() error {

@@ -60,7 +60,7 @@ async function call(method, req) {
   return r.json();
 }
 
-// minutes writes a time used for people: "1 h 2 min 5 s", "4 min 0 s", "7 s".
+// minutes writes a time for people: "1 h 2 min 5 s", "4 min 0 s", "7 s".
 function minutes(ms) {
   const s = Math.ceil(Math.max(0, ms) / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
   if (h > 0) return h + " h " + m + " min " + sec + " s";
@@ -83,6 +83,18 @@ function used(side) {
     ms += Math.max(0, Date.now() + serverOffset - num(st.serverUnixMs));
   }
   return ms;
+}
+
+// left is side's time left now: the board's remaining main time, run
+// down while his clock runs once the move's simple delay is spent, as the
+// dashboard's clocks run.
+function left(side) {
+  const st = board.state || {}, p = st[side] || {};
+  let ms = num(p.remainingMs);
+  if (status() === "BOARD_STATUS_RUNNING" && sideOf(st.running) === side) {
+    ms -= Math.max(0, Date.now() + serverOffset - num(st.serverUnixMs) - num(p.delayLeftMs));
+  }
+  return Math.max(0, ms);
 }
 
 // setButton changes a button only where it changed, so that a screen
@@ -125,7 +137,8 @@ function render() {
   for (const s of ["white", "black"]) {
     const p = st[s] || {};
     const n = num(p.moves);
-    $("side-" + s).textContent = SIDE[s] + ", " + nameOf(s) + ": " + n + (n === 1 ? " move" : " moves") + ", " + minutes(used(s)) + " used" +
+    $("side-" + s).textContent = SIDE[s] + ", " + nameOf(s) + ": " + n + (n === 1 ? " move" : " moves") + ", " +
+      minutes(left(s)) + " left, " + minutes(used(s)) + " used" +
       (p.flagAtMs !== undefined ? ", flag fallen" : "");
   }
   const running = status() === "BOARD_STATUS_RUNNING";

@@ -7,7 +7,7 @@
 
 import * as f from "./format.js";
 import { el, option } from "./dom.js";
-import { remaining, now } from "./clock.js";
+import { remaining } from "./clock.js";
 import { call } from "./api.js";
 import * as blind from "./blind.js";
 
@@ -326,6 +326,7 @@ export class Actions {
 
   // check shows what the action will do: the rules' answer to a dry run.
   async check() {
+    this.dry = null;
     if (this.done) return;
     const n = (this.checks = (this.checks || 0) + 1);
     let method, req;
@@ -347,10 +348,27 @@ export class Actions {
         this.show([el("p", "error", "The rules refuse it: " + r.message)], false);
         return;
       }
-      this.show(whatHappens(this.rec, r.state), true);
+      this.dry = { before: r.before || null, after: r.state };
+      this.show(whatHappens(this.rec, this.dry), true);
     } catch (e) {
       if (n === this.checks) this.show([el("p", "error", e.message)], false);
     }
+  }
+
+  // tick runs the preview's clocks with the board's: both sides of each
+  // arrow at the same instant, now. An event on the board since the dry
+  // run (a press) asks the rules again.
+  tick() {
+    if (!this.dry || this.done || !this.dialog.open) return;
+    const st = this.rec.state || {};
+    if (f.num(st.boardSeq) !== f.num(this.dry.after.boardSeq)) {
+      this.check();
+      return;
+    }
+    const ul = this.preview.querySelector("ul.changes");
+    if (!ul) return;
+    const lines = changeLines(this.rec, this.dry);
+    if (lines.map(l => l.textContent).join("\n") !== [...ul.children].map(l => l.textContent).join("\n")) ul.replaceChildren(...lines);
   }
 
   show(nodes, ok) {
@@ -407,19 +425,11 @@ function deviceNote(rec) {
 }
 
 // whatHappens compares the board now with the dry run's state.
-function whatHappens(rec, after) {
-  const st = rec.state || {};
+function whatHappens(rec, dry) {
+  const st = rec.state || {}, after = dry.after;
   const out = [];
-  const t = f.num(after.serverUnixMs) || now();
   const ul = el("ul", "changes");
-  for (const s of f.SIDES) {
-    const before = remainingAt(st, s, t), is = f.num(after[s] && after[s].remainingMs);
-    const d = is - before;
-    const li = el("li", "", f.Side(s) + ": " + f.clock(before) + " → " + f.clock(is));
-    if (Math.abs(d) >= 1000) li.append(el("b", d > 0 ? "plus" : "minus", " (" + f.change(d) + ")"));
-    if (f.num(after[s] && after[s].moves) !== f.num(st[s] && st[s].moves)) li.append(el("span", "", ", moves " + f.num(st[s] && st[s].moves) + " → " + f.num(after[s].moves)));
-    ul.append(li);
-  }
+  ul.append(...changeLines(rec, dry));
   out.push(ul);
   if (after.toMove && after.toMove !== st.toMove) out.push(el("p", "", "To move: " + f.Side(st.toMove) + " → " + f.Side(after.toMove) + "."));
   if (f.statusKey(after) !== f.statusKey(st)) out.push(el("p", "", "The game: " + f.statusWord(st) + " → " + f.statusWord(after) + "."));
@@ -431,12 +441,18 @@ function whatHappens(rec, after) {
   return out;
 }
 
-// remainingAt is a side's clock at server time t.
-function remainingAt(st, side, t) {
-  const p = (st && st[side]) || {};
-  let ms = f.num(p.remainingMs);
-  if (st.status === "BOARD_STATUS_RUNNING" && st.running === "SIDE_" + side.toUpperCase()) {
-    ms -= Math.max(0, t - f.num(st.serverUnixMs) - f.num(p.delayLeftMs));
-  }
-  return Math.max(0, ms);
+// changeLines says each side's clock now and with the action: the dry
+// run's board before and after it, both run forward to the same instant
+// (now), so that the difference is the action's own and both tick with
+// the running clock while the dialog is open.
+function changeLines(rec, dry) {
+  const st = rec.state || {}, after = dry.after, before = dry.before || st;
+  return f.SIDES.map(s => {
+    const was = remaining(before, s), is = remaining(after, s);
+    const d = is - was;
+    const li = el("li", "", f.Side(s) + ": " + f.clock(was) + " → " + f.clock(is));
+    if (Math.abs(d) >= 1000) li.append(el("b", d > 0 ? "plus" : "minus", " (" + f.change(d) + ")"));
+    if (f.num(after[s] && after[s].moves) !== f.num(st[s] && st[s].moves)) li.append(el("span", "", ", moves " + f.num(st[s] && st[s].moves) + " → " + f.num(after[s].moves)));
+    return li;
+  });
 }

@@ -11,6 +11,7 @@ import { Hall } from "./hall.js";
 import { attention, worst, grouped } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
+import { Audit } from "./audit.js";
 import { followStream } from "./stream.js";
 import { wireSignInLink } from "./link.js";
 
@@ -167,6 +168,11 @@ async function boot() {
     actions: canAct ? actions : { buttons: () => [] },
     canAudit: canAct,
   });
+  if (canAct) {
+    const audit = new Audit($("audit-view"), { rounds: () => [...state.rounds.values()] });
+    $("audit-open").hidden = false;
+    $("audit-open").onclick = () => audit.open();
+  }
   wireControls();
   wireSignInLink($("link-open"), $("link-dialog"));
   try {
@@ -614,6 +620,7 @@ function frame(t) {
     lastTick = t;
     hall.tick();
     panel.tick();
+    if (actions) actions.tick();
   }
   requestAnimationFrame(frame);
 }
