@@ -97,7 +97,8 @@ func TestBroadcastOfASimulatedRound(t *testing.T) {
 		roundID = rs.GetRounds()[0].GetRoundId()
 		return nil
 	})
-	if _, err := arb.SetBroadcast(ctx, &pb.SetBroadcastRequest{RoundId: roundID, RelayUrl: ptr(rs.URL + "/push"), RelayToken: ptr("lip_x")}); err != nil {
+	public := true
+	if _, err := arb.SetBroadcast(ctx, &pb.SetBroadcastRequest{RoundId: roundID, RelayUrl: ptr(rs.URL + "/push"), RelayToken: ptr("lip_x"), Public: &public}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -141,7 +142,11 @@ func TestBroadcastOfASimulatedRound(t *testing.T) {
 			t.Fatalf("poll: %d %s", code, b)
 		}
 	}
-	_, finalTag, final := poll("")
+	_, finalTag, _ := poll("")
+	// The relay is pushed what the public reads: the round's PGN without
+	// the arbiters' reasons (a claim the fleet's players cut short is
+	// ruled with one); the round is public, so a tokenless GET is that.
+	final := publicPGN(t, url)
 	if notModified == 0 {
 		// On a loaded machine every poll during play can find a move
 		// made since the last: the finished round no longer changes,
@@ -257,4 +262,19 @@ func clockOf(comment, cmd string) string {
 	}
 	v, _, _ := strings.Cut(after, "]")
 	return v
+}
+
+// publicPGN reads url without a token, as the public and the relays do.
+func publicPGN(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s without a token: %d %s", url, resp.StatusCode, b)
+	}
+	return string(b)
 }
