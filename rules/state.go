@@ -151,7 +151,7 @@ func NewState(cfg Config) (State, error) {
 	s := State{Config: cfg, Result: NoResult}
 	s.Category = prof.GameType(cfg.TimeControl)
 	for i := range s.P {
-		s.P[i] = Player{MainMs: cfg.TimeControl.Periods[0].BaseMs, FlagAt: NoFlag}
+		s.P[i] = Player{MainMs: cfg.TimeControl.For(Side(i)).Periods[0].BaseMs, FlagAt: NoFlag}
 	}
 	s.noteTimeTrouble()
 	return s, nil
@@ -176,9 +176,15 @@ func (s *State) Score() (white, black float64) {
 	return s.Result.Score(s.Config.Regulations.Scoring)
 }
 
+// control returns the time control side plays under (time odds give the
+// players different ones).
+func (s *State) control(side Side) TimeControl {
+	return s.Config.TimeControl.For(side)
+}
+
 // period returns side's period in force.
 func (s *State) period(side Side) Period {
-	return s.Config.TimeControl.Periods[s.P[side].Period]
+	return s.control(side).Periods[s.P[side].Period]
 }
 
 // FlagDeadline returns the board time at which the running side's flag will

@@ -20,6 +20,9 @@
 // spec/conformance.md and these extensions; a vector written only in the
 // spec's vocabulary means the same here.
 //
+// Time control: also one per side (time odds, Armageddon), "white
+// 60/5m:0+2s | black 60/4m:0+2s" (rules.ParseTimeControl).
+//
 // Regulations:
 //
 //	scoring                     [win, draw, loss] points, e.g. [3, 1, 0]
