@@ -140,8 +140,11 @@ export class Hall {
     parts.meta.textContent = metaText(rec);
     parts.meta.title = metaTitle(rec);
     if (parts.status) parts.status.textContent = statusText(rec);
-    if (parts.result) parts.result.textContent = f.resultText(st.result);
-  if (parts.res) parts.res.textContent = f.finished(st) ? f.resultText(st.result) : "";
+    if (parts.result) parts.result.textContent = f.stateResult(st);
+  if (parts.res) {
+    parts.res.textContent = f.finished(st) ? f.stateResult(st, true) : "";
+    parts.res.classList.toggle("odds", !!f.counts(st));
+  }
     if (parts.device) {
       parts.device.textContent = deviceText(rec);
       parts.device.classList.toggle("bad", off);
@@ -196,7 +199,7 @@ export class Hall {
     gtitle.append(el("span", "gname", i.tournamentName), el("span", "gwhere", title.slice(i.tournamentName.length)));
     const parts = [gtitle, el("span", "gtc", tc), prog];
     if (results.length) {
-      parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.resultText(r.state.result)).join(", ")));
+      parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.stateResult(r.state, true)).join(", ")));
     }
     const relay = this.ctx.broadcasts.get(g.roundId);
     if (relay && relay.relay) parts.push(relayBadge(relay.relay));
@@ -391,7 +394,7 @@ function metaTitle(rec) {
   const st = rec.state || {}, i = rec.info;
   const lines = [f.boardLabel(i) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black)];
   if (i.timeControlInfo) lines.push(i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ")");
-  lines.push(f.statusWord(st) + (st.result && st.result !== "*" ? " " + st.result + " " + f.termination(st.termination) : ""));
+  lines.push(f.statusWord(st) + (st.result && st.result !== "*" ? " " + f.stateResult(st) + " " + f.termination(st.termination) : ""));
   if (st.lastRuling) lines.push("last ruling: " + rulingText(st.lastRuling));
   lines.push(deviceText(rec));
   return lines.join("\n");
@@ -400,7 +403,7 @@ function metaTitle(rec) {
 function statusText(rec) {
   const st = rec.state || {};
   switch (f.statusKey(st)) {
-    case "BOARD_STATUS_FINISHED": return (f.resultText(st.result) + " " + f.termination(st.termination)).trim();
+    case "BOARD_STATUS_FINISHED": return (f.stateResult(st) + " " + f.termination(st.termination)).trim();
     case "BOARD_STATUS_PAUSED": return "paused";
     case "BOARD_STATUS_ADJOURNED": return "adjourned";
     case "BOARD_STATUS_REFERRED": return "referred";
