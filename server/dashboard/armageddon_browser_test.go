@@ -77,3 +77,48 @@ func TestDashboardArmageddon(t *testing.T) {
 		}
 	}
 }
+
+// The dashboard sets up an Armageddon board: "+ board" on the round's
+// header, "Armageddon", the players, Add. The hall answers with both
+// controls in words and the draw odds; the board arrives on the page and
+// the hall holds it with both.
+func TestDashboardAddsAnArmageddonBoard(t *testing.T) {
+	longtest.Skip(t)
+	t.Parallel()
+	h := halltest.Start(t, halltest.OnLoopback())
+	tb := newTable(t, h, "90m+30s", []boardSpec{{section: "A"}})
+	p := openPage(t, h.HTTP(t), 1280, 800)
+	p.signIn(h.Chief)
+	p.waitHall(1)
+	p.click("+ board", ".ghead .gadd")
+	p.poll("the dialog open", `document.getElementById("addboard-dialog").open && document.getElementById("ab-number").value === "2"`, 2*time.Second)
+	p.click("Armageddon", "#ab-armageddon")
+	p.do("the players", sendKeys("#ab-white", "Tie, Anna"), sendKeys("#ab-black", "Break, Bert"))
+	p.click("Add", "#ab-add")
+	p.poll("the hall's answer", `!document.getElementById("ab-says").hidden`, 5*time.Second)
+	says := p.text("#ab-says")
+	for _, want := range []string{"Board 2 added", "White 5 min for 60 moves", "Black 4 min for 60 moves", "(blitz)", "draw odds for black"} {
+		if !strings.Contains(says, want) {
+			t.Errorf("the dialog says %q, want %q in it", says, want)
+		}
+	}
+	p.click("Close", "#ab-close")
+	p.waitHall(2)
+	arb, ctx := h.Arbiter(t)
+	r, err := arb.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: tb.round.GetRoundId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, b := range r.GetBoards() {
+		if b.GetNumber() == 2 {
+			found = true
+			if b.GetConfig().GetTimeControl() != "white 60/300:0+2 | black 60/240:0+2" || b.GetConfig().GetRegulations().GetDrawOdds() != "black" {
+				t.Errorf("board 2: %v", b.GetConfig())
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no board 2 in the hall: %v", r.GetBoards())
+	}
+}

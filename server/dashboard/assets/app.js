@@ -13,6 +13,7 @@ import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
 import { followStream } from "./stream.js";
 import { wireSignInLink } from "./link.js";
+import { wireAddBoard } from "./addboard.js";
 
 const $ = id => document.getElementById(id);
 
@@ -169,6 +170,7 @@ async function boot() {
   });
   wireControls();
   wireSignInLink($("link-open"), $("link-dialog"));
+  if (canAct) hall.addBoard = wireAddBoard($("addboard-dialog"));
   try {
     await loadRounds();
     readHash();

@@ -24,6 +24,7 @@ export class Hall {
     this.filter = { tournament: "", section: "", status: "", trouble: false, search: "", attention: null };
     this.marks = new Map();
     this.ctx = { rounds: new Map(), broadcasts: new Map() };
+    this.addBoard = null; // (roundId, title, number) opens "Add a board", for those who may
     root.addEventListener("click", e => {
       const t = e.target.closest("[data-board]");
       if (t) this.onOpen(t.dataset.board);
@@ -197,7 +198,18 @@ export class Hall {
     // A long tournament name gives way; its round and section never do.
     const gtitle = el("span", "gtitle");
     gtitle.append(el("span", "gname", i.tournamentName), el("span", "gwhere", title.slice(i.tournamentName.length)));
-    const parts = [gtitle, el("span", "gtc", tc), prog];
+    const parts = [gtitle];
+    if (this.addBoard) {
+      const add = el("button", "gadd", "+ board");
+      add.type = "button";
+      add.title = "Add a board to this round (an Armageddon, a board by hand)";
+      add.onclick = e => {
+        e.stopPropagation();
+        this.addBoard(g.roundId, title, Math.max(0, ...g.recs.map(r => r.info.number || 0)) + 1);
+      };
+      parts.push(add);
+    }
+    parts.push(el("span", "gtc", tc), prog);
     if (results.length) {
       parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.stateResult(r.state, true)).join(", ")));
     }
