@@ -47,7 +47,7 @@ func tcParseSides(in string) (TimeControl, error) {
 			var ie *InputError
 			if errors.As(err, &ie) {
 				c := *ie
-				c.What = side.String() + "'s time control"
+				c.Problem = side.String() + "'s control: " + c.Problem
 				return TimeControl{}, &c
 			}
 			return TimeControl{}, err
