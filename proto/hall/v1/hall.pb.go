@@ -962,7 +962,7 @@ func (x *Regulations) GetDrawOdds() string {
 type ClockConfig struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Ruleset       string                 `protobuf:"bytes,1,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                            // "fide-2023" (default when empty), "fide-2018", "fide-2009", "fide-2005"
-	TimeControl   string                 `protobuf:"bytes,2,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // PGN TimeControl in seconds ("40/5400+30:1800+30", "300d5", "*60") or times with units ("90m+30s", "3m+2s", "G/60;d5"); a bare time under a minute ("3+2") is refused, never guessed
+	TimeControl   string                 `protobuf:"bytes,2,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // PGN TimeControl in seconds ("40/5400+30:1800+30", "300d5", "*60") or times with units ("90m+30s", "3m+2s", "G/60;d5"); a bare time under a minute ("3+2") is refused, never guessed; time odds, one per side: "white 5m | black 4m"
 	Regulations   *Regulations           `protobuf:"bytes,3,opt,name=regulations,proto3" json:"regulations,omitempty"`
 	BlindPlay     *BlindPlay             `protobuf:"bytes,4,opt,name=blind_play,json=blindPlay,proto3" json:"blind_play,omitempty"` // the board is played under the rules for visually disabled players; unset: it is not
 	unknownFields protoimpl.UnknownFields
