@@ -56,14 +56,13 @@ func (s *State) setClock(e Event) error {
 		}
 	}
 	s.P[White].MainMs, s.P[Black].MainMs = e.WhiteMs, e.BlackMs
-	tc := s.Config.TimeControl
 	for side, m := range [2]*int{e.WhiteMoves, e.BlackMoves} {
 		if m == nil {
 			continue
 		}
 		s.P[side].Moves = *m
 		if s.Config.Regulations.PeriodChange == ByMoves {
-			s.enterPeriod(Side(side), tc.PeriodForMoves(*m), false)
+			s.enterPeriod(Side(side), s.control(Side(side)).PeriodForMoves(*m), false)
 		}
 	}
 	s.clearCorrectedFlags()

@@ -56,7 +56,7 @@ func (s *State) flagsUnordered(e Event) error {
 		return s.refuse(e, RefusedNotApplicable, LawDefectiveClock,
 			"this edition has no rule for flags whose order is unknown; the arbiter replaces the clock and sets the times (set_clock) or records the result")
 	case FlagOrderByPeriod:
-		if last := s.Config.TimeControl.Last(); s.P[White].Period == last && s.P[Black].Period == last {
+		if s.P[White].Period == s.control(White).Last() && s.P[Black].Period == s.control(Black).Last() {
 			s.bothFlagsDown(e.T)
 			s.end(e.T, Draw, TermTime)
 			return nil
@@ -111,16 +111,18 @@ func (s *State) guidelinesApply(e Event) error {
 		}
 		return s.refuse(e, RefusedNotApplicable, LawQuickplayBlitz, why)
 	}
-	tc := s.Config.TimeControl
-	switch last := tc.Periods[tc.Last()]; {
-	case tc.Hourglass:
-		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement, "an hourglass game has no quickplay finish: a player's time grows while his opponent thinks")
-	case q.LastPeriodOnly && last.Bonus != NoBonus && last.BonusMs > 0:
-		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement,
-			"the last period has an increment or delay: its moves need not be made in a limited time, so there is no quickplay finish")
-	case !q.LastPeriodOnly && tc.HasBonus():
-		return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement,
-			"only games without increment or delay in any period have a quickplay finish")
+	for _, side := range [2]Side{White, Black} { // time odds: either side's control may have a bonus
+		tc := s.control(side)
+		switch last := tc.Periods[tc.Last()]; {
+		case tc.Hourglass:
+			return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement, "an hourglass game has no quickplay finish: a player's time grows while his opponent thinks")
+		case q.LastPeriodOnly && last.Bonus != NoBonus && last.BonusMs > 0:
+			return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement,
+				"the last period has an increment or delay: its moves need not be made in a limited time, so there is no quickplay finish")
+		case !q.LastPeriodOnly && tc.HasBonus():
+			return s.refuse(e, RefusedNotApplicable, LawQuickplayIncrement,
+				"only games without increment or delay in any period have a quickplay finish")
+		}
 	}
 	if s.QuickplayBonusMs > 0 {
 		return s.refuse(e, RefusedNotApplicable, LawQuickplayRequest, "five seconds a move were already introduced; the game now has an increment")
@@ -158,7 +160,7 @@ func (s *State) quickplay(e Event) error {
 		// Appendix D do not ask for it.
 		return s.refuse(e, RefusedNotToMove, claim, side.String()+" does not have the move")
 	}
-	if s.P[side].Period != s.Config.TimeControl.Last() {
+	if s.P[side].Period != s.control(side).Last() {
 		return s.refuse(e, RefusedNotApplicable, LawQuickplayFinish, "not in the quickplay finish: "+side.String()+" is not in the last period")
 	}
 	switch {

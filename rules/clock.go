@@ -90,7 +90,7 @@ func (s *State) enterPeriod(side Side, i int, add bool) {
 	}
 	for add && p.Period < i {
 		p.Period++
-		p.MainMs += s.Config.TimeControl.Periods[p.Period].BaseMs
+		p.MainMs += s.control(side).Periods[p.Period].BaseMs
 	}
 	p.Period = i
 	p.TimeTrouble = false
@@ -100,7 +100,7 @@ func (s *State) enterPeriod(side Side, i int, add bool) {
 func (s *State) flagFalls(t int64) {
 	side := s.ToMove
 	p := &s.P[side]
-	tc := s.Config.TimeControl
+	tc := s.control(side)
 	if s.Config.Regulations.PeriodChange == AtFlag && p.Period < tc.Last() &&
 		p.Moves >= tc.MovesBefore(p.Period+1) {
 		// 6.4: the moves of the period were completed, the next period's
@@ -172,7 +172,7 @@ func (s *State) end(t int64, r Result, term Termination) {
 // period"), although the next period's time was added already.
 func (s *State) movePeriod(side Side) Period {
 	p := &s.P[side]
-	tc := s.Config.TimeControl
+	tc := s.control(side)
 	return tc.Periods[min(p.Period, tc.PeriodForMoves(p.Moves))]
 }
 
@@ -195,7 +195,7 @@ func (s *State) startMove(side Side) {
 // answered by it, or is this move.
 func (s *State) completeMove(side Side) {
 	p := &s.P[side]
-	tc := s.Config.TimeControl
+	tc := s.control(side)
 	s.Sealed = false
 	if p.FlagAt == NoFlag {
 		// No increment is earned by a move completed after the flag fell.

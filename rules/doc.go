@@ -69,6 +69,7 @@
 //	times with units (m, min, h, s, sec)         "3m+2s", "90m+30s", "1h30+30s", "40/90m+30s:30m+30s",
 //	                                             "5400s", "45s", "*3m", "40/2h, 20/1h, 15m+30s"
 //	G/ and SD/, minutes by convention            "G/15", "G/60;d5", "G/90+30", "40/120m, SD/30;d5"
+//	one per side (time odds, Armageddon)         "white 5m | black 4m", "white 60/5m:0+2s | black 60/4m:0+2s"
 //
 // An increment ("+N") or delay ("dN" simple, "bN" Bronstein) is seconds,
 // with or without "s", on any period. Periods are separated by ':' or ','.
@@ -84,7 +85,8 @@
 // [TimeControl.Words] and [TimeControl.Describe] say it for people: "90 min
 // for 40 moves, then 30 min, +30 s per move from move 1; standard".
 // [GameType] gives the game type (blitz, rapid, standard) of Appendix
-// A.1 / B.1 for a ruleset.
+// A.1 / B.1 for a ruleset; with a control per side ([TimeControl.For]) a
+// game is rapid or blitz when each player's control is, else standard.
 //
 // # Configuring an event
 //

@@ -104,11 +104,10 @@ func (s *State) illegalMoveFound(e Event) error {
 	if off == Black {
 		moves[White] = e.Move
 	}
-	tc := s.Config.TimeControl
 	for side := range s.P {
 		p := &s.P[side]
 		p.Moves = min(p.Moves, moves[side])
-		s.enterPeriod(Side(side), min(p.Period, tc.PeriodForMoves(p.Moves)), false)
+		s.enterPeriod(Side(side), min(p.Period, s.control(Side(side)).PeriodForMoves(p.Moves)), false)
 	}
 	s.P[White].MainMs, s.P[Black].MainMs = e.WhiteMs, e.BlackMs
 	s.clearCorrectedFlags()

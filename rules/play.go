@@ -13,9 +13,10 @@ func (s *State) start(e Event) error {
 	s.StartedAt, s.DefaultFrom = e.T, e.T
 	s.P[White].Absent, s.P[Black].Absent = e.AbsentWhite, e.AbsentBlack
 	if s.Config.Regulations.IncrementAtStart {
-		if p := s.Config.TimeControl.Periods[0]; p.Bonus == Increment {
-			s.P[White].MainMs += p.BonusMs
-			s.P[Black].MainMs += p.BonusMs
+		for side := range s.P {
+			if p := s.control(Side(side)).Periods[0]; p.Bonus == Increment {
+				s.P[side].MainMs += p.BonusMs
+			}
 		}
 	}
 	s.startMove(White) // 6.6: at the time set for the start, White's clock is started

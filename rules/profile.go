@@ -269,8 +269,19 @@ func rulesetList() string {
 }
 
 // GameType returns the category of a game played with tc under this
-// profile, from T = tc.SixtyMoveMs() (Appendix A.1 / B.1).
+// profile, from T = tc.SixtyMoveMs() (Appendix A.1 / B.1). The
+// appendices define rapid and blitz by the time of "each player": with a
+// control per side the game is rapid (blitz) when each side's control is;
+// when the two fall in different categories neither appendix's
+// definition holds and the game is standard (docs/laws.md).
 func (p *Profile) GameType(tc TimeControl) Category {
+	if tc.Black != nil {
+		w, b := p.GameType(tc.For(White)), p.GameType(tc.For(Black))
+		if w != b {
+			return Standard
+		}
+		return w
+	}
 	switch t := tc.SixtyMoveMs(); {
 	case t <= p.BlitzMaxMs:
 		return Blitz

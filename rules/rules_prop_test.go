@@ -31,27 +31,43 @@ var propTerminations = []rules.Termination{rules.TermNone, rules.TermNormal, rul
 
 // drawTimeControl draws a valid time control: sudden death, up to three
 // periods with a few moves each (so periods change within short
-// histories), any bonus on any period, or an hourglass.
+// histories), any bonus on any period, or an hourglass; sometimes one
+// per side (time odds).
 func drawTimeControl(t *rapid.T) rules.TimeControl {
 	bases := []int64{1, 5, 30, 60, 180, 300, 600, 900, 3600, 5400}
 	if rapid.IntRange(0, 5).Draw(t, "hourglass?") == 0 {
 		b := rapid.SampledFrom(bases).Draw(t, "hourglass base s")
 		return rules.TimeControl{Hourglass: true, Periods: []rules.Period{{BaseMs: b * 1000}}}
 	}
-	n := rapid.IntRange(1, 3).Draw(t, "periods")
+	tc := drawPeriods(t, bases, "")
+	if rapid.IntRange(0, 3).Draw(t, "time odds?") == 0 {
+		black := drawPeriods(t, bases, "black ")
+		if black.String() != tc.String() {
+			tc.Black = &black
+		}
+		if err := tc.Validate(); err != nil {
+			t.Fatalf("drawn time control %v: %v", tc, err)
+		}
+	}
+	return tc
+}
+
+// drawPeriods draws one control's periods, its draws' names prefixed.
+func drawPeriods(t *rapid.T, bases []int64, prefix string) rules.TimeControl {
+	n := rapid.IntRange(1, 3).Draw(t, prefix+"periods")
 	tc := rules.TimeControl{Periods: make([]rules.Period, n)}
 	for i := range tc.Periods {
 		p := &tc.Periods[i]
-		p.BaseMs = rapid.SampledFrom(bases).Draw(t, fmt.Sprintf("base s %d", i)) * 1000
-		if i > 0 && rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("no base %d?", i)) == 0 {
+		p.BaseMs = rapid.SampledFrom(bases).Draw(t, fmt.Sprintf("%sbase s %d", prefix, i)) * 1000
+		if i > 0 && rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("%sno base %d?", prefix, i)) == 0 {
 			p.BaseMs = 0 // a later period may add no time
 		}
 		if i < n-1 {
-			p.Moves = rapid.IntRange(1, 4).Draw(t, fmt.Sprintf("moves %d", i))
+			p.Moves = rapid.IntRange(1, 4).Draw(t, fmt.Sprintf("%smoves %d", prefix, i))
 		}
-		p.Bonus = rules.BonusKind(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("bonus kind %d", i)))
+		p.Bonus = rules.BonusKind(rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("%sbonus kind %d", prefix, i)))
 		if p.Bonus != rules.NoBonus {
-			p.BonusMs = rapid.Int64Range(0, 10).Draw(t, fmt.Sprintf("bonus s %d", i)) * 1000
+			p.BonusMs = rapid.Int64Range(0, 10).Draw(t, fmt.Sprintf("%sbonus s %d", prefix, i)) * 1000
 		}
 	}
 	if err := tc.Validate(); err != nil {
@@ -85,6 +101,7 @@ func drawConfig(t *rapid.T) rules.Config {
 	if rapid.Bool().Draw(t, "3/1/0") {
 		reg.Scoring = rules.Scoring{Win: 3, Draw: 1, Loss: 0}
 	}
+	reg.DrawOdds = rapid.SampledFrom([]rules.DrawOdds{rules.NoDrawOdds, rules.NoDrawOdds, rules.DrawOddsWhite, rules.DrawOddsBlack}).Draw(t, "draw odds")
 	return cfg
 }
 
@@ -261,6 +278,11 @@ func events(steps []step) []rules.Event {
 func cloneState(s rules.State) rules.State {
 	c := s
 	c.Config.TimeControl.Periods = append([]rules.Period(nil), s.Config.TimeControl.Periods...)
+	if b := s.Config.TimeControl.Black; b != nil {
+		cb := *b
+		cb.Periods = append([]rules.Period(nil), b.Periods...)
+		c.Config.TimeControl.Black = &cb
+	}
 	reg := &c.Config.Regulations
 	for _, p := range []**int64{&reg.DefaultTimeMs, &reg.IllegalMovePenaltyMs, &reg.DrawClaimPenaltyMs} {
 		if *p != nil {
@@ -289,8 +311,8 @@ func basesAdded(tc rules.TimeControl, from, to int) int64 {
 func checkTimeGrowth(s, n rules.State, e *rules.Event) []string {
 	var bad []string
 	cfg := n.Config
-	tc := cfg.TimeControl
 	for side := rules.White; side <= rules.Black; side++ {
+		tc := cfg.TimeControl.For(side) // time odds: the side's own control
 		before, after := s.P[side], n.P[side]
 		gain := after.MainMs - before.MainMs
 		// Any step may pass a flag at which the next period is added
@@ -387,8 +409,8 @@ func checkState(s rules.State) []string {
 		if p.Moves < 0 {
 			bad = append(bad, fmt.Sprintf("%s has %d moves, below 0", side, p.Moves))
 		}
-		if p.Period < 0 || p.Period >= len(s.Config.TimeControl.Periods) {
-			bad = append(bad, fmt.Sprintf("%s is in period %d of %d", side, p.Period, len(s.Config.TimeControl.Periods)))
+		if n := len(s.Config.TimeControl.For(side).Periods); p.Period < 0 || p.Period >= n {
+			bad = append(bad, fmt.Sprintf("%s is in period %d of %d", side, p.Period, n))
 		}
 		if p.Illegal < 0 || p.Illegal > mustProfile(s.Config.Ruleset).IllegalMovesToLose {
 			bad = append(bad, fmt.Sprintf("%s has %d illegal moves", side, p.Illegal))
@@ -405,7 +427,8 @@ func checkState(s rules.State) []string {
 	}
 	for side := rules.White; side <= rules.Black; side++ {
 		p := s.P[side]
-		per := s.Config.TimeControl.Periods[min(max(p.Period, 0), len(s.Config.TimeControl.Periods)-1)]
+		ps := s.Config.TimeControl.For(side).Periods
+		per := ps[min(max(p.Period, 0), len(ps)-1)]
 		big := per.Bonus == rules.Increment && per.BonusMs >= 30_000
 		if p.MainMs < 5*60_000 && !big && !p.TimeTrouble {
 			bad = append(bad, fmt.Sprintf("%s has %d ms without a 30 s increment but is not in time trouble (8.4)", side, p.MainMs))

@@ -135,6 +135,9 @@ type Regulations struct {
 	DrawClaimPenaltyMs *int64
 	// Scoring of results; zero value means 1 / ½ / 0.
 	Scoring Scoring
+	// DrawOdds: a draw counts as this side's win (an Armageddon game gives
+	// them to Black); the board's result stays the draw (State.CountingResult).
+	DrawOdds DrawOdds `json:",omitempty"`
 }
 
 // Config is everything that fixes how one board's clock behaves.

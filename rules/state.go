@@ -148,10 +148,16 @@ func NewState(cfg Config) (State, error) {
 			return State{}, &InputError{What: p.what, Value: fmt.Sprint(*p.ms), Problem: "out of range", Allowed: allowed}
 		}
 	}
+	switch cfg.Regulations.DrawOdds {
+	case NoDrawOdds, DrawOddsWhite, DrawOddsBlack:
+	default:
+		return State{}, &InputError{What: "draw odds", Value: string(cfg.Regulations.DrawOdds), Problem: "not a side",
+			Allowed: `"white" or "black" (a draw counts as that side's win), or "" for none`}
+	}
 	s := State{Config: cfg, Result: NoResult}
 	s.Category = prof.GameType(cfg.TimeControl)
 	for i := range s.P {
-		s.P[i] = Player{MainMs: cfg.TimeControl.Periods[0].BaseMs, FlagAt: NoFlag}
+		s.P[i] = Player{MainMs: cfg.TimeControl.For(Side(i)).Periods[0].BaseMs, FlagAt: NoFlag}
 	}
 	s.noteTimeTrouble()
 	return s, nil
@@ -170,15 +176,22 @@ func (s *State) Running() (Side, bool) {
 // has no result until the arbiter's decision.
 func (s *State) Over() bool { return s.Status == Finished }
 
-// Score returns the points of each side for the current result under the
-// event's scoring (zero while the game goes on).
+// Score returns the points of each side for the result that counts
+// (CountingResult: a draw under draw odds is the favoured side's win) under
+// the event's scoring (zero while the game goes on).
 func (s *State) Score() (white, black float64) {
-	return s.Result.Score(s.Config.Regulations.Scoring)
+	return s.CountingResult().Score(s.Config.Regulations.Scoring)
+}
+
+// control returns the time control side plays under (time odds give the
+// players different ones).
+func (s *State) control(side Side) TimeControl {
+	return s.Config.TimeControl.For(side)
 }
 
 // period returns side's period in force.
 func (s *State) period(side Side) Period {
-	return s.Config.TimeControl.Periods[s.P[side].Period]
+	return s.control(side).Periods[s.P[side].Period]
 }
 
 // FlagDeadline returns the board time at which the running side's flag will

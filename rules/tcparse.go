@@ -19,7 +19,8 @@ const (
 
 // tcAllowed is the hint of every time-control InputError.
 const tcAllowed = `PGN seconds such as "180+2", "5400d5", "300b3", "40/5400+30:1800+30", "*60"; ` +
-	`or times with units such as "3m+2s", "90m+30s", "40/90m+30s:30m+30s", "1h30+30s", "G/15", "G/60;d5", "40/2h, SD/30"`
+	`or times with units such as "3m+2s", "90m+30s", "40/90m+30s:30m+30s", "1h30+30s", "G/15", "G/60;d5", "40/2h, SD/30"; ` +
+	`or one per side: "white 5m | black 4m", "white 60/5m:0+2s | black 60/4m:0+2s"`
 
 func tcError(value, problem string) *InputError {
 	return &InputError{What: "time control", Value: value, Problem: problem, Allowed: tcAllowed}
@@ -55,6 +56,12 @@ func tcError(value, problem string) *InputError {
 //     ("40/90m:1800", "90+30s") or separates its periods with ','
 //     ("40/120, 30"): write a unit on every time (0 needs none).
 //
+// Time odds: the two players' controls, each written as above after the
+// side's name, separated by '|': "white 5m | black 4m", "white
+// 60/5m:0+2s | black 60/4m:0+2s" (Armageddon: 5 and 4 minutes, +2 s a move
+// from move 61). Two equal parts read as one control; an hourglass cannot
+// differ per side.
+//
 // Letters are case-insensitive and blanks around separators are ignored.
 // Decimal numbers are refused: write whole seconds ("90s", not "1.5m").
 // A bonus of 0 ("300+0", "300d0") is the same as none. The first period
@@ -78,6 +85,9 @@ func ParseTimeControl(s string) (TimeControl, error) {
 		if r >= 0x80 || (r < ' ' && r != '\t') {
 			return TimeControl{}, tcError(in, fmt.Sprintf("unexpected character %q", r))
 		}
+	}
+	if strings.Contains(in, "|") {
+		return tcParseSides(in)
 	}
 	hasColon, hasComma := strings.Contains(in, ":"), strings.Contains(in, ",")
 	sep := ""
@@ -452,6 +462,12 @@ func (tc TimeControl) Validate() error {
 // validate names the whole control by whole and period i by labels[i] when
 // given, else by its canonical text.
 func (tc TimeControl) validate(whole func() string, labels []string) error {
+	if tc.Black != nil {
+		if err := tc.validateSides(); err != nil {
+			return err
+		}
+		tc = tc.For(White)
+	}
 	n := len(tc.Periods)
 	if n == 0 {
 		return tcError(whole(), "no periods")
@@ -526,6 +542,9 @@ func (tc TimeControl) validate(whole func() string, labels []string) error {
 // ParseTimeControl refuses with a message: "-" for no periods, decimal
 // seconds ("1.5") for fractions of a second.
 func (tc TimeControl) String() string {
+	if tc.Black != nil {
+		return tc.sidesString(TimeControl.String)
+	}
 	if len(tc.Periods) == 0 {
 		return "-"
 	}
@@ -547,6 +566,9 @@ func (tc TimeControl) String() string {
 // "*1m", "60m;d5s". For every valid tc, ParseTimeControl(tc.WithUnits())
 // gives tc back.
 func (tc TimeControl) WithUnits() string {
+	if tc.Black != nil {
+		return tc.sidesString(TimeControl.WithUnits)
+	}
 	return tc.withUnits(func(ms int64) string {
 		if ms%60_000 == 0 {
 			return strconv.FormatInt(ms/60_000, 10) + "m"

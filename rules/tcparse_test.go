@@ -589,6 +589,8 @@ func FuzzParseTimeControl(f *testing.F) {
 		"1h59", "1h59m+3600s", "1000/1:1000/1:1", strings.Repeat("1/1:", 31) + "1",
 		"G/1;b1", "SD/1;d3600", ";", ":", ",", "/", "*", "+", "s", "m", "h", "min", "sec",
 		"\t300\t", "1e3", "0x10", "+300", "300-2", "1_000",
+		"white 5m | black 4m", "white 60/5m:0+2s | black 60/4m:0+2s", "black=3m|white=3m+2s", "white 5m | black *4m",
+		"white 5x | black 4m", "white | black", "|", "white 30s | black 20s", "white 40/90m+30s:30m+30s | black G/60;d5",
 	} {
 		f.Add(s)
 	}

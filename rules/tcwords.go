@@ -11,6 +11,9 @@ import (
 // An increment or delay shared by the last periods is said once, with the
 // move it starts from; otherwise each period says its own.
 func (tc TimeControl) Words() string {
+	if tc.Black != nil {
+		return "White " + tc.For(White).Words() + "; Black " + tc.For(Black).Words()
+	}
 	if len(tc.Periods) == 0 {
 		return "no time control"
 	}
@@ -54,7 +57,9 @@ func (tc TimeControl) Words() string {
 
 // Describe says the time control in words with its game type under the
 // ruleset r ("" is DefaultRuleset): "90 min for 40 moves, then 30 min,
-// +30 s per move from move 1; standard". An unknown ruleset is an
+// +30 s per move from move 1; standard". With a control per side each
+// side is said, then the game's type (see Profile.GameType): "White 5 min
+// for the game; Black 4 min for the game; blitz". An unknown ruleset is an
 // *InputError.
 func (tc TimeControl) Describe(r Ruleset) (string, error) {
 	c, err := GameType(r, tc)

@@ -28,9 +28,39 @@ type Period struct {
 //
 // The zero value is not a valid time control; build one with
 // ParseTimeControl or fill Periods and call Validate.
+//
+// The two players may have different controls (time odds; an Armageddon
+// game, White 5 min and Black 4): Periods and Hourglass are then White's,
+// and Black holds Black's own. Black is nil when both play under the same
+// control; it never has a Black of its own, and neither side's control is
+// an hourglass. Methods that read one control (MovesBefore, SixtyMoveMs,
+// ...) read White's; take a side's with For.
 type TimeControl struct {
 	Periods   []Period
 	Hourglass bool
+	Black     *TimeControl `json:",omitempty"`
+}
+
+// For returns the control side plays under, with no Black of its own.
+func (tc TimeControl) For(side Side) TimeControl {
+	if side == Black && tc.Black != nil {
+		return TimeControl{Periods: tc.Black.Periods, Hourglass: tc.Black.Hourglass}
+	}
+	return TimeControl{Periods: tc.Periods, Hourglass: tc.Hourglass}
+}
+
+// PerSide reports whether the two players have different controls.
+func (tc TimeControl) PerSide() bool { return tc.Black != nil }
+
+// withBlack returns white's control with black's as Black, or white's
+// alone when the two are the same.
+func withBlack(white, black TimeControl) TimeControl {
+	white.Black = nil
+	black.Black = nil
+	if white.String() == black.String() {
+		return white
+	}
+	return TimeControl{Periods: white.Periods, Hourglass: white.Hourglass, Black: &black}
 }
 
 // MovesBefore returns the number of moves a player has completed when

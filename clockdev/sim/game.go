@@ -196,7 +196,7 @@ func (g *game) plan(v view) turnPlan {
 // nervous player sometimes thinks past the flag.
 func (g *game) think(v view) time.Duration {
 	s := v.ToMove
-	tc := g.spec.cfg.TimeControl
+	tc := g.spec.cfg.TimeControl.For(s) // time odds: the side's own control
 	pi := min(max(v.Period[s], 0), len(tc.Periods)-1)
 	per := tc.Periods[pi]
 	left := float64(v.Left[s])
@@ -246,7 +246,8 @@ func (g *game) think(v view) time.Duration {
 // follows the Competition Rules (2009 B2).
 func (g *game) mayClaim(v view) bool {
 	cfg, q := g.spec.cfg, g.spec.prof.Quickplay
-	if g.spec.QuickplayClaims <= 0 || cfg.TimeControl.HasBonus() || cfg.TimeControl.Hourglass || g.qpBonus > 0 || v.HasFlag {
+	tc := cfg.TimeControl.For(v.ToMove)
+	if g.spec.QuickplayClaims <= 0 || tc.HasBonus() || cfg.TimeControl.For(v.ToMove.Other()).HasBonus() || tc.Hourglass || g.qpBonus > 0 || v.HasFlag {
 		return false
 	}
 	if g.spec.category == rules.Blitz && !(q.BlitzWhenSupervised && g.spec.supervised) {
@@ -255,7 +256,7 @@ func (g *game) mayClaim(v view) bool {
 	if q.Announced && !cfg.Regulations.QuickplayFinish {
 		return false
 	}
-	return v.Period[v.ToMove] == len(cfg.TimeControl.Periods)-1
+	return v.Period[v.ToMove] == len(tc.Periods)-1
 }
 
 // ruling is the arbiter's answer to a quickplay-finish claim.

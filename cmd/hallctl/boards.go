@@ -45,7 +45,7 @@ func (c *cli) boards(args []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", roundName(b), b.GetNumber(), b.GetSection(),
 			b.GetWhite().GetName(), b.GetBlack().GetName(), clock, statusName(st), clockTime(st.GetWhite().GetRemainingMs()),
-			clockTime(st.GetBlack().GetRemainingMs()), st.GetWhite().GetMoves(), st.GetResult(), b.GetBoardId())
+			clockTime(st.GetBlack().GetRemainingMs()), st.GetWhite().GetMoves(), resultShown(st), b.GetBoardId())
 	}
 	return tw.Flush()
 }
@@ -70,6 +70,7 @@ func (c *cli) board(args []string) error {
 		b.GetSection(), b.GetNumber(), table, b.GetBoardId(), playerName(b.GetWhite()), playerName(b.GetBlack()),
 		or(b.GetDeviceId(), "-"), b.GetConfig().GetRuleset(), b.GetConfig().GetTimeControl())
 	printTimeControl(c.out, b.GetTimeControlInfo())
+	printDrawOdds(c.out, b.GetConfig())
 	if b.GetConfig().GetBlindPlay() != nil {
 		fmt.Fprintf(c.out, "  %s\n", blindWords(b))
 	}

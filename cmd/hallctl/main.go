@@ -136,9 +136,12 @@ Signing in another device
 
 Setting up (chief arbiter)
   timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
-  tournament NAME [-tc TC] [-ruleset R] [-scoring 3-1-0]   create an event (names are unique)
-  round TOURNAMENT NUMBER [-tc TC]          create a round
-  add-board ROUND NUMBER WHITE BLACK [-device D] [-section S] [-tc TC]
+  tournament NAME [-tc TC] [-ruleset R] [-scoring 3-1-0] [-draw-odds SIDE]   create an event (names are unique)
+  round TOURNAMENT NUMBER [-tc TC] [-draw-odds SIDE]   create a round
+  add-board ROUND NUMBER WHITE BLACK [-device D] [-section S] [-tc TC] [-draw-odds SIDE] [-armageddon]
+                                            -draw-odds black: a draw counts as Black's win (the board's
+                                            result stays the draw); -armageddon: White 5m, Black 4m,
+                                            +2s from move 61, draw odds for Black
   token issue ROLE LABEL [-device D] [-sections A,B]   roles: device, arbiter, chief, broadcast
   token revoke TOKEN_ID
   token list
@@ -146,6 +149,7 @@ Setting up (chief arbiter)
 
 Time controls: PGN seconds ("180+2", "40/5400+30:1800+30") or times with units
 ("3m+2s", "90m+30s", "40/90m+30s:30m+30s", "G/15"); a bare "3+2" is refused.
+Time odds, one per side: "white 5m | black 4m", "white 60/5m:0+2s | black 60/4m:0+2s".
 Creating answers with the control as read, in words.
 
 Actions take -reason "..." (kept in the audit log) and -wait 3s.`

@@ -13,6 +13,16 @@ func statusName(st *pb.BoardState) string {
 	return strings.ToLower(strings.TrimPrefix(st.GetStatus().String(), "BOARD_STATUS_"))
 }
 
+// resultShown is the board's result, and what it counts as when draw odds
+// make that differ: "1/2-1/2 (counts 0-1)".
+func resultShown(st *pb.BoardState) string {
+	r := st.GetResult()
+	if c := st.GetCountingResult(); c != "" && c != r {
+		r += " (counts " + c + ")"
+	}
+	return r
+}
+
 func printState(w io.Writer, st *pb.BoardState) {
 	if st == nil {
 		return
@@ -26,7 +36,7 @@ func printState(w io.Writer, st *pb.BoardState) {
 	}
 	fmt.Fprintf(w, "  %s%s  white %s (%d moves)  black %s (%d moves)  %s %s\n", statusName(st), run,
 		clockTime(st.GetWhite().GetRemainingMs()), st.GetWhite().GetMoves(), clockTime(st.GetBlack().GetRemainingMs()),
-		st.GetBlack().GetMoves(), st.GetResult(), st.GetTermination())
+		st.GetBlack().GetMoves(), resultShown(st), st.GetTermination())
 	if sealer := st.GetSealer(); sealer != pb.Side_SIDE_UNSPECIFIED {
 		who := strings.ToLower(strings.TrimPrefix(sealer.String(), "SIDE_"))
 		if st.GetStatus() == pb.BoardStatus_BOARD_STATUS_ADJOURNED {

@@ -3,16 +3,22 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
+// armageddonTC is add-board -armageddon's time control: White 5 minutes,
+// Black 4, 2 s a move from move 61.
+const armageddonTC = "white 60/5m:0+2s | black 60/4m:0+2s"
+
 func (c *cli) tournament(args []string) error {
-	var tc, ruleset, scoring string
+	var tc, ruleset, scoring, odds string
 	pos, err := parse(args, func(fs *flag.FlagSet) {
 		fs.StringVar(&tc, "tc", "", "")
+		fs.StringVar(&odds, "draw-odds", "", "")
 		fs.StringVar(&ruleset, "ruleset", "", "")
 		fs.StringVar(&scoring, "scoring", "", "points for a win, a draw and a loss, e.g. 3-1-0 (default 1-½-0)")
 	})
@@ -30,6 +36,12 @@ func (c *cli) tournament(args []string) error {
 		}
 		cfg.Regulations = &pb.Regulations{Scoring: sc}
 	}
+	if odds != "" {
+		if cfg.Regulations == nil {
+			cfg.Regulations = &pb.Regulations{}
+		}
+		cfg.Regulations.DrawOdds = odds
+	}
 	t, err := c.arb.CreateTournament(c.ctx, &pb.CreateTournamentRequest{Name: pos[0], DefaultConfig: cfg})
 	if err != nil {
 		return err
@@ -39,7 +51,29 @@ func (c *cli) tournament(args []string) error {
 	if sc := t.GetDefaultConfig().GetRegulations().GetScoring(); sc != nil {
 		fmt.Fprintf(c.out, "scoring %s for a win, %s for a draw, %s for a loss\n", points(sc.GetWin()), points(sc.GetDraw()), points(sc.GetLoss()))
 	}
+	printDrawOdds(c.out, t.GetDefaultConfig())
 	return nil
+}
+
+// drawOddsConfig is the configuration a -draw-odds flag asks for: only the
+// draw odds in the regulations, which the server adds to the round's or
+// tournament's regulations (scoring and supervision stay theirs).
+func drawOddsConfig(cfg *pb.ClockConfig, odds string) *pb.ClockConfig {
+	if odds == "" {
+		return cfg
+	}
+	if cfg == nil {
+		cfg = &pb.ClockConfig{}
+	}
+	cfg.Regulations = &pb.Regulations{DrawOdds: odds}
+	return cfg
+}
+
+// printDrawOdds says a configuration's draw odds, if any.
+func printDrawOdds(w io.Writer, cfg *pb.ClockConfig) {
+	if o := cfg.GetRegulations().GetDrawOdds(); o != "" {
+		fmt.Fprintf(w, "  draw odds for %s: a draw counts as %s's win (the board's result stays the draw)\n", o, o)
+	}
 }
 
 // parseScoring reads a scoring as arbiters write it: "3-1-0", "1-½-0",
@@ -60,8 +94,11 @@ func parseScoring(s string) (*pb.Scoring, error) {
 }
 
 func (c *cli) createRound(args []string) error {
-	var tc string
-	pos, err := parse(args, func(fs *flag.FlagSet) { fs.StringVar(&tc, "tc", "", "") })
+	var tc, odds string
+	pos, err := parse(args, func(fs *flag.FlagSet) {
+		fs.StringVar(&tc, "tc", "", "")
+		fs.StringVar(&odds, "draw-odds", "", "")
+	})
 	if err != nil {
 		return err
 	}
@@ -76,21 +113,26 @@ func (c *cli) createRound(args []string) error {
 	if tc != "" {
 		req.Config = &pb.ClockConfig{TimeControl: tc}
 	}
+	req.Config = drawOddsConfig(req.Config, odds)
 	r, err := c.arb.CreateRound(c.ctx, req)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.out, r.GetRoundId())
 	printTimeControl(c.out, r.GetTimeControlInfo())
+	printDrawOdds(c.out, r.GetConfig())
 	return nil
 }
 
 func (c *cli) addBoard(args []string) error {
-	var dev, section, tc string
+	var dev, section, tc, odds string
+	armageddon := false
 	pos, err := parse(args, func(fs *flag.FlagSet) {
 		fs.StringVar(&dev, "device", "", "")
 		fs.StringVar(&section, "section", "", "")
 		fs.StringVar(&tc, "tc", "", "")
+		fs.StringVar(&odds, "draw-odds", "", "")
+		fs.BoolVar(&armageddon, "armageddon", false, "")
 	})
 	if err != nil {
 		return err
@@ -104,14 +146,26 @@ func (c *cli) addBoard(args []string) error {
 	}
 	req := &pb.AddBoardRequest{RoundId: pos[0], Number: n, Section: section, DeviceId: dev,
 		White: &pb.Player{Name: pos[2]}, Black: &pb.Player{Name: pos[3]}}
+	if armageddon {
+		// White 5 minutes, Black 4, 2 s a move from move 61, a draw
+		// counting as Black's win; -tc and -draw-odds change either.
+		if tc == "" {
+			tc = armageddonTC
+		}
+		if odds == "" {
+			odds = "black"
+		}
+	}
 	if tc != "" {
 		req.Config = &pb.ClockConfig{TimeControl: tc}
 	}
+	req.Config = drawOddsConfig(req.Config, odds)
 	b, err := c.arb.AddBoard(c.ctx, req)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(c.out, b.GetBoardId())
 	printTimeControl(c.out, b.GetTimeControlInfo())
+	printDrawOdds(c.out, b.GetConfig())
 	return nil
 }

@@ -68,8 +68,15 @@ func writeGame(buf *bytes.Buffer, g *Game, opts Options) error {
 	add("BlackTitle", g.Black.Title)
 	add("WhiteFideId", g.White.FideID)
 	add("BlackFideId", g.Black.FideID)
-	if len(g.Config.TimeControl.Periods) > 0 {
-		add("TimeControl", g.Config.TimeControl.String())
+	if tc := g.Config.TimeControl; tc.PerSide() {
+		// Time odds: the standard's TimeControl has one control for both
+		// players, so it says "?" (unknown to it), and each side's control
+		// is in a tag of its own, in the standard's form.
+		add("TimeControl", "?")
+		add("WhiteTimeControl", tc.For(rules.White).String())
+		add("BlackTimeControl", tc.For(rules.Black).String())
+	} else if len(tc.Periods) > 0 {
+		add("TimeControl", tc.String())
 	}
 	add("Termination", termination(end))
 	if m.fen != "" {

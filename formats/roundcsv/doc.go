@@ -59,5 +59,9 @@
 // federation, rating and FIDE id, the Result as the hall records it
 // ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2" or
 // "*"), the Termination, and each side's points; byes as rows with Black
-// "bye", no board, and the bye's letter as the result.
+// "bye", no board, and the bye's letter as the result. When a game's draw
+// odds make the result that counts differ from the board's (a drawn
+// Armageddon: Result "1/2-1/2", points 0 and 1), a last column, Counts,
+// says it ("0-1"), empty for the other rows; a round without such a game
+// has no Counts column. Read reads it back into Game.Counts.
 package roundcsv

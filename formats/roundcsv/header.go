@@ -16,6 +16,7 @@ const (
 	roleResult
 	roleTermination
 	roleBlind
+	roleCounts
 	// Player attributes; a column of one has a side.
 	roleName
 	roleRating
@@ -28,8 +29,8 @@ const (
 
 var roleNames = map[role]string{
 	roleBoard: "board", roleSection: "section", roleRound: "round", roleResult: "result", roleTermination: "termination",
-	roleBlind: "blind",
-	roleName:  "name", roleRating: "rating", roleFideID: "FIDE id", roleNumber: "number", roleTitle: "title",
+	roleBlind: "blind", roleCounts: "counts",
+	roleName: "name", roleRating: "rating", roleFideID: "FIDE id", roleNumber: "number", roleTitle: "title",
 	roleFederation: "federation", rolePoints: "points",
 }
 
@@ -45,6 +46,7 @@ var (
 		"round": roleRound, "rd": roleRound, "rnd": roleRound, "runde": roleRound,
 		"result": roleResult, "res": roleResult, "score": roleResult, "ergebnis": roleResult, "resultat": roleResult,
 		"termination": roleTermination, "term": roleTermination,
+		"counts": roleCounts, "counts as": roleCounts, "counting result": roleCounts,
 		"blind": roleBlind, "blind play": roleBlind, "visually disabled": roleBlind, "appendix d": roleBlind,
 	}
 	playerRoles = map[string]role{

@@ -274,6 +274,11 @@ func (rd *reader) readRows() (*Round, error) {
 		if c, ok := rd.get(rec, line, roleTermination, -1); ok {
 			g.Termination = c.text
 		}
+		if c, ok := rd.get(rec, line, roleCounts, -1); ok && c.text != "" {
+			if g.Counts, err = parseResult(c); err != nil {
+				return nil, err
+			}
+		}
 		if c, ok := rd.get(rec, line, roleBlind, -1); ok && c.text != "" {
 			b, err := rules.ParseBlindPlay(c.text)
 			if err != nil {

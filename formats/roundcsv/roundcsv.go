@@ -24,7 +24,12 @@ type Game struct {
 	Board        int
 	White, Black Player
 	// Result is the game's result: "*" when the file gives none.
-	Result      rules.Result
+	Result rules.Result
+	// Counts is the result that counts when the board's draw odds make it
+	// differ from Result (a drawn Armageddon: Result "1/2-1/2", Counts
+	// "0-1"); empty otherwise. Written in a Counts column, present only
+	// when some game has one.
+	Counts      rules.Result
 	Termination string
 	// Points each side scored (results files only; 0 otherwise).
 	WhitePoints, BlackPoints float64

@@ -60,7 +60,15 @@ func WriteWith(w io.Writer, r *Round, opt WriteOptions) error {
 
 func write(w io.Writer, r *Round) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	counts := false // a Counts column, when draw odds changed a result
+	for _, g := range r.Games {
+		counts = counts || g.Counts != "" && g.Counts != g.Result
+	}
+	head := header
+	if counts {
+		head = append(append([]string(nil), header...), "Counts")
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	round := num(r.Number)
@@ -73,6 +81,13 @@ func write(w io.Writer, r *Round) error {
 			res = "*"
 		}
 		rec = append(rec, string(res), g.Termination, pts(g.WhitePoints), pts(g.BlackPoints))
+		if counts {
+			c := ""
+			if g.Counts != res {
+				c = string(g.Counts)
+			}
+			rec = append(rec, c)
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -81,6 +96,9 @@ func write(w io.Writer, r *Round) error {
 		rec := []string{round, b.Section, ""}
 		rec = append(rec, playerFields(b.Player)...)
 		rec = append(rec, "", "bye", "", "", "", "", b.Kind.String(), "", pts(b.Points), "")
+		if counts {
+			rec = append(rec, "")
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -151,6 +151,10 @@ func Regulations(r *pb.Regulations) rules.Regulations {
 	if s := r.GetScoring(); s != nil {
 		g.Scoring = rules.Scoring{Win: s.GetWin(), Draw: s.GetDraw(), Loss: s.GetLoss()}
 	}
+	g.DrawOdds = rules.DrawOdds(r.GetDrawOdds()) // a wrong one is refused by rules.NewState
+	if d, err := rules.ParseDrawOdds(r.GetDrawOdds()); err == nil {
+		g.DrawOdds = d // "none" is none
+	}
 	return g
 }
 
@@ -170,6 +174,7 @@ func WireRegulations(g rules.Regulations) *pb.Regulations {
 	r.IllegalMovePenaltyMs = g.IllegalMovePenaltyMs
 	r.DrawClaimPenaltyMs = g.DrawClaimPenaltyMs
 	r.ResumptionDefaultMs = g.ResumptionDefaultMs
+	r.DrawOdds = string(g.DrawOdds)
 	if g.Scoring != (rules.Scoring{}) {
 		r.Scoring = &pb.Scoring{Win: g.Scoring.Win, Draw: g.Scoring.Draw, Loss: g.Scoring.Loss}
 	}
@@ -255,6 +260,7 @@ func State(s rules.State) *pb.BoardState {
 		White:              player(s.P[rules.White]),
 		Black:              player(s.P[rules.Black]),
 		Result:             string(s.Result),
+		CountingResult:     string(s.CountingResult()),
 		Termination:        string(s.Termination),
 		Category:           s.Category.String(),
 		Fen:                s.FEN,
@@ -296,14 +302,24 @@ func TimeControlInfo(r rules.Ruleset, tc rules.TimeControl) (*pb.TimeControlInfo
 		Ruleset:     string(p.Ruleset),
 		Hourglass:   tc.Hourglass,
 	}
+	info.Periods = periodInfos(tc.For(rules.White))
+	if tc.PerSide() {
+		black := tc.For(rules.Black)
+		info.BlackPeriods, info.BlackSixtyMoveMs = periodInfos(black), black.SixtyMoveMs()
+	}
+	return info, nil
+}
+
+func periodInfos(tc rules.TimeControl) []*pb.PeriodInfo {
+	var out []*pb.PeriodInfo
 	for _, per := range tc.Periods {
 		pi := &pb.PeriodInfo{Moves: int32(per.Moves), BaseMs: per.BaseMs, Bonus: bonusNames[per.Bonus]}
 		if pi.Bonus != "" {
 			pi.BonusMs = per.BonusMs
 		}
-		info.Periods = append(info.Periods, pi)
+		out = append(out, pi)
 	}
-	return info, nil
+	return out
 }
 
 // bonusNames are PeriodInfo.bonus's words for what a period gives a move.

@@ -76,6 +76,11 @@ func (v *Vector) Config() (rules.Config, error) {
 		}
 		return rules.Ms(*p * 1000)
 	}
+	d, err := rules.ParseDrawOdds(g.DrawOdds)
+	if err != nil {
+		return cfg, err
+	}
+	reg.DrawOdds = d
 	reg.DefaultTimeMs = sec(g.DefaultTimeS)
 	reg.IllegalMovePenaltyMs = sec(g.IllegalMovePenaltyS)
 	reg.DrawClaimPenaltyMs = sec(g.DrawClaimPenaltyS)
@@ -231,6 +236,7 @@ func Check(s rules.State, x *Expect) []string {
 	str("result", string(s.Result), x.Result)
 	str("termination", string(s.Termination), x.Termination)
 	str("category", s.Category.String(), x.Category)
+	str("counting_result", string(s.CountingResult()), x.CountingResult)
 	inum("white_illegal", w.Illegal, x.WhiteIllegal)
 	inum("black_illegal", b.Illegal, x.BlackIllegal)
 	ws, bs := s.Score()

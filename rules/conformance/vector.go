@@ -20,11 +20,16 @@
 // spec/conformance.md and these extensions; a vector written only in the
 // spec's vocabulary means the same here.
 //
+// Time control: also one per side (time odds, Armageddon), "white
+// 60/5m:0+2s | black 60/4m:0+2s" (rules.ParseTimeControl).
+//
 // Regulations:
 //
 //	scoring                     [win, draw, loss] points, e.g. [3, 1, 0]
 //	resumption_default_time_s   how late a player may be for the resumption of an
 //	                            adjourned game (default: the ruleset's, Guidelines I.10)
+//	draw_odds                   "white" or "black": a draw counts as that side's win
+//	                            (an Armageddon game); the board's result stays the draw
 //
 // Actions (every field optional unless said):
 //
@@ -101,7 +106,11 @@
 //	referred_by                            "white", "black" or "none"
 //	white_time_trouble, black_time_trouble true once under five minutes in the period
 //	                                       without a 30 s increment (8.4)
-//	white_score, black_score               points under the event's scoring
+//	white_score, black_score               points under the event's scoring (of the
+//	                                       result that counts, under draw odds)
+//	counting_result                        the result that counts under draw odds
+//	                                       ("0-1" for a drawn Armageddon); result
+//	                                       stays what happened on the board
 //	to_move                                "white" or "black": who has the move,
 //	                                       even while no clock runs
 //	white_used_ms, black_used_ms           time the player's clock has run in the
@@ -165,6 +174,7 @@ type Regulations struct {
 	DrawClaimPenaltyS   *int64      `json:"draw_claim_penalty_s,omitempty"`
 	Scoring             *[3]float64 `json:"scoring,omitempty"`
 	ResumptionDefaultS  *int64      `json:"resumption_default_time_s,omitempty"`
+	DrawOdds            string      `json:"draw_odds,omitempty"`
 }
 
 // Step is an action (Do), a check (Expect), or both (the action first).
@@ -228,6 +238,8 @@ type Expect struct {
 	ToMove      *string `json:"to_move,omitempty"`
 	WhiteUsedMs *int64  `json:"white_used_ms,omitempty"`
 	BlackUsedMs *int64  `json:"black_used_ms,omitempty"`
+
+	CountingResult *string `json:"counting_result,omitempty"`
 }
 
 // Parse reads one vector or an array of vectors.

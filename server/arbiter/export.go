@@ -47,9 +47,10 @@ func (g game) unplayed() bool {
 	return marked || started && g.state.P[rules.White].Moves == 0 && g.state.P[rules.Black].Moves == 0
 }
 
-// codes returns the TRF codes of the game's result ("*" blank).
+// codes returns the TRF codes of the result that counts ("*" blank): the
+// board's result, or the favoured side's win for a draw under draw odds.
 func (g game) codes() (w, b trf.Code, err error) {
-	return trf.Codes(g.state.Result, g.unplayed())
+	return trf.Codes(g.state.CountingResult(), g.unplayed())
 }
 
 // byePoints returns what a bye scores: as its file said, else as the
@@ -255,7 +256,7 @@ func (s *Service) exportCSV(ctx context.Context, w *bytes.Buffer, r storage.Roun
 			res = rules.NoResult
 		}
 		out.Games = append(out.Games, roundcsv.Game{Section: g.rec.Section, Board: g.rec.Number,
-			White: csvOf(g.rec.White), Black: csvOf(g.rec.Black), Result: res, Termination: string(g.state.Termination),
+			White: csvOf(g.rec.White), Black: csvOf(g.rec.Black), Result: res, Counts: g.state.CountingResult(), Termination: string(g.state.Termination),
 			WhitePoints: trf.Score(wc, sc), BlackPoints: trf.Score(bc, sc)})
 	}
 	for _, b := range byes {

@@ -205,6 +205,11 @@ func (s *Service) eventEntries(ctx context.Context, rec storage.BoardRecord, evs
 			continue
 		}
 		entry.After = wire.State(next)
+		if next.Over() && !before.Over() && next.CountingResult() != next.Result {
+			// Draw odds: the board's result stays, the log says what counts.
+			entry.What += fmt.Sprintf("; the game ends %s, counts %s (draw odds for %s)", next.Result, next.CountingResult(),
+				next.Config.Regulations.DrawOdds)
+		}
 		entry.WhiteChangeMs = next.P[rules.White].MainMs - before.P[rules.White].MainMs
 		entry.BlackChangeMs = next.P[rules.Black].MainMs - before.P[rules.Black].MainMs
 		if e.Kind == rules.KindPress {

@@ -1,6 +1,8 @@
 package hall
 
 import (
+	"google.golang.org/protobuf/proto"
+
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -16,7 +18,9 @@ import (
 // MergeConfig fills what over leaves empty from base: the ruleset, the
 // time control, the regulations and the play under the rules for visually
 // disabled players (each of the last two taken whole: a blind_play set to
-// nobody visually disabled is a board that is not under them).
+// nobody visually disabled is a board that is not under them). Regulations
+// that name nothing but draw odds add them to base's (an Armageddon board
+// in a round keeps the round's scoring and supervision).
 func MergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 	out := &pb.ClockConfig{Ruleset: base.GetRuleset(), TimeControl: base.GetTimeControl(), Regulations: base.GetRegulations(),
 		BlindPlay: base.GetBlindPlay()}
@@ -26,13 +30,30 @@ func MergeConfig(base, over *pb.ClockConfig) *pb.ClockConfig {
 	if over.GetTimeControl() != "" {
 		out.TimeControl = over.GetTimeControl()
 	}
-	if over.GetRegulations() != nil {
-		out.Regulations = over.GetRegulations()
+	if r := over.GetRegulations(); r != nil {
+		out.Regulations = r
+		if onlyDrawOdds(r) {
+			out.Regulations = &pb.Regulations{}
+			if b := base.GetRegulations(); b != nil {
+				out.Regulations = proto.Clone(b).(*pb.Regulations)
+			}
+			out.Regulations.DrawOdds = r.GetDrawOdds()
+		}
 	}
 	if over.GetBlindPlay() != nil {
 		out.BlindPlay = over.GetBlindPlay()
 	}
 	return out
+}
+
+// onlyDrawOdds reports whether r names draw odds and nothing else.
+func onlyDrawOdds(r *pb.Regulations) bool {
+	if r.GetDrawOdds() == "" {
+		return false
+	}
+	rest := proto.Clone(r).(*pb.Regulations)
+	rest.DrawOdds = ""
+	return proto.Equal(rest, &pb.Regulations{})
 }
 
 // CheckConfig parses a request's configuration, its field "config"; one
@@ -54,6 +75,9 @@ func CheckConfigOf(field string, c *pb.ClockConfig, needTC bool) (rules.Config, 
 			return rules.Config{}, wire.InField(field, err)
 		}
 		cfg := rules.Config{Ruleset: r, Regulations: wire.Regulations(c.GetRegulations()), Blind: wire.BlindPlay(c.GetBlindPlay())}
+		if _, err := rules.ParseDrawOdds(string(cfg.Regulations.DrawOdds)); err != nil {
+			return rules.Config{}, wire.InField(field, err)
+		}
 		if err := cfg.Blind.Check(r); err != nil {
 			return rules.Config{}, err
 		}

@@ -853,6 +853,7 @@ type Regulations struct {
 	DrawClaimPenaltyMs   *int64                 `protobuf:"varint,7,opt,name=draw_claim_penalty_ms,json=drawClaimPenaltyMs,proto3,oneof" json:"draw_claim_penalty_ms,omitempty"`       // time given to the opponent for an incorrect draw claim (9.5.3); unset: ruleset default
 	Scoring              *Scoring               `protobuf:"bytes,8,opt,name=scoring,proto3" json:"scoring,omitempty"`
 	ResumptionDefaultMs  *int64                 `protobuf:"varint,9,opt,name=resumption_default_ms,json=resumptionDefaultMs,proto3,oneof" json:"resumption_default_ms,omitempty"` // how late a player may be for the resumption of an adjourned game (Guidelines I.10); unset: ruleset default (the default time; 2009, 2005: one hour)
+	DrawOdds             string                 `protobuf:"bytes,10,opt,name=draw_odds,json=drawOdds,proto3" json:"draw_odds,omitempty"`                                          // "white" or "black": a draw counts as that side's win (an Armageddon game); the board's result stays the draw; "": none
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
 }
@@ -950,11 +951,18 @@ func (x *Regulations) GetResumptionDefaultMs() int64 {
 	return 0
 }
 
+func (x *Regulations) GetDrawOdds() string {
+	if x != nil {
+		return x.DrawOdds
+	}
+	return ""
+}
+
 // How a board's clock is configured.
 type ClockConfig struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Ruleset       string                 `protobuf:"bytes,1,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                            // "fide-2023" (default when empty), "fide-2018", "fide-2009", "fide-2005"
-	TimeControl   string                 `protobuf:"bytes,2,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // PGN TimeControl in seconds ("40/5400+30:1800+30", "300d5", "*60") or times with units ("90m+30s", "3m+2s", "G/60;d5"); a bare time under a minute ("3+2") is refused, never guessed
+	TimeControl   string                 `protobuf:"bytes,2,opt,name=time_control,json=timeControl,proto3" json:"time_control,omitempty"` // PGN TimeControl in seconds ("40/5400+30:1800+30", "300d5", "*60") or times with units ("90m+30s", "3m+2s", "G/60;d5"); a bare time under a minute ("3+2") is refused, never guessed; time odds, one per side: "white 5m | black 4m"
 	Regulations   *Regulations           `protobuf:"bytes,3,opt,name=regulations,proto3" json:"regulations,omitempty"`
 	BlindPlay     *BlindPlay             `protobuf:"bytes,4,opt,name=blind_play,json=blindPlay,proto3" json:"blind_play,omitempty"` // the board is played under the rules for visually disabled players; unset: it is not
 	unknownFields protoimpl.UnknownFields
@@ -1478,6 +1486,7 @@ type BoardState struct {
 	LastRuling         *TimeRuling            `protobuf:"bytes,24,opt,name=last_ruling,json=lastRuling,proto3" json:"last_ruling,omitempty"`                                     // the last ruling that changed a clock's time (a penalty, time given or taken, a setting); unset if none
 	Withdrawn          bool                   `protobuf:"varint,30,opt,name=withdrawn,proto3" json:"withdrawn,omitempty"`                                                        // the board is gone (its round was imported again before it started): drop it
 	Sealer             Side                   `protobuf:"varint,31,opt,name=sealer,proto3,enum=hall.v1.Side" json:"sealer,omitempty"`                                            // who sealed the move of an adjourned game, while it is in the envelope or, after the resumption, not yet answered (it can be ruled illegal, I.8, or be the move that ended the game, I.10); UNSPECIFIED otherwise
+	CountingResult     string                 `protobuf:"bytes,32,opt,name=counting_result,json=countingResult,proto3" json:"counting_result,omitempty"`                         // the result that counts under the board's draw odds (a drawn Armageddon: "0-1"); result stays what happened on the board; equal to result without draw odds
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1692,6 +1701,13 @@ func (x *BoardState) GetSealer() Side {
 		return x.Sealer
 	}
 	return Side_SIDE_UNSPECIFIED
+}
+
+func (x *BoardState) GetCountingResult() string {
+	if x != nil {
+		return x.CountingResult
+	}
+	return ""
 }
 
 // A ruling that changed a clock's time, so that a display can say which
@@ -3361,17 +3377,19 @@ func (x *IssueAssistantLinkResponse) GetSide() Side {
 
 // A time control as the server read it, so an arbiter sees what was set.
 type TimeControlInfo struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Canonical     string                 `protobuf:"bytes,1,opt,name=canonical,proto3" json:"canonical,omitempty"`                           // PGN TimeControl form, seconds ("40/5400+30:1800+30")
-	WithUnits     string                 `protobuf:"bytes,2,opt,name=with_units,json=withUnits,proto3" json:"with_units,omitempty"`          // the same with units ("40/90m+30s:30m+30s")
-	Words         string                 `protobuf:"bytes,3,opt,name=words,proto3" json:"words,omitempty"`                                   // "90 min for 40 moves, then 30 min, +30 s per move from move 1"
-	GameType      string                 `protobuf:"bytes,4,opt,name=game_type,json=gameType,proto3" json:"game_type,omitempty"`             // blitz, rapid or standard under the ruleset (Appendix A.1 / B.1)
-	SixtyMoveMs   int64                  `protobuf:"varint,5,opt,name=sixty_move_ms,json=sixtyMoveMs,proto3" json:"sixty_move_ms,omitempty"` // T of Appendix A.1 / B.1: the time for 60 moves, ms
-	Ruleset       string                 `protobuf:"bytes,6,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                               // the ruleset the game type is for
-	Periods       []*PeriodInfo          `protobuf:"bytes,7,rep,name=periods,proto3" json:"periods,omitempty"`                               // the periods, first to last
-	Hourglass     bool                   `protobuf:"varint,8,opt,name=hourglass,proto3" json:"hourglass,omitempty"`                          // an hourglass: the time one player uses is added to the opponent's
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Canonical        string                 `protobuf:"bytes,1,opt,name=canonical,proto3" json:"canonical,omitempty"`                                             // PGN TimeControl form, seconds ("40/5400+30:1800+30")
+	WithUnits        string                 `protobuf:"bytes,2,opt,name=with_units,json=withUnits,proto3" json:"with_units,omitempty"`                            // the same with units ("40/90m+30s:30m+30s")
+	Words            string                 `protobuf:"bytes,3,opt,name=words,proto3" json:"words,omitempty"`                                                     // "90 min for 40 moves, then 30 min, +30 s per move from move 1"
+	GameType         string                 `protobuf:"bytes,4,opt,name=game_type,json=gameType,proto3" json:"game_type,omitempty"`                               // blitz, rapid or standard under the ruleset (Appendix A.1 / B.1)
+	SixtyMoveMs      int64                  `protobuf:"varint,5,opt,name=sixty_move_ms,json=sixtyMoveMs,proto3" json:"sixty_move_ms,omitempty"`                   // T of Appendix A.1 / B.1: the time for 60 moves, ms
+	Ruleset          string                 `protobuf:"bytes,6,opt,name=ruleset,proto3" json:"ruleset,omitempty"`                                                 // the ruleset the game type is for
+	Periods          []*PeriodInfo          `protobuf:"bytes,7,rep,name=periods,proto3" json:"periods,omitempty"`                                                 // the periods, first to last
+	Hourglass        bool                   `protobuf:"varint,8,opt,name=hourglass,proto3" json:"hourglass,omitempty"`                                            // an hourglass: the time one player uses is added to the opponent's
+	BlackPeriods     []*PeriodInfo          `protobuf:"bytes,9,rep,name=black_periods,json=blackPeriods,proto3" json:"black_periods,omitempty"`                   // time odds: Black's own periods, when they differ from White's (then periods and sixty_move_ms are White's); empty otherwise
+	BlackSixtyMoveMs int64                  `protobuf:"varint,10,opt,name=black_sixty_move_ms,json=blackSixtyMoveMs,proto3" json:"black_sixty_move_ms,omitempty"` // time odds: T of Black's control; 0 otherwise
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TimeControlInfo) Reset() {
@@ -3458,6 +3476,20 @@ func (x *TimeControlInfo) GetHourglass() bool {
 		return x.Hourglass
 	}
 	return false
+}
+
+func (x *TimeControlInfo) GetBlackPeriods() []*PeriodInfo {
+	if x != nil {
+		return x.BlackPeriods
+	}
+	return nil
+}
+
+func (x *TimeControlInfo) GetBlackSixtyMoveMs() int64 {
+	if x != nil {
+		return x.BlackSixtyMoveMs
+	}
+	return 0
 }
 
 // One period of a time control.
@@ -7885,7 +7917,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aScoring\x12\x10\n" +
 	"\x03win\x18\x01 \x01(\x01R\x03win\x12\x12\n" +
 	"\x04draw\x18\x02 \x01(\x01R\x04draw\x12\x12\n" +
-	"\x04loss\x18\x03 \x01(\x01R\x04loss\"\xc4\x04\n" +
+	"\x04loss\x18\x03 \x01(\x01R\x04loss\"\xe1\x04\n" +
 	"\vRegulations\x126\n" +
 	"\vsupervision\x18\x01 \x01(\x0e2\x14.hall.v1.SupervisionR\vsupervision\x12)\n" +
 	"\x10quickplay_finish\x18\x02 \x01(\bR\x0fquickplayFinish\x12+\n" +
@@ -7895,7 +7927,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x17illegal_move_penalty_ms\x18\x06 \x01(\x03H\x01R\x14illegalMovePenaltyMs\x88\x01\x01\x126\n" +
 	"\x15draw_claim_penalty_ms\x18\a \x01(\x03H\x02R\x12drawClaimPenaltyMs\x88\x01\x01\x12*\n" +
 	"\ascoring\x18\b \x01(\v2\x10.hall.v1.ScoringR\ascoring\x127\n" +
-	"\x15resumption_default_ms\x18\t \x01(\x03H\x03R\x13resumptionDefaultMs\x88\x01\x01B\x12\n" +
+	"\x15resumption_default_ms\x18\t \x01(\x03H\x03R\x13resumptionDefaultMs\x88\x01\x01\x12\x1b\n" +
+	"\tdraw_odds\x18\n" +
+	" \x01(\tR\bdrawOddsB\x12\n" +
 	"\x10_default_time_msB\x1a\n" +
 	"\x18_illegal_move_penalty_msB\x18\n" +
 	"\x16_draw_claim_penalty_msB\x18\n" +
@@ -7951,7 +7985,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMs\x12!\n" +
 	"\ftime_trouble\x18\b \x01(\bR\vtimeTrouble\x12\x17\n" +
 	"\aused_ms\x18\t \x01(\x03R\x06usedMsB\r\n" +
-	"\v_flag_at_ms\"\xd5\a\n" +
+	"\v_flag_at_ms\"\xfe\a\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -7984,7 +8018,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vlast_ruling\x18\x18 \x01(\v2\x13.hall.v1.TimeRulingR\n" +
 	"lastRuling\x12\x1c\n" +
 	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\x12%\n" +
-	"\x06sealer\x18\x1f \x01(\x0e2\r.hall.v1.SideR\x06sealer\"\xee\x01\n" +
+	"\x06sealer\x18\x1f \x01(\x0e2\r.hall.v1.SideR\x06sealer\x12'\n" +
+	"\x0fcounting_result\x18  \x01(\tR\x0ecountingResult\"\xee\x01\n" +
 	"\n" +
 	"TimeRuling\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12!\n" +
@@ -8129,7 +8164,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"signinPath\x12&\n" +
 	"\x0fexpires_unix_ms\x18\x04 \x01(\x03R\rexpiresUnixMs\x12\x19\n" +
 	"\bboard_id\x18\x05 \x01(\tR\aboardId\x12!\n" +
-	"\x04side\x18\x06 \x01(\x0e2\r.hall.v1.SideR\x04side\"\x8c\x02\n" +
+	"\x04side\x18\x06 \x01(\x0e2\r.hall.v1.SideR\x04side\"\xf5\x02\n" +
 	"\x0fTimeControlInfo\x12\x1c\n" +
 	"\tcanonical\x18\x01 \x01(\tR\tcanonical\x12\x1d\n" +
 	"\n" +
@@ -8139,7 +8174,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\rsixty_move_ms\x18\x05 \x01(\x03R\vsixtyMoveMs\x12\x18\n" +
 	"\aruleset\x18\x06 \x01(\tR\aruleset\x12-\n" +
 	"\aperiods\x18\a \x03(\v2\x13.hall.v1.PeriodInfoR\aperiods\x12\x1c\n" +
-	"\thourglass\x18\b \x01(\bR\thourglass\"l\n" +
+	"\thourglass\x18\b \x01(\bR\thourglass\x128\n" +
+	"\rblack_periods\x18\t \x03(\v2\x13.hall.v1.PeriodInfoR\fblackPeriods\x12-\n" +
+	"\x13black_sixty_move_ms\x18\n" +
+	" \x01(\x03R\x10blackSixtyMoveMs\"l\n" +
 	"\n" +
 	"PeriodInfo\x12\x14\n" +
 	"\x05moves\x18\x01 \x01(\x05R\x05moves\x12\x17\n" +
@@ -8816,134 +8854,135 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	0,   // 47: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
 	0,   // 48: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
 	42,  // 49: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	15,  // 50: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	41,  // 51: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 52: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 53: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 54: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	47,  // 55: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	48,  // 56: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	41,  // 57: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 58: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 59: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 60: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 61: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 62: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 63: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 64: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	51,  // 65: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	41,  // 66: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 67: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 68: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 69: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 70: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	50,  // 71: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	50,  // 72: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	58,  // 73: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 74: hall.v1.Absence.side:type_name -> hall.v1.Side
-	61,  // 75: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 76: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 77: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 78: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	20,  // 79: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
-	50,  // 80: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 81: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 82: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 83: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 84: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 85: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 86: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 87: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 88: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 89: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 90: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 91: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 92: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 93: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 94: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 95: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 96: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 97: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 98: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 99: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 100: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 101: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 102: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 103: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 104: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 105: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 106: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 107: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 108: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 109: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 110: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 111: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 112: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 113: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 114: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 115: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 116: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 117: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 118: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 119: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 120: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 121: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 122: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 123: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 124: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 125: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 126: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 127: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 128: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 129: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 130: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 131: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 132: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 133: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 134: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	98,  // 135: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 136: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 137: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 138: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 139: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 140: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 141: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 142: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 143: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 144: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 145: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 146: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 147: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 148: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 149: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 150: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 151: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 152: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 153: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 154: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 155: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 156: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 157: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 158: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 159: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 160: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 161: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 162: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 163: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 164: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 165: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 166: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 167: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 168: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	99,  // 169: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 170: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 171: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 172: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	139, // [139:173] is the sub-list for method output_type
-	105, // [105:139] is the sub-list for method input_type
-	105, // [105:105] is the sub-list for extension type_name
-	105, // [105:105] is the sub-list for extension extendee
-	0,   // [0:105] is the sub-list for field type_name
+	42,  // 50: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
+	15,  // 51: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	41,  // 52: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	15,  // 53: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	15,  // 54: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 55: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 56: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 57: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 58: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 59: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 60: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 61: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 62: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 63: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 64: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 65: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 66: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 67: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 68: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 69: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 70: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 71: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 72: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 73: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 74: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 75: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 76: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 77: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 78: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 79: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	20,  // 80: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
+	50,  // 81: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 82: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 83: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 84: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 85: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 86: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 87: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 88: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 89: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 90: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 91: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 92: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 93: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 94: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 95: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 96: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 97: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 98: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 99: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 100: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 101: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 102: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 103: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 104: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 105: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	22,  // 106: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 107: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 108: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 109: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 110: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 111: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 112: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 113: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 114: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 115: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 116: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 117: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 118: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 119: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 120: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 121: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 122: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 123: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 124: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 125: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 126: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 127: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 128: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 129: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 130: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 131: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 132: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 133: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 134: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 135: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	98,  // 136: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 137: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 138: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 139: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 140: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 141: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 142: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 143: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 144: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 145: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 146: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 147: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 148: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 149: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 150: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 151: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 152: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 153: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 154: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 155: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 156: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 157: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 158: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 159: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 160: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 161: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 162: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 163: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 164: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 165: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 166: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 167: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 168: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 169: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	99,  // 170: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 171: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 172: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 173: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	140, // [140:174] is the sub-list for method output_type
+	106, // [106:140] is the sub-list for method input_type
+	106, // [106:106] is the sub-list for extension type_name
+	106, // [106:106] is the sub-list for extension extendee
+	0,   // [0:106] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }

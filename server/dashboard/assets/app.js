@@ -14,6 +14,7 @@ import { Actions } from "./actions.js";
 import { Audit } from "./audit.js";
 import { followStream } from "./stream.js";
 import { wireSignInLink } from "./link.js";
+import { wireAddBoard } from "./addboard.js";
 
 const $ = id => document.getElementById(id);
 
@@ -175,6 +176,7 @@ async function boot() {
   }
   wireControls();
   wireSignInLink($("link-open"), $("link-dialog"));
+  if (canAct) hall.addBoard = wireAddBoard($("addboard-dialog"));
   try {
     await loadRounds();
     readHash();

@@ -62,7 +62,8 @@ export class BoardPanel {
     close.onclick = () => this.onClose();
     const h = el("h2", "", i.tournamentName + " · Round " + i.roundNumber + " · Board " + f.boardLabel(i));
     const sub = el("p", "dim", [i.section ? "section " + i.section : "", i.table ? "table " + i.table : "",
-      i.timeControlInfo ? i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ", " + i.timeControlInfo.ruleset + ")" : ""].filter(Boolean).join(" · "));
+      i.timeControlInfo ? i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ", " + i.timeControlInfo.ruleset + ")" : "",
+      f.drawOdds(i)].filter(Boolean).join(" · "));
     this.players = {};
     const clocks = el("div", "bigclocks");
     for (const s of f.SIDES) {
@@ -127,7 +128,7 @@ export class BoardPanel {
     const words = [f.statusWord(st)];
     if (!f.waiting(st)) words.push("move " + moveNumber(st));
     if (st.toMove && !f.finished(st)) words.push(f.Side(st.toMove) + " to move");
-    if (st.result && st.result !== "*") words.push("result " + f.resultText(st.result) + " " + f.termination(st.termination));
+    if (st.result && st.result !== "*") words.push("result " + f.stateResult(st) + " " + f.termination(st.termination));
     if (st.firstFlag) words.push(f.Side(st.firstFlag) + "'s flag fell first");
     if (st.quickplayPostponed) words.push("quickplay claim postponed: the arbiter decides");
     if (st.status === "BOARD_STATUS_REFERRED") words.push(f.Side(st.claimReferredBy) + "'s claim referred: decide the result");
@@ -345,7 +346,7 @@ export function describe(e, prev) {
       if (is > was) detail = (detail ? detail + "; " : "") + f.Side(s) + " enters period " + is;
     }
     if (after.result && after.result !== "*" && (!prev.result || prev.result === "*")) {
-      detail = (detail ? detail + "; " : "") + "game over: " + f.resultText(after.result) + " " + f.termination(after.termination);
+      detail = (detail ? detail + "; " : "") + "game over: " + f.stateResult(after) + " " + f.termination(after.termination);
     }
   }
   let who = f.actorName(e.actor);

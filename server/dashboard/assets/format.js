@@ -75,6 +75,30 @@ export function resultText(r) {
   return r.replaceAll("1/2", "½");
 }
 
+// counts is the result that counts when the board's draw odds make it
+// differ from the result over the board (a drawn Armageddon: 0-1), else "".
+export function counts(st) {
+  const c = st && st.countingResult;
+  return c && c !== "*" && c !== st.result ? c : "";
+}
+
+// drawOdds says a board's draw odds: "draw odds for Black: a draw counts as
+// Black's win", or "".
+export function drawOdds(info) {
+  const o = info && info.config && info.config.regulations && info.config.regulations.drawOdds;
+  if (!o) return "";
+  const s = o[0].toUpperCase() + o.slice(1);
+  return "draw odds for " + s + ": a draw counts as " + s + "'s win";
+}
+
+// stateResult writes a board's result and, under draw odds, what it counts
+// as: "½-½, counts 0-1"; short: "½-½ → 0-1".
+export function stateResult(st, short = false) {
+  const r = resultText(st && st.result), c = counts(st);
+  if (!c) return r;
+  return short ? r + " → " + resultText(c) : r + ", counts " + resultText(c);
+}
+
 export const TERMINATION = {
   normal: "", time: "on time", illegal_move: "illegal moves", default: "by default", quickplay_claim: "quickplay claim",
   arbiter: "arbiter's decision", agreement: "agreed",
@@ -94,7 +118,9 @@ export function bonus(p) {
 // periodOf returns the period in force for a side (from 1) and its info.
 export function periodOf(info, st, side) {
   const n = Math.max(1, num(st && st[side] && st[side].period));
-  const ps = (info && info.timeControlInfo && info.timeControlInfo.periods) || [];
+  const tci = (info && info.timeControlInfo) || {};
+  // Time odds: Black's own periods when they differ from White's.
+  const ps = (side === "black" && tci.blackPeriods && tci.blackPeriods.length ? tci.blackPeriods : tci.periods) || [];
   return { n, p: ps[Math.min(n, ps.length) - 1], count: ps.length };
 }
 

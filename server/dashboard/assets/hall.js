@@ -24,6 +24,7 @@ export class Hall {
     this.filter = { tournament: "", section: "", status: "", trouble: false, search: "", attention: null };
     this.marks = new Map();
     this.ctx = { rounds: new Map(), broadcasts: new Map() };
+    this.addBoard = null; // (roundId, title, number) opens "Add a board", for those who may
     root.addEventListener("click", e => {
       const t = e.target.closest("[data-board]");
       if (t) this.onOpen(t.dataset.board);
@@ -140,8 +141,11 @@ export class Hall {
     parts.meta.textContent = metaText(rec);
     parts.meta.title = metaTitle(rec);
     if (parts.status) parts.status.textContent = statusText(rec);
-    if (parts.result) parts.result.textContent = f.resultText(st.result);
-  if (parts.res) parts.res.textContent = f.finished(st) ? f.resultText(st.result) : "";
+    if (parts.result) parts.result.textContent = f.stateResult(st);
+  if (parts.res) {
+    parts.res.textContent = f.finished(st) ? f.stateResult(st, true) : "";
+    parts.res.classList.toggle("odds", !!f.counts(st));
+  }
     if (parts.device) {
       parts.device.textContent = deviceText(rec);
       parts.device.classList.toggle("bad", off);
@@ -194,9 +198,20 @@ export class Hall {
     // A long tournament name gives way; its round and section never do.
     const gtitle = el("span", "gtitle");
     gtitle.append(el("span", "gname", i.tournamentName), el("span", "gwhere", title.slice(i.tournamentName.length)));
-    const parts = [gtitle, el("span", "gtc", tc), prog];
+    const parts = [gtitle];
+    if (this.addBoard) {
+      const add = el("button", "gadd", "+ board");
+      add.type = "button";
+      add.title = "Add a board to this round (an Armageddon, a board by hand)";
+      add.onclick = e => {
+        e.stopPropagation();
+        this.addBoard(g.roundId, title, Math.max(0, ...g.recs.map(r => r.info.number || 0)) + 1);
+      };
+      parts.push(add);
+    }
+    parts.push(el("span", "gtc", tc), prog);
     if (results.length) {
-      parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.resultText(r.state.result)).join(", ")));
+      parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.stateResult(r.state, true)).join(", ")));
     }
     const relay = this.ctx.broadcasts.get(g.roundId);
     if (relay && relay.relay) parts.push(relayBadge(relay.relay));
@@ -391,7 +406,7 @@ function metaTitle(rec) {
   const st = rec.state || {}, i = rec.info;
   const lines = [f.boardLabel(i) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black)];
   if (i.timeControlInfo) lines.push(i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ")");
-  lines.push(f.statusWord(st) + (st.result && st.result !== "*" ? " " + st.result + " " + f.termination(st.termination) : ""));
+  lines.push(f.statusWord(st) + (st.result && st.result !== "*" ? " " + f.stateResult(st) + " " + f.termination(st.termination) : ""));
   if (st.lastRuling) lines.push("last ruling: " + rulingText(st.lastRuling));
   lines.push(deviceText(rec));
   return lines.join("\n");
@@ -400,7 +415,7 @@ function metaTitle(rec) {
 function statusText(rec) {
   const st = rec.state || {};
   switch (f.statusKey(st)) {
-    case "BOARD_STATUS_FINISHED": return (f.resultText(st.result) + " " + f.termination(st.termination)).trim();
+    case "BOARD_STATUS_FINISHED": return (f.stateResult(st) + " " + f.termination(st.termination)).trim();
     case "BOARD_STATUS_PAUSED": return "paused";
     case "BOARD_STATUS_ADJOURNED": return "adjourned";
     case "BOARD_STATUS_REFERRED": return "referred";
