@@ -1,0 +1,106 @@
+package standings
+
+import (
+	"cmp"
+	"slices"
+)
+
+// directEncounter is DE (art. 6): within each group of players still tied
+// (on points and every tie-break before it), the points each scored in
+// the games among them. If every player of the group met every other (a
+// round robin always counts so: 16.1), they are ranked by those points;
+// otherwise a player is placed above the rest only while his points
+// exceed what any of them could have had, a game not played among them
+// counting as won (art. 6.2). It returns, for every player, minus the
+// rank within the group (higher is better; Compute shows the rank).
+func (s *state) directEncounter(order []int, key [][]Value) []Value {
+	out := make([]Value, len(order))
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && slices.Equal(key[order[end]], key[order[start]]) {
+			end++
+		}
+		group := order[start:end]
+		for k, v := range s.encounterGroup(group) {
+			out[group[k]] = -Value(v)
+		}
+		start = end
+	}
+	return out
+}
+
+// encounterGroup returns the DE rank (1 best) of each player of a group,
+// in the group's order.
+func (s *state) encounterGroup(group []int) []int {
+	ranks := make([]int, len(group))
+	if len(group) == 1 {
+		ranks[0] = 1
+		return ranks
+	}
+	in := map[int]int{}
+	for k, i := range group {
+		in[i] = k
+	}
+	type de struct {
+		k        int
+		val, max Points
+	}
+	ds := make([]de, len(group))
+	metAll := true
+	for k, i := range group {
+		ds[k].k = k
+		met := map[int]bool{}
+		for r := 1; r <= s.n; r++ {
+			j, ok := s.played(i, r)
+			if !ok {
+				continue
+			}
+			if _, tied := in[j]; tied {
+				ds[k].val += s.pts[i][r-1]
+				met[j] = true
+			}
+		}
+		ds[k].max = ds[k].val
+		if missing := len(group) - 1 - len(met); missing > 0 && !s.t.RoundRobin {
+			metAll = false
+			ds[k].max += Points(missing) * s.sc.Win
+		}
+	}
+	slices.SortStableFunc(ds, func(a, b de) int {
+		if metAll {
+			return cmp.Compare(b.val, a.val)
+		}
+		return cmp.Or(cmp.Compare(b.val, a.val), cmp.Compare(b.max, a.max))
+	})
+	if metAll {
+		for pos, d := range ds {
+			rank := pos + 1
+			if pos > 0 && d.val == ds[pos-1].val {
+				rank = ranks[ds[pos-1].k]
+			}
+			ranks[d.k] = rank
+		}
+		return ranks
+	}
+	// A player is separated while his points exceed the best any player
+	// below him could reach; the rest share the first rank not given.
+	for pos, d := range ds {
+		if pos == len(ds)-1 {
+			ranks[d.k] = pos + 1
+			break
+		}
+		best := Points(-1)
+		for _, o := range ds[pos+1:] {
+			best = max(best, o.max)
+		}
+		if d.val > best {
+			ranks[d.k] = pos + 1
+			continue
+		}
+		for _, o := range ds[pos:] {
+			ranks[o.k] = pos + 1
+		}
+		break
+	}
+	return ranks
+}
