@@ -112,12 +112,17 @@ func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
 		var v []Value
 		if tb.Name == "DE" {
 			v = s.directEncounter(order, key)
+			for i := range np {
+				key[i] = append(key[i], -v[i]) // a rank: lower is better
+			}
 		} else {
 			v = s.compute(tb, vals, k)
 		}
 		for i := range np {
 			vals[i][k] = v[i]
-			key[i] = append(key[i], v[i])
+			if tb.Name != "DE" {
+				key[i] = append(key[i], v[i])
+			}
 		}
 		sortBy()
 	}
@@ -143,15 +148,6 @@ func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
 			row.Rounds = append(row.Rounds, c)
 		}
 		tab.Rows = append(tab.Rows, row)
-	}
-	// DE is stored as a value where higher is better; show it as the rank
-	// within the tie (1 best).
-	for k, tb := range tbs {
-		if tb.Name == "DE" {
-			for r := range tab.Rows {
-				tab.Rows[r].Values[k] = -tab.Rows[r].Values[k]
-			}
-		}
 	}
 	return tab, nil
 }

@@ -11,8 +11,10 @@ import (
 // round robin always counts so: 16.1), they are ranked by those points;
 // otherwise a player is placed above the rest only while his points
 // exceed what any of them could have had, a game not played among them
-// counting as won (art. 6.2). It returns, for every player, minus the
-// rank within the group (higher is better; Compute shows the rank).
+// counting as won (art. 6.2). Players it leaves tied, when it separated
+// others, are ranked again by the games among themselves. It returns,
+// for every player, his rank within the group (1 best), or 0 when DE
+// does not separate the group at all — as TieBreakServer prints it.
 func (s *state) directEncounter(order []int, key [][]Value) []Value {
 	out := make([]Value, len(order))
 	for start := 0; start < len(order); {
@@ -21,12 +23,37 @@ func (s *state) directEncounter(order []int, key [][]Value) []Value {
 			end++
 		}
 		group := order[start:end]
-		for k, v := range s.encounterGroup(group) {
-			out[group[k]] = -Value(v)
+		ranks := s.encounterRanks(group)
+		for k, i := range group {
+			if slices.Max(ranks) > 1 {
+				out[i] = Int(ranks[k])
+			}
 		}
 		start = end
 	}
 	return out
+}
+
+// encounterRanks ranks a tied group by DE, again within each part it
+// leaves tied as long as that separates someone.
+func (s *state) encounterRanks(group []int) []int {
+	ranks := s.encounterGroup(group)
+	for _, r := range slices.Compact(slices.Sorted(slices.Values(ranks))) {
+		var sub []int
+		var at []int
+		for k, rk := range ranks {
+			if rk == r {
+				sub, at = append(sub, group[k]), append(at, k)
+			}
+		}
+		if len(sub) < 2 || len(sub) == len(group) {
+			continue
+		}
+		for k, rk := range s.encounterRanks(sub) {
+			ranks[at[k]] = r + rk - 1
+		}
+	}
+	return ranks
 }
 
 // encounterGroup returns the DE rank (1 best) of each player of a group,
