@@ -129,7 +129,7 @@ func TestInputErrors(t *testing.T) {
 			{Start: 1, Rounds: []Round{{Opponent: 2, Colour: White, Result: Win}}},
 			{Start: 2, Rounds: []Round{{Result: HalfBye}}},
 		}},
-		"duplicate start": {Players: []Player{{Start: 1}, {Start: 1}}},
+		"duplicate start":       {Players: []Player{{Start: 1}, {Start: 1}}},
 		"game without opponent": {Players: []Player{{Start: 1, Rounds: []Round{{Result: Win}}}}},
 	} {
 		_, err := Compute(tour, 0, nil)
