@@ -74,6 +74,10 @@ type state struct {
 	pts   [][]Points  // [player][r-1]
 	total []Points
 	adj   []Points // the score opponents' Buchholz counts (art. 16)
+	// sb, in a team event, is the other score of each round (game points
+	// for a table on match points): SB multiplies the opponent's score by
+	// it. nil: the round's own points.
+	sb [][]Points
 }
 
 // Compute returns the standings after round `after` (0: every round a
@@ -81,10 +85,22 @@ type state struct {
 // each tie-break in turn (higher first; DE by its rank within the tie);
 // players equal in all share a rank and are listed by start number.
 func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
+	for _, tb := range tbs {
+		if tb.Points != "" || tb.Name == "MPTS" || tb.Name == "GPTS" {
+			return nil, fmt.Errorf("standings: %s is a tie-break of team events (match and game points): this tournament is of individuals", tb)
+		}
+	}
 	s, err := newState(&t, after)
 	if err != nil {
 		return nil, err
 	}
+	return s.table(tbs, func(TieBreak) *state { return s }), nil
+}
+
+// table ranks the players of s (by s's points) with the tie-breaks, each
+// computed on the state of its point type (of), and makes the table.
+func (s *state) table(tbs []TieBreak, of func(TieBreak) *state) *Table {
+	t := s.t
 	np := len(t.Players)
 	vals := make([][]Value, np)
 	for i := range vals {
@@ -110,13 +126,14 @@ func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
 	sortBy()
 	for k, tb := range tbs {
 		var v []Value
+		ts := of(tb)
 		if tb.Name == "DE" {
-			v = s.directEncounter(order, key)
+			v = ts.directEncounter(order, key)
 			for i := range np {
 				key[i] = append(key[i], -v[i]) // a rank: lower is better
 			}
 		} else {
-			v = s.compute(tb, vals, k)
+			v = ts.compute(tb, vals, k)
 		}
 		for i := range np {
 			vals[i][k] = v[i]
@@ -149,7 +166,7 @@ func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
-	return tab, nil
+	return tab
 }
 
 func newState(t *Tournament, after int) (*state, error) {
@@ -200,6 +217,13 @@ func newState(t *Tournament, after int) (*state, error) {
 			s.total[i] += s.pts[i][r-1]
 		}
 	}
+	s.adjust()
+	return s, nil
+}
+
+// adjust computes the scores opponents' Buchholz counts.
+func (s *state) adjust() {
+	t := s.t
 	// FIDE Tie-Break Regulations 2023, art. 16.3.2: for the Buchholz of
 	// its opponents, a participant's unplayed rounds after the last round
 	// it played or was given a win without playing (withdrawn, absent to
@@ -221,7 +245,6 @@ func newState(t *Tournament, after int) (*state, error) {
 			}
 		}
 	}
-	return s, nil
 }
 
 // vur reports a voluntarily unplayed round (art. 16.2): not played, and

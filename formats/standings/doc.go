@@ -19,6 +19,12 @@
 // the last through the FIDE Rating Regulations' tables (B.02 8.1).
 // [DefaultSwiss] and [DefaultRoundRobin] are FIDE's recommended lists.
 //
+// Team events ([ComputeTeams]) rank by match points (2-1-0 unless the
+// event says otherwise) or game points; MPTS and GPTS are the other score
+// as a tie-break (art. 7.1), "BH:GP" any tie-break computed on game
+// points, and SB multiplies an opponent's score by the other score made
+// against it.
+//
 // # Unplayed rounds
 //
 // The 2023 regulations replaced the "virtual opponent" of 2009 (who had

@@ -15,17 +15,25 @@ type TieBreak struct {
 	Name   string // an acronym: PTS, BH, SB, DE, WIN, WON, BPG, BWG, GE, ARO, TPR, PTP, APRO, AOB, PS, KS
 	Cut    int    // Cut-n (C1, C2): the n lowest values cut
 	Median int    // Median-n (M1, M2): the n lowest and n highest cut
+	// Points is, in a team event, the score the tie-break is computed
+	// on: "MP" match points, "GP" game points, "" the event's primary
+	// score ("BH:GP" is Buchholz on game points).
+	Points string
 }
 
 // String writes the tie-break as Parse reads it: "BH-C1", "BH-M2", "SB".
 func (t TieBreak) String() string {
+	s := t.Name
+	if t.Points != "" {
+		s += ":" + t.Points
+	}
 	switch {
 	case t.Cut > 0:
-		return t.Name + "-C" + strconv.Itoa(t.Cut)
+		return s + "-C" + strconv.Itoa(t.Cut)
 	case t.Median > 0:
-		return t.Name + "-M" + strconv.Itoa(t.Median)
+		return s + "-M" + strconv.Itoa(t.Median)
 	}
-	return t.Name
+	return s
 }
 
 // names lists the acronyms known, with what each means and which
@@ -50,6 +58,8 @@ var names = []struct {
 	{"TPR", "tournament performance rating", false, false},
 	{"PTP", "perfect tournament performance", false, false},
 	{"APRO", "average performance rating of opponents", false, false},
+	{"MPTS", "match points (team events)", false, false},
+	{"GPTS", "game points (team events)", false, false},
 }
 
 // Names returns the acronyms Parse knows, in the order of the regulations.
@@ -92,7 +102,9 @@ func (e *ParseError) Error() string {
 // Parse reads an ordered tie-break list, "BH-C1,BH,SB": acronyms of the
 // regulations separated by commas (blanks allowed), each with at most one
 // modifier after "-" or "/": C1, C2 (Cut-1, Cut-2), M1, M2 (Median-1,
-// Median-2); case does not matter. PTS, if listed, is dropped: points
+// Median-2); case does not matter. In a team event an acronym may name
+// the points it is computed on, ":MP" or ":GP" ("BH:GP-C1"), and MPTS
+// and GPTS are the match and game points as tie-breaks. PTS, if listed, is dropped: points
 // always rank first. An empty list is no tie-breaks. The same tie-break
 // twice is refused.
 func Parse(s string) ([]TieBreak, error) {
@@ -111,6 +123,10 @@ func Parse(s string) ([]TieBreak, error) {
 		}
 		up := strings.ToUpper(item)
 		name, mod, hasMod := strings.Cut(strings.ReplaceAll(up, "/", "-"), "-")
+		name, pts, hasPts := strings.Cut(name, ":")
+		if hasPts && pts != "MP" && pts != "GP" {
+			return nil, fail("points %q: want MP (match points) or GP (game points), as in BH:GP", pts)
+		}
 		k := slices.IndexFunc(names, func(n struct {
 			name, what string
 			cut, med   bool
@@ -120,7 +136,10 @@ func Parse(s string) ([]TieBreak, error) {
 		if k < 0 {
 			return nil, fail("unknown tie-break %q: want one of %s", name, strings.Join(Names(), ", "))
 		}
-		tb := TieBreak{Name: name}
+		tb := TieBreak{Name: name, Points: pts}
+		if hasPts && (name == "MPTS" || name == "GPTS" || name == "PTS") {
+			return nil, fail("%s names its points already", name)
+		}
 		if hasMod {
 			if mod == "" || len(mod) < 2 {
 				return nil, fail("modifier %q: want C1, C2 (cut) or M1, M2 (median)", mod)

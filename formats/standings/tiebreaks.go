@@ -11,7 +11,7 @@ func (s *state) compute(tb TieBreak, _ [][]Value, _ int) []Value {
 	np := len(s.t.Players)
 	out := make([]Value, np)
 	switch tb.Name {
-	case "PTS":
+	case "PTS", "MPTS", "GPTS": // the team's tables pick the state of MPTS and GPTS
 		for i := range out {
 			out[i] = s.total[i].Value()
 		}
@@ -159,7 +159,11 @@ func (s *state) contributions(i int, sb bool) []contrib {
 		}
 		c.value = c.score
 		if sb {
-			c.value = c.score * Value(s.pts[i][r-1]) / 100
+			f := s.pts[i][r-1]
+			if s.sb != nil {
+				f = s.sb[i][r-1]
+			}
+			c.value = c.score * Value(f) / 100
 		}
 		out = append(out, c)
 	}
