@@ -260,7 +260,7 @@ func (s *state) vur(i, r int) bool {
 
 // played reports whether round r of player i counts as a game against
 // its opponent for tie-breaks: played over the board, or, in a round
-// robin, forfeited (art. 16.1: pre-determined pairings).
+// robin, forfeited (art. 16: pre-determined pairings).
 func (s *state) played(i, r int) (opp int, ok bool) {
 	rd := s.round[i][r-1]
 	j, has := s.idx[rd.Opponent]

@@ -127,10 +127,10 @@ func TestRatingTieBreaks(t *testing.T) {
 		{3, "ARO-C1", "1900", "art. 14.1: not cut: one game was against an unrated player"},
 		{1, "TPR", "2193", "art. 10.2: ARO 2000 + dp(0.75) = 193"},
 		{2, "TPR", "1300", "art. 10.2: two rated games lost: ARO 2100 + dp(0) = -800"},
-		{2, "PTP", "1200", "art. 10.4: nothing scored: the lowest rating less 800"},
-		// art. 10.4: 1.5 of 2 against 2000 and 1800: at 2103 the expected
+		{2, "PTP", "1200", "art. 10.3: nothing scored: the lowest rating less 800"},
+		// art. 10.3: 1.5 of 2 against 2000 and 1800: at 2103 the expected
 		// scores are 0.64 (D=103) + 0.86 (D=303) = 1.50; at 2102, 0.64 + 0.85.
-		{3, "PTP", "2103", "art. 10.4: the lowest rating expected to score 1.5"},
+		{3, "PTP", "2103", "art. 10.3: the lowest rating expected to score 1.5"},
 	} {
 		if got := get(t, tab, c.start, c.tb); got != c.want {
 			t.Errorf("player %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)

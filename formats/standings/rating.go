@@ -4,7 +4,7 @@ package standings
 // from a fractional score p (8.1.1, p in hundredths 0..100), and the
 // expected score PD of the higher rated player from a rating difference
 // D (8.1.2; the lower rated player's is 1-PD). TPR (art. 10.2 of the
-// Tie-Break Regulations) and PTP (10.4) are defined through them.
+// Tie-Break Regulations) and PTP (10.3) are defined through them.
 var dpOfP = [101]int{
 	-800,
 	-677, -589, -538, -501, -470, -444, -422, -401, -383, -366,
@@ -78,7 +78,7 @@ func tpr(score int64, ratings []int) int {
 }
 
 // ptp is the lowest rating R whose expected score against the ratings
-// reaches the score (art. 10.4: perfect tournament performance); a zero
+// reaches the score (art. 10.3: perfect tournament performance); a zero
 // score is the lowest rating less 800.
 func ptp(score int64, ratings []int) int {
 	if len(ratings) == 0 {

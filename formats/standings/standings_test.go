@@ -32,16 +32,16 @@ func TestPlayedGames(t *testing.T) {
 		{3, "BH", "4.5"},    // art. 8.1: 1.5 + 2.5 + 0.5
 		{1, "BH-C1", "3"},   // art. 14.1: Cut-1 drops the lowest, 0.5
 		{1, "BH-M1", "1.5"}, // art. 14.1: Median-1 drops 0.5 and 1.5
-		{1, "SB", "2.75"},   // art. 8.4: 1×0.5 + ½×1.5 + 1×1.5
-		{3, "SB", "2.25"},   // art. 8.4: ½×1.5 + ½×2.5 + ½×0.5
-		{4, "SB", "1.25"},   // art. 8.4: ½×1.5 + 1×0.5 + 0×2.5
-		{1, "WIN", "2"},     // art. 7.2
-		{1, "WON", "2"},     // art. 7.3
-		{1, "BPG", "1"},     // art. 7.4
-		{4, "BWG", "1"},     // art. 7.5: won with Black in round 2
+		{1, "SB", "2.75"},   // art. 9.1: 1×0.5 + ½×1.5 + 1×1.5
+		{3, "SB", "2.25"},   // art. 9.1: ½×1.5 + ½×2.5 + ½×0.5
+		{4, "SB", "1.25"},   // art. 9.1: ½×1.5 + 1×0.5 + 0×2.5
+		{1, "WIN", "2"},     // art. 7.1
+		{1, "WON", "2"},     // art. 7.2
+		{1, "BPG", "1"},     // art. 7.3
+		{4, "BWG", "1"},     // art. 7.4: won with Black in round 2
 		{4, "GE", "3"},      // art. 7.6
-		{1, "PS", "5"},      // art. 7.7: 1 + 1.5 + 2.5
-		{4, "PS", "3.5"},    // art. 7.7: 0.5 + 1.5 + 1.5
+		{1, "PS", "5"},      // art. 7.5: 1 + 1.5 + 2.5
+		{4, "PS", "3.5"},    // art. 7.5: 0.5 + 1.5 + 1.5
 		{3, "DE", "0"},      // art. 6: 3 and 4 drew their game: not separated
 	} {
 		if got := get(t, tab, c.start, c.tb); got != c.want {
@@ -56,7 +56,7 @@ func TestPlayedGames(t *testing.T) {
 }
 
 // The tournament's own scoring decides the points and what a win is
-// (3-1-0: art. 7.2's "points awarded for a win" are 3).
+// (3-1-0: art. 7.1's "points awarded for a win" are 3).
 func TestThreeOneZero(t *testing.T) {
 	tab := mustCompute(t, swiss4(t, ThreeOneZero), 0, "BH,SB,WIN")
 	for _, c := range []struct {
@@ -67,8 +67,8 @@ func TestThreeOneZero(t *testing.T) {
 		{4, "PTS", "4"}, // 1 + 3 + 0
 		{1, "BH", "8"},  // art. 8.1: 1 + 3 + 4
 		{4, "BH", "11"}, // art. 8.1: 3 + 1 + 7
-		{1, "SB", "18"}, // art. 8.4: 3×1 + 1×3 + 3×4, points scored × the opponent's points
-		{1, "WIN", "2"}, // art. 7.2: rounds scoring a win's 3 points
+		{1, "SB", "18"}, // art. 9.1: 3×1 + 1×3 + 3×4, points scored × the opponent's points
+		{1, "WIN", "2"}, // art. 7.1: rounds scoring a win's 3 points
 		{3, "WIN", "0"}, // three draws of 1 point: no win
 	} {
 		if got := get(t, tab, c.start, c.tb); got != c.want {

@@ -45,7 +45,7 @@ var MatchPoints210 = ScoringOf(200, 100, 0)
 // Primary is "GP"); each tie-break is computed on the score it names
 // ("BH:GP") or the primary one; MPTS and GPTS are the match and game
 // points as tie-breaks (the secondary score, FIDE Tie-Break Regulations
-// art. 7.1); SB multiplies each opponent's score by the other score the
+// the secondary score); SB multiplies each opponent's score by the other score the
 // team made against it (game points against an opponent's match points).
 func ComputeTeams(tt TeamTournament, after int, tbs []TieBreak) (*Table, error) {
 	ms, gs := tt.MatchScoring, tt.GameScoring

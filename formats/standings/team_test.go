@@ -42,13 +42,13 @@ func TestTeamEvent(t *testing.T) {
 		why      string
 	}{
 		{2, "PTS", "4", "match points rank first, 2-1-0"},
-		{1, "GPTS", "3", "art. 7.1: game points, the secondary score"},
-		{4, "GPTS", "2.5", "art. 7.1"},
+		{1, "GPTS", "3", "team events: game points, the secondary score"},
+		{4, "GPTS", "2.5", "team events"},
 		{1, "BH", "9", "art. 8.1 on match points: 4 + 2 + 3"},
-		{1, "SB", "9.5", "art. 8.4: opponents' match points × game points scored: 4×1.5 + 2×1 + 3×0.5"},
-		{4, "SB", "6.5", "art. 8.4: 2×1 + 4×0 + 3×1.5"},
+		{1, "SB", "9.5", "art. 9.1: opponents' match points × game points scored: 4×1.5 + 2×1 + 3×0.5"},
+		{4, "SB", "6.5", "art. 9.1: 2×1 + 4×0 + 3×1.5"},
 		{1, "BH:GP", "9", "art. 8.1 on game points: 4 + 2.5 + 2.5"},
-		{2, "WIN", "2", "art. 7.2: matches won"},
+		{2, "WIN", "2", "art. 7.1: matches won"},
 	} {
 		if got := get(t, tab, c.start, c.tb); got != c.want {
 			t.Errorf("team %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)

@@ -55,7 +55,7 @@ func (s *state) compute(tb TieBreak, _ [][]Value, _ int) []Value {
 	return out
 }
 
-// count returns WIN, WON, BPG, BWG or GE (art. 7.2-7.6): a "win" is a
+// count returns WIN, WON, BPG, BWG or GE (art. 7.1-7.4, 7.6): a "win" is a
 // round that scored what a game won scores, played or not.
 func (s *state) count(name string, i int) int {
 	n := 0
@@ -66,22 +66,22 @@ func (s *state) count(name string, i int) int {
 		black := rd.Colour == Black
 		switch name {
 		case "WIN":
-			// art. 7.2: rounds won, with or without playing
+			// art. 7.1: rounds won, with or without playing
 			if win && rd.Result != Pending {
 				n++
 			}
 		case "WON":
-			// art. 7.3: games won over the board
+			// art. 7.2: games won over the board
 			if win && played {
 				n++
 			}
 		case "BPG":
-			// art. 7.4: games played with Black (unplayed rounds are not)
+			// art. 7.3: games played with Black (unplayed rounds are not)
 			if black && played {
 				n++
 			}
 		case "BWG":
-			// art. 7.5: games won with Black over the board
+			// art. 7.4: games won with Black over the board
 			if black && played && win {
 				n++
 			}
@@ -96,7 +96,7 @@ func (s *state) count(name string, i int) int {
 	return n
 }
 
-// progressive is PS (art. 7.7): the sum of the running scores after each
+// progressive is PS (art. 7.5): the sum of the running scores after each
 // round; Cut-n leaves out the first n rounds.
 func (s *state) progressive(i, cut int) Value {
 	var run, sum Points
@@ -109,7 +109,7 @@ func (s *state) progressive(i, cut int) Value {
 	return sum.Value()
 }
 
-// koya is KS (art. 7.8): points scored against the opponents who reached
+// koya is KS (art. 9.2): points scored against the opponents who reached
 // half the maximum score (a win's points times the rounds).
 func (s *state) koya(i int) Value {
 	rounds := s.n
@@ -136,7 +136,7 @@ type contrib struct {
 }
 
 // contributions returns the rounds of player i as BH (sb false) or SB
-// counts them. FIDE Tie-Break Regulations 2023, art. 16.4: in a Swiss,
+// counts them. FIDE Tie-Break Regulations 2023, art. 16: in a Swiss,
 // an unplayed round (bye, forfeit, absence) is counted as if played
 // against a "dummy opponent" whose score is the participant's own; in a
 // round robin it counts against the scheduled opponent (16.1), and a
@@ -170,7 +170,7 @@ func (s *state) contributions(i int, sb bool) []contrib {
 	return out
 }
 
-// buchholz is BH (art. 8.1) or SB (art. 8.4) with tb's cut or median
+// buchholz is BH (art. 8.1) or SB (art. 9.1) with tb's cut or median
 // (art. 14.1): the least significant values cut are the voluntarily
 // unplayed rounds first (art. 14.6), unless a round counts less; the most
 // significant are the highest.
@@ -217,7 +217,7 @@ func (s *state) buchholz(i int, tb TieBreak) Value {
 }
 
 // average returns the mean of the opponents' values v over the games
-// played (art. 8.3 AOB, 10.3 APRO), leaving out a zero value (an unrated
+// played (AOB, art. 8; APRO, art. 10.4), leaving out a zero value (an unrated
 // opponent's performance), rounded half up to a multiple of step.
 func (s *state) average(i int, v []Value, step Value) Value {
 	var sum, n Value
@@ -238,7 +238,7 @@ func (s *state) average(i int, v []Value, step Value) Value {
 	return divRound(sum, n, step)
 }
 
-// rating is ARO (art. 10.1), TPR (10.2) or PTP (10.4) over the games
+// rating is ARO (art. 10.1), TPR (10.2) or PTP (10.3) over the games
 // played against rated opponents. ARO's Cut-n drops the n lowest rated
 // opponents, only when every game played was against a rated one.
 func (s *state) rating(i int, tb TieBreak) Value {

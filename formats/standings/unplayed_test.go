@@ -24,23 +24,23 @@ func TestUnplayedRounds(t *testing.T) {
 		tb, want string
 		why      string
 	}{
-		// art. 16.4: a player's own unplayed round counts as played
+		// art. 16: a player's own unplayed round counts as played
 		// against a dummy opponent with the player's own score.
-		{5, "BH", "2", "art. 16.4: PAB against a dummy of 5's own 2 points, plus 2's 0"},
-		{3, "BH", "1.5", "art. 16.4: 4's 1.5, plus a dummy of 3's own 0 for the absence"},
+		{5, "BH", "2", "art. 16: PAB against a dummy of 5's own 2 points, plus 2's 0"},
+		{3, "BH", "1.5", "art. 16: 4's 1.5, plus a dummy of 3's own 0 for the absence"},
 		// art. 16.3.2: 3's absence after its last game counts as a
 		// draw for its opponents: 0 + ½.
 		{4, "BH", "2", "art. 16.3.2: 3 counts 0.5 (its absence as a draw), plus 1's 1.5"},
 		{1, "BH", "1.5", "art. 8.1: 2's 0, plus 4's 1.5"},
 		// art. 14.6: a voluntarily unplayed round is cut first.
 		{3, "BH-C1", "1.5", "art. 14.6: the absence's dummy (0) cut first"},
-		// art. 16.4 with 8.4: the dummy's score times what the round scored.
-		{5, "SB", "2", "art. 8.4: PAB 1 × dummy 2, plus 1 × 2's 0"},
-		{5, "WIN", "2", "art. 7.2: the PAB scores a win"},
-		{5, "WON", "1", "art. 7.3: the PAB is not won over the board"},
+		// art. 16 with 9.1: the dummy's score times what the round scored.
+		{5, "SB", "2", "art. 9.1: PAB 1 × dummy 2, plus 1 × 2's 0"},
+		{5, "WIN", "2", "art. 7.1: the PAB scores a win"},
+		{5, "WON", "1", "art. 7.2: the PAB is not won over the board"},
 		{5, "GE", "2", "art. 7.6: the PAB counts as elected to play"},
 		{3, "GE", "1", "art. 7.6: the absence does not"},
-		{5, "BPG", "1", "art. 7.4"},
+		{5, "BPG", "1", "art. 7.3"},
 	} {
 		if got := get(t, tab, c.start, c.tb); got != c.want {
 			t.Errorf("player %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)
@@ -67,7 +67,7 @@ func TestCutVoluntaryFirst(t *testing.T) {
 	}
 	// BH: 2's 0 + dummy 2 (own score) + 4's 1.5 = 3.5
 	if got := get(t, tab, 1, "BH"); got != "3.5" {
-		t.Errorf("BH %s, want 3.5 (art. 16.4: the half-point bye against a dummy of 2 points)", got)
+		t.Errorf("BH %s, want 3.5 (art. 16: the half-point bye against a dummy of 2 points)", got)
 	}
 	// BH-C1: the bye's 2 is cut, though 2's 0 is lower: 0 + 1.5
 	if got := get(t, tab, 1, "BH-C1"); got != "1.5" {
@@ -75,9 +75,9 @@ func TestCutVoluntaryFirst(t *testing.T) {
 	}
 }
 
-// A forfeit in a Swiss is an unplayed round for both (art. 16.4: each
+// A forfeit in a Swiss is an unplayed round for both (art. 16: each
 // against a dummy of his own score); in a round robin it is a game
-// against the scheduled opponent (art. 16.1).
+// against the scheduled opponent (art. 16).
 func TestForfeitSwissAndRoundRobin(t *testing.T) {
 	lines := []string{
 		"1: 4w1 2w= 3b1",
@@ -92,16 +92,16 @@ func TestForfeitSwissAndRoundRobin(t *testing.T) {
 		tb, want string
 		why      string
 	}{
-		{false, 2, "SB", "4", "art. 16.4: ½×1.5 + ½×2.5 + 1×dummy 2"},
-		{true, 2, "SB", "2", "art. 16.1: ½×1.5 + ½×2.5 + 1×4's 0"},
-		{false, 2, "BH", "6", "art. 16.4: 1.5 + 2.5 + dummy 2"},
-		{true, 2, "BH", "4", "art. 16.1: 1.5 + 2.5 + 0"},
-		{false, 4, "BH", "4", "art. 16.4: 2.5 + 1.5 + dummy 0"},
-		{true, 1, "KS", "1.5", "art. 7.8: 50 % of 3 is 1.5: ½ against 2, 1 against 3"},
-		{true, 2, "KS", "1", "art. 7.8: ½ against 3, ½ against 1"},
-		{true, 3, "KS", "0.5", "art. 7.8"},
-		{false, 2, "WON", "0", "art. 7.3: the forfeit is not won over the board"},
-		{false, 2, "WIN", "1", "art. 7.2: the forfeit scores a win"},
+		{false, 2, "SB", "4", "art. 16: ½×1.5 + ½×2.5 + 1×dummy 2"},
+		{true, 2, "SB", "2", "art. 16: ½×1.5 + ½×2.5 + 1×4's 0"},
+		{false, 2, "BH", "6", "art. 16: 1.5 + 2.5 + dummy 2"},
+		{true, 2, "BH", "4", "art. 16: 1.5 + 2.5 + 0"},
+		{false, 4, "BH", "4", "art. 16: 2.5 + 1.5 + dummy 0"},
+		{true, 1, "KS", "1.5", "art. 9.2: 50 % of 3 is 1.5: ½ against 2, 1 against 3"},
+		{true, 2, "KS", "1", "art. 9.2: ½ against 3, ½ against 1"},
+		{true, 3, "KS", "0.5", "art. 9.2"},
+		{false, 2, "WON", "0", "art. 7.2: the forfeit is not won over the board"},
+		{false, 2, "WIN", "1", "art. 7.1: the forfeit scores a win"},
 	} {
 		tab := mustCompute(t, build(t, Classic, c.rr, lines...), 0, "BH,SB,KS,WIN,WON")
 		if got := get(t, tab, c.start, c.tb); got != c.want {
