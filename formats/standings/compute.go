@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Table is the standings after a round: players in rank order, each with
@@ -271,4 +272,23 @@ func (s *state) played(i, r int) (opp int, ok bool) {
 		return j, true
 	}
 	return 0, false
+}
+
+// Records returns the table as rows of text, a header first: rank,
+// start, name, points, then each tie-break by its acronym as listed
+// ("BH-C1"); values exact ("20.5"). A CSV writer or a page lays them out.
+func (t *Table) Records() [][]string {
+	head := []string{"rank", "start", "name", "points"}
+	for _, tb := range t.TieBreaks {
+		head = append(head, tb.String())
+	}
+	out := [][]string{head}
+	for _, r := range t.Rows {
+		rec := []string{strconv.Itoa(r.Rank), strconv.Itoa(r.Start), r.Name, r.Points.String()}
+		for _, v := range r.Values {
+			rec = append(rec, v.String())
+		}
+		out = append(out, rec)
+	}
+	return out
 }

@@ -139,3 +139,27 @@ func TestInputErrors(t *testing.T) {
 		}
 	}
 }
+
+// Records are the columns hallctl standings -csv will print: rank,
+// start, name, points, then each tie-break by its acronym.
+func TestRecords(t *testing.T) {
+	tab := mustCompute(t, swiss4(t, Classic), 0, "BH-C1,SB")
+	recs := tab.Records()
+	want := [][]string{
+		{"rank", "start", "name", "points", "BH-C1", "SB"},
+		{"1", "1", "P1", "2.5", "3", "2.75"},
+		{"2", "3", "P3", "1.5", "4", "2.25"},
+		{"3", "4", "P4", "1.5", "4", "1.25"},
+		{"4", "2", "P2", "0.5", "4", "0.75"},
+	}
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, want %d", len(recs), len(want))
+	}
+	for i := range want {
+		for j := range want[i] {
+			if recs[i][j] != want[i][j] {
+				t.Errorf("record %d column %d = %q, want %q", i, j, recs[i][j], want[i][j])
+			}
+		}
+	}
+}
