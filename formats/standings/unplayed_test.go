@@ -149,3 +149,38 @@ func TestAfterRoundAndCrosstable(t *testing.T) {
 		t.Errorf("pending: GE %s, want 1", got)
 	}
 }
+
+// A full-point bye is won without playing, not a voluntarily unplayed
+// round; a zero-point bye before a round played counts, for the
+// opponents, as the nothing it scored — only absences to the end count
+// as draws (art. 16.3.2).
+//
+//	R1: 1 full-point bye, 3-2 1-0 (3 White), 4 half-point bye, 5 absent
+//	R2: 1-2 1-0, 3 absent to the end, 4-5 1-0
+//	points: 1: 2, 2: 0, 3: 1, 4: 1.5, 5: 0
+func TestByesOfEachKind(t *testing.T) {
+	tab := mustCompute(t, build(t, Classic, false,
+		"1: F 2w1",
+		"2: 3b0 1b0",
+		"3: 2w1 Z",
+		"4: H 5w1",
+		"5: Z 4b0",
+	), 0, "BH,WIN,WON,GE")
+	for _, c := range []struct {
+		start    int
+		tb, want string
+		why      string
+	}{
+		{1, "BH", "2", "art. 16: the full-point bye against a dummy of 1's own 2, plus 2's 0"},
+		{2, "BH", "3.5", "art. 16.3.2: 3 counts 1.5 (its last absence as a draw), 1 counts 2 (its bye as won)"},
+		{4, "BH", "1.5", "art. 16.3.2: 5's absence before it played counts as the 0 it scored; dummy 1.5"},
+		{1, "WIN", "2", "art. 7.1: the full-point bye scores a win"},
+		{1, "WON", "1", "art. 7.2"},
+		{1, "GE", "2", "art. 7.6: a full-point bye counts as elected to play"},
+		{4, "GE", "1", "art. 7.6: a half-point bye does not"},
+	} {
+		if got := get(t, tab, c.start, c.tb); got != c.want {
+			t.Errorf("player %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)
+		}
+	}
+}
