@@ -8,6 +8,7 @@
 //
 //	rules        the chess library (through internal/chesslib), rules/internal
 //	formats      rules, formats/internal, internal/chesslib
+//	formats/standings  rules, formats/trf (tie-breaks, crosstables)
 //	storage      rules, internal/ident
 //	server/...   storage, formats, rules, proto, internal; each a room of its own (see the table)
 //	clockdev     rules, proto, formats, internal
