@@ -291,7 +291,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if err != nil {
 		return nil, err
 	}
-	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Streams: s.streams,
+	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Clock: s.clock, Logger: s.log, Streams: s.streams,
 		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HeartbeatBudget: opts.HeartbeatBudget, HelloTimeout: opts.HelloTimeout,
 		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last})
 	s.calls = newCallDoor(s.tokens, s.codes, opts.BodyBudget)

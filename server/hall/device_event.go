@@ -16,8 +16,9 @@ type deviceOutcome struct {
 	rejected *pb.Rejection // nil when applied
 }
 
-// applyDevice applies one device event (already checked for its sequence
-// number) and commits it, or commits its refusal. It runs on the actor.
+// applyDevice applies one device event (already checked by its session:
+// its sequence number and its content, ValidateContent) and commits it,
+// or commits its refusal (writeRefusal). It runs on the actor.
 // A resent event (one the hall acknowledged before it was restored from
 // an older backup) was recorded by the device on this board, which it may
 // have left since; a command of the arbiter it carries out that the hall
@@ -33,19 +34,7 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent,
 		} else if resent {
 			cmdID = ev.GetCommandId() // the clock's record of a command the hall lost
 		}
-		err := b.h.store.Write(ctx, func(tx *storage.Tx) error {
-			if err := tx.AckDevice(dev, ev.GetSeq()); err != nil {
-				return err
-			}
-			if cmd != nil {
-				if err := tx.ResolveCommand(cmd.rec.ID, storage.CommandRefused, msg); err != nil {
-					return err
-				}
-			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: ActionText(ev.GetAction()),
-				Outcome: storage.OutcomeRefused(msg), Action: ActionJSON(ev.GetAction()), CommandID: cmdID})
-		})
-		if err != nil {
+		if err := b.h.writeRefusal(ctx, b.rec.ID, dev, ev, msg, cmd, cmdID); err != nil {
 			return deviceOutcome{}, err
 		}
 		if cmd != nil {
@@ -55,9 +44,6 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent,
 	}
 	if !resent && (b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice) {
 		return refuse("permission_denied", fmt.Sprintf("device %s does not keep board %s's clock", dev, b.rec.ID))
-	}
-	if err := ev.GetAction().Validate(); err != nil {
-		return refuse("invalid", err.Error())
 	}
 	e, err := wire.Event(ev.GetAction(), false)
 	if err != nil {
@@ -126,25 +112,15 @@ var refusalNames = map[rules.RefusalCode]string{
 	rules.RefusedSettingLocked: "setting_locked", rules.RefusedInvalid: "invalid", rules.RefusedNotPermitted: "not_permitted",
 }
 
-// ApplyDevice applies one event of the board's device (already checked
-// for its sequence number) on the actor and commits it, or commits its
-// refusal: rejected says why it was refused (nil: applied). Either way
-// the device's sequence number is acknowledged in the same transaction.
-func (b *Board) ApplyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent) (rejected *pb.Rejection, err error) {
-	return b.apply(ctx, dev, ev, false)
-}
-
-// ApplyResent is ApplyDevice for an event the hall acknowledged before it
-// was restored from an older backup, resent by the device that recorded
-// it on this board (Restored.Takes): the device need not keep the board
-// now, and an arbiter's command it carries out that the hall lost is
-// taken from the clock's record of it (the command's action, as the
-// event carries it, who gave it and why), or refused saying why.
-func (b *Board) ApplyResent(ctx context.Context, dev string, ev *pb.DeviceEvent) (rejected *pb.Rejection, err error) {
-	return b.apply(ctx, dev, ev, true)
-}
-
-// apply runs applyDevice on the actor.
+// apply runs applyDevice on the actor (Session.Event): rejected says why
+// the event was refused (nil: applied); either way the device's sequence
+// number is acknowledged in the same transaction. A resent event is one
+// the hall acknowledged before it was restored from an older backup,
+// resent by the device that recorded it on this board (Restored.Takes):
+// the device need not keep the board now, and an arbiter's command it
+// carries out that the hall lost is taken from the clock's record of it
+// (the command's action, as the event carries it, who gave it and why),
+// or refused saying why.
 func (b *Board) apply(ctx context.Context, dev string, ev *pb.DeviceEvent, resent bool) (*pb.Rejection, error) {
 	var out deviceOutcome
 	var aerr error

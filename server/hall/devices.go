@@ -13,16 +13,6 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// DeviceLink is a connected clock's stream as the hall reaches it (the
-// ClockLink service's link).
-type DeviceLink interface {
-	// Send queues a message for the device; false if it is gone (or
-	// could not take it: then the link is cut).
-	Send(m *pb.ServerMessage) bool
-	// Cut ends the link, with why.
-	Cut(cause error)
-}
-
 // Device is what the hall last heard from a clock device. Its fields are
 // guarded by its own lock, not the floor's: every heartbeat and
 // acknowledgement writes them.
@@ -40,17 +30,17 @@ type Device struct {
 	voice *pb.DeviceCapabilities
 }
 
-// SetAcked records the device's highest event committed.
-func (d *Device) SetAcked(seq uint64) {
+// setAcked records the device's highest event committed.
+func (d *Device) setAcked(seq uint64) {
 	d.mu.Lock()
 	d.acked = seq
 	d.mu.Unlock()
 }
 
-// Attach registers a device's new link, replacing (and cutting) an older
-// one, with what its Hello said (its firmware, whether it is a talking
-// clock), and tells its board.
-func (h *Hall) Attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *Device {
+// attach registers a device's new session's link (Open), replacing (and
+// cutting) an older one, with what its Hello said (its firmware, whether
+// it is a talking clock), and tells its board.
+func (h *Hall) attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *Device {
 	firmware := hello.GetFirmware()
 	f := &h.floor
 	f.mu.Lock()
@@ -86,8 +76,9 @@ func (h *Hall) Attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *
 	return info
 }
 
-// Detach unregisters a link that ended (if it is still the device's).
-func (h *Hall) Detach(l DeviceLink, dev string) {
+// detach unregisters a link whose session ended (Session.Close), if it is
+// still the device's.
+func (h *Hall) detach(l DeviceLink, dev string) {
 	f := &h.floor
 	f.mu.Lock()
 	current := f.links[dev] == l
@@ -110,11 +101,11 @@ func (h *Hall) Detach(l DeviceLink, dev string) {
 	h.log.Info("device disconnected", "device", dev)
 }
 
-// Heartbeat records a device's telemetry and its board time, which its
+// heartbeat records a device's telemetry and its board time, which its
 // board takes as its reference. It takes no lock a press waits on and
 // writes nothing itself: what the device last said goes to the store
 // with others' at most every lastHeardEvery (lastHeard).
-func (h *Hall) Heartbeat(info *Device, hb *pb.Heartbeat) {
+func (h *Hall) heartbeat(info *Device, hb *pb.Heartbeat) {
 	now := h.clock.Now()
 	info.mu.Lock()
 	info.rec.LastSeen = now

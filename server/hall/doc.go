@@ -3,14 +3,18 @@
 // its state on after the commit; the registry of boards and clock devices
 // (the floor) and of tournaments, rounds and their broadcast settings
 // (the schedule), each a type with its own lock; the busy-device rule;
-// the rulings on time; and the hall as the broadcast feeds read it. The
-// services (ClockLink, Arbiter, Watch) are thin over it.
+// the rulings on time; each connected clock's session (session.go), the
+// one door of a device whatever transport carries it; and the hall as the
+// broadcast feeds read it. The services (ClockLink, Arbiter, Watch) are
+// thin over it.
 //
 // # Usage
 //
 //	h, err := hall.Load(ctx, store, hall.Options{Clock: clock, Sink: hubs})
+//	sess, welcome, err := h.Open(ctx, dev, hello, out, every) // a clock connects
+//	err = sess.Handle(ctx, msg) // each of its messages; Acks go out via out.Reply
+//	sess.Close()
 //	b, err := h.Board(id)
-//	rejected, err := b.ApplyDevice(ctx, dev, event)     // a clock's event
 //	resp, err := b.Act(ctx, identity, action, reason, wait) // an arbiter's
 //	...
 //	h.Stop() // no board function starts from now
@@ -20,7 +24,9 @@
 //
 // Each board is an actor: its functions run one at a time, and device
 // links, arbiter calls and timers hand it work (do, tell, post) and wait
-// for the commit. An idle board holds no goroutine: a caller finding it
+// for the commit; a device's session hands its events to their board one
+// at a time, on the transport's loop, and its heartbeats take no lock a
+// press waits on. An idle board holds no goroutine: a caller finding it
 // idle runs its function itself, and a queue that builds up while it is
 // busy gets a goroutine until it is empty. Events of different boards
 // share commits (group commit in storage). The sink hears of a commit

@@ -55,7 +55,8 @@ type Hall struct {
 	sink    Sink
 	changes *broadcast.Changes // each round's change counter, for the feeds
 
-	commands atomic.Uint64 // arbiter commands issued
+	commands atomic.Uint64   // arbiter commands issued
+	sessions sessionCounters // what became of the devices' events (Session)
 
 	ctx    context.Context // done at Stop: no board function starts from then
 	cancel context.CancelFunc

@@ -9,7 +9,8 @@ import (
 	"github.com/chesshall/hallclock/storage"
 )
 
-// A heartbeat allocates nothing and takes no lock a press waits on: it
+// A heartbeat, as a transport hands it to the device's session,
+// allocates nothing and takes no lock a press waits on: it
 // finds its board on the device's record, leaves its board time for the
 // board's actor, and queues the device's record for the store at most
 // every lastHeardEvery (the first heartbeat queues it).
@@ -19,12 +20,13 @@ func TestHeartbeatAllocatesNothing(t *testing.T) {
 	b := &Board{h: h}
 	d := &Device{rec: storage.DeviceRecord{ID: "CLK-1"}}
 	d.board.Store(b)
+	s := &Session{h: h, dev: "CLK-1", info: d}
 	hb := &pb.Heartbeat{BoardTMs: 1000, BatteryPct: 80}
-	h.Heartbeat(d, hb)
+	s.Heartbeat(hb)
 	if got := len(h.lastHeard.pending); got != 1 {
 		t.Fatalf("records queued after the first heartbeat: %d, want 1", got)
 	}
-	if n := testing.AllocsPerRun(100, func() { h.Heartbeat(d, hb) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { s.Heartbeat(hb) }); n != 0 {
 		t.Errorf("a heartbeat allocates %v times, want 0", n)
 	}
 	if got := len(h.lastHeard.pending); got != 1 {

@@ -27,7 +27,7 @@ import (
 //     gave it, which it has left, is not handed back to it (a game that
 //     ended after the backup is not run on to a flag fall);
 //   - its resent events go to the boards they were recorded on
-//     (Restored.Takes, Board.ApplyResent), an arbiter's ruling the hall
+//     (Restored.Takes, Session.Event), an arbiter's ruling the hall
 //     lost with its command taken from the clock's record of it.
 //
 // What cannot be rebuilt is said in the audit log, with why.

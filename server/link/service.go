@@ -11,14 +11,12 @@ import (
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
-	"github.com/chesshall/hallclock/storage"
 )
 
 // Options configure the ClockLink service. Every field is required but
 // Logger.
 type Options struct {
 	Hall    *hall.Hall
-	Store   *storage.Store
 	Clock   mono.Clock
 	Logger  *slog.Logger
 	Streams *auth.Streams  // revoking a device's token cuts its link
@@ -51,7 +49,6 @@ type Options struct {
 type Service struct {
 	pb.UnsafeClockLinkServer
 	hall     *hall.Hall
-	store    *storage.Store
 	clock    mono.Clock
 	log      *slog.Logger
 	streams  *auth.Streams
@@ -69,16 +66,17 @@ func New(ctx context.Context, opts Options) *Service {
 	if opts.HeartbeatBudget == 0 {
 		opts.HeartbeatBudget = DefaultHeartbeatBudget
 	}
-	return &Service{hall: opts.Hall, store: opts.Store, clock: opts.Clock, log: opts.Logger, streams: opts.Streams,
+	return &Service{hall: opts.Hall, clock: opts.Clock, log: opts.Logger, streams: opts.Streams,
 		ingest: opts.Ingest, opts: opts, ctx: ctx}
 }
 
-// Stats are the service's counters since it started.
+// Stats are the service's counters since it started, with what became
+// of the devices' events (the hall's sessions).
 type Stats struct {
 	Connects      uint64 // device streams welcomed
 	Received      uint64 // device messages received (events, heartbeats), counted as they arrive
 	EventsApplied uint64 // device events applied and committed
-	Rejected      uint64 // device events refused by the rules (committed to the audit log)
+	Rejected      uint64 // device events refused (committed to the audit log)
 	Duplicates    uint64 // device events dropped as already received, re-acknowledged
 	Gaps          uint64 // streams ended because a sequence number was skipped
 	// LateWatchdogs counts silence checks that ran more than a heartbeat
@@ -90,13 +88,14 @@ type Stats struct {
 }
 
 type counters struct {
-	connects, received, applied, rejected, duplicates, gaps, lateWatchdogs, silenceCuts atomic.Uint64
+	connects, received, lateWatchdogs, silenceCuts atomic.Uint64
 }
 
 // Stats returns a snapshot of the counters.
 func (s *Service) Stats() Stats {
 	c := &s.counters
-	return Stats{Connects: c.connects.Load(), Received: c.received.Load(), EventsApplied: c.applied.Load(), Rejected: c.rejected.Load(),
-		Duplicates: c.duplicates.Load(), Gaps: c.gaps.Load(), LateWatchdogs: c.lateWatchdogs.Load(),
+	e := s.hall.SessionStats()
+	return Stats{Connects: c.connects.Load(), Received: c.received.Load(), EventsApplied: e.Applied, Rejected: e.Rejected,
+		Duplicates: e.Duplicates, Gaps: e.Gaps, LateWatchdogs: c.lateWatchdogs.Load(),
 		SilenceCuts: c.silenceCuts.Load()}
 }

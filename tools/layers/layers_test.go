@@ -44,7 +44,7 @@ var allowed = []struct {
 	{"server/auth", []string{"storage", "proto/...", "internal/ident", "server/hallerr"}},
 	{"server/hall", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/hallref",
 		"server/auth", "server/broadcast", "server/hallerr"}},
-	{"server/link", []string{"storage", "proto/...", "internal/mono", "internal/schedlat", "server/hall", "server/auth", "server/fanout", "server/hallerr"}},
+	{"server/link", []string{"proto/...", "internal/mono", "internal/schedlat", "server/hall", "server/auth", "server/fanout", "server/hallerr"}},
 	{"server/arbiter", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/qr",
 		"server/hall", "server/auth", "server/fanout", "server/broadcast", "server/hallerr"}},
 	{"server/gateway", []string{"rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/ident",

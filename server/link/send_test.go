@@ -3,78 +3,11 @@ package link
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"path/filepath"
 	"testing"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/hallerr"
-	"github.com/chesshall/hallclock/storage"
 )
-
-// serviceOnStore is a link service with nothing but a store, in which device
-// "d1" has its event 1 committed refused (acknowledged, in the audit log
-// only).
-func serviceOnStore(t *testing.T) *Service {
-	t.Helper()
-	st, err := storage.Open(context.Background(), filepath.Join(t.TempDir(), "hall.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Write(context.Background(), func(tx *storage.Tx) error { return tx.AckDevice("d1", 1) }); err != nil {
-		t.Fatal(err)
-	}
-	return &Service{store: st, log: slog.New(slog.DiscardHandler)}
-}
-
-func rejects(m *pb.ServerMessage, seq uint64) bool {
-	for _, r := range m.GetAck().GetRejected() {
-		if r.GetSeq() == seq {
-			return true
-		}
-	}
-	return false
-}
-
-// A refused event acknowledged again (its first Ack lost with a stream)
-// carries its rejection; and when the store cannot tell whether it was
-// refused (the link cut meanwhile, the store failing), the link ends
-// instead of acknowledging it without one: the clock would count a
-// refused event applied (the 200-board chaos soak under load: "an
-// acknowledged event missing from the store").
-func TestAckAgainNeverPassesARefusalOffAsApplied(t *testing.T) {
-	t.Parallel()
-	s := serviceOnStore(t)
-	l, out := linkForTest(t, "d1")
-	if err := s.ackAgain(context.Background(), l, 1); err != nil {
-		t.Fatal(err)
-	}
-	if m := <-out; !rejects(m, 1) {
-		t.Errorf("ack again of refused event 1 = %v, want its rejection", m)
-	}
-
-	cut, cancel := context.WithCancel(context.Background())
-	cancel()
-	err := s.ackAgain(cut, l, 1)
-	select {
-	case m := <-out:
-		if !rejects(m, 1) {
-			t.Errorf("with the link cut, ack again of refused event 1 = %v (err %v); want no Ack without its rejection", m, err)
-		}
-	default:
-		if err == nil {
-			t.Error("with the link cut, ackAgain sent nothing and said nothing; want an error that ends the stream")
-		}
-	}
-
-	if rs, err := s.refusedSince(context.Background(), "d1", 0, 1); err != nil || len(rs) != 1 || rs[0].GetSeq() != 1 {
-		t.Errorf("refusedSince(0, 1) = %v, %v; want the rejection of 1", rs, err)
-	}
-	if rs, err := s.refusedSince(cut, "d1", 0, 1); err == nil && len(rs) == 0 {
-		t.Error("refusedSince with the link cut = no rejections and no error; want an error (the Welcome would pass event 1 off as applied)")
-	}
-}
 
 // linkForTest is a link whose stream hands what is sent to out; the test
 // ends it.
@@ -82,7 +15,7 @@ func linkForTest(t *testing.T, dev string) (*link, chan *pb.ServerMessage) {
 	t.Helper()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	out := make(chan *pb.ServerMessage, maxLinkQueue+1)
-	l := &link{dev: dev, linkSender: linkSender{dev: dev, ctx: ctx, cancel: cancel,
+	l := &link{linkSender{dev: dev, ctx: ctx, cancel: cancel,
 		stream: func(m *pb.ServerMessage) error { out <- m; return nil }}}
 	t.Cleanup(func() { cancel(nil); _ = l.close() })
 	return l, out
@@ -161,4 +94,12 @@ func TestLinkQueueBoundsAndErrors(t *testing.T) {
 	if !errors.Is(context.Cause(l.ctx), boom) {
 		t.Errorf("the link's cause = %v, want the failed Send's error", context.Cause(l.ctx))
 	}
+}
+
+func ack(upTo uint64, rej *pb.Rejection) *pb.ServerMessage {
+	a := &pb.Ack{UpToSeq: upTo}
+	if rej != nil {
+		a.Rejected = []*pb.Rejection{rej}
+	}
+	return &pb.ServerMessage{Msg: &pb.ServerMessage_Ack{Ack: a}}
 }
