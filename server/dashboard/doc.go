@@ -42,5 +42,7 @@
 // run time and there is no build step. Assets carry an ETag and are
 // revalidated on each load; the page has a strict Content-Security-Policy
 // (scripts and styles from the server only, no inline script), and writes
-// every name it shows as text, never as markup.
+// every name it shows as text, never as markup. Routes also registers
+// GET /assets/{file}: the browser clock's WebAssembly and its loader under
+// their content hashes, cached for a year (package clockwasm).
 package dashboard
