@@ -1,0 +1,309 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/chesshall/hallclock/formats/standings"
+	"github.com/chesshall/hallclock/formats/trf"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+func getStandings(t *testing.T, arb pb.ArbiterClient, ctx context.Context, req *pb.StandingsRequest) *pb.StandingsResponse {
+	t.Helper()
+	st, err := arb.Standings(ctx, req)
+	if err != nil {
+		t.Fatalf("Standings %v: %v", req, err)
+	}
+	return st
+}
+
+// sameAsComputed checks the hall's standings row by row against
+// standings.Compute on the same file: rank, start number, points and each
+// tie-break's value.
+func sameAsComputed(t *testing.T, what string, got *pb.StandingsResponse, file []byte, after int) {
+	t.Helper()
+	f, err := trf.Read(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := standings.FromTRF(f, got.GetRoundRobin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Rounds(); n > 0 {
+		model.Rounds = n
+	}
+	want, err := standings.Compute(model, after, standings.Defaults(got.GetRoundRobin()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetRows()) != len(want.Rows) || int(got.GetAfterRound()) != after {
+		t.Fatalf("%s: %d rows after round %d, want %d after %d", what, len(got.GetRows()), got.GetAfterRound(), len(want.Rows), after)
+	}
+	for i, w := range want.Rows {
+		g := got.GetRows()[i]
+		var vals []string
+		for _, v := range w.Values {
+			vals = append(vals, v.String())
+		}
+		if int(g.GetRank()) != w.Rank || int(g.GetStart()) != w.Start || g.GetPoints() != w.Points.String() || !slices.Equal(g.GetTieBreaks(), vals) {
+			t.Errorf("%s row %d: rank %d start %d points %s %v; want rank %d start %d points %s %v", what, i+1,
+				g.GetRank(), g.GetStart(), g.GetPoints(), g.GetTieBreaks(), w.Rank, w.Start, w.Points, vals)
+		}
+		if len(g.GetRounds()) != after {
+			t.Errorf("%s row %d: %d crosstable cells, want %d", what, i+1, len(g.GetRounds()), after)
+		}
+	}
+}
+
+// A real tournament (bbpPairings' test suite, a Swiss) comes into the hall
+// at its last round, paired: the standings after the rounds before it are
+// the file's, before the hall has played a round of its own; during the
+// round they are provisional (the games playing count as not yet played);
+// played as recorded, they are those of the complete file. Each is checked
+// against standings.Compute on the same data, with FIDE's Swiss defaults.
+func TestStandingsOfARealTournament(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	path := realFile("real/bbp-issue-7.trf")
+	f, err := trf.Read(bytes.NewReader(realRound(t, path, 1, classicPoints).orig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := f.PairedRounds()
+	rf := realRound(t, path, n, classicPoints)
+	imp := realImport(t, arb, ctx, "Real Swiss", nil, &pb.ImportRoundRequest{Content: rf.paired})
+
+	before := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Real Swiss", AfterRound: int32(n - 1)})
+	if before.GetProvisional() || before.GetRoundRobin() {
+		t.Errorf("after round %d (complete, a Swiss): provisional %v, round robin %v", n-1, before.GetProvisional(), before.GetRoundRobin())
+	}
+	if want := strings.Split(standings.Format(standings.Defaults(false)), ","); !slices.Equal(before.GetTieBreaks(), want) {
+		t.Errorf("tie-breaks %v, want FIDE's Swiss defaults %v", before.GetTieBreaks(), want)
+	}
+	sameAsComputed(t, fmt.Sprintf("after round %d", n-1), before, rf.orig, n-1)
+
+	live := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Real Swiss"})
+	if !live.GetProvisional() || int(live.GetAfterRound()) != n {
+		t.Errorf("during round %d: provisional %v after %d, want provisional after %d", n, live.GetProvisional(), live.GetAfterRound(), n)
+	}
+	sameAsComputed(t, fmt.Sprintf("during round %d", n), live, rf.paired, n)
+	playing := 0
+	for _, row := range live.GetRows() {
+		if c := row.GetRounds()[n-1]; c.GetResult() == "*" {
+			playing++
+		}
+	}
+	if playing != 2*len(imp.GetBoards()) {
+		t.Errorf("during round %d: %d players shown still playing, want %d", n, playing, 2*len(imp.GetBoards()))
+	}
+
+	playAsRecorded(t, arb, ctx, rf, imp.GetBoards())
+	done := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Real Swiss"})
+	if done.GetProvisional() {
+		t.Errorf("round %d played: still provisional", n)
+	}
+	sameAsComputed(t, fmt.Sprintf("after round %d", n), done, rf.orig, n)
+}
+
+// addGame adds a board with its players by start number and records its
+// result from a scoresheet ("" leaves it playing).
+func addGame(t *testing.T, arb pb.ArbiterClient, ctx context.Context, round string, n int32, section string, white, black int32, result string, cfg *pb.ClockConfig) {
+	t.Helper()
+	b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: round, Number: n, Section: section, Config: cfg,
+		White: &pb.Player{Name: fmt.Sprintf("Player %d", white), StartRank: white, Rating: 2400 - 10*white},
+		Black: &pb.Player{Name: fmt.Sprintf("Player %d", black), StartRank: black, Rating: 2400 - 10*black}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if result == "" {
+		return
+	}
+	if _, err := arb.UseVirtualClock(ctx, &pb.UseVirtualClockRequest{BoardId: b.GetBoardId(), Reason: "scoresheets"}); err != nil {
+		t.Fatal(err)
+	}
+	act(t, arb, ctx, b.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: result}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
+}
+
+type rowWant struct {
+	rank, start int32
+	points      string
+	tbs         []string
+}
+
+func checkRows(t *testing.T, what string, st *pb.StandingsResponse, want []rowWant) {
+	t.Helper()
+	var got []rowWant
+	for _, r := range st.GetRows() {
+		got = append(got, rowWant{r.GetRank(), r.GetStart(), r.GetPoints(), r.GetTieBreaks()})
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%s:\n got %v\nwant %v", what, got, want)
+	}
+}
+
+// Four players over two rounds of the hall's own, worked out by hand with
+// the tie-breaks the tournament lists (BH, SB, WIN). Round 1's board 2 is
+// an Armageddon (draw odds for Black) drawn over the board: it counts as
+// player 4's win. Had it counted as the draw, player 2 would be above
+// player 4. During round 2, with board 2 playing, the standings are
+// provisional and board 2's players show it as not yet played.
+func TestStandingsByHandWithArmageddon(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Hand", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"},
+		TieBreaks: "bh, sb,WIN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.GetTieBreaks() != "BH,SB,WIN" {
+		t.Errorf("tie-breaks stored as %q, want BH,SB,WIN", tr.GetTieBreaks())
+	}
+	round := func(n int32) string {
+		r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.GetRoundId()
+	}
+	r1 := round(1)
+	addGame(t, arb, ctx, r1, 1, "", 1, 2, "1-0", nil)
+	addGame(t, arb, ctx, r1, 2, "", 3, 4, "1/2-1/2", &pb.ClockConfig{TimeControl: "white 60/5m:0+2s | black 60/4m:0+2s", Regulations: &pb.Regulations{DrawOdds: "black"}})
+	r2 := round(2)
+	addGame(t, arb, ctx, r2, 1, "", 1, 4, "1/2-1/2", nil)
+	addGame(t, arb, ctx, r2, 2, "", 2, 3, "", nil)
+
+	live := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Hand"})
+	if !live.GetProvisional() || live.GetAfterRound() != 2 || !slices.Equal(live.GetTieBreaks(), []string{"BH", "SB", "WIN"}) {
+		t.Errorf("during round 2: provisional %v after %d tie-breaks %v", live.GetProvisional(), live.GetAfterRound(), live.GetTieBreaks())
+	}
+	// 1: beat 2, drew 4; 4: won the Armageddon against 3, drew 1; 2 and 3
+	// still playing, so at 0 for now, and their pending round counts in
+	// no tie-break: BH(1) = 0 (2) + 1.5 (4), SB(1) = 1·0 + ½·1.5, the
+	// same as 4's — 1 and 4 share the lead.
+	checkRows(t, "during round 2", live, []rowWant{
+		{1, 1, "1.5", []string{"1.5", "0.75", "1"}},
+		{1, 4, "1.5", []string{"1.5", "0.75", "1"}},
+		{3, 2, "0", []string{"1.5", "0", "0"}},
+		{3, 3, "0", []string{"1.5", "0", "0"}},
+	})
+	for _, row := range live.GetRows() {
+		if row.GetStart() == 4 {
+			if c := row.GetRounds()[0]; c.GetOpponent() != 3 || c.GetColour() != "b" || c.GetResult() != "1" || c.GetOpponentRank() != 3 {
+				t.Errorf("player 4's Armageddon in the crosstable: %v, want a win with Black against 3 (ranked 3)", c)
+			}
+		}
+		if (row.GetStart() == 2 || row.GetStart() == 3) && row.GetRounds()[1].GetResult() != "*" {
+			t.Errorf("player %d's game in round 2 is playing, shown %q", row.GetStart(), row.GetRounds()[1].GetResult())
+		}
+	}
+	after1 := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Hand", AfterRound: 1})
+	if after1.GetProvisional() {
+		t.Error("after round 1 (complete): provisional")
+	}
+
+	for _, b := range mustBoards(t, arb, ctx, r2) {
+		if b.GetNumber() == 2 {
+			if _, err := arb.UseVirtualClock(ctx, &pb.UseVirtualClockRequest{BoardId: b.GetBoardId(), Reason: "scoresheets"}); err != nil {
+				t.Fatal(err)
+			}
+			act(t, arb, ctx, b.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "1-0"}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
+		}
+	}
+	done := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Hand"})
+	if done.GetProvisional() {
+		t.Error("round 2 complete: provisional")
+	}
+	// BH(1) = 1 (2) + 1.5 (4); SB(1) = 1 + ½·1.5. BH(4) = 0 (3) + 1.5 (1);
+	// SB(4) = 0 + ½·1.5. BH(2) = 1.5 + 0; BH(3) = 1.5 + 1.
+	checkRows(t, "after round 2", done, []rowWant{
+		{1, 1, "1.5", []string{"2.5", "1.75", "1"}},
+		{2, 4, "1.5", []string{"1.5", "0.75", "1"}},
+		{3, 2, "1", []string{"1.5", "0", "1"}},
+		{4, 3, "0", []string{"2.5", "0", "0"}},
+	})
+}
+
+func mustBoards(t *testing.T, arb pb.ArbiterClient, ctx context.Context, round string) []*pb.Board {
+	t.Helper()
+	r, err := arb.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: round})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.GetBoards()
+}
+
+// An arbiter of section A reads section A's players only, ranked among
+// themselves, and is refused section B; the chief reads B with B's own
+// tie-break list.
+func TestStandingsBySection(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Sections", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"},
+		TieBreaks: "BH", SectionTieBreaks: map[string]string{"B": "SB,WIN"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addGame(t, arb, ctx, r.GetRoundId(), 1, "A", 1, 2, "0-1", nil)
+	addGame(t, arb, ctx, r.GetRoundId(), 2, "B", 3, 4, "1-0", nil)
+
+	anna := pb.NewArbiterClient(h.Conn(t))
+	actx := halltest.Ctx(context.Background(), h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", "A"))
+	a := getStandings(t, anna, actx, &pb.StandingsRequest{Tournament: "Sections"})
+	checkRows(t, "section A as Anna reads it", a, []rowWant{{1, 2, "1", []string{"0"}}, {2, 1, "0", []string{"1"}}})
+	_, err = anna.Standings(actx, &pb.StandingsRequest{Tournament: "Sections", Section: "B"})
+	if status.Code(err) != codes.PermissionDenied {
+		t.Errorf("Anna (section A) asking for section B: %v, want PermissionDenied", err)
+	}
+	b := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Sections", Section: "B"})
+	if !slices.Equal(b.GetTieBreaks(), []string{"SB", "WIN"}) {
+		t.Errorf("section B's tie-breaks %v, want its own SB,WIN", b.GetTieBreaks())
+	}
+	checkRows(t, "section B", b, []rowWant{{1, 3, "1", []string{"0", "1"}}, {2, 4, "0", []string{"0", "0"}}})
+	all := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Sections"})
+	if len(all.GetRows()) != 4 {
+		t.Errorf("the chief reads %d rows of the whole tournament, want 4", len(all.GetRows()))
+	}
+}
+
+// A tie-break list that does not read is refused, saying which entry and
+// what the regulations allow; nothing is created.
+func TestTieBreakListRefused(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	for _, c := range []struct{ list, entry string }{{"BH-C1,XYZ", "XYZ"}, {"BH,BH", "BH"}, {"BH-C9", "BH-C9"}} {
+		_, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Bad " + c.list, TieBreaks: c.list})
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), c.entry) ||
+			!strings.Contains(status.Convert(err).Message(), "BH") {
+			t.Errorf("tie-breaks %q: %v, want InvalidArgument naming %q and the acronyms allowed", c.list, err, c.entry)
+		}
+	}
+	_, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Bad section", SectionTieBreaks: map[string]string{"A": "SB,NOPE"}})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "NOPE") {
+		t.Errorf("a section's bad list: %v, want InvalidArgument naming NOPE", err)
+	}
+	l, err := arb.ListTournaments(ctx, &pb.ListTournamentsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.GetTournaments()) != 0 {
+		t.Errorf("refused tournaments were created: %v", l.GetTournaments())
+	}
+}
