@@ -143,9 +143,16 @@ func (s *Service) tournamentFile(ctx context.Context, t storage.TournamentRecord
 }
 
 // roundRobin reports whether the tournament is an all-play-all, as the
-// hall can tell: as many rounds as it takes every player to meet every
-// other once or twice (announced by the file, else the hall's rounds).
+// hall can tell: the kind of tournament its TRF states (092), else as
+// many rounds as it takes every player to meet every other once or twice
+// (announced by the file, else the hall's rounds).
 func roundRobin(f *trf.File, hallRounds int) bool {
+	switch kind := strings.ToLower(f.Tag("092")); {
+	case strings.Contains(kind, "swiss"):
+		return false
+	case strings.Contains(kind, "round robin"), strings.Contains(kind, "round-robin"), strings.Contains(kind, "all-play-all"):
+		return true
+	}
 	n, r := len(f.Players), f.Rounds()
 	if r == 0 {
 		r = hallRounds
