@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/chesshall/hallclock/formats/standings"
 	"github.com/chesshall/hallclock/formats/trf"
@@ -276,6 +278,13 @@ func TestStandingsBySection(t *testing.T) {
 		t.Errorf("section B's tie-breaks %v, want its own SB,WIN", b.GetTieBreaks())
 	}
 	checkRows(t, "section B", b, []rowWant{{1, 3, "1", []string{"0", "1"}}, {2, 4, "0", []string{"0", "0"}}})
+	// The pages read the same through the JSON bridge, as Anna.
+	code, body := newWeb(t, h).call("Standings", `{"tournament":"Sections"}`, map[string]string{"Authorization": "Bearer " + h.Token(t, pb.Role_ROLE_ARBITER, "Anna web", "", "A")})
+	var viaWeb pb.StandingsResponse
+	if err := protojson.Unmarshal([]byte(body), &viaWeb); code != http.StatusOK || err != nil {
+		t.Fatalf("POST /api/arbiter/Standings as Anna: %d %s (%v)", code, body, err)
+	}
+	checkRows(t, "section A through the JSON bridge", &viaWeb, []rowWant{{1, 2, "1", []string{"0"}}, {2, 1, "0", []string{"1"}}})
 	all := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Sections"})
 	if len(all.GetRows()) != 4 {
 		t.Errorf("the chief reads %d rows of the whole tournament, want 4", len(all.GetRows()))

@@ -1,6 +1,8 @@
 package arbiter
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/chesshall/hallclock/formats/standings"
@@ -18,8 +20,16 @@ func checkTieBreaks(list string, sections map[string]string) (string, map[string
 		}
 		tbs, err := standings.Parse(s)
 		if err != nil {
-			return "", hallerr.BadRequest("%s %q: %v (the FIDE Tie-Break Regulations' acronyms: %s; modifiers -C1, -C2, -M1, -M2)",
-				field, s, err, strings.Join(standings.Names(), ", "))
+			why := err.Error()
+			if pe := (*standings.ParseError)(nil); errors.As(err, &pe) {
+				why = fmt.Sprintf("entry %d %q: %s", pe.Item, pe.Entry, pe.Msg)
+			}
+			hint := "the FIDE Tie-Break Regulations' acronyms: " + strings.Join(standings.Names(), ", ") + "; "
+			if strings.Contains(why, "APRO") {
+				hint = "" // the reason lists them already
+			}
+			return "", hallerr.BadRequest("%s %q: %s (%smodifiers -C1, -C2, -M1, -M2; an empty list: FIDE's recommended defaults)",
+				field, s, why, hint)
 		}
 		return standings.Format(tbs), nil
 	}
