@@ -223,6 +223,10 @@ func TestStandingsByHandWithArmageddon(t *testing.T) {
 			act(t, arb, ctx, b.GetBoardId(), &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "1-0"}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
 		}
 	}
+	if _, err := arb.Standings(ctx, &pb.StandingsRequest{Tournament: "Hand", AfterRound: 3}); status.Code(err) != codes.InvalidArgument ||
+		!strings.Contains(err.Error(), "up to round 2") {
+		t.Errorf("standings after round 3 of 2: %v, want InvalidArgument saying the results go up to round 2", err)
+	}
 	done := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Hand"})
 	if done.GetProvisional() {
 		t.Error("round 2 complete: provisional")
@@ -314,5 +318,36 @@ func TestTieBreakListRefused(t *testing.T) {
 	}
 	if len(l.GetTournaments()) != 0 {
 		t.Errorf("refused tournaments were created: %v", l.GetTournaments())
+	}
+}
+
+// Standings are refused, saying why, for a tournament with no rounds yet,
+// and for one whose rounds name players without start numbers (over
+// several rounds a player is known by his number), rather than guessed.
+func TestStandingsRefusedClearly(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Unnumbered", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = arb.Standings(ctx, &pb.StandingsRequest{Tournament: "Unnumbered"})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "no rounds yet") {
+		t.Errorf("standings of a tournament without rounds: %v, want InvalidArgument saying it has no rounds yet", err)
+	}
+	for n := int32(1); n <= 2; n++ {
+		r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: 1,
+			White: &pb.Player{Name: "Anna"}, Black: &pb.Player{Name: "Bert"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = arb.Standings(ctx, &pb.StandingsRequest{Tournament: "Unnumbered"})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "without a start number") {
+		t.Errorf("standings of rounds without start numbers: %v, want InvalidArgument saying a player has none", err)
 	}
 }

@@ -42,7 +42,7 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 	}
 	f, sections, latest, err := s.tournamentFile(ctx, t, rounds)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the standings of %s: %w", t.Name, err)
 	}
 	after := int(req.GetAfterRound())
 	if after == 0 {
@@ -54,7 +54,7 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 	rr := roundRobin(f, rounds[len(rounds)-1].Number)
 	model, err := standings.FromTRF(f, rr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
 	}
 	if n := f.Rounds(); n > 0 {
 		model.Rounds = n
@@ -71,7 +71,7 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 	}
 	tab, err := standings.Compute(model, after, tbs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
 	}
 	shown := func(start int) bool {
 		if req.GetSection() != "" {
@@ -99,6 +99,13 @@ func (s *Service) tournamentFile(ctx context.Context, t storage.TournamentRecord
 		games, byes, _, err := s.roundGames(ctx, all, r)
 		if err != nil {
 			return nil, nil, 0, err
+		}
+		if len(rounds) > 1 {
+			for _, g := range games {
+				if g.rec.White.StartRank == 0 || g.rec.Black.StartRank == 0 {
+					return nil, nil, 0, hallerr.BadRequest("board %d of round %d has a player without a start number: over several rounds, standings know a player by his start number (import the rounds from the pairing program, or give each player his number)", g.rec.Number, r.Number)
+				}
+			}
 		}
 		file, err := s.store.RoundFile(ctx, r.ID)
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {
