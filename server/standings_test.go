@@ -273,6 +273,14 @@ func TestStandingsBySection(t *testing.T) {
 	actx := halltest.Ctx(context.Background(), h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", "A"))
 	a := getStandings(t, anna, actx, &pb.StandingsRequest{Tournament: "Sections"})
 	checkRows(t, "section A as Anna reads it", a, []rowWant{{1, 2, "1", []string{"0"}}, {2, 1, "0", []string{"1"}}})
+	if a.GetSection() != "A" {
+		t.Errorf("Anna's standings are of section %q, want her only section A", a.GetSection())
+	}
+	bob := pb.NewArbiterClient(h.Conn(t))
+	bctx := halltest.Ctx(context.Background(), h.Token(t, pb.Role_ROLE_ARBITER, "Bob", "", "B"))
+	if b := getStandings(t, bob, bctx, &pb.StandingsRequest{Tournament: "Sections"}); !slices.Equal(b.GetTieBreaks(), []string{"SB", "WIN"}) || len(b.GetRows()) != 2 {
+		t.Errorf("Bob (section B) reads tie-breaks %v and %d rows, want section B's own list SB,WIN and its 2 players", b.GetTieBreaks(), len(b.GetRows()))
+	}
 	_, err = anna.Standings(actx, &pb.StandingsRequest{Tournament: "Sections", Section: "B"})
 	if status.Code(err) != codes.PermissionDenied {
 		t.Errorf("Anna (section A) asking for section B: %v, want PermissionDenied", err)

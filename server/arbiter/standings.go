@@ -59,8 +59,13 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 	if n := f.Rounds(); n > 0 {
 		model.Rounds = n
 	}
+	// The section's own list: the one asked for, or an arbiter's only one.
+	section := req.GetSection()
+	if section == "" && rd.id.Role != auth.RoleChief && len(rd.id.Sections) == 1 {
+		section = rd.id.Sections[0]
+	}
 	list := t.TieBreaks
-	if l, ok := t.SectionTieBreaks[req.GetSection()]; ok && req.GetSection() != "" {
+	if l, ok := t.SectionTieBreaks[section]; ok && section != "" {
 		list = l
 	}
 	tbs := standings.Defaults(rr)
@@ -82,7 +87,7 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 		}
 		return slices.ContainsFunc(sections[start], rd.sees)
 	}
-	return standingsWire(t, req.GetSection(), rr, tab, shown), nil
+	return standingsWire(t, section, rr, tab, shown), nil
 }
 
 // tournamentFile is the tournament's TRF with every round's results as
