@@ -67,7 +67,7 @@ func sameAsComputed(t *testing.T, what string, got *pb.StandingsResponse, file [
 	}
 }
 
-// A real tournament (bbpPairings' test suite, a Swiss) comes into the hall
+// Real tournaments (bbpPairings' test suite, Swisses, one scoring 3-1-0) come into the hall
 // at its last round, paired: the standings after the rounds before it are
 // the file's, before the hall has played a round of its own; during the
 // round they are provisional (the games playing count as not yet played);
@@ -75,17 +75,31 @@ func sameAsComputed(t *testing.T, what string, got *pb.StandingsResponse, file [
 // against standings.Compute on the same data, with FIDE's Swiss defaults.
 func TestStandingsOfARealTournament(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		file    string
+		points  points
+		scoring *pb.Scoring
+	}{
+		{"real/bbp-issue-7.trf", classicPoints, nil},
+		{"real/bbp-generated-3-1-0.trf", threeOne, &pb.Scoring{Win: 3, Draw: 1}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
+			standingsOfARealFile(t, realFile(c.file), c.points, c.scoring)
+		})
+	}
+}
+
+func standingsOfARealFile(t *testing.T, path string, pts points, scoring *pb.Scoring) {
 	h := halltest.Start(t)
 	arb, ctx := h.Arbiter(t)
-	path := realFile("real/bbp-issue-7.trf")
-	f, err := trf.Read(bytes.NewReader(realRound(t, path, 1, classicPoints).orig))
+	f, err := trf.Read(bytes.NewReader(realRound(t, path, 1, pts).orig))
 	if err != nil {
 		t.Fatal(err)
 	}
 	n, _ := f.PairedRounds()
-	rf := realRound(t, path, n, classicPoints)
-	imp := realImport(t, arb, ctx, "Real Swiss", nil, &pb.ImportRoundRequest{Content: rf.paired})
-
+	rf := realRound(t, path, n, pts)
+	imp := realImport(t, arb, ctx, "Real Swiss", scoring, &pb.ImportRoundRequest{Content: rf.paired})
 	before := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Real Swiss", AfterRound: int32(n - 1)})
 	if before.GetProvisional() || before.GetRoundRobin() {
 		t.Errorf("after round %d (complete, a Swiss): provisional %v, round robin %v", n-1, before.GetProvisional(), before.GetRoundRobin())
@@ -357,5 +371,49 @@ func TestStandingsRefusedClearly(t *testing.T) {
 	_, err = arb.Standings(ctx, &pb.StandingsRequest{Tournament: "Unnumbered"})
 	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "without a start number") {
 		t.Errorf("standings of rounds without start numbers: %v, want InvalidArgument saying a player has none", err)
+	}
+}
+
+// Four players, three rounds, every one meeting every other: the hall
+// counts it as a round robin and ranks with FIDE's round-robin defaults
+// (DE, WIN, SB, KS). 1 and 2 tie on 2 points; 2 beat 1, so the direct
+// encounter puts 2 first. SB by hand: 2 beat 4 (0.5) and 1 (2) = 2.5;
+// 1 beat 4 and 3 (0.5 + 1.5) = 2; 3 beat 2 (2) and drew 4 (½·0.5) = 2.25;
+// 4 drew 3 (½·1.5) = 0.75.
+func TestStandingsOfARoundRobin(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Quad", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, games := range [][2][3]string{
+		{{"1", "4", "1-0"}, {"2", "3", "0-1"}},
+		{{"1", "3", "1-0"}, {"4", "2", "0-1"}},
+		{{"2", "1", "1-0"}, {"3", "4", "1/2-1/2"}},
+	} {
+		r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: int32(n + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range games {
+			var w, b int32
+			fmt.Sscan(g[0], &w)
+			fmt.Sscan(g[1], &b)
+			addGame(t, arb, ctx, r.GetRoundId(), int32(i+1), "", w, b, g[2], nil)
+		}
+	}
+	st := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Quad"})
+	if !st.GetRoundRobin() || !slices.Equal(st.GetTieBreaks(), []string{"DE", "WIN", "SB", "KS"}) || st.GetProvisional() {
+		t.Fatalf("round robin %v, tie-breaks %v, provisional %v; want a round robin with DE,WIN,SB,KS, final", st.GetRoundRobin(), st.GetTieBreaks(), st.GetProvisional())
+	}
+	var order []string
+	for _, r := range st.GetRows() {
+		order = append(order, fmt.Sprintf("%d:%d %s WIN %s SB %s", r.GetRank(), r.GetStart(), r.GetPoints(), r.GetTieBreaks()[1], r.GetTieBreaks()[2]))
+	}
+	want := []string{"1:2 2 WIN 2 SB 2.5", "2:1 2 WIN 2 SB 2", "3:3 1.5 WIN 1 SB 2.25", "4:4 0.5 WIN 0 SB 0.75"}
+	if !slices.Equal(order, want) {
+		t.Errorf("round robin standings:\n got %v\nwant %v", order, want)
 	}
 }
