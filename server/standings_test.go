@@ -82,6 +82,7 @@ func TestStandingsOfARealTournament(t *testing.T) {
 	}{
 		{"real/bbp-issue-7.trf", classicPoints, nil},
 		{"real/bbp-generated-3-1-0.trf", threeOne, &pb.Scoring{Win: 3, Draw: 1}},
+		{"real/lichess-j8rtJ5GL.trf", classicPoints, nil}, // 112 players, 20 rounds, absences
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			t.Parallel()
