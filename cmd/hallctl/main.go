@@ -12,6 +12,7 @@
 //	hallctl token issue arbiter "Anna" [-sections A,B]
 //	hallctl watch [-round ROUND]
 //	hallctl broadcast ROUND -public -relay URL -relay-token @lichess.token
+//	hallctl standings "Open" [-after 5] [-csv]   # standings, tie-breaks, crosstable
 //
 // Run "hallctl help" for every command. The server address comes from
 // -addr or HALL_ADDR (default localhost:7070); the token from -token or
