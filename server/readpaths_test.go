@@ -45,7 +45,7 @@ var arbiterWrites = map[string]bool{
 	"CreateTournament": true, "CreateRound": true, "AddBoard": true, "AssignDevice": true, "SwapDevices": true,
 	"UseVirtualClock": true, "StartRound": true, "BoardAction": true, "IssueToken": true, "RevokeToken": true,
 	"ImportRound": true, "SetPlan": true, "SetBroadcast": true, "IssueSignInLink": true,
-	"SetBlindPlay": true, "Announce": true, "IssueAssistantLink": true,
+	"SetBlindPlay": true, "Announce": true, "IssueAssistantLink": true, "SetTieBreaks": true,
 }
 
 // routesNotReads are the GET routes that show nothing of the hall's

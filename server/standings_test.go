@@ -418,3 +418,75 @@ func TestStandingsOfARoundRobin(t *testing.T) {
 		t.Errorf("round robin standings:\n got %v\nwant %v", order, want)
 	}
 }
+
+// The chief changes a tournament's tie-break list after it was created
+// (an imported tournament, a decision of the organiser), and a section's;
+// the standings follow, the change is audited with what it was, it
+// survives a restart; an arbiter may not, and a bad list is refused.
+func TestSetTieBreaks(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Later", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addGame(t, arb, ctx, r.GetRoundId(), 1, "A", 1, 2, "1-0", nil)
+	tbs := func(section string) []string {
+		t.Helper()
+		return getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Later", Section: section}).GetTieBreaks()
+	}
+	if got := tbs(""); !slices.Equal(got, strings.Split(standings.Format(standings.Defaults(false)), ",")) {
+		t.Errorf("before: %v, want FIDE's Swiss defaults", got)
+	}
+	set, err := arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "later", TieBreaks: "sb, bh-m1", Reason: "the regulations say so"})
+	if err != nil || set.GetTieBreaks() != "SB,BH-M1" {
+		t.Fatalf("SetTieBreaks: %v %v, want SB,BH-M1", set.GetTieBreaks(), err)
+	}
+	if _, err := arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "Later", Section: "A", TieBreaks: "WIN"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tbs(""); !slices.Equal(got, []string{"SB", "BH-M1"}) {
+		t.Errorf("the tournament's list after SetTieBreaks: %v, want SB,BH-M1", got)
+	}
+	if got := tbs("A"); !slices.Equal(got, []string{"WIN"}) {
+		t.Errorf("section A's list: %v, want WIN", got)
+	}
+	log, err := arb.AuditLog(ctx, &pb.AuditLogRequest{Kinds: []string{"set_tie_breaks"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whats []string
+	for _, e := range log.GetEntries() {
+		whats = append(whats, e.GetWhat()+" / "+e.GetReason())
+	}
+	if want := []string{"set_tie_breaks Later: SB,BH-M1 (was FIDE's defaults) / the regulations say so",
+		"set_tie_breaks Later section A: WIN (was the tournament's) / "}; !slices.Equal(whats, want) {
+		t.Errorf("audit:\n got %q\nwant %q", whats, want)
+	}
+
+	h.Restart(t)
+	if got := tbs("A"); !slices.Equal(got, []string{"WIN"}) {
+		t.Errorf("section A's list after a restart: %v, want WIN", got)
+	}
+	if _, err := arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "Later", Section: "A"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tbs("A"); !slices.Equal(got, []string{"SB", "BH-M1"}) {
+		t.Errorf("section A's list cleared: %v, want the tournament's SB,BH-M1", got)
+	}
+
+	anna := pb.NewArbiterClient(h.Conn(t))
+	actx := halltest.Ctx(context.Background(), h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", "A"))
+	if _, err := anna.SetTieBreaks(actx, &pb.SetTieBreaksRequest{Tournament: "Later", TieBreaks: "BH"}); status.Code(err) != codes.PermissionDenied {
+		t.Errorf("an arbiter setting tie-breaks: %v, want PermissionDenied", err)
+	}
+	_, err = arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "Later", Section: "A", TieBreaks: "BH-C7"})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "section A") || !strings.Contains(err.Error(), "BH-C7") {
+		t.Errorf("a bad list: %v, want InvalidArgument naming the section and the entry", err)
+	}
+}

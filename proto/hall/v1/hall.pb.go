@@ -8285,6 +8285,74 @@ func (x *CrosstableCell) GetPoints() string {
 	return ""
 }
 
+type SetTieBreaksRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`                // id or name
+	TieBreaks     string                 `protobuf:"bytes,2,opt,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"` // "BH-C1,BH,SB"; "": FIDE's recommended defaults (a section: the tournament's list)
+	Section       string                 `protobuf:"bytes,3,opt,name=section,proto3" json:"section,omitempty"`                      // "": the tournament's own list
+	Reason        string                 `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`                        // recorded in the audit log
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTieBreaksRequest) Reset() {
+	*x = SetTieBreaksRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTieBreaksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTieBreaksRequest) ProtoMessage() {}
+
+func (x *SetTieBreaksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTieBreaksRequest.ProtoReflect.Descriptor instead.
+func (*SetTieBreaksRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *SetTieBreaksRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *SetTieBreaksRequest) GetTieBreaks() string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return ""
+}
+
+func (x *SetTieBreaksRequest) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *SetTieBreaksRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
 
 const file_hall_v1_hall_proto_rawDesc = "" +
@@ -8975,7 +9043,15 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\ropponent_rank\x18\x02 \x01(\x05R\fopponentRank\x12\x16\n" +
 	"\x06colour\x18\x03 \x01(\tR\x06colour\x12\x16\n" +
 	"\x06result\x18\x04 \x01(\tR\x06result\x12\x16\n" +
-	"\x06points\x18\x05 \x01(\tR\x06points*<\n" +
+	"\x06points\x18\x05 \x01(\tR\x06points\"\x86\x01\n" +
+	"\x13SetTieBreaksRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\x02 \x01(\tR\ttieBreaks\x12\x18\n" +
+	"\asection\x18\x03 \x01(\tR\asection\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -9063,7 +9139,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
 	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xb3\x10\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xf6\x10\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -9099,7 +9175,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\fSetBlindPlay\x12\x1c.hall.v1.SetBlindPlayRequest\x1a\x0e.hall.v1.Board\x12?\n" +
 	"\bAnnounce\x12\x18.hall.v1.AnnounceRequest\x1a\x19.hall.v1.AnnounceResponse\x12]\n" +
 	"\x12IssueAssistantLink\x12\".hall.v1.IssueAssistantLinkRequest\x1a#.hall.v1.IssueAssistantLinkResponse\x12B\n" +
-	"\tStandings\x12\x19.hall.v1.StandingsRequest\x1a\x1a.hall.v1.StandingsResponse2A\n" +
+	"\tStandings\x12\x19.hall.v1.StandingsRequest\x1a\x1a.hall.v1.StandingsResponse\x12A\n" +
+	"\fSetTieBreaks\x12\x1c.hall.v1.SetTieBreaksRequest\x1a\x13.hall.v1.Tournament2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -9122,7 +9199,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 98)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 99)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -9233,8 +9310,9 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*StandingsResponse)(nil),          // 106: hall.v1.StandingsResponse
 	(*StandingsRow)(nil),               // 107: hall.v1.StandingsRow
 	(*CrosstableCell)(nil),             // 108: hall.v1.CrosstableCell
-	nil,                                // 109: hall.v1.Tournament.SectionTieBreaksEntry
-	nil,                                // 110: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	(*SetTieBreaksRequest)(nil),        // 109: hall.v1.SetTieBreaksRequest
+	nil,                                // 110: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 111: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -9290,9 +9368,9 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	42,  // 50: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
 	15,  // 51: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
 	41,  // 52: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	109, // 53: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	110, // 53: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
 	15,  // 54: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	110, // 55: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	111, // 55: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 	15,  // 56: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
 	7,   // 57: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
 	47,  // 58: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
@@ -9378,47 +9456,49 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	37,  // 138: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
 	39,  // 139: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
 	105, // 140: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
-	98,  // 141: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 142: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 143: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 144: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 145: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 146: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 147: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 148: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 149: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 150: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 151: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 152: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 153: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 154: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 155: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 156: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 157: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 158: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 159: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 160: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 161: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 162: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 163: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 164: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 165: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 166: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 167: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 168: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 169: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 170: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 171: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 172: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 173: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 174: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	106, // 175: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
-	99,  // 176: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 177: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 178: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 179: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	145, // [145:180] is the sub-list for method output_type
-	110, // [110:145] is the sub-list for method input_type
+	109, // 141: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
+	98,  // 142: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 143: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 144: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 145: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 146: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 147: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 148: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 149: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 150: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 151: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 152: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 153: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 154: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 155: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 156: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 157: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 158: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 159: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 160: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 161: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 162: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 163: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 164: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 165: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 166: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 167: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 168: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 169: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 170: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 171: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 172: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 173: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 174: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 175: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 176: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 177: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	99,  // 178: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 179: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 180: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 181: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	146, // [146:182] is the sub-list for method output_type
+	110, // [110:146] is the sub-list for method input_type
 	110, // [110:110] is the sub-list for extension type_name
 	110, // [110:110] is the sub-list for extension extendee
 	0,   // [0:110] is the sub-list for field type_name
@@ -9451,7 +9531,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   98,
+			NumMessages:   99,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -184,6 +184,7 @@ const (
 	Arbiter_Announce_FullMethodName            = "/hall.v1.Arbiter/Announce"
 	Arbiter_IssueAssistantLink_FullMethodName  = "/hall.v1.Arbiter/IssueAssistantLink"
 	Arbiter_Standings_FullMethodName           = "/hall.v1.Arbiter/Standings"
+	Arbiter_SetTieBreaks_FullMethodName        = "/hall.v1.Arbiter/SetTieBreaks"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -284,6 +285,11 @@ type ArbiterClient interface {
 	// with its tie-break list; provisional while a round counted is still
 	// playing. An arbiter limited to sections reads their sections only.
 	Standings(ctx context.Context, in *StandingsRequest, opts ...grpc.CallOption) (*StandingsResponse, error)
+	// Changes a tournament's ordered tie-break list, or a section's own list
+	// (section set; an empty list: the section has the tournament's again).
+	// An empty tournament list is FIDE's recommended defaults. Refused,
+	// naming the entry, if it does not read. Audited. Chief arbiter.
+	SetTieBreaks(ctx context.Context, in *SetTieBreaksRequest, opts ...grpc.CallOption) (*Tournament, error)
 }
 
 type arbiterClient struct {
@@ -594,6 +600,16 @@ func (c *arbiterClient) Standings(ctx context.Context, in *StandingsRequest, opt
 	return out, nil
 }
 
+func (c *arbiterClient) SetTieBreaks(ctx context.Context, in *SetTieBreaksRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, Arbiter_SetTieBreaks_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -692,6 +708,11 @@ type ArbiterServer interface {
 	// with its tie-break list; provisional while a round counted is still
 	// playing. An arbiter limited to sections reads their sections only.
 	Standings(context.Context, *StandingsRequest) (*StandingsResponse, error)
+	// Changes a tournament's ordered tie-break list, or a section's own list
+	// (section set; an empty list: the section has the tournament's again).
+	// An empty tournament list is FIDE's recommended defaults. Refused,
+	// naming the entry, if it does not read. Audited. Chief arbiter.
+	SetTieBreaks(context.Context, *SetTieBreaksRequest) (*Tournament, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -791,6 +812,9 @@ func (UnimplementedArbiterServer) IssueAssistantLink(context.Context, *IssueAssi
 }
 func (UnimplementedArbiterServer) Standings(context.Context, *StandingsRequest) (*StandingsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Standings not implemented")
+}
+func (UnimplementedArbiterServer) SetTieBreaks(context.Context, *SetTieBreaksRequest) (*Tournament, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetTieBreaks not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1353,6 +1377,24 @@ func _Arbiter_Standings_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_SetTieBreaks_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetTieBreaksRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).SetTieBreaks(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_SetTieBreaks_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).SetTieBreaks(ctx, req.(*SetTieBreaksRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1479,6 +1521,10 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Standings",
 			Handler:    _Arbiter_Standings_Handler,
+		},
+		{
+			MethodName: "SetTieBreaks",
+			Handler:    _Arbiter_SetTieBreaks_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
