@@ -147,6 +147,9 @@ Setting up (chief arbiter)
                                             the ordered tie-break list (FIDE Tie-Break Regulations
                                             acronyms: PTS DE WIN WON BPG BWG PS GE BH AOB SB KS ARO TPR
                                             PTP APRO; modifiers -C1 -C2 -M1 -M2); none: FIDE's defaults
+  tiebreaks TOURNAMENT [LIST] [-section S] [-reason R]   change the tie-break list later (a section's:
+                                            -section; no LIST: FIDE's defaults, or for a section the
+                                            tournament's); audited
   round TOURNAMENT NUMBER [-tc TC] [-draw-odds SIDE]   create a round
   add-board ROUND NUMBER WHITE BLACK [-device D] [-section S] [-tc TC] [-draw-odds SIDE] [-armageddon]
                                             -draw-odds black: a draw counts as Black's win (the board's
@@ -248,6 +251,7 @@ var commands = map[string]func(c *cli, args []string) error{
 	"broadcasts":    (*cli).broadcasts,
 	"signin-link":   (*cli).signInLink,
 	"standings":     (*cli).standings,
+	"tiebreaks":     (*cli).tieBreaks,
 }
 
 func (c *cli) dispatch(cmd string, args []string) error {

@@ -55,11 +55,7 @@ func (c *cli) tournament(args []string) error {
 		fmt.Fprintf(c.out, "scoring %s for a win, %s for a draw, %s for a loss\n", points(sc.GetWin()), points(sc.GetDraw()), points(sc.GetLoss()))
 	}
 	printDrawOdds(c.out, t.GetDefaultConfig())
-	fmt.Fprintf(c.out, "tie-breaks %s\n", or(t.GetTieBreaks(), "FIDE's recommended defaults (Swiss or round robin)"))
-	for _, s := range strings.Fields(sectionLists(t.GetSectionTieBreaks()).String()) {
-		name, list, _ := strings.Cut(s, "=")
-		fmt.Fprintf(c.out, "  section %s: tie-breaks %s\n", name, list)
-	}
+	printTieBreaks(c.out, t)
 	return nil
 }
 

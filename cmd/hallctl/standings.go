@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -102,4 +103,43 @@ func (s sectionLists) Set(v string) error {
 	}
 	s[strings.TrimSpace(name)] = list
 	return nil
+}
+
+// tieBreaks changes a tournament's tie-break list, or a section's.
+func (c *cli) tieBreaks(args []string) error {
+	var section, reason string
+	pos, err := parse(args, func(fs *flag.FlagSet) {
+		fs.StringVar(&section, "section", "", "")
+		fs.StringVar(&reason, "reason", "", "")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) == 1 {
+		pos = append(pos, "")
+	}
+	if err := need(pos, 2, "tiebreaks TOURNAMENT [LIST] [-section S] [-reason R]"); err != nil {
+		return err
+	}
+	t, err := c.arb.SetTieBreaks(c.ctx, &pb.SetTieBreaksRequest{Tournament: pos[0], TieBreaks: pos[1], Section: section, Reason: reason})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(c.out, t.GetName()+": ")
+	printTieBreaks(c.out, t)
+	return nil
+}
+
+// printTieBreaks says a tournament's tie-break lists.
+func printTieBreaks(w io.Writer, t *pb.Tournament) {
+	fmt.Fprintf(w, "tie-breaks %s\n", or(t.GetTieBreaks(), "FIDE's recommended defaults (Swiss or round robin)"))
+	secs := t.GetSectionTieBreaks()
+	names := make([]string, 0, len(secs))
+	for name := range secs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  section %s: tie-breaks %s\n", name, secs[name])
+	}
 }

@@ -83,6 +83,13 @@ func TestTournamentTieBreaks(t *testing.T) {
 	expect(do("tournament", "Open", "-tiebreaks", "bh-c1, BH,sb", "-section-tiebreaks", "Juniors=SB,WIN"),
 		"tie-breaks BH-C1,BH,SB", "section Juniors: tie-breaks SB,WIN")
 	expect(do("tournament", "Blitz"), "tie-breaks FIDE's recommended defaults")
+	expect(do("tiebreaks", "Blitz", "DE,WIN,SB", "-reason", "announced at the start"), "Blitz: tie-breaks DE,WIN,SB")
+	expect(do("tiebreaks", "Open", "KS", "-section", "Open A"), "tie-breaks BH-C1,BH,SB", "section Open A: tie-breaks KS", "section Juniors: tie-breaks SB,WIN")
+	if out := do("tiebreaks", "Open", "-section", "Juniors"); strings.Contains(out, "Juniors") {
+		t.Errorf("section Juniors's list cleared, still shown:\n%s", out)
+	}
+	expect(do("tiebreaks", "Blitz"), "Blitz: tie-breaks FIDE's recommended defaults")
+	expect(do("audit", "-kind", "set_tie_breaks"), "set_tie_breaks Blitz: DE,WIN,SB (was FIDE's defaults)", "announced at the start")
 	var out bytes.Buffer
 	err := run(context.Background(), []string{"tournament", "Bad", "-tiebreaks", "BH,BUCHHOLZ"}, &out, chiefEnv(h))
 	if err == nil || !strings.Contains(err.Error(), "BUCHHOLZ") || !strings.Contains(err.Error(), "InvalidArgument") {
