@@ -45,7 +45,7 @@ var arbiterWrites = map[string]bool{
 	"CreateTournament": true, "CreateRound": true, "AddBoard": true, "AssignDevice": true, "SwapDevices": true,
 	"UseVirtualClock": true, "StartRound": true, "BoardAction": true, "IssueToken": true, "RevokeToken": true,
 	"ImportRound": true, "SetPlan": true, "SetBroadcast": true, "IssueSignInLink": true,
-	"SetBlindPlay": true, "Announce": true, "IssueAssistantLink": true,
+	"SetBlindPlay": true, "Announce": true, "IssueAssistantLink": true, "SetTieBreaks": true,
 }
 
 // routesNotReads are the GET routes that show nothing of the hall's
@@ -199,6 +199,9 @@ func (rh *readHall) arbiterReads(t *testing.T) []readCall {
 		exp("ExportRound PGN", pb.ExportFormat_EXPORT_FORMAT_PGN, false),
 		exp("ExportRound PGN lichess", pb.ExportFormat_EXPORT_FORMAT_PGN, true),
 		exp("ExportRound TRF", pb.ExportFormat_EXPORT_FORMAT_TRF, false),
+		unary("Standings", func(ctx context.Context) (proto.Message, error) {
+			return arb.Standings(ctx, &pb.StandingsRequest{Tournament: "Open"})
+		}),
 		unary("GetPlan", func(ctx context.Context) (proto.Message, error) { return arb.GetPlan(ctx, &pb.GetPlanRequest{}) }),
 		unary("ListBroadcasts", func(ctx context.Context) (proto.Message, error) {
 			return arb.ListBroadcasts(ctx, &pb.ListBroadcastsRequest{Tournament: "Open"})
@@ -248,6 +251,7 @@ func (rh *readHall) httpReads(token string) map[string][]readCall {
 		"POST /api/arbiter/{method}": {
 			bridge("ListRounds", "{}"), bridge("GetBoard", `{"boardId":"`+b+`"}`),
 			bridge("ExportRound", `{"roundId":"`+r+`","format":"EXPORT_FORMAT_CSV"}`),
+			bridge("Standings", `{"tournament":"Open"}`),
 		},
 	}
 }
@@ -415,7 +419,9 @@ func TestBroadcastTokenReadsEveryPathDelayed(t *testing.T) {
 	// What a broadcast token may not read at all.
 	refused := map[string]bool{"AuditLog A": true, "AuditLog B": true, "ListDevices": true, "ListTokens": true, "ExportRound CSV": true,
 		"ExportRound PGN": true, "ExportRound PGN lichess": true, "ExportRound TRF": true, "GetPlan": true, "ListBroadcasts": true,
-		"GET /api/broadcasts": true, "GET /api/backup": true, "POST /api/arbiter/ExportRound": true}
+		"GET /api/broadcasts": true, "GET /api/backup": true, "POST /api/arbiter/ExportRound": true,
+		// Standings are the arbiters' live table: the public's is a feed of its own, behind the delay.
+		"Standings": true, "POST /api/arbiter/Standings": true}
 	calls := rh.arbiterReads(t)
 	for _, cs := range rh.httpReads(feed) {
 		calls = append(calls, cs...)

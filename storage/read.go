@@ -83,6 +83,7 @@ func scanTournament(sc scanner) (TournamentRecord, error) {
 		return t, fmt.Errorf("storage: tournament %s: config: %w", t.ID, err)
 	}
 	t.TimeControl = cj.TimeControl
+	t.TieBreaks, t.SectionTieBreaks = cj.TieBreaks, cj.SectionTieBreaks
 	t.Created = fromMs(ms)
 	return t, nil
 }

@@ -20,6 +20,11 @@ type TournamentRecord struct {
 	TimeControl string       // the time control as the organiser wrote it, e.g. "90m+30s"
 	Venue       string       // where it plays: the hall plan its rounds use ("" the hall)
 	Created     time.Time
+	// TieBreaks is the ordered tie-break list as the arbiter wrote it
+	// ("BH-C1,BH,SB"), checked by the server; "": FIDE's defaults.
+	TieBreaks string
+	// SectionTieBreaks are sections' own lists, by section name.
+	SectionTieBreaks map[string]string
 }
 
 // RoundRecord is one round of a tournament.

@@ -367,12 +367,16 @@ func (t *Tx) ResolveCommand(id, status, message string) error {
 type configJSON struct {
 	Config      *rules.Config `json:"config"`
 	TimeControl string        `json:"time_control,omitempty"`
+	// A tournament's tie-break lists (kept with its configuration, as its
+	// scoring is: no column of their own).
+	TieBreaks        string            `json:"tie_breaks,omitempty"`
+	SectionTieBreaks map[string]string `json:"section_tie_breaks,omitempty"`
 }
 
 // CreateTournament stores a new tournament; a zero Created is set to now.
 // An id already used is ErrDuplicate.
 func (t *Tx) CreateTournament(tr *TournamentRecord) error {
-	js, err := json.Marshal(configJSON{Config: &tr.Config, TimeControl: tr.TimeControl})
+	js, err := json.Marshal(configJSON{Config: &tr.Config, TimeControl: tr.TimeControl, TieBreaks: tr.TieBreaks, SectionTieBreaks: tr.SectionTieBreaks})
 	if err != nil {
 		return fmt.Errorf("storage: tournament %s: %w", tr.ID, err)
 	}

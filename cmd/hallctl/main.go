@@ -12,6 +12,7 @@
 //	hallctl token issue arbiter "Anna" [-sections A,B]
 //	hallctl watch [-round ROUND]
 //	hallctl broadcast ROUND -public -relay URL -relay-token @lichess.token
+//	hallctl standings "Open" [-after 5] [-csv]   # standings, tie-breaks, crosstable
 //
 // Run "hallctl help" for every command. The server address comes from
 // -addr or HALL_ADDR (default localhost:7070); the token from -token or
@@ -75,6 +76,11 @@ Tournaments and rounds
                                       round, in its encoding), as CSV, or the games as PGN (-lichess:
                                       lichess's Round tags and results), to standard output (-o -),
                                       a file, or a directory (the suggested name)
+  standings TOURNAMENT [-after ROUND] [-section S] [-csv]
+                                      standings and crosstable after a round (default: the latest; during
+                                      a round provisional, games playing counted as not yet played), with
+                                      the tournament's tie-breaks; -csv: rank,start,name,points, then each
+                                      tie-break by its acronym; an arbiter reads their sections only
   plan [-venue V]                     the hall plan: which clock sits at which table
   plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
 
@@ -137,6 +143,13 @@ Signing in another device
 Setting up (chief arbiter)
   timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
   tournament NAME [-tc TC] [-ruleset R] [-scoring 3-1-0] [-draw-odds SIDE]   create an event (names are unique)
+             [-tiebreaks BH-C1,BH,SB] [-section-tiebreaks SECTION=LIST ...]
+                                            the ordered tie-break list (FIDE Tie-Break Regulations
+                                            acronyms: PTS DE WIN WON BPG BWG PS GE BH AOB SB KS ARO TPR
+                                            PTP APRO; modifiers -C1 -C2 -M1 -M2); none: FIDE's defaults
+  tiebreaks TOURNAMENT [LIST] [-section S] [-reason R]   change the tie-break list later (a section's:
+                                            -section; no LIST: FIDE's defaults, or for a section the
+                                            tournament's); audited
   round TOURNAMENT NUMBER [-tc TC] [-draw-odds SIDE]   create a round
   add-board ROUND NUMBER WHITE BLACK [-device D] [-section S] [-tc TC] [-draw-odds SIDE] [-armageddon]
                                             -draw-odds black: a draw counts as Black's win (the board's
@@ -237,6 +250,8 @@ var commands = map[string]func(c *cli, args []string) error{
 	"broadcast":     (*cli).broadcast,
 	"broadcasts":    (*cli).broadcasts,
 	"signin-link":   (*cli).signInLink,
+	"standings":     (*cli).standings,
+	"tiebreaks":     (*cli).tieBreaks,
 }
 
 func (c *cli) dispatch(cmd string, args []string) error {

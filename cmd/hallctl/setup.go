@@ -15,8 +15,11 @@ import (
 const armageddonTC = "white 60/5m:0+2s | black 60/4m:0+2s"
 
 func (c *cli) tournament(args []string) error {
-	var tc, ruleset, scoring, odds string
+	var tc, ruleset, scoring, odds, tiebreaks string
+	sections := sectionLists{}
 	pos, err := parse(args, func(fs *flag.FlagSet) {
+		fs.StringVar(&tiebreaks, "tiebreaks", "", "")
+		fs.Var(sections, "section-tiebreaks", "")
 		fs.StringVar(&tc, "tc", "", "")
 		fs.StringVar(&odds, "draw-odds", "", "")
 		fs.StringVar(&ruleset, "ruleset", "", "")
@@ -25,7 +28,7 @@ func (c *cli) tournament(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := need(pos, 1, "tournament NAME [-tc TC] [-ruleset R] [-scoring W-D-L]"); err != nil {
+	if err := need(pos, 1, "tournament NAME [-tc TC] [-ruleset R] [-scoring W-D-L] [-tiebreaks BH-C1,BH,SB] [-section-tiebreaks S=LIST]"); err != nil {
 		return err
 	}
 	cfg := &pb.ClockConfig{Ruleset: ruleset, TimeControl: tc}
@@ -42,7 +45,7 @@ func (c *cli) tournament(args []string) error {
 		}
 		cfg.Regulations.DrawOdds = odds
 	}
-	t, err := c.arb.CreateTournament(c.ctx, &pb.CreateTournamentRequest{Name: pos[0], DefaultConfig: cfg})
+	t, err := c.arb.CreateTournament(c.ctx, &pb.CreateTournamentRequest{Name: pos[0], DefaultConfig: cfg, TieBreaks: tiebreaks, SectionTieBreaks: sections})
 	if err != nil {
 		return err
 	}
@@ -52,6 +55,7 @@ func (c *cli) tournament(args []string) error {
 		fmt.Fprintf(c.out, "scoring %s for a win, %s for a draw, %s for a loss\n", points(sc.GetWin()), points(sc.GetDraw()), points(sc.GetLoss()))
 	}
 	printDrawOdds(c.out, t.GetDefaultConfig())
+	printTieBreaks(c.out, t)
 	return nil
 }
 

@@ -179,14 +179,23 @@ func (s *Service) roundTRF(ctx context.Context, rd reader, r storage.RoundRecord
 	if f == nil {
 		f = synthesizeTRF(name, games, byes)
 	}
+	if err := s.setResults(f, r, games, byes); err != nil {
+		return nil, false, err
+	}
+	return f, paired, nil
+}
+
+// setResults writes a round's results into f: each board's result that
+// counts and its byes, scored as the round scores.
+func (s *Service) setResults(f *trf.File, r storage.RoundRecord, games []game, byes []storage.ByeRecord) error {
 	var boards []trf.Board
 	for _, g := range games {
 		wc, bc, err := g.codes()
 		if err != nil {
-			return nil, false, err
+			return err
 		}
 		if g.rec.White.StartRank == 0 || g.rec.Black.StartRank == 0 {
-			return nil, false, fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
+			return fmt.Errorf("%w: board %d has a player without a pairing number; export the round as CSV", hallerr.ErrBadRequest, g.rec.Number)
 		}
 		boards = append(boards, trf.Board{Number: g.rec.Number, White: g.rec.White.StartRank, Black: g.rec.Black.StartRank, WhiteResult: wc, BlackResult: bc})
 	}
@@ -194,10 +203,7 @@ func (s *Service) roundTRF(ctx context.Context, rd reader, r storage.RoundRecord
 	for _, b := range byes {
 		tb = append(tb, trf.Bye{Player: b.Player.StartRank, Code: trf.Code(b.Kind[0])})
 	}
-	if err := f.SetRound(r.Number, boards, tb, s.hall.RoundScoring(r)); err != nil {
-		return nil, false, err
-	}
-	return f, paired, nil
+	return f.SetRound(r.Number, boards, tb, s.hall.RoundScoring(r))
 }
 
 // synthesizeTRF builds a TRF of one round's players, numbering those

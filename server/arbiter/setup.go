@@ -26,6 +26,9 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 		return nil, err
 	}
 	rec := storage.TournamentRecord{ID: s.hall.NewID("t"), Name: strings.TrimSpace(req.GetName()), Config: cfg, TimeControl: req.GetDefaultConfig().GetTimeControl(), Venue: req.GetVenue()}
+	if rec.TieBreaks, rec.SectionTieBreaks, err = checkTieBreaks(req.GetTieBreaks(), req.GetSectionTieBreaks()); err != nil {
+		return nil, err
+	}
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.CreateTournament(&rec); err != nil {
 			return err
@@ -41,7 +44,7 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 
 func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
 	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: hall.WireConfig(r.Config), CreatedUnixMs: r.Created.UnixMilli(),
-		TimeControlInfo: hall.ConfigInfo(r.Config), Venue: r.Venue}
+		TimeControlInfo: hall.ConfigInfo(r.Config), Venue: r.Venue, TieBreaks: r.TieBreaks, SectionTieBreaks: r.SectionTieBreaks}
 }
 
 func (a *Service) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (*pb.Round, error) {

@@ -159,6 +159,8 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Arbiter/GetRound":            {RoleChief, RoleArbiter, RoleBroadcast},
 	"/hall.v1.Arbiter/ImportRound":         {RoleChief},
 	"/hall.v1.Arbiter/ExportRound":         {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/Standings":           {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/SetTieBreaks":        {RoleChief},
 	"/hall.v1.Arbiter/GetPlan":             {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/SetPlan":             {RoleChief},
 	"/hall.v1.Arbiter/SetBroadcast":        {RoleChief},

@@ -3614,16 +3614,18 @@ func (x *DescribeTimeControlRequest) GetRuleset() string {
 }
 
 type Tournament struct {
-	state           protoimpl.MessageState `protogen:"open.v1"`
-	TournamentId    string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Name            string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	DefaultConfig   *ClockConfig           `protobuf:"bytes,3,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"` // ruleset, regulations and default time control for its rounds
-	CreatedUnixMs   int64                  `protobuf:"varint,4,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
-	Venue           string                 `protobuf:"bytes,5,opt,name=venue,proto3" json:"venue,omitempty"`                                              // where it plays: the hall plan its rounds use ("" is the hall)
-	Rounds          []int32                `protobuf:"varint,6,rep,packed,name=rounds,proto3" json:"rounds,omitempty"`                                    // its rounds' numbers (ListTournaments)
-	TimeControlInfo *TimeControlInfo       `protobuf:"bytes,7,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"` // the default time control as read, if there is one
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	TournamentId     string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	Name             string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	DefaultConfig    *ClockConfig           `protobuf:"bytes,3,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"` // ruleset, regulations and default time control for its rounds
+	CreatedUnixMs    int64                  `protobuf:"varint,4,opt,name=created_unix_ms,json=createdUnixMs,proto3" json:"created_unix_ms,omitempty"`
+	Venue            string                 `protobuf:"bytes,5,opt,name=venue,proto3" json:"venue,omitempty"`                                                                                                                           // where it plays: the hall plan its rounds use ("" is the hall)
+	Rounds           []int32                `protobuf:"varint,6,rep,packed,name=rounds,proto3" json:"rounds,omitempty"`                                                                                                                 // its rounds' numbers (ListTournaments)
+	TimeControlInfo  *TimeControlInfo       `protobuf:"bytes,7,opt,name=time_control_info,json=timeControlInfo,proto3" json:"time_control_info,omitempty"`                                                                              // the default time control as read, if there is one
+	TieBreaks        string                 `protobuf:"bytes,8,opt,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"`                                                                                                  // its ordered tie-break list as configured ("BH-C1,BH,SB"); "": FIDE's recommended defaults
+	SectionTieBreaks map[string]string      `protobuf:"bytes,9,rep,name=section_tie_breaks,json=sectionTieBreaks,proto3" json:"section_tie_breaks,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"` // a section's own list, by section name; a section not named has the tournament's
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Tournament) Reset() {
@@ -3705,13 +3707,29 @@ func (x *Tournament) GetTimeControlInfo() *TimeControlInfo {
 	return nil
 }
 
+func (x *Tournament) GetTieBreaks() string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return ""
+}
+
+func (x *Tournament) GetSectionTieBreaks() map[string]string {
+	if x != nil {
+		return x.SectionTieBreaks
+	}
+	return nil
+}
+
 type CreateTournamentRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	DefaultConfig *ClockConfig           `protobuf:"bytes,2,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"`
-	Venue         string                 `protobuf:"bytes,3,opt,name=venue,proto3" json:"venue,omitempty"` // "" is the hall
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Name             string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	DefaultConfig    *ClockConfig           `protobuf:"bytes,2,opt,name=default_config,json=defaultConfig,proto3" json:"default_config,omitempty"`
+	Venue            string                 `protobuf:"bytes,3,opt,name=venue,proto3" json:"venue,omitempty"`                                                                                                                           // "" is the hall
+	TieBreaks        string                 `protobuf:"bytes,4,opt,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"`                                                                                                  // ordered tie-break list, FIDE Tie-Break Regulations acronyms ("BH-C1,BH,SB"); "": FIDE's recommended defaults (Swiss or round robin)
+	SectionTieBreaks map[string]string      `protobuf:"bytes,5,rep,name=section_tie_breaks,json=sectionTieBreaks,proto3" json:"section_tie_breaks,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"` // a section's own list, by section name
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *CreateTournamentRequest) Reset() {
@@ -3763,6 +3781,20 @@ func (x *CreateTournamentRequest) GetVenue() string {
 		return x.Venue
 	}
 	return ""
+}
+
+func (x *CreateTournamentRequest) GetTieBreaks() string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return ""
+}
+
+func (x *CreateTournamentRequest) GetSectionTieBreaks() map[string]string {
+	if x != nil {
+		return x.SectionTieBreaks
+	}
+	return nil
 }
 
 type Round struct {
@@ -7909,6 +7941,418 @@ func (x *WatchUpdate) GetBoards() []*BoardState {
 	return nil
 }
 
+type StandingsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`                    // id or name
+	AfterRound    int32                  `protobuf:"varint,2,opt,name=after_round,json=afterRound,proto3" json:"after_round,omitempty"` // 0: the latest round
+	Section       string                 `protobuf:"bytes,3,opt,name=section,proto3" json:"section,omitempty"`                          // "": every section the caller may read
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StandingsRequest) Reset() {
+	*x = StandingsRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StandingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StandingsRequest) ProtoMessage() {}
+
+func (x *StandingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StandingsRequest.ProtoReflect.Descriptor instead.
+func (*StandingsRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *StandingsRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *StandingsRequest) GetAfterRound() int32 {
+	if x != nil {
+		return x.AfterRound
+	}
+	return 0
+}
+
+func (x *StandingsRequest) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+type StandingsResponse struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	TournamentId   string                 `protobuf:"bytes,1,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	TournamentName string                 `protobuf:"bytes,2,opt,name=tournament_name,json=tournamentName,proto3" json:"tournament_name,omitempty"`
+	AfterRound     int32                  `protobuf:"varint,3,opt,name=after_round,json=afterRound,proto3" json:"after_round,omitempty"`
+	Provisional    bool                   `protobuf:"varint,4,opt,name=provisional,proto3" json:"provisional,omitempty"`             // a game of a round counted is still playing: counted as not yet played
+	TieBreaks      []string               `protobuf:"bytes,5,rep,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"` // the acronyms of the list, in order ("BH-C1")
+	Rows           []*StandingsRow        `protobuf:"bytes,6,rep,name=rows,proto3" json:"rows,omitempty"`                            // in rank order
+	Section        string                 `protobuf:"bytes,7,opt,name=section,proto3" json:"section,omitempty"`
+	RoundRobin     bool                   `protobuf:"varint,8,opt,name=round_robin,json=roundRobin,proto3" json:"round_robin,omitempty"` // counted as a round robin (pre-determined pairings)
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *StandingsResponse) Reset() {
+	*x = StandingsResponse{}
+	mi := &file_hall_v1_hall_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StandingsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StandingsResponse) ProtoMessage() {}
+
+func (x *StandingsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StandingsResponse.ProtoReflect.Descriptor instead.
+func (*StandingsResponse) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *StandingsResponse) GetTournamentId() string {
+	if x != nil {
+		return x.TournamentId
+	}
+	return ""
+}
+
+func (x *StandingsResponse) GetTournamentName() string {
+	if x != nil {
+		return x.TournamentName
+	}
+	return ""
+}
+
+func (x *StandingsResponse) GetAfterRound() int32 {
+	if x != nil {
+		return x.AfterRound
+	}
+	return 0
+}
+
+func (x *StandingsResponse) GetProvisional() bool {
+	if x != nil {
+		return x.Provisional
+	}
+	return false
+}
+
+func (x *StandingsResponse) GetTieBreaks() []string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return nil
+}
+
+func (x *StandingsResponse) GetRows() []*StandingsRow {
+	if x != nil {
+		return x.Rows
+	}
+	return nil
+}
+
+func (x *StandingsResponse) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *StandingsResponse) GetRoundRobin() bool {
+	if x != nil {
+		return x.RoundRobin
+	}
+	return false
+}
+
+type StandingsRow struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Rank          int32                  `protobuf:"varint,1,opt,name=rank,proto3" json:"rank,omitempty"`   // shared only when points and every tie-break are equal
+	Start         int32                  `protobuf:"varint,2,opt,name=start,proto3" json:"start,omitempty"` // start (pairing) number
+	Title         string                 `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	Name          string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	Rating        int32                  `protobuf:"varint,5,opt,name=rating,proto3" json:"rating,omitempty"`
+	Federation    string                 `protobuf:"bytes,6,opt,name=federation,proto3" json:"federation,omitempty"`
+	Points        string                 `protobuf:"bytes,7,opt,name=points,proto3" json:"points,omitempty"`                        // exact decimal: "4.5"
+	TieBreaks     []string               `protobuf:"bytes,8,rep,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"` // values, exact decimals, in the order of StandingsResponse.tie_breaks
+	Rounds        []*CrosstableCell      `protobuf:"bytes,9,rep,name=rounds,proto3" json:"rounds,omitempty"`                        // rounds 1..after_round
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StandingsRow) Reset() {
+	*x = StandingsRow{}
+	mi := &file_hall_v1_hall_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StandingsRow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StandingsRow) ProtoMessage() {}
+
+func (x *StandingsRow) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StandingsRow.ProtoReflect.Descriptor instead.
+func (*StandingsRow) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{94}
+}
+
+func (x *StandingsRow) GetRank() int32 {
+	if x != nil {
+		return x.Rank
+	}
+	return 0
+}
+
+func (x *StandingsRow) GetStart() int32 {
+	if x != nil {
+		return x.Start
+	}
+	return 0
+}
+
+func (x *StandingsRow) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *StandingsRow) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *StandingsRow) GetRating() int32 {
+	if x != nil {
+		return x.Rating
+	}
+	return 0
+}
+
+func (x *StandingsRow) GetFederation() string {
+	if x != nil {
+		return x.Federation
+	}
+	return ""
+}
+
+func (x *StandingsRow) GetPoints() string {
+	if x != nil {
+		return x.Points
+	}
+	return ""
+}
+
+func (x *StandingsRow) GetTieBreaks() []string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return nil
+}
+
+func (x *StandingsRow) GetRounds() []*CrosstableCell {
+	if x != nil {
+		return x.Rounds
+	}
+	return nil
+}
+
+type CrosstableCell struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Opponent      int32                  `protobuf:"varint,1,opt,name=opponent,proto3" json:"opponent,omitempty"`                             // start number; 0: none (a bye)
+	OpponentRank  int32                  `protobuf:"varint,2,opt,name=opponent_rank,json=opponentRank,proto3" json:"opponent_rank,omitempty"` // the opponent's rank in these standings; 0: none, or not listed
+	Colour        string                 `protobuf:"bytes,3,opt,name=colour,proto3" json:"colour,omitempty"`                                  // "w", "b" or ""
+	Result        string                 `protobuf:"bytes,4,opt,name=result,proto3" json:"result,omitempty"`                                  // "1", "½", "0", "+" / "-" (forfeit), "F"/"H"/"Z"/"U" (full, half, zero, pairing bye), "*" still playing
+	Points        string                 `protobuf:"bytes,5,opt,name=points,proto3" json:"points,omitempty"`                                  // what the round scored
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CrosstableCell) Reset() {
+	*x = CrosstableCell{}
+	mi := &file_hall_v1_hall_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CrosstableCell) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CrosstableCell) ProtoMessage() {}
+
+func (x *CrosstableCell) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CrosstableCell.ProtoReflect.Descriptor instead.
+func (*CrosstableCell) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{95}
+}
+
+func (x *CrosstableCell) GetOpponent() int32 {
+	if x != nil {
+		return x.Opponent
+	}
+	return 0
+}
+
+func (x *CrosstableCell) GetOpponentRank() int32 {
+	if x != nil {
+		return x.OpponentRank
+	}
+	return 0
+}
+
+func (x *CrosstableCell) GetColour() string {
+	if x != nil {
+		return x.Colour
+	}
+	return ""
+}
+
+func (x *CrosstableCell) GetResult() string {
+	if x != nil {
+		return x.Result
+	}
+	return ""
+}
+
+func (x *CrosstableCell) GetPoints() string {
+	if x != nil {
+		return x.Points
+	}
+	return ""
+}
+
+type SetTieBreaksRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tournament    string                 `protobuf:"bytes,1,opt,name=tournament,proto3" json:"tournament,omitempty"`                // id or name
+	TieBreaks     string                 `protobuf:"bytes,2,opt,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"` // "BH-C1,BH,SB"; "": FIDE's recommended defaults (a section: the tournament's list)
+	Section       string                 `protobuf:"bytes,3,opt,name=section,proto3" json:"section,omitempty"`                      // "": the tournament's own list
+	Reason        string                 `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`                        // recorded in the audit log
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTieBreaksRequest) Reset() {
+	*x = SetTieBreaksRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTieBreaksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTieBreaksRequest) ProtoMessage() {}
+
+func (x *SetTieBreaksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTieBreaksRequest.ProtoReflect.Descriptor instead.
+func (*SetTieBreaksRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *SetTieBreaksRequest) GetTournament() string {
+	if x != nil {
+		return x.Tournament
+	}
+	return ""
+}
+
+func (x *SetTieBreaksRequest) GetTieBreaks() string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return ""
+}
+
+func (x *SetTieBreaksRequest) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *SetTieBreaksRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
 
 const file_hall_v1_hall_proto_rawDesc = "" +
@@ -8186,7 +8630,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\bbonus_ms\x18\x04 \x01(\x03R\abonusMs\"Y\n" +
 	"\x1aDescribeTimeControlRequest\x12!\n" +
 	"\ftime_control\x18\x01 \x01(\tR\vtimeControl\x12\x18\n" +
-	"\aruleset\x18\x02 \x01(\tR\aruleset\"\x9e\x02\n" +
+	"\aruleset\x18\x02 \x01(\tR\aruleset\"\xdb\x03\n" +
 	"\n" +
 	"Tournament\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12\x12\n" +
@@ -8195,11 +8639,23 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fcreated_unix_ms\x18\x04 \x01(\x03R\rcreatedUnixMs\x12\x14\n" +
 	"\x05venue\x18\x05 \x01(\tR\x05venue\x12\x16\n" +
 	"\x06rounds\x18\x06 \x03(\x05R\x06rounds\x12D\n" +
-	"\x11time_control_info\x18\a \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\"\x80\x01\n" +
+	"\x11time_control_info\x18\a \x01(\v2\x18.hall.v1.TimeControlInfoR\x0ftimeControlInfo\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\b \x01(\tR\ttieBreaks\x12W\n" +
+	"\x12section_tie_breaks\x18\t \x03(\v2).hall.v1.Tournament.SectionTieBreaksEntryR\x10sectionTieBreaks\x1aC\n" +
+	"\x15SectionTieBreaksEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xca\x02\n" +
 	"\x17CreateTournamentRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\x0edefault_config\x18\x02 \x01(\v2\x14.hall.v1.ClockConfigR\rdefaultConfig\x12\x14\n" +
-	"\x05venue\x18\x03 \x01(\tR\x05venue\"\x9d\x04\n" +
+	"\x05venue\x18\x03 \x01(\tR\x05venue\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\x04 \x01(\tR\ttieBreaks\x12d\n" +
+	"\x12section_tie_breaks\x18\x05 \x03(\v26.hall.v1.CreateTournamentRequest.SectionTieBreaksEntryR\x10sectionTieBreaks\x1aC\n" +
+	"\x15SectionTieBreaksEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9d\x04\n" +
 	"\x05Round\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12#\n" +
 	"\rtournament_id\x18\x02 \x01(\tR\ftournamentId\x12\x16\n" +
@@ -8549,7 +9005,53 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vWatchUpdate\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\bR\bsnapshot\x12+\n" +
-	"\x06boards\x18\x03 \x03(\v2\x13.hall.v1.BoardStateR\x06boards*<\n" +
+	"\x06boards\x18\x03 \x03(\v2\x13.hall.v1.BoardStateR\x06boards\"m\n" +
+	"\x10StandingsRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\x12\x1f\n" +
+	"\vafter_round\x18\x02 \x01(\x05R\n" +
+	"afterRound\x12\x18\n" +
+	"\asection\x18\x03 \x01(\tR\asection\"\xa9\x02\n" +
+	"\x11StandingsResponse\x12#\n" +
+	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12'\n" +
+	"\x0ftournament_name\x18\x02 \x01(\tR\x0etournamentName\x12\x1f\n" +
+	"\vafter_round\x18\x03 \x01(\x05R\n" +
+	"afterRound\x12 \n" +
+	"\vprovisional\x18\x04 \x01(\bR\vprovisional\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\x05 \x03(\tR\ttieBreaks\x12)\n" +
+	"\x04rows\x18\x06 \x03(\v2\x15.hall.v1.StandingsRowR\x04rows\x12\x18\n" +
+	"\asection\x18\a \x01(\tR\asection\x12\x1f\n" +
+	"\vround_robin\x18\b \x01(\bR\n" +
+	"roundRobin\"\x82\x02\n" +
+	"\fStandingsRow\x12\x12\n" +
+	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x14\n" +
+	"\x05start\x18\x02 \x01(\x05R\x05start\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x16\n" +
+	"\x06rating\x18\x05 \x01(\x05R\x06rating\x12\x1e\n" +
+	"\n" +
+	"federation\x18\x06 \x01(\tR\n" +
+	"federation\x12\x16\n" +
+	"\x06points\x18\a \x01(\tR\x06points\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\b \x03(\tR\ttieBreaks\x12/\n" +
+	"\x06rounds\x18\t \x03(\v2\x17.hall.v1.CrosstableCellR\x06rounds\"\x99\x01\n" +
+	"\x0eCrosstableCell\x12\x1a\n" +
+	"\bopponent\x18\x01 \x01(\x05R\bopponent\x12#\n" +
+	"\ropponent_rank\x18\x02 \x01(\x05R\fopponentRank\x12\x16\n" +
+	"\x06colour\x18\x03 \x01(\tR\x06colour\x12\x16\n" +
+	"\x06result\x18\x04 \x01(\tR\x06result\x12\x16\n" +
+	"\x06points\x18\x05 \x01(\tR\x06points\"\x86\x01\n" +
+	"\x13SetTieBreaksRequest\x12\x1e\n" +
+	"\n" +
+	"tournament\x18\x01 \x01(\tR\n" +
+	"tournament\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\x02 \x01(\tR\ttieBreaks\x12\x18\n" +
+	"\asection\x18\x03 \x01(\tR\asection\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -8637,7 +9139,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
 	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xef\x0f\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xf6\x10\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -8672,7 +9174,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x0fIssueSignInLink\x12\x1f.hall.v1.IssueSignInLinkRequest\x1a\x13.hall.v1.SignInLink\x12<\n" +
 	"\fSetBlindPlay\x12\x1c.hall.v1.SetBlindPlayRequest\x1a\x0e.hall.v1.Board\x12?\n" +
 	"\bAnnounce\x12\x18.hall.v1.AnnounceRequest\x1a\x19.hall.v1.AnnounceResponse\x12]\n" +
-	"\x12IssueAssistantLink\x12\".hall.v1.IssueAssistantLinkRequest\x1a#.hall.v1.IssueAssistantLinkResponse2A\n" +
+	"\x12IssueAssistantLink\x12\".hall.v1.IssueAssistantLinkRequest\x1a#.hall.v1.IssueAssistantLinkResponse\x12B\n" +
+	"\tStandings\x12\x19.hall.v1.StandingsRequest\x1a\x1a.hall.v1.StandingsResponse\x12A\n" +
+	"\fSetTieBreaks\x12\x1c.hall.v1.SetTieBreaksRequest\x1a\x13.hall.v1.Tournament2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -8695,7 +9199,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 92)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 99)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -8802,6 +9306,13 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*WatchRoundRequest)(nil),          // 102: hall.v1.WatchRoundRequest
 	(*WatchHallRequest)(nil),           // 103: hall.v1.WatchHallRequest
 	(*WatchUpdate)(nil),                // 104: hall.v1.WatchUpdate
+	(*StandingsRequest)(nil),           // 105: hall.v1.StandingsRequest
+	(*StandingsResponse)(nil),          // 106: hall.v1.StandingsResponse
+	(*StandingsRow)(nil),               // 107: hall.v1.StandingsRow
+	(*CrosstableCell)(nil),             // 108: hall.v1.CrosstableCell
+	(*SetTieBreaksRequest)(nil),        // 109: hall.v1.SetTieBreaksRequest
+	nil,                                // 110: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 111: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -8857,132 +9368,140 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	42,  // 50: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
 	15,  // 51: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
 	41,  // 52: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	15,  // 53: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	15,  // 54: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 55: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	47,  // 56: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	48,  // 57: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	41,  // 58: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 59: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 60: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 61: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 62: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 63: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 64: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 65: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	51,  // 66: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	41,  // 67: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 68: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 69: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 70: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 71: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	50,  // 72: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	50,  // 73: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	58,  // 74: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 75: hall.v1.Absence.side:type_name -> hall.v1.Side
-	61,  // 76: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 77: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 78: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 79: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	20,  // 80: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
-	50,  // 81: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 82: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 83: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 84: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 85: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 86: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 87: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 88: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 89: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 90: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 91: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 92: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 93: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 94: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 95: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 96: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 97: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 98: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 99: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 100: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 101: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 102: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 103: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 104: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 105: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	22,  // 106: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 107: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 108: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 109: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 110: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 111: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 112: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 113: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 114: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 115: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 116: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 117: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 118: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 119: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 120: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 121: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 122: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 123: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 124: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 125: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 126: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 127: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 128: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 129: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 130: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 131: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 132: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 133: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 134: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 135: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	98,  // 136: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 137: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 138: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 139: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 140: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 141: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 142: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 143: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 144: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 145: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 146: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 147: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 148: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 149: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 150: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 151: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 152: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 153: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 154: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 155: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 156: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 157: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 158: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 159: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 160: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 161: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 162: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 163: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 164: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 165: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 166: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 167: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 168: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 169: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	99,  // 170: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 171: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 172: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 173: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	140, // [140:174] is the sub-list for method output_type
-	106, // [106:140] is the sub-list for method input_type
-	106, // [106:106] is the sub-list for extension type_name
-	106, // [106:106] is the sub-list for extension extendee
-	0,   // [0:106] is the sub-list for field type_name
+	110, // 53: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	15,  // 54: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	111, // 55: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	15,  // 56: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 57: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 58: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 59: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 60: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 61: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 62: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 63: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 64: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 65: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 66: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 67: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 68: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 69: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 70: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 71: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 72: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 73: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 74: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 75: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 76: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 77: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 78: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 79: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 80: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 81: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	20,  // 82: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
+	50,  // 83: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 84: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 85: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	66,  // 86: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 87: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 88: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 89: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 90: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 91: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 92: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 93: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 94: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 95: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 96: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 97: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 98: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 99: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 100: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 101: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 102: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 103: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 104: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 105: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 106: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 107: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	107, // 108: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
+	108, // 109: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
+	22,  // 110: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 111: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 112: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 113: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 114: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 115: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 116: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 117: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 118: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 119: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 120: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 121: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 122: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 123: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 124: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 125: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 126: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 127: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 128: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 129: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 130: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 131: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 132: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 133: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 134: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 135: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 136: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 137: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 138: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 139: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	105, // 140: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
+	109, // 141: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
+	98,  // 142: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 143: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 144: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 145: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 146: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 147: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 148: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 149: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 150: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 151: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 152: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 153: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 154: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 155: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 156: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 157: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 158: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 159: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 160: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 161: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 162: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 163: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 164: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 165: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 166: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 167: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 168: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 169: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 170: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 171: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 172: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 173: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 174: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 175: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 176: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 177: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	99,  // 178: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 179: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 180: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 181: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	146, // [146:182] is the sub-list for method output_type
+	110, // [110:146] is the sub-list for method input_type
+	110, // [110:110] is the sub-list for extension type_name
+	110, // [110:110] is the sub-list for extension extendee
+	0,   // [0:110] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -9012,7 +9531,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   92,
+			NumMessages:   99,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

@@ -183,6 +183,8 @@ const (
 	Arbiter_SetBlindPlay_FullMethodName        = "/hall.v1.Arbiter/SetBlindPlay"
 	Arbiter_Announce_FullMethodName            = "/hall.v1.Arbiter/Announce"
 	Arbiter_IssueAssistantLink_FullMethodName  = "/hall.v1.Arbiter/IssueAssistantLink"
+	Arbiter_Standings_FullMethodName           = "/hall.v1.Arbiter/Standings"
+	Arbiter_SetTieBreaks_FullMethodName        = "/hall.v1.Arbiter/SetTieBreaks"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -277,6 +279,17 @@ type ArbiterClient interface {
 	// assistant for that side. Audited. Chief arbiter, or an arbiter of the
 	// board's section.
 	IssueAssistantLink(ctx context.Context, in *IssueAssistantLinkRequest, opts ...grpc.CallOption) (*IssueAssistantLinkResponse, error)
+	// A tournament's standings and crosstable after a round (0: the latest),
+	// computed from what the hall holds (the results that count, byes,
+	// forfeits, an imported TRF's earlier rounds, the tournament's scoring)
+	// with its tie-break list; provisional while a round counted is still
+	// playing. An arbiter limited to sections reads their sections only.
+	Standings(ctx context.Context, in *StandingsRequest, opts ...grpc.CallOption) (*StandingsResponse, error)
+	// Changes a tournament's ordered tie-break list, or a section's own list
+	// (section set; an empty list: the section has the tournament's again).
+	// An empty tournament list is FIDE's recommended defaults. Refused,
+	// naming the entry, if it does not read. Audited. Chief arbiter.
+	SetTieBreaks(ctx context.Context, in *SetTieBreaksRequest, opts ...grpc.CallOption) (*Tournament, error)
 }
 
 type arbiterClient struct {
@@ -577,6 +590,26 @@ func (c *arbiterClient) IssueAssistantLink(ctx context.Context, in *IssueAssista
 	return out, nil
 }
 
+func (c *arbiterClient) Standings(ctx context.Context, in *StandingsRequest, opts ...grpc.CallOption) (*StandingsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StandingsResponse)
+	err := c.cc.Invoke(ctx, Arbiter_Standings_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *arbiterClient) SetTieBreaks(ctx context.Context, in *SetTieBreaksRequest, opts ...grpc.CallOption) (*Tournament, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Tournament)
+	err := c.cc.Invoke(ctx, Arbiter_SetTieBreaks_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -669,6 +702,17 @@ type ArbiterServer interface {
 	// assistant for that side. Audited. Chief arbiter, or an arbiter of the
 	// board's section.
 	IssueAssistantLink(context.Context, *IssueAssistantLinkRequest) (*IssueAssistantLinkResponse, error)
+	// A tournament's standings and crosstable after a round (0: the latest),
+	// computed from what the hall holds (the results that count, byes,
+	// forfeits, an imported TRF's earlier rounds, the tournament's scoring)
+	// with its tie-break list; provisional while a round counted is still
+	// playing. An arbiter limited to sections reads their sections only.
+	Standings(context.Context, *StandingsRequest) (*StandingsResponse, error)
+	// Changes a tournament's ordered tie-break list, or a section's own list
+	// (section set; an empty list: the section has the tournament's again).
+	// An empty tournament list is FIDE's recommended defaults. Refused,
+	// naming the entry, if it does not read. Audited. Chief arbiter.
+	SetTieBreaks(context.Context, *SetTieBreaksRequest) (*Tournament, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -765,6 +809,12 @@ func (UnimplementedArbiterServer) Announce(context.Context, *AnnounceRequest) (*
 }
 func (UnimplementedArbiterServer) IssueAssistantLink(context.Context, *IssueAssistantLinkRequest) (*IssueAssistantLinkResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method IssueAssistantLink not implemented")
+}
+func (UnimplementedArbiterServer) Standings(context.Context, *StandingsRequest) (*StandingsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Standings not implemented")
+}
+func (UnimplementedArbiterServer) SetTieBreaks(context.Context, *SetTieBreaksRequest) (*Tournament, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetTieBreaks not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1309,6 +1359,42 @@ func _Arbiter_IssueAssistantLink_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_Standings_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StandingsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).Standings(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_Standings_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).Standings(ctx, req.(*StandingsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Arbiter_SetTieBreaks_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetTieBreaksRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).SetTieBreaks(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_SetTieBreaks_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).SetTieBreaks(ctx, req.(*SetTieBreaksRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1431,6 +1517,14 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "IssueAssistantLink",
 			Handler:    _Arbiter_IssueAssistantLink_Handler,
+		},
+		{
+			MethodName: "Standings",
+			Handler:    _Arbiter_Standings_Handler,
+		},
+		{
+			MethodName: "SetTieBreaks",
+			Handler:    _Arbiter_SetTieBreaks_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
