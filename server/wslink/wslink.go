@@ -116,7 +116,7 @@ func recv(ctx context.Context, c *websocket.Conn) (*pb.DeviceMessage, error) {
 	typ, b, err := c.Read(ctx)
 	if err != nil {
 		if s := websocket.CloseStatus(err); s == websocket.StatusNormalClosure || s == websocket.StatusGoingAway {
-			return nil, errEOF
+			return nil, io.EOF
 		}
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func recv(ctx context.Context, c *websocket.Conn) (*pb.DeviceMessage, error) {
 	}
 	m := &pb.DeviceMessage{}
 	if err := proto.Unmarshal(b, m); err != nil {
-		return nil, hallerr.BadRequest(fmt.Sprintf("a frame is not a DeviceMessage: %v", err))
+		return nil, hallerr.BadRequest("a frame is not a DeviceMessage: %v", err)
 	}
 	return m, nil
 }
@@ -145,7 +145,7 @@ func send(ctx context.Context, c *websocket.Conn, m *pb.ServerMessage) error {
 // nil (or a device that closed it), else CloseBase plus its gRPC code
 // and the status message, with the retry delay the hall names first.
 func (h *Handler) closeOf(err error) (websocket.StatusCode, string) {
-	if err == nil || errors.Is(err, errEOF) {
+	if err == nil || errors.Is(err, io.EOF) {
 		return websocket.StatusNormalClosure, ""
 	}
 	if s := websocket.CloseStatus(err); s != -1 {
@@ -182,11 +182,3 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
-
-// errEOF is a device that closed its WebSocket in order.
-var errEOF = eofError{}
-
-type eofError struct{}
-
-func (eofError) Error() string        { return "EOF" }
-func (eofError) Is(target error) bool { return target == io.EOF }
