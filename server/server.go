@@ -444,6 +444,7 @@ func (s *Server) Shutdown(grace time.Duration) {
 	hctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	_ = s.http.Shutdown(hctx)
+	s.wslink.Wait() // hijacked: the HTTP server does not wait for them
 	s.wg.Wait()
 	s.hall.Wait()
 }

@@ -89,6 +89,13 @@ func (s *stream) Send(m *hallv1.DeviceMessage) error {
 	return closeError(s.c.Write(s.ctx, websocket.MessageBinary, b))
 }
 
+// CloseSend ends the stream in order, as gRPC's CloseSend does: a close
+// frame 1000, which the hall answers in kind (Recv then returns io.EOF).
+func (s *stream) CloseSend() error {
+	go func() { _ = s.c.Close(websocket.StatusNormalClosure, "") }()
+	return nil
+}
+
 // Recv reads the hall's next frame.
 func (s *stream) Recv() (*hallv1.ServerMessage, error) {
 	typ, b, err := s.c.Read(s.ctx)

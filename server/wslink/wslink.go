@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -51,11 +52,25 @@ type Config struct {
 type Handler struct {
 	door *devlink.Door
 	cfg  Config
+
+	mu      sync.Mutex
+	closed  bool           // Wait was called: no new stream
+	serving sync.WaitGroup // the streams being served
 }
 
 // New returns the handler; ctx ends every link (shutdown).
 func New(ctx context.Context, opts devlink.Options, cfg Config) *Handler {
 	return &Handler{door: devlink.New(ctx, opts), cfg: cfg}
+}
+
+// Wait refuses new streams and waits for those being served to end
+// (shutdown: cancel New's ctx first). The HTTP server does not wait for
+// them: their connections are hijacked.
+func (h *Handler) Wait() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.serving.Wait()
 }
 
 // Stats returns a snapshot of the WebSocket door's counters.
@@ -80,6 +95,16 @@ func Secret(r *http.Request) (string, bool) {
 // ServeHTTP accepts the WebSocket, then serves the device's stream until
 // it ends and closes it with the code of why.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "the hall is shutting down: come back shortly", http.StatusServiceUnavailable)
+		return
+	}
+	h.serving.Add(1)
+	h.mu.Unlock()
+	defer h.serving.Done()
 	// The HTTP door bounds an answer in time: a clock's stream lasts.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
