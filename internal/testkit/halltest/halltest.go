@@ -181,6 +181,15 @@ func (h *Hall) Restart(t testing.TB) {
 	h.boot(t)
 }
 
+// RestartAfter stops the server, runs f while the hall is down (clocks
+// keep playing), then starts a new one on the same database and port.
+func (h *Hall) RestartAfter(t testing.TB, f func()) {
+	t.Helper()
+	h.halt()
+	f()
+	h.boot(t)
+}
+
 // halt stops the server and closes the store (client connections stay).
 func (h *Hall) halt() {
 	if h.Server != nil {
