@@ -19,6 +19,7 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/server/httpdoor"
 	"github.com/chesshall/hallclock/server/wslink"
 )
 
@@ -95,6 +96,11 @@ func TestWebSocketCloseCodes(t *testing.T) {
 				return c.Write(context.Background(), websocket.MessageBinary, gap)
 			},
 			4011, "resend from 1"},
+		{"a frame over 4 MiB", url, []string{wslink.Subprotocol, "bearer." + token}, nil,
+			func(c *websocket.Conn) error {
+				return c.Write(context.Background(), websocket.MessageBinary, make([]byte, wslink.MaxFrame+1))
+			},
+			websocket.StatusMessageTooBig, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -256,4 +262,28 @@ func TestClockPlaysThroughAHallRestart(t *testing.T) {
 				st.GetWhite().GetMoves(), st.GetBlack().GetMoves(), own.P[rules.White].Moves, own.P[rules.Black].Moves)
 		}
 	})
+}
+
+// At the HTTP door a clock's WebSocket is a trusted connection (its token
+// is a subprotocol, not a header), so the anonymous places do not bound
+// how many tablets a hall holds; and its stream is not cut by the bound
+// on an answer's time (here 1 ms).
+func TestWebSocketClocksAreTrustedAtTheDoor(t *testing.T) {
+	t.Parallel()
+	limits := httpdoor.Limits{Conns: 16, Anonymous: 2, Reserve: 1, WriteTimeout: time.Millisecond}
+	h := halltest.Start(t, halltest.WithOptions(server.Options{HTTP: limits}))
+	bs := h.Round(t, "300+2", 5)
+	tr := h.WebSocket(t)
+	var links []*rawLink
+	for _, b := range bs {
+		l, _, _ := connectRawOn(t, h, tr, b.GetDeviceId(), 0, 1)
+		links = append(links, l)
+	}
+	for i, l := range links {
+		clk := newRawClock(t, bs[i])
+		sendApplied(t, l, clk, 1, bs[i].GetBoardId(), startAction(0))
+	}
+	if n := h.Server.Stats().WebSocketConnects; n != uint64(len(bs)) {
+		t.Errorf("WebSocket streams welcomed: %d, want %d", n, len(bs))
+	}
 }
