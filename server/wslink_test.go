@@ -98,7 +98,9 @@ func TestWebSocketCloseCodes(t *testing.T) {
 			4011, "resend from 1"},
 		{"a frame over 4 MiB", url, []string{wslink.Subprotocol, "bearer." + token}, nil,
 			func(c *websocket.Conn) error {
-				return c.Write(context.Background(), websocket.MessageBinary, make([]byte, wslink.MaxFrame+1))
+				// The hall may close before the whole frame is written.
+				_ = c.Write(context.Background(), websocket.MessageBinary, make([]byte, wslink.MaxFrame+1))
+				return nil
 			},
 			websocket.StatusMessageTooBig, ""},
 	} {
