@@ -3,10 +3,6 @@ package clockdev
 import (
 	"log/slog"
 	"time"
-
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // maxRetryHint bounds the retry delay a hall may ask for.
@@ -14,21 +10,16 @@ const maxRetryHint = 5 * time.Minute
 
 // serverFault reports whether a stream ended by a fault of the hall's own
 // (not the network's, not the device's), and the retry delay the hall
-// named, if any (google.rpc.RetryInfo).
+// named, if any (google.rpc.RetryInfo, or a LinkError's).
 func serverFault(err error) (hint time.Duration, fault bool) {
-	st, ok := status.FromError(err)
+	code, hint, ok := linkStatus(err)
 	if !ok {
 		return 0, false
 	}
-	for _, d := range st.Details() {
-		if ri, ok := d.(*errdetails.RetryInfo); ok && ri.GetRetryDelay() != nil {
-			hint = ri.GetRetryDelay().AsDuration()
-		}
-	}
-	switch st.Code() {
-	case codes.Internal, codes.ResourceExhausted, codes.DataLoss:
+	switch code {
+	case codeInternal, codeResourceExhausted, codeDataLoss:
 		return hint, true
-	case codes.Unavailable:
+	case codeUnavailable:
 		return hint, hint > 0 // a restart or a cut is not the hall's fault
 	}
 	return hint, hint > 0

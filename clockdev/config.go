@@ -10,11 +10,10 @@ import (
 
 	"github.com/chesshall/hallclock/internal/mono"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
-	"google.golang.org/grpc"
 )
 
-// Config configures a Device. DeviceID, Token and one of Conn or Target
-// are required; everything else has a default.
+// Config configures a Device. DeviceID, Token and one of Transport, Conn
+// or Target are required; everything else has a default.
 type Config struct {
 	// DeviceID names the device to the server; it must match the Token.
 	DeviceID string
@@ -25,14 +24,23 @@ type Config struct {
 	// Firmware is reported in Hello, e.g. "sim-1.0".
 	Firmware string
 
-	// Conn is a connection to the hall server, owned by the caller (Close
-	// does not close it). *grpc.ClientConn satisfies it.
-	Conn grpc.ClientConnInterface
+	// Transport carries the device's ClockLink streams: set it for a
+	// transport other than gRPC (package clockdev/wsdial: a WebSocket, as
+	// a browser's clock speaks it). When nil, the streams are gRPC's, on
+	// Conn or Target.
+	Transport Transport
+
+	// Conn is a gRPC connection to the hall server, owned by the caller
+	// (Close does not close it). *grpc.ClientConn satisfies it
+	// (grpc.ClientConnInterface; js/wasm builds have no gRPC: use
+	// Transport there).
+	Conn grpcConn
 	// Target is dialled with grpc.NewClient(Target, DialOptions...) when
-	// Conn is nil; DialOptions must choose the transport credentials. The
-	// Device closes this connection in Close.
+	// Conn and Transport are nil; DialOptions (grpc.DialOption) must
+	// choose the transport credentials. The Device closes this
+	// connection in Close.
 	Target      string
-	DialOptions []grpc.DialOption
+	DialOptions []grpcDialOption
 
 	// Clock is the device's monotonic oscillator and schedules its flag,
 	// heartbeat and backoff timers; default mono.Real().
@@ -135,8 +143,8 @@ func (c *Config) validate() error {
 		return errors.New("clockdev: Config.DeviceID is required")
 	case c.Token == "":
 		return errors.New("clockdev: Config.Token is required")
-	case c.Conn == nil && c.Target == "":
-		return errors.New("clockdev: Config.Conn or Config.Target is required")
+	case c.Transport == nil && c.Conn == nil && c.Target == "":
+		return errors.New("clockdev: Config.Transport, Config.Conn or Config.Target is required")
 	case !(c.DriftPPM > -1e6 && c.DriftPPM < 1e6): // NaN too
 		return errors.New("clockdev: Config.DriftPPM must be a number between -1e6 and 1e6")
 	case c.MinBackoff < 0 || c.MaxBackoff < 0:

@@ -2,6 +2,7 @@ package clockdev
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"slices"
@@ -12,7 +13,6 @@ import (
 	"github.com/chesshall/hallclock/internal/wire"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -22,8 +22,8 @@ import (
 type Device struct {
 	id, token, firmware string
 	clock               mono.Clock
-	client              hallv1.ClockLinkClient
-	ownConn             *grpc.ClientConn
+	transport           Transport
+	ownConn             io.Closer // the gRPC connection New dialled, if it did
 	log                 *slog.Logger
 	battery             func() int
 	driftPPM            float64
@@ -106,15 +106,13 @@ func New(cfg Config) (*Device, error) {
 	}
 	d.started = d.clock.Now()
 	d.origin = d.started
-	conn := cfg.Conn
-	if conn == nil {
-		c, err := grpc.NewClient(cfg.Target, cfg.DialOptions...)
-		if err != nil {
-			return nil, fmt.Errorf("clockdev: dial %s: %w", cfg.Target, err)
+	d.transport = cfg.Transport
+	if d.transport == nil {
+		var err error
+		if d.transport, d.ownConn, err = grpcTransport(&cfg); err != nil {
+			return nil, err
 		}
-		d.ownConn, conn = c, c
 	}
-	d.client = hallv1.NewClockLinkClient(conn)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()

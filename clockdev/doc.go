@@ -24,6 +24,18 @@
 //	err = d.Press(rules.White, "e4", "") // a player's press; a refusal is returned
 //	st := d.State()                      // for the display, projected to board-now
 //
+// # Transports
+//
+// The link's streams are gRPC's by default (Config.Conn or Target). A
+// Config.Transport carries them otherwise: clockdev/wsdial speaks
+// ClockLink over a WebSocket to the hall's HTTP port, as a browser's clock
+// does (docs/protocol.md). The link is the same over either. The gRPC
+// transport (grpc.go) and the contract's gRPC stubs are left out of
+// js/wasm builds, so that a browser's build links no gRPC:
+//
+//	d, err := clockdev.New(clockdev.Config{DeviceID: id, Token: secret,
+//		Transport: &wsdial.Transport{URL: "wss://hall.local/clocklink"}})
+//
 // The server assigns the device to a board (Assignment), sends arbiter
 // commands (Command), acknowledges events (Ack), may refuse some of them
 // (Rejection) and may ask a talking clock to announce (Announce); Events
@@ -31,8 +43,8 @@
 //
 // # The link protocol
 //
-// Run opens ClockLink.Connect with "authorization: Bearer <token>" and
-// sends Hello (device id, firmware, last acknowledged seq, next seq,
+// Run opens a stream (ClockLink.Connect with "authorization: Bearer
+// <token>", or the Transport's) and sends Hello (device id, firmware, last acknowledged seq, next seq,
 // what the clock shows, and whether it can announce). The server answers Welcome{acked_seq,
 // heartbeat_interval_ms}, the Assignment and any pending Commands. On the
 // first Welcome of a stream the device drops its acknowledged events and

@@ -11,7 +11,6 @@ import (
 	"github.com/chesshall/hallclock/internal/mono"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -93,8 +92,7 @@ func (d *Device) Run(ctx context.Context) error {
 func (d *Device) session(ctx context.Context) (bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+d.token)
-	stream, err := d.client.Connect(ctx)
+	stream, err := d.transport.Open(ctx, d.token)
 	if err != nil {
 		return false, err
 	}
@@ -173,7 +171,7 @@ func (d *Device) heartbeatLocked() *hallv1.DeviceMessage {
 // sendLoop is the only caller of stream.Send: Hello first, then, once the
 // server welcomed the device, the outbox's events not yet sent on this
 // stream, in order, and heartbeats.
-func (d *Device) sendLoop(ctx context.Context, stream hallv1.ClockLink_ConnectClient, s *session, hello *hallv1.DeviceMessage) error {
+func (d *Device) sendLoop(ctx context.Context, stream Stream, s *session, hello *hallv1.DeviceMessage) error {
 	if err := stream.Send(hello); err != nil {
 		return err
 	}
@@ -233,7 +231,7 @@ func (d *Device) sendLoop(ctx context.Context, stream hallv1.ClockLink_ConnectCl
 }
 
 // recvLoop handles the server's messages until the stream ends.
-func (d *Device) recvLoop(stream hallv1.ClockLink_ConnectClient, s *session) error {
+func (d *Device) recvLoop(stream Stream, s *session) error {
 	for {
 		m, err := stream.Recv()
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/chesshall/hallclock/clockdev"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -26,22 +27,37 @@ import (
 // rawLink is one ClockLink stream driven by the test.
 type rawLink struct {
 	t      *testing.T
-	stream pb.ClockLink_ConnectClient
+	stream rawStream
 	cancel context.CancelFunc
 	msgs   chan *pb.ServerMessage
 	done   chan struct{}
 	err    error // why the stream ended; read after done is closed
 }
 
-// openRawLink opens a ClockLink stream with dev's token (nothing sent yet).
+// rawStream is a ClockLink stream over either transport (gRPC's
+// ClockLink_ConnectClient, clockdev/wsdial's): CloseSend ends it in order.
+type rawStream interface {
+	clockdev.Stream
+	CloseSend() error
+}
+
+// openRawLink opens a ClockLink stream over gRPC with dev's token
+// (nothing sent yet).
 func openRawLink(t *testing.T, h *halltest.Hall, dev string) *rawLink {
 	t.Helper()
-	ctx, cancel := context.WithCancel(halltest.Ctx(context.Background(), h.DeviceToken(t, dev)))
-	stream, err := pb.NewClockLinkClient(h.Conn(t)).Connect(ctx)
+	return openRawLinkOn(t, h.GRPC(t), dev, h.DeviceToken(t, dev))
+}
+
+// openRawLinkOn opens a ClockLink stream on tr with token.
+func openRawLinkOn(t *testing.T, tr clockdev.Transport, dev, token string) *rawLink {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := tr.Open(ctx, token)
 	if err != nil {
 		cancel()
 		t.Fatalf("Connect(%s): %v", dev, err)
 	}
+	stream := s.(rawStream)
 	l := &rawLink{t: t, stream: stream, cancel: cancel, msgs: make(chan *pb.ServerMessage, 1024), done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
@@ -151,11 +167,17 @@ func (l *rawLink) ended() error {
 	return nil
 }
 
-// connectRaw opens a stream, says Hello and reads the Welcome and the
-// Assignment.
+// connectRaw opens a stream over gRPC, says Hello and reads the Welcome
+// and the Assignment.
 func connectRaw(t *testing.T, h *halltest.Hall, dev string, lastAcked, next uint64) (*rawLink, *pb.Welcome, *pb.Assignment) {
 	t.Helper()
-	l := openRawLink(t, h, dev)
+	return connectRawOn(t, h, h.GRPC(t), dev, lastAcked, next)
+}
+
+// connectRawOn is connectRaw over tr.
+func connectRawOn(t *testing.T, h *halltest.Hall, tr clockdev.Transport, dev string, lastAcked, next uint64) (*rawLink, *pb.Welcome, *pb.Assignment) {
+	t.Helper()
+	l := openRawLinkOn(t, tr, dev, h.DeviceToken(t, dev))
 	l.hello(dev, lastAcked, next)
 	w := l.welcome()
 	return l, w, l.assignment()
@@ -242,88 +264,106 @@ func codeOf(err error) codes.Code {
 	return codes.Unknown
 }
 
+// overTransports runs f over each ClockLink transport (gRPC, WebSocket),
+// each on a hall of its own: the same session behind either door.
+func overTransports(t *testing.T, f func(t *testing.T, h *halltest.Hall, tr clockdev.Transport), opts ...halltest.Option) {
+	t.Helper()
+	for _, name := range []string{"grpc", "websocket"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := halltest.Start(t, opts...)
+			tr := h.GRPC(t)
+			if name == "websocket" {
+				tr = h.WebSocket(t)
+			}
+			f(t, h, tr)
+		})
+	}
+}
+
 // A new device is welcomed with acked_seq 0 and its assignment; each event
 // is acknowledged once committed; on the next connection the Welcome says
 // what is committed and the Assignment carries the board's whole history.
 func TestLinkWelcomeAssignmentAndAcks(t *testing.T) {
 	t.Parallel()
-	h := halltest.Start(t)
-	b := h.Round(t, "300+2", 1)[0]
-	id, dev := b.GetBoardId(), b.GetDeviceId()
+	overTransports(t, func(t *testing.T, h *halltest.Hall, tr clockdev.Transport) {
+		b := h.Round(t, "300+2", 1)[0]
+		id, dev := b.GetBoardId(), b.GetDeviceId()
 
-	l, w, a := connectRaw(t, h, dev, 0, 1)
-	if w.GetAckedSeq() != 0 {
-		t.Errorf("Welcome.acked_seq of a new device = %d, want 0", w.GetAckedSeq())
-	}
-	if w.GetHeartbeatIntervalMs() != 1000 {
-		t.Errorf("Welcome.heartbeat_interval_ms = %d, want 1000 (the default)", w.GetHeartbeatIntervalMs())
-	}
-	if a.GetBoardId() != id || a.GetWhite().GetName() != "White 1" || a.GetConfig().GetTimeControl() != "300+2" || len(a.GetHistory()) != 0 {
-		t.Errorf("Assignment = %v, want board %s, White 1, 300+2 and no history", a, id)
-	}
-	if !fetchBoard(t, h, id).GetState().GetDeviceOnline() {
-		t.Errorf("device_online = false while the device is connected, want true")
-	}
+		l, w, a := connectRawOn(t, h, tr, dev, 0, 1)
+		if w.GetAckedSeq() != 0 {
+			t.Errorf("Welcome.acked_seq of a new device = %d, want 0", w.GetAckedSeq())
+		}
+		if w.GetHeartbeatIntervalMs() != 1000 {
+			t.Errorf("Welcome.heartbeat_interval_ms = %d, want 1000 (the default)", w.GetHeartbeatIntervalMs())
+		}
+		if a.GetBoardId() != id || a.GetWhite().GetName() != "White 1" || a.GetConfig().GetTimeControl() != "300+2" || len(a.GetHistory()) != 0 {
+			t.Errorf("Assignment = %v, want board %s, White 1, 300+2 and no history", a, id)
+		}
+		if !fetchBoard(t, h, id).GetState().GetDeviceOnline() {
+			t.Errorf("device_online = false while the device is connected, want true")
+		}
 
-	clk := newRawClock(t, b)
-	actions := []*pb.ClockAction{startAction(0), pressAction(pb.Side_SIDE_WHITE, 1500), pressAction(pb.Side_SIDE_BLACK, 4000)}
-	for i, act := range actions {
-		seq := uint64(i + 1)
-		sendApplied(t, l, clk, seq, id, act)
-		// DESIGN §4: acknowledged means durable — when the Ack arrives the
-		// event is committed, with its device sequence number.
-		evs, err := h.Store.Events(context.Background(), id, 0)
-		if err != nil {
+		clk := newRawClock(t, b)
+		actions := []*pb.ClockAction{startAction(0), pressAction(pb.Side_SIDE_WHITE, 1500), pressAction(pb.Side_SIDE_BLACK, 4000)}
+		for i, act := range actions {
+			seq := uint64(i + 1)
+			sendApplied(t, l, clk, seq, id, act)
+			// DESIGN §4: acknowledged means durable — when the Ack arrives the
+			// event is committed, with its device sequence number.
+			evs, err := h.Store.Events(context.Background(), id, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) != int(seq) {
+				t.Fatalf("after Ack %d the store holds %d events, want %d", seq, len(evs), seq)
+			}
+			if e := evs[seq-1]; e.DeviceID != dev || e.DeviceSeq != seq || e.BoardSeq != seq {
+				t.Errorf("stored event %d = device %s seq %d board_seq %d, want device %s seq %d board_seq %d",
+					seq, e.DeviceID, e.DeviceSeq, e.BoardSeq, dev, seq, seq)
+			}
+			if acked, _ := h.Store.DeviceAcked(context.Background(), dev); acked != seq {
+				t.Errorf("DeviceAcked after Ack %d = %d, want %d", seq, acked, seq)
+			}
+		}
+		if err := l.stream.CloseSend(); err != nil {
 			t.Fatal(err)
 		}
-		if len(evs) != int(seq) {
-			t.Fatalf("after Ack %d the store holds %d events, want %d", seq, len(evs), seq)
+		if err := l.ended(); !errors.Is(err, io.EOF) {
+			t.Errorf("stream after CloseSend ended with %v, want io.EOF (a clean end)", err)
 		}
-		if e := evs[seq-1]; e.DeviceID != dev || e.DeviceSeq != seq || e.BoardSeq != seq {
-			t.Errorf("stored event %d = device %s seq %d board_seq %d, want device %s seq %d board_seq %d",
-				seq, e.DeviceID, e.DeviceSeq, e.BoardSeq, dev, seq, seq)
-		}
-		if acked, _ := h.Store.DeviceAcked(context.Background(), dev); acked != seq {
-			t.Errorf("DeviceAcked after Ack %d = %d, want %d", seq, acked, seq)
-		}
-	}
-	if err := l.stream.CloseSend(); err != nil {
-		t.Fatal(err)
-	}
-	if err := l.ended(); !errors.Is(err, io.EOF) {
-		t.Errorf("stream after CloseSend ended with %v, want io.EOF (a clean end)", err)
-	}
 
-	// The next connection: Welcome.acked_seq says what is committed, the
-	// Assignment carries the history to fold.
-	_, w, a = connectRaw(t, h, dev, 3, 4)
-	if w.GetAckedSeq() != 3 {
-		t.Errorf("Welcome.acked_seq after 3 events = %d, want 3", w.GetAckedSeq())
-	}
-	if len(a.GetHistory()) != len(actions) {
-		t.Fatalf("Assignment history has %d actions, want %d", len(a.GetHistory()), len(actions))
-	}
-	for i, act := range actions {
-		if !proto.Equal(a.GetHistory()[i], act) {
-			t.Errorf("Assignment history[%d] = %v, want %v", i, a.GetHistory()[i], act)
+		// The next connection: Welcome.acked_seq says what is committed, the
+		// Assignment carries the history to fold.
+		_, w, a = connectRawOn(t, h, tr, dev, 3, 4)
+		if w.GetAckedSeq() != 3 {
+			t.Errorf("Welcome.acked_seq after 3 events = %d, want 3", w.GetAckedSeq())
 		}
-	}
-	if a.GetState().GetBoardSeq() != 3 || a.GetState().GetWhite().GetMoves() != 1 || a.GetState().GetBlack().GetMoves() != 1 {
-		t.Errorf("Assignment state = %v, want board_seq 3 and one move each", a.GetState())
-	}
+		if len(a.GetHistory()) != len(actions) {
+			t.Fatalf("Assignment history has %d actions, want %d", len(a.GetHistory()), len(actions))
+		}
+		for i, act := range actions {
+			if !proto.Equal(a.GetHistory()[i], act) {
+				t.Errorf("Assignment history[%d] = %v, want %v", i, a.GetHistory()[i], act)
+			}
+		}
+		if a.GetState().GetBoardSeq() != 3 || a.GetState().GetWhite().GetMoves() != 1 || a.GetState().GetBlack().GetMoves() != 1 {
+			t.Errorf("Assignment state = %v, want board_seq 3 and one move each", a.GetState())
+		}
 
-	// A restarted hall keeps no history in memory: it reads it from the
-	// store when the device connects, the same actions.
-	h.Restart(t)
-	_, _, a = connectRaw(t, h, dev, 3, 4)
-	if len(a.GetHistory()) != len(actions) {
-		t.Fatalf("after a restart, Assignment history has %d actions, want %d", len(a.GetHistory()), len(actions))
-	}
-	for i, act := range actions {
-		if !proto.Equal(a.GetHistory()[i], act) {
-			t.Errorf("after a restart, Assignment history[%d] = %v, want %v", i, a.GetHistory()[i], act)
+		// A restarted hall keeps no history in memory: it reads it from the
+		// store when the device connects, the same actions.
+		h.Restart(t)
+		_, _, a = connectRawOn(t, h, tr, dev, 3, 4)
+		if len(a.GetHistory()) != len(actions) {
+			t.Fatalf("after a restart, Assignment history has %d actions, want %d", len(a.GetHistory()), len(actions))
 		}
-	}
+		for i, act := range actions {
+			if !proto.Equal(a.GetHistory()[i], act) {
+				t.Errorf("after a restart, Assignment history[%d] = %v, want %v", i, a.GetHistory()[i], act)
+			}
+		}
+	})
 }
 
 // A duplicate — a resend of an acknowledged seq, on the same stream or after
@@ -331,57 +371,58 @@ func TestLinkWelcomeAssignmentAndAcks(t *testing.T) {
 // nothing is applied twice (DESIGN §4; hall.proto ClockLink).
 func TestLinkDuplicateDroppedAndAcknowledgedAgain(t *testing.T) {
 	t.Parallel()
-	h := halltest.Start(t)
-	b := h.Round(t, "300+2", 1)[0]
-	id, dev := b.GetBoardId(), b.GetDeviceId()
-	l, _, _ := connectRaw(t, h, dev, 0, 1)
-	clk := newRawClock(t, b)
-	start, pw := startAction(0), pressAction(pb.Side_SIDE_WHITE, 2000)
-	sendApplied(t, l, clk, 1, id, start)
-	sendApplied(t, l, clk, 2, id, pw)
-	w2, b2 := clk.st.P[rules.White].MainMs, clk.st.P[rules.Black].MainMs
+	overTransports(t, func(t *testing.T, h *halltest.Hall, tr clockdev.Transport) {
+		b := h.Round(t, "300+2", 1)[0]
+		id, dev := b.GetBoardId(), b.GetDeviceId()
+		l, _, _ := connectRawOn(t, h, tr, dev, 0, 1)
+		clk := newRawClock(t, b)
+		start, pw := startAction(0), pressAction(pb.Side_SIDE_WHITE, 2000)
+		sendApplied(t, l, clk, 1, id, start)
+		sendApplied(t, l, clk, 2, id, pw)
+		w2, b2 := clk.st.P[rules.White].MainMs, clk.st.P[rules.Black].MainMs
 
-	// The same seq again, and the same seq with another action: dedup is by
-	// (device, seq), whatever the content.
-	l.event(2, id, pw, w2, b2)
-	if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
-		t.Errorf("Ack of a resent seq 2 = %v, want up_to_seq 2 without rejections", ack)
-	}
-	l.event(2, id, pressAction(pb.Side_SIDE_BLACK, 3000), w2, b2)
-	if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
-		t.Errorf("Ack of seq 2 with other content = %v, want up_to_seq 2 without rejections", ack)
-	}
-	if n := eventCount(t, h, id); n != 2 {
-		t.Errorf("after two duplicates the store holds %d events, want 2", n)
-	}
-
-	// The device drops the stream and comes back with a stale Hello (it
-	// never saw the acks): the Welcome tells it, and its resends are dropped.
-	l.cancel()
-	<-l.done
-	l, w, _ := connectRaw(t, h, dev, 0, 1)
-	if w.GetAckedSeq() != 2 {
-		t.Errorf("Welcome.acked_seq after a stale Hello = %d, want 2", w.GetAckedSeq())
-	}
-	l.event(1, id, start, 300_000, 300_000)
-	l.event(2, id, pw, w2, b2)
-	for i := 1; i <= 2; i++ {
+		// The same seq again, and the same seq with another action: dedup is by
+		// (device, seq), whatever the content.
+		l.event(2, id, pw, w2, b2)
 		if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
-			t.Errorf("Ack of resent seq %d = %v, want up_to_seq 2 without rejections", i, ack)
+			t.Errorf("Ack of a resent seq 2 = %v, want up_to_seq 2 without rejections", ack)
 		}
-	}
-	if n := eventCount(t, h, id); n != 2 {
-		t.Errorf("after the resends the store holds %d events, want 2", n)
-	}
-	if got := fetchBoard(t, h, id).GetState(); got.GetBoardSeq() != 2 || got.GetWhite().GetMoves() != 1 {
-		t.Errorf("board after the resends: board_seq %d, white moves %d; want 2, 1", got.GetBoardSeq(), got.GetWhite().GetMoves())
-	}
+		l.event(2, id, pressAction(pb.Side_SIDE_BLACK, 3000), w2, b2)
+		if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
+			t.Errorf("Ack of seq 2 with other content = %v, want up_to_seq 2 without rejections", ack)
+		}
+		if n := eventCount(t, h, id); n != 2 {
+			t.Errorf("after two duplicates the store holds %d events, want 2", n)
+		}
 
-	// The next new event is applied once.
-	sendApplied(t, l, clk, 3, id, pressAction(pb.Side_SIDE_BLACK, 5000))
-	if got := fetchBoard(t, h, id).GetState(); got.GetBoardSeq() != 3 || got.GetBlack().GetMoves() != 1 {
-		t.Errorf("board after seq 3: board_seq %d, black moves %d; want 3, 1", got.GetBoardSeq(), got.GetBlack().GetMoves())
-	}
+		// The device drops the stream and comes back with a stale Hello (it
+		// never saw the acks): the Welcome tells it, and its resends are dropped.
+		l.cancel()
+		<-l.done
+		l, w, _ := connectRawOn(t, h, tr, dev, 0, 1)
+		if w.GetAckedSeq() != 2 {
+			t.Errorf("Welcome.acked_seq after a stale Hello = %d, want 2", w.GetAckedSeq())
+		}
+		l.event(1, id, start, 300_000, 300_000)
+		l.event(2, id, pw, w2, b2)
+		for i := 1; i <= 2; i++ {
+			if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
+				t.Errorf("Ack of resent seq %d = %v, want up_to_seq 2 without rejections", i, ack)
+			}
+		}
+		if n := eventCount(t, h, id); n != 2 {
+			t.Errorf("after the resends the store holds %d events, want 2", n)
+		}
+		if got := fetchBoard(t, h, id).GetState(); got.GetBoardSeq() != 2 || got.GetWhite().GetMoves() != 1 {
+			t.Errorf("board after the resends: board_seq %d, white moves %d; want 2, 1", got.GetBoardSeq(), got.GetWhite().GetMoves())
+		}
+
+		// The next new event is applied once.
+		sendApplied(t, l, clk, 3, id, pressAction(pb.Side_SIDE_BLACK, 5000))
+		if got := fetchBoard(t, h, id).GetState(); got.GetBoardSeq() != 3 || got.GetBlack().GetMoves() != 1 {
+			t.Errorf("board after seq 3: board_seq %d, black moves %d; want 3, 1", got.GetBoardSeq(), got.GetBlack().GetMoves())
+		}
+	})
 }
 
 // A gap in the device's sequence ends the stream with OUT_OF_RANGE naming
@@ -389,37 +430,38 @@ func TestLinkDuplicateDroppedAndAcknowledgedAgain(t *testing.T) {
 // ClockLink).
 func TestLinkGapEndsStreamOutOfRange(t *testing.T) {
 	t.Parallel()
-	h := halltest.Start(t)
-	b := h.Round(t, "300+2", 1)[0]
-	id, dev := b.GetBoardId(), b.GetDeviceId()
-	l, _, _ := connectRaw(t, h, dev, 0, 1)
-	clk := newRawClock(t, b)
-	sendApplied(t, l, clk, 1, id, startAction(0))
+	overTransports(t, func(t *testing.T, h *halltest.Hall, tr clockdev.Transport) {
+		b := h.Round(t, "300+2", 1)[0]
+		id, dev := b.GetBoardId(), b.GetDeviceId()
+		l, _, _ := connectRawOn(t, h, tr, dev, 0, 1)
+		clk := newRawClock(t, b)
+		sendApplied(t, l, clk, 1, id, startAction(0))
 
-	w, bl := clk.apply(pressAction(pb.Side_SIDE_WHITE, 1000))
-	l.event(3, id, pressAction(pb.Side_SIDE_WHITE, 1000), w, bl) // seq 2 never sent
-	err := l.ended()
-	if codeOf(err) != codes.OutOfRange {
-		t.Errorf("stream after a gap ended with %v, want OUT_OF_RANGE", err)
-	}
-	if !strings.Contains(status.Convert(err).Message(), "resend from 2") {
-		t.Errorf("gap message = %q, want it to name the seq to resend from (\"resend from 2\")", status.Convert(err).Message())
-	}
-	if n := eventCount(t, h, id); n != 1 {
-		t.Errorf("after the gap the store holds %d events, want 1", n)
-	}
+		w, bl := clk.apply(pressAction(pb.Side_SIDE_WHITE, 1000))
+		l.event(3, id, pressAction(pb.Side_SIDE_WHITE, 1000), w, bl) // seq 2 never sent
+		err := l.ended()
+		if codeOf(err) != codes.OutOfRange {
+			t.Errorf("stream after a gap ended with %v, want OUT_OF_RANGE", err)
+		}
+		if !strings.Contains(status.Convert(err).Message(), "resend from 2") {
+			t.Errorf("gap message = %q, want it to name the seq to resend from (\"resend from 2\")", status.Convert(err).Message())
+		}
+		if n := eventCount(t, h, id); n != 1 {
+			t.Errorf("after the gap the store holds %d events, want 1", n)
+		}
 
-	l, welcome, _ := connectRaw(t, h, dev, 1, 4)
-	if welcome.GetAckedSeq() != 1 {
-		t.Errorf("Welcome.acked_seq after the gap = %d, want 1 (resend from 2)", welcome.GetAckedSeq())
-	}
-	l.event(2, id, pressAction(pb.Side_SIDE_WHITE, 1000), w, bl)
-	if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
-		t.Errorf("Ack of the resent seq 2 = %v, want up_to_seq 2", ack)
-	}
-	if n := eventCount(t, h, id); n != 2 {
-		t.Errorf("after the resend the store holds %d events, want 2", n)
-	}
+		l, welcome, _ := connectRawOn(t, h, tr, dev, 1, 4)
+		if welcome.GetAckedSeq() != 1 {
+			t.Errorf("Welcome.acked_seq after the gap = %d, want 1 (resend from 2)", welcome.GetAckedSeq())
+		}
+		l.event(2, id, pressAction(pb.Side_SIDE_WHITE, 1000), w, bl)
+		if ack := l.ack(); ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 0 {
+			t.Errorf("Ack of the resent seq 2 = %v, want up_to_seq 2", ack)
+		}
+		if n := eventCount(t, h, id); n != 2 {
+			t.Errorf("after the resend the store holds %d events, want 2", n)
+		}
+	})
 }
 
 // An event the rules refuse is acknowledged with a Rejection, is not
@@ -427,63 +469,64 @@ func TestLinkGapEndsStreamOutOfRange(t *testing.T) {
 // on the rules; storage doc: a refusal is acked and audited in one write).
 func TestLinkRefusedEventAcknowledgedWithRejection(t *testing.T) {
 	t.Parallel()
-	h := halltest.Start(t)
-	b := h.Round(t, "300+2", 1)[0]
-	id, dev := b.GetBoardId(), b.GetDeviceId()
-	l, _, _ := connectRaw(t, h, dev, 0, 1)
-	clk := newRawClock(t, b)
-	sendApplied(t, l, clk, 1, id, startAction(0))
+	overTransports(t, func(t *testing.T, h *halltest.Hall, tr clockdev.Transport) {
+		b := h.Round(t, "300+2", 1)[0]
+		id, dev := b.GetBoardId(), b.GetDeviceId()
+		l, _, _ := connectRawOn(t, h, tr, dev, 0, 1)
+		clk := newRawClock(t, b)
+		sendApplied(t, l, clk, 1, id, startAction(0))
 
-	// FIDE 6.8: a flag reported with 299 s left has not fallen.
-	flag := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_FLAG, Side: pb.Side_SIDE_WHITE, TMs: 1000}
-	l.event(2, id, flag, 0, 300_000)
-	ack := l.ack()
-	if ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 1 {
-		t.Fatalf("Ack of a refused flag = %v, want up_to_seq 2 with one rejection", ack)
-	}
-	rej := ack.GetRejected()[0]
-	if rej.GetSeq() != 2 || rej.GetCode() != "no_flag" || rej.GetMessage() == "" {
-		t.Errorf("Rejection = %v, want seq 2, code no_flag and a message", rej)
-	}
-	if n := eventCount(t, h, id); n != 1 {
-		t.Errorf("after a refused event the store holds %d events, want 1", n)
-	}
-	st := fetchBoard(t, h, id).GetState()
-	if st.GetBoardSeq() != 1 || st.GetStatus() != pb.BoardStatus_BOARD_STATUS_RUNNING || st.GetWhite().GetFlagAtMs() != 0 || st.GetWhite().FlagAtMs != nil {
-		t.Errorf("board after a refused flag = %v, want board_seq 1, running, no flag", st)
-	}
-	arb, ctx := h.Arbiter(t)
-	log, err := arb.AuditLog(ctx, &pb.AuditLogRequest{BoardId: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, e := range log.GetEntries() {
-		if e.GetActor() == "device:"+dev && strings.HasPrefix(e.GetOutcome(), "refused: ") && e.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
-			found = true
-			if e.GetBoardSeq() != 0 {
-				t.Errorf("audit entry of the refused flag has board_seq %d, want 0 (no event)", e.GetBoardSeq())
+		// FIDE 6.8: a flag reported with 299 s left has not fallen.
+		flag := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_FLAG, Side: pb.Side_SIDE_WHITE, TMs: 1000}
+		l.event(2, id, flag, 0, 300_000)
+		ack := l.ack()
+		if ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 1 {
+			t.Fatalf("Ack of a refused flag = %v, want up_to_seq 2 with one rejection", ack)
+		}
+		rej := ack.GetRejected()[0]
+		if rej.GetSeq() != 2 || rej.GetCode() != "no_flag" || rej.GetMessage() == "" {
+			t.Errorf("Rejection = %v, want seq 2, code no_flag and a message", rej)
+		}
+		if n := eventCount(t, h, id); n != 1 {
+			t.Errorf("after a refused event the store holds %d events, want 1", n)
+		}
+		st := fetchBoard(t, h, id).GetState()
+		if st.GetBoardSeq() != 1 || st.GetStatus() != pb.BoardStatus_BOARD_STATUS_RUNNING || st.GetWhite().GetFlagAtMs() != 0 || st.GetWhite().FlagAtMs != nil {
+			t.Errorf("board after a refused flag = %v, want board_seq 1, running, no flag", st)
+		}
+		arb, ctx := h.Arbiter(t)
+		log, err := arb.AuditLog(ctx, &pb.AuditLogRequest{BoardId: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, e := range log.GetEntries() {
+			if e.GetActor() == "device:"+dev && strings.HasPrefix(e.GetOutcome(), "refused: ") && e.GetAction().GetKind() == pb.ActionKind_ACTION_KIND_FLAG {
+				found = true
+				if e.GetBoardSeq() != 0 {
+					t.Errorf("audit entry of the refused flag has board_seq %d, want 0 (no event)", e.GetBoardSeq())
+				}
 			}
 		}
-	}
-	if !found {
-		t.Errorf("audit log %v has no refused flag by device:%s", log.GetEntries(), dev)
-	}
+		if !found {
+			t.Errorf("audit log %v has no refused flag by device:%s", log.GetEntries(), dev)
+		}
 
-	// The refused seq counts: the next one is 3, and it is applied.
-	sendApplied(t, l, clk, 3, id, pressAction(pb.Side_SIDE_WHITE, 2000))
+		// The refused seq counts: the next one is 3, and it is applied.
+		sendApplied(t, l, clk, 3, id, pressAction(pb.Side_SIDE_WHITE, 2000))
 
-	// A press after the game ended is refused too (game_over).
-	res := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, TMs: 3000, Result: "1-0", Termination: "normal"}
-	sendApplied(t, l, clk, 4, id, res)
-	l.event(5, id, pressAction(pb.Side_SIDE_BLACK, 4000), clk.st.P[rules.White].MainMs, clk.st.P[rules.Black].MainMs)
-	ack = l.ack()
-	if ack.GetUpToSeq() != 5 || len(ack.GetRejected()) != 1 || ack.GetRejected()[0].GetCode() != "game_over" {
-		t.Errorf("Ack of a press after the result = %v, want up_to_seq 5 with a game_over rejection", ack)
-	}
-	if n := eventCount(t, h, id); n != 3 {
-		t.Errorf("store holds %d events, want 3 (start, press, result)", n)
-	}
+		// A press after the game ended is refused too (game_over).
+		res := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, TMs: 3000, Result: "1-0", Termination: "normal"}
+		sendApplied(t, l, clk, 4, id, res)
+		l.event(5, id, pressAction(pb.Side_SIDE_BLACK, 4000), clk.st.P[rules.White].MainMs, clk.st.P[rules.Black].MainMs)
+		ack = l.ack()
+		if ack.GetUpToSeq() != 5 || len(ack.GetRejected()) != 1 || ack.GetRejected()[0].GetCode() != "game_over" {
+			t.Errorf("Ack of a press after the result = %v, want up_to_seq 5 with a game_over rejection", ack)
+		}
+		if n := eventCount(t, h, id); n != 3 {
+			t.Errorf("store holds %d events, want 3 (start, press, result)", n)
+		}
+	})
 }
 
 // A device speaks only for the board it is assigned to (DESIGN §7): an event
@@ -491,41 +534,42 @@ func TestLinkRefusedEventAcknowledgedWithRejection(t *testing.T) {
 // board with unknown_board; both are acknowledged.
 func TestLinkEventForAnotherBoardRefused(t *testing.T) {
 	t.Parallel()
-	h := halltest.Start(t)
-	boards := h.Round(t, "300+2", 2)
-	dev, other := boards[0].GetDeviceId(), boards[1].GetBoardId()
-	l, _, _ := connectRaw(t, h, dev, 0, 1)
+	overTransports(t, func(t *testing.T, h *halltest.Hall, tr clockdev.Transport) {
+		boards := h.Round(t, "300+2", 2)
+		dev, other := boards[0].GetDeviceId(), boards[1].GetBoardId()
+		l, _, _ := connectRawOn(t, h, tr, dev, 0, 1)
 
-	l.event(1, other, startAction(0), 300_000, 300_000)
-	ack := l.ack()
-	if ack.GetUpToSeq() != 1 || len(ack.GetRejected()) != 1 || ack.GetRejected()[0].GetCode() != "permission_denied" {
-		t.Errorf("Ack of an event for another board = %v, want up_to_seq 1 with a permission_denied rejection", ack)
-	}
-	if n := eventCount(t, h, other); n != 0 {
-		t.Errorf("the other board holds %d events, want 0", n)
-	}
-	if st := fetchBoard(t, h, other).GetState(); st.GetStatus() != pb.BoardStatus_BOARD_STATUS_WAITING {
-		t.Errorf("the other board's status = %v, want WAITING", st.GetStatus())
-	}
-
-	l.event(2, "b-nowhere", startAction(0), 300_000, 300_000)
-	ack = l.ack()
-	if ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 1 || ack.GetRejected()[0].GetCode() != "unknown_board" {
-		t.Errorf("Ack of an event for an unknown board = %v, want up_to_seq 2 with an unknown_board rejection", ack)
-	}
-	if acked, _ := h.Store.DeviceAcked(context.Background(), dev); acked != 2 {
-		t.Errorf("DeviceAcked = %d, want 2 (refusals count)", acked)
-	}
-	arb, ctx := h.Arbiter(t)
-	ds, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range ds.GetDevices() {
-		if d.GetDeviceId() == dev && (d.GetAckedSeq() != 2 || !d.GetOnline()) {
-			t.Errorf("ListDevices %s: acked_seq %d, online %v; want 2, true", dev, d.GetAckedSeq(), d.GetOnline())
+		l.event(1, other, startAction(0), 300_000, 300_000)
+		ack := l.ack()
+		if ack.GetUpToSeq() != 1 || len(ack.GetRejected()) != 1 || ack.GetRejected()[0].GetCode() != "permission_denied" {
+			t.Errorf("Ack of an event for another board = %v, want up_to_seq 1 with a permission_denied rejection", ack)
 		}
-	}
+		if n := eventCount(t, h, other); n != 0 {
+			t.Errorf("the other board holds %d events, want 0", n)
+		}
+		if st := fetchBoard(t, h, other).GetState(); st.GetStatus() != pb.BoardStatus_BOARD_STATUS_WAITING {
+			t.Errorf("the other board's status = %v, want WAITING", st.GetStatus())
+		}
+
+		l.event(2, "b-nowhere", startAction(0), 300_000, 300_000)
+		ack = l.ack()
+		if ack.GetUpToSeq() != 2 || len(ack.GetRejected()) != 1 || ack.GetRejected()[0].GetCode() != "unknown_board" {
+			t.Errorf("Ack of an event for an unknown board = %v, want up_to_seq 2 with an unknown_board rejection", ack)
+		}
+		if acked, _ := h.Store.DeviceAcked(context.Background(), dev); acked != 2 {
+			t.Errorf("DeviceAcked = %d, want 2 (refusals count)", acked)
+		}
+		arb, ctx := h.Arbiter(t)
+		ds, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds.GetDevices() {
+			if d.GetDeviceId() == dev && (d.GetAckedSeq() != 2 || !d.GetOnline()) {
+				t.Errorf("ListDevices %s: acked_seq %d, online %v; want 2, true", dev, d.GetAckedSeq(), d.GetOnline())
+			}
+		}
+	})
 }
 
 // The device speaks first, with Hello, for the device its token is bound

@@ -29,6 +29,8 @@ func (s *Server) newMetrics() *metrics {
 			func() float64 { return float64(f(s.Stats())) }))
 	}
 	counter("device_connects_total", "Device streams welcomed.", func(st Stats) uint64 { return st.Connects })
+	counter("device_websocket_connects_total", "Device streams welcomed over WebSocket (/clocklink), a part of device_connects_total.",
+		func(st Stats) uint64 { return st.WebSocketConnects })
 	counter("device_messages_received_total", "Device messages received (events and heartbeats), counted as they arrive.", func(st Stats) uint64 { return st.Received })
 	counter("device_events_applied_total", "Device events applied and committed.", func(st Stats) uint64 { return st.EventsApplied })
 	counter("device_events_rejected_total", "Device events refused by the rules (committed to the audit log).", func(st Stats) uint64 { return st.Rejected })

@@ -79,11 +79,13 @@ import (
 	"github.com/chesshall/hallclock/server/arbiter"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/devlink"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/server/httpdoor"
 	"github.com/chesshall/hallclock/server/link"
+	"github.com/chesshall/hallclock/server/wslink"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -248,6 +250,7 @@ type Server struct {
 	ready  readiness      // what readiness was last published
 
 	link    *link.Service    // the clocks' streams
+	wslink  *wslink.Handler  // the clocks' streams over WebSocket
 	arbiter *arbiter.Service // the arbiters' and the chief's calls
 	lag     link.Lag         // whether the hall is behind its own work
 	ingest  *fanout.Ingest   // whether presses wait to be acknowledged
@@ -291,9 +294,11 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if err != nil {
 		return nil, err
 	}
-	s.link = link.New(s.ctx, link.Options{Hall: s.hall, Clock: s.clock, Logger: s.log, Streams: s.streams,
+	devices := devlink.Options{Hall: s.hall, Clock: s.clock, Logger: s.log, Streams: s.streams,
 		Ingest: s.ingest, HeartbeatInterval: opts.HeartbeatInterval, HeartbeatBudget: opts.HeartbeatBudget, HelloTimeout: opts.HelloTimeout,
-		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last})
+		Ready: s.Ready, Overloaded: s.overloaded, SchedLatency: s.lag.Last}
+	s.link = link.New(s.ctx, devices)
+	s.wslink = wslink.New(s.ctx, devices, wslink.Config{Tokens: s.tokens, Codes: s.codes})
 	s.calls = newCallDoor(s.tokens, s.codes, opts.BodyBudget)
 	s.metrics = s.newMetrics()
 	s.feeds = s.newFeeds()
@@ -439,6 +444,7 @@ func (s *Server) Shutdown(grace time.Duration) {
 	hctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	_ = s.http.Shutdown(hctx)
+	s.wslink.Wait() // hijacked: the HTTP server does not wait for them
 	s.wg.Wait()
 	s.hall.Wait()
 }

@@ -57,6 +57,7 @@ type Hall struct {
 	roots   *x509.CertPool  // WithTLS: what clients trust
 	wall    bool            // WallClock: the store's times from the server's clock
 	store   storage.Options // WithStore: the store's options
+	wsAddr  string          // WebSocket: the HTTP port served, kept across restarts
 }
 
 // Option changes how Start runs the hall.
@@ -146,6 +147,12 @@ func (h *Hall) boot(t testing.TB) {
 		h.lis = bl
 	}
 	go srv.ServeGRPC(h.lis)
+	h.mu.Lock()
+	ws := h.wsAddr
+	h.mu.Unlock()
+	if ws != "" {
+		h.serveWS(t, ws)
+	}
 }
 
 func (h *Hall) stop() {
@@ -171,6 +178,15 @@ func (h *Hall) stop() {
 func (h *Hall) Restart(t testing.TB) {
 	t.Helper()
 	h.halt()
+	h.boot(t)
+}
+
+// RestartAfter stops the server, runs f while the hall is down (clocks
+// keep playing), then starts a new one on the same database and port.
+func (h *Hall) RestartAfter(t testing.TB, f func()) {
+	t.Helper()
+	h.halt()
+	f()
 	h.boot(t)
 }
 
@@ -358,7 +374,7 @@ func (h *Hall) device(t testing.TB, dev string, assigned bool, cfg ...clockdev.C
 		c = cfg[0]
 	}
 	c.DeviceID, c.Token = dev, h.DeviceToken(t, dev)
-	if c.Conn == nil && c.Target == "" {
+	if c.Transport == nil && c.Conn == nil && c.Target == "" {
 		c.Conn = h.Conn(t)
 	}
 	if c.Logger == nil {

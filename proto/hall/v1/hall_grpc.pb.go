@@ -1,3 +1,5 @@
+//go:build !js
+
 // The hall clock server's contract, version 1.
 //
 // Units and clocks: every duration is in milliseconds (suffix _ms). Every

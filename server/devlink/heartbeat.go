@@ -1,9 +1,9 @@
-package link
+package devlink
 
 import "time"
 
 // Heartbeats. Each clock beats at the interval its Welcome names, and a
-// clock heard from for none of silenceAfter(interval) is taken offline.
+// clock heard from for none of SilenceAfter(interval) is taken offline.
 // At a real hall's peak heartbeats, not presses, are most of what the
 // hall reads: 10,000 clocks beating every second send 10,000 messages a
 // second, ten for each press at 1,000 presses a second. So the interval
@@ -22,11 +22,11 @@ const DefaultHeartbeatBudget = 2500
 // shown within seconds: at most this many shortest intervals.
 const maxBeatFactor = 5
 
-// heartbeatEvery is the interval to name in the Welcome of a clock of a
+// HeartbeatEvery is the interval to name in the Welcome of a clock of a
 // fleet of fleet clocks: min while the fleet is within budget, else
 // fleet/budget times min (rounded up to a tenth of min), at most
 // maxBeatFactor times min (min: shortest).
-func heartbeatEvery(fleet, budget int, shortest time.Duration) time.Duration {
+func HeartbeatEvery(fleet, budget int, shortest time.Duration) time.Duration {
 	if budget <= 0 || fleet <= budget {
 		return shortest
 	}
@@ -36,10 +36,10 @@ func heartbeatEvery(fleet, budget int, shortest time.Duration) time.Duration {
 	return min(every, maxBeatFactor*shortest)
 }
 
-// silenceAfter is how long a clock beating every interval may stay silent
+// SilenceAfter is how long a clock beating every interval may stay silent
 // before it is taken offline: a missed heartbeat and the shortest
 // interval twice more (three intervals at the shortest, as a clock that
 // beat every second always had; two at the longest).
-func silenceAfter(every, shortest time.Duration) time.Duration {
+func SilenceAfter(every, shortest time.Duration) time.Duration {
 	return every + max(every, 2*shortest)
 }

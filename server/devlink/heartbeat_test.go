@@ -1,4 +1,4 @@
-package link
+package devlink
 
 import (
 	"fmt"
@@ -21,8 +21,8 @@ func TestHeartbeatEvery(t *testing.T) {
 		{10000, 2500, 10 * time.Second, 40 * time.Second}, // a hall at 10x speed: scaled alike
 	} {
 		t.Run(fmt.Sprintf("%d/%d/%s", c.fleet, c.budget, c.min), func(t *testing.T) {
-			if got := heartbeatEvery(c.fleet, c.budget, c.min); got != c.want {
-				t.Errorf("heartbeatEvery(%d, %d, %s) = %s, want %s", c.fleet, c.budget, c.min, got, c.want)
+			if got := HeartbeatEvery(c.fleet, c.budget, c.min); got != c.want {
+				t.Errorf("HeartbeatEvery(%d, %d, %s) = %s, want %s", c.fleet, c.budget, c.min, got, c.want)
 			}
 		})
 	}
@@ -38,8 +38,8 @@ func TestSilenceAfter(t *testing.T) {
 		{4 * time.Second, 8 * time.Second},
 		{5 * time.Second, 10 * time.Second},
 	} {
-		if got := silenceAfter(c.every, time.Second); got != c.want {
-			t.Errorf("silenceAfter(%s, 1s) = %s, want %s", c.every, got, c.want)
+		if got := SilenceAfter(c.every, time.Second); got != c.want {
+			t.Errorf("SilenceAfter(%s, 1s) = %s, want %s", c.every, got, c.want)
 		}
 	}
 }

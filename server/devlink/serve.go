@@ -1,4 +1,4 @@
-package link
+package devlink
 
 import (
 	"context"
@@ -18,20 +18,33 @@ import (
 )
 
 // link is one connected device's stream: the transport of its session
-// (hall.Session). The receive loop (Connect) hands the session the
+// (hall.Session). The receive loop (Serve) hands the session the
 // device's messages in order, one at a time; messages to the device go
 // through its linkSender (Send from any goroutine, Reply from the loop).
 type link struct {
 	linkSender
 }
 
-// Connect is one device's bidirectional stream.
-func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
-	id := auth.IdentityFrom(stream.Context())
+// Stream is one device's stream as a transport carries it: Recv returns
+// the device's next message (io.EOF once it closed the stream in order),
+// Send writes one message to it. Recv is called from one goroutine,
+// Send from one at a time. Both fail once ctx (Serve's) is done.
+type Stream struct {
+	Recv func() (*pb.DeviceMessage, error)
+	Send func(*pb.ServerMessage) error
+}
+
+// Serve is one device's stream, whatever carries it, until it ends: the
+// identity id of the caller's token, checked to be a device's and to
+// speak for the Hello; the hall ready; the session opened (hall.Open) and
+// handed the device's messages; silence watched. ctx is the stream's. The
+// error is why it ended (nil: the device closed it), for the transport
+// to map to its status (hallerr.Codes).
+func (d *Door) Serve(ctx context.Context, id *auth.Identity, stream Stream) error {
 	if id == nil || id.Role != auth.RoleDevice {
 		return fmt.Errorf("%w: only device tokens may connect a clock", hallerr.ErrPermission)
 	}
-	first, err := s.recvHello(stream)
+	first, err := d.recvHello(ctx, stream.Recv)
 	if errors.Is(err, io.EOF) {
 		return nil // gone before saying anything
 	}
@@ -46,24 +59,24 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 		return fmt.Errorf("%w: token is bound to device %q, hello says %q", hallerr.ErrPermission, id.DeviceID, hello.GetDeviceId())
 	}
 	dev := id.DeviceID
-	if err := s.opts.Ready(); err != nil && !errors.Is(err, hallerr.ErrShuttingDown) {
+	if err := d.opts.Ready(); err != nil && !errors.Is(err, hallerr.ErrShuttingDown) {
 		// Nothing it sends could be stored: the device keeps its events
 		// and comes back after the retry delay.
 		return fmt.Errorf("%w (%v): keep the events and retry later", hallerr.ErrNotReady, err)
 	}
-	ctx, cancel := context.WithCancelCause(stream.Context())
+	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(s.ctx, func() { cancel(hallerr.ErrShuttingDown) })
+	stop := context.AfterFunc(d.ctx, func() { cancel(hallerr.ErrShuttingDown) })
 	defer stop()
 
 	l := &link{linkSender{dev: dev, ctx: ctx, cancel: cancel, stream: stream.Send}}
 	// Revoking the device's token cuts the link.
-	defer s.streams.Track(id.TokenID, func() {
+	defer d.streams.Track(id.TokenID, func() {
 		l.cancel(fmt.Errorf("%w: the device's token was revoked", hallerr.ErrUnauthenticated))
 	})()
-	beatEvery := heartbeatEvery(s.hall.Fleet(), s.opts.HeartbeatBudget, s.opts.HeartbeatInterval)
-	sess, _, err := s.hall.Open(ctx, dev, hello, l, beatEvery)
-	// Nothing may call Send once Connect returns: the link is cut (a
+	beatEvery := HeartbeatEvery(d.hall.Fleet(), d.opts.HeartbeatBudget, d.opts.HeartbeatInterval)
+	sess, _, err := d.hall.Open(ctx, dev, hello, l, beatEvery)
+	// Nothing may call Send once Serve returns: the link is cut (a
 	// stream ending by the device's EOF or a protocol error has not
 	// cancelled ctx yet) and what is sending is waited for; then the
 	// session ends.
@@ -80,9 +93,9 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 		}
 		return err
 	}
-	s.counters.connects.Add(1)
+	d.counters.connects.Add(1)
 
-	// Receive loop, with a watchdog: silence for silenceAfter its
+	// Receive loop, with a watchdog: silence for SilenceAfter its
 	// heartbeat interval means the device is gone (keepalive catches dead
 	// connections too).
 	// The device is heard when a message arrives, not when it is handled:
@@ -98,7 +111,7 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 	msgs := make(chan arrival)
 	recvErr := make(chan error, 1)
 	var heard atomic.Int64 // server clock, Unix ns; 0 while an event waits for the loop
-	heard.Store(s.clock.Now().UnixNano())
+	heard.Store(d.clock.Now().UnixNano())
 	go func() {
 		for {
 			m, err := stream.Recv()
@@ -106,8 +119,8 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 				recvErr <- err
 				return
 			}
-			heard.Store(s.clock.Now().UnixNano())
-			s.counters.received.Add(1)
+			heard.Store(d.clock.Now().UnixNano())
+			d.counters.received.Add(1)
 			if hb := m.GetHeartbeat(); hb != nil {
 				sess.Heartbeat(hb)
 				continue
@@ -115,13 +128,13 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 			heard.Store(0)
 			select {
 			case msgs <- arrival{m, time.Now()}:
-				heard.Store(s.clock.Now().UnixNano())
+				heard.Store(d.clock.Now().UnixNano())
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
-	defer s.watchSilence(dev, beatEvery, &heard, cancel)()
+	defer d.watchSilence(dev, beatEvery, &heard, cancel)()
 	for {
 		select {
 		case <-ctx.Done():
@@ -135,36 +148,36 @@ func (s *Service) Connect(stream pb.ClockLink_ConnectServer) error {
 			if err := sess.Handle(ctx, a.m); err != nil {
 				return err
 			}
-			s.ingest.ObserveAck(time.Since(a.at))
+			d.ingest.ObserveAck(time.Since(a.at))
 		}
 	}
 }
 
 // watchSilence cuts a device's link (DEADLINE_EXCEEDED) once nothing was
-// heard from it for silenceAfter its heartbeat interval (every). It looks
+// heard from it for SilenceAfter its heartbeat interval (every). It looks
 // when the silence would be complete, not at every message. If it looks
 // late by more than a heartbeat interval, or the hall is behind its work
 // (Lag), it is the hall that is slow, not necessarily the device: the
 // device gets the whole silence again rather than being cut for the
 // hall's delay (a dead connection is still found by keepalive). It
 // returns the function that stops it.
-func (s *Service) watchSilence(dev string, every time.Duration, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
-	silence := silenceAfter(every, s.opts.HeartbeatInterval)
+func (d *Door) watchSilence(dev string, every time.Duration, heard *atomic.Int64, cancel context.CancelCauseFunc) (stop func()) {
+	silence := SilenceAfter(every, d.opts.HeartbeatInterval)
 	var (
 		mu      sync.Mutex
 		t       mono.Timer
 		stopped bool
-		due     = s.clock.Now().Add(silence)
+		due     = d.clock.Now().Add(silence)
 	)
 	mu.Lock()
 	defer mu.Unlock()
-	t = s.clock.AfterFunc(silence, func() {
+	t = d.clock.AfterFunc(silence, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped {
 			return
 		}
-		now := s.clock.Now()
+		now := d.clock.Now()
 		var quiet time.Duration // 0 while a message waits to be handled
 		if at := heard.Load(); at != 0 {
 			quiet = now.Sub(time.Unix(0, at))
@@ -172,13 +185,13 @@ func (s *Service) watchSilence(dev string, every time.Duration, heard *atomic.In
 		switch late := now.Sub(due); {
 		case quiet < silence:
 			due = now.Add(silence - quiet)
-		case late > every || s.opts.Overloaded():
-			s.counters.lateWatchdogs.Add(1)
-			s.log.Warn("the hall is behind (overloaded): a clock that seems silent gets more time", "device", dev, "late", late, "quiet", quiet,
-				"sched_p99", time.Duration(s.opts.SchedLatency()))
+		case late > every || d.opts.Overloaded():
+			d.counters.lateWatchdogs.Add(1)
+			d.log.Warn("the hall is behind (overloaded): a clock that seems silent gets more time", "device", dev, "late", late, "quiet", quiet,
+				"sched_p99", time.Duration(d.opts.SchedLatency()))
 			due = now.Add(silence)
 		default:
-			s.counters.silenceCuts.Add(1)
+			d.counters.silenceCuts.Add(1)
 			cancel(fmt.Errorf("%w: device %s sent nothing for %s: taken offline", hallerr.ErrDeviceSilent, dev, silence))
 			return
 		}
