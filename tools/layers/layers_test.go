@@ -162,19 +162,3 @@ func TestGatewayLinksNeitherSQLiteNorTheHall(t *testing.T) {
 		}
 	}
 }
-
-// The browser clock's WebAssembly links no gRPC: with it the artifact is
-// four to five times the size (20 MB, 4.5 MB gzipped, measured).
-func TestBrowserClockLinksNoGRPC(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", module+"/cmd/clockwasm")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "google.golang.org/grpc") || p == module+"/proto/hall/v1" {
-			t.Errorf("cmd/clockwasm links %s", p)
-		}
-	}
-}
