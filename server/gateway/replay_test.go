@@ -155,6 +155,14 @@ func TestGatewayRefusesAReplayedHallStart(t *testing.T) {
 	before := h.Round(t, "180+2", 1)[0].GetRoundId()
 	token := h.Token(t, pb.Role_ROLE_BROADCAST, "watcher", "")
 	g.caughtUp(t, h)
+	// caughtUp follows the hall's events; the token's issue is a message
+	// of its own, which may reach the gateway a moment later.
+	halltest.Eventually(t, 10*time.Second, func() error {
+		if code, _ := get(t, g.URL+"/api/pgn/round/"+before, token); code != http.StatusOK {
+			return fmt.Errorf("PGN of the round with the new broadcast token: %d, want 200", code)
+		}
+		return nil
+	})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
