@@ -12,6 +12,7 @@ import { attention, worst, grouped } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
 import { Audit } from "./audit.js";
+import { Standings } from "./standings.js";
 import { followStream } from "./stream.js";
 import { wireSignInLink } from "./link.js";
 import { wireAddBoard } from "./addboard.js";
@@ -173,6 +174,12 @@ async function boot() {
     const audit = new Audit($("audit-view"), { rounds: () => [...state.rounds.values()] });
     $("audit-open").hidden = false;
     $("audit-open").onclick = () => audit.open();
+    const standings = new Standings($("standings-view"), {
+      rounds: () => [...state.rounds.values()],
+      sections: () => [...new Set([...state.boards.values()].map(b => b.info.section || ""))],
+    });
+    $("standings-open").hidden = false;
+    $("standings-open").onclick = () => standings.open();
   }
   wireControls();
   wireSignInLink($("link-open"), $("link-dialog"));
