@@ -36,6 +36,17 @@ func realSwiss(t *testing.T, h *halltest.Hall) int {
 	return len(imp.GetBoards())
 }
 
+// boardsRound is the id of the imported round 20.
+func boardsRound(t *testing.T, h *halltest.Hall) string {
+	t.Helper()
+	arb, ctx := h.Arbiter(t)
+	r, err := arb.GetRound(ctx, &pb.GetRoundRequest{Tournament: "Real Swiss", Number: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.GetRoundId()
+}
+
 // stRow is a row of the standings view as the page shows it.
 type stRow struct {
 	Start string
@@ -154,11 +165,18 @@ func TestDashboardStandingsView(t *testing.T) {
 		t.Errorf("at 1920×1080, wider than the screen: %v", w)
 	}
 	p.shot("dashboard-standings.png", "")
+	links := evalAs[[]string](p, `["st-print", "st-pairings", "st-results"].map(id => document.getElementById(id).hidden ? "" : new URL(document.getElementById(id).href).pathname + new URL(document.getElementById(id).href).search)`)
+	if round20 := "/" + boardsRound(t, h); !slices.Equal(links, []string{"/print/standings/Real%20Swiss?after=20", "/print/pairings" + round20, "/print/results" + round20}) {
+		t.Errorf("the print links read %q", links)
+	}
 
 	// After round 19: final, as the hall counts them then.
 	p.do("after round 19", setSelect(`#st-form select[name="after"]`, "19"))
 	p.poll("after round 19", `document.getElementById("st-says").textContent.includes("after round 19")`, 10*time.Second)
 	sameRows(t, "after round 19", evalAs[[]stRow](p, stRowsJS), final)
+	if !evalAs[bool](p, `document.getElementById("st-pairings").hidden`) {
+		t.Error("after round 19, which the hall holds no boards of, the view offers its pairings to print")
+	}
 	if says := p.text("#st-says"); strings.Contains(says, "PROVISIONAL") {
 		t.Errorf("after round 19 the view says %q", says)
 	}
@@ -223,6 +241,7 @@ func TestDashboardStandingsView(t *testing.T) {
 	if w := widerThanView(t, q); len(w) != 0 {
 		t.Errorf("at 360 px, wider than the phone: %v", w)
 	}
+	q.shot("dashboard-standings-phone.png", "")
 	if !evalAs[bool](q, `(() => { const b = document.getElementById("st-scroll"); return b.scrollWidth > b.clientWidth; })()`) {
 		t.Error("on a phone the crosstable does not scroll in its box")
 	}

@@ -18,6 +18,8 @@ export class Standings {
     this.says = dialog.querySelector("#st-says");
     this.table = dialog.querySelector("#st-table");
     this.print = dialog.querySelector("#st-print");
+    this.pairings = dialog.querySelector("#st-pairings");
+    this.results = dialog.querySelector("#st-results");
     this.sort = { key: "rank", dir: 1 };
     this.answer = null;
     this.form.addEventListener("submit", e => { e.preventDefault(); this.show(); });
@@ -76,6 +78,14 @@ export class Standings {
     if (r.afterRound) q.set("after", r.afterRound);
     if (req.section) q.set("section", req.section);
     this.print.href = "/print/standings/" + encodeURIComponent(r.tournamentName || req.tournament) + (q.size ? "?" + q : "");
+    // The round's pairings and results sheet, when the hall holds the
+    // round (an imported TRF's earlier rounds have no boards here).
+    const round = this.rounds().find(x => x.tournamentId === r.tournamentId && x.number === r.afterRound);
+    const sec = req.section ? "?section=" + encodeURIComponent(req.section) : "";
+    for (const [a, kind] of [[this.pairings, "pairings"], [this.results, "results"]]) {
+      a.hidden = !round;
+      if (round) a.href = "/print/" + kind + "/" + encodeURIComponent(round.roundId) + sec;
+    }
     this.render();
   }
 
