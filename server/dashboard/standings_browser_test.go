@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -245,4 +246,52 @@ func TestDashboardStandingsView(t *testing.T) {
 	if !evalAs[bool](q, `(() => { const b = document.getElementById("st-scroll"); return b.scrollWidth > b.clientWidth; })()`) {
 		t.Error("on a phone the crosstable does not scroll in its box")
 	}
+}
+
+// The Standings view of an arbiter limited to section B, open while round
+// 3 plays: section B's players only, as the hall answers him, provisional;
+// a result entered on section B's board moves his open view (the hall's
+// feed, no reload, no click) to the final standings the hall then has.
+func TestDashboardStandingsSectionLive(t *testing.T) {
+	longtest.Skip(t)
+	t.Parallel()
+	h := halltest.Start(t, halltest.OnLoopback())
+	base := h.HTTP(t)
+	tb := newTable(t, h, "90m+30s", []boardSpec{{section: "A"}, {section: "A"}, {section: "B"}})
+	tb.start(t)
+	a1, a2, b1 := tb.boards[0].GetBoardId(), tb.boards[1].GetBoardId(), tb.boards[2].GetBoardId()
+	tb.act(t, a1, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "1-0"})
+	tb.act(t, a2, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "1/2-1/2"})
+	bo := h.Token(t, pb.Role_ROLE_ARBITER, "Bo", "", "B")
+	arb, _ := h.Arbiter(t)
+	asBo := func() *pb.StandingsResponse {
+		t.Helper()
+		st, err := arb.Standings(halltest.Ctx(context.Background(), bo), &pb.StandingsRequest{Tournament: "Nordic Open"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	before := asBo()
+	if !before.GetProvisional() || len(before.GetRows()) != 2 {
+		t.Fatalf("Bo's standings during round 3: provisional %v, %d rows; want provisional, section B's 2 players", before.GetProvisional(), len(before.GetRows()))
+	}
+
+	p := openPage(t, base, 1280, 800)
+	p.signIn(bo)
+	p.waitHall(1)
+	p.click("Standings", "#standings-open")
+	p.poll("Bo's standings", `document.querySelectorAll("#st-table tbody tr").length === 2`, 10*time.Second)
+	sameRows(t, "Bo's, board B1 playing", evalAs[[]stRow](p, stRowsJS), before)
+	if says := p.text("#st-says"); !strings.HasPrefix(says, "PROVISIONAL") {
+		t.Errorf("with board B1 playing the view says %q", says)
+	}
+
+	tb.act(t, b1, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1"})
+	p.poll("the standings moved", `!document.getElementById("st-says").textContent.includes("PROVISIONAL")`, 5*time.Second)
+	after := asBo()
+	if after.GetProvisional() || after.GetRows()[0].GetStart() != 6 {
+		t.Fatalf("Bo's standings after B1's 0-1: provisional %v, first %d; want final, player 6 first", after.GetProvisional(), after.GetRows()[0].GetStart())
+	}
+	sameRows(t, "Bo's, board B1 played", evalAs[[]stRow](p, stRowsJS), after)
 }

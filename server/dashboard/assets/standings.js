@@ -5,6 +5,7 @@
 // An arbiter limited to sections is answered with theirs only. Columns
 // sort on a click (again: the other way), the search narrows the rows by
 // name, and standings of a round still playing say they are provisional.
+// A result arriving on the hall's feed, or corrected, moves them at once.
 
 import { el, option } from "./dom.js";
 import { call } from "./api.js";
@@ -40,6 +41,13 @@ export class Standings {
     sec.value = ss.includes(keepSec) ? keepSec : "";
     if (!this.dialog.open) this.dialog.showModal();
     this.show();
+  }
+
+  // moved asks again, soon, when a result came in or was corrected while
+  // the view is open (several at once are one question).
+  moved() {
+    if (!this.dialog.open || this.soon) return;
+    this.soon = setTimeout(() => { this.soon = 0; this.show(); }, 150);
   }
 
   request() {
