@@ -281,14 +281,14 @@ func TestDashboardStandingsSectionLive(t *testing.T) {
 	p.signIn(bo)
 	p.waitHall(1)
 	p.click("Standings", "#standings-open")
-	p.poll("Bo's standings", `document.querySelectorAll("#st-table tbody tr").length === 2`, 10*time.Second)
+	p.poll("Bo's standings", `document.querySelectorAll("#st-table tbody tr").length === 2 && document.getElementById("st-says").textContent.includes("after round 3")`, 10*time.Second)
 	sameRows(t, "Bo's, board B1 playing", evalAs[[]stRow](p, stRowsJS), before)
 	if says := p.text("#st-says"); !strings.HasPrefix(says, "PROVISIONAL") {
 		t.Errorf("with board B1 playing the view says %q", says)
 	}
 
 	tb.act(t, b1, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1"})
-	p.poll("the standings moved", `!document.getElementById("st-says").textContent.includes("PROVISIONAL")`, 5*time.Second)
+	p.poll("the standings moved", `(s => s.includes("after round 3") && !s.includes("PROVISIONAL"))(document.getElementById("st-says").textContent)`, 5*time.Second)
 	after := asBo()
 	if after.GetProvisional() || after.GetRows()[0].GetStart() != 6 {
 		t.Fatalf("Bo's standings after B1's 0-1: provisional %v, first %d; want final, player 6 first", after.GetProvisional(), after.GetRows()[0].GetStart())

@@ -47,7 +47,7 @@ export class Standings {
   // the view is open (several at once are one question).
   moved() {
     if (!this.dialog.open || this.soon) return;
-    this.soon = setTimeout(() => { this.soon = 0; this.show(); }, 150);
+    this.soon = setTimeout(() => { this.soon = 0; this.show(true); }, 150);
   }
 
   request() {
@@ -58,7 +58,9 @@ export class Standings {
     return req;
   }
 
-  async show() {
+  // show asks the hall; quiet keeps the table and what it says until the
+  // answer (a refresh on a result does not blink).
+  async show(quiet = false) {
     const req = this.request();
     if (!req.tournament) {
       this.says.className = "dim";
@@ -66,8 +68,10 @@ export class Standings {
       return;
     }
     const n = (this.asked = (this.asked || 0) + 1);
-    this.says.className = "dim";
-    this.says.textContent = "Asking the hall…";
+    if (!quiet) {
+      this.says.className = "dim";
+      this.says.textContent = "Asking the hall…";
+    }
     let r;
     try {
       r = await call("Standings", req);
