@@ -20,6 +20,12 @@
 // moves, and every action hallctl has for a board, each confirmed after a
 // dry run shows what it will do.
 //
+// A Standings view shows a tournament's or a section's standings and
+// crosstable after any round (the Standings RPC), sortable and searchable,
+// said to be provisional while a round plays. Print pages give a round's
+// pairings, its results sheet and the standings ready for the wall (A4 or
+// Letter, nothing of the dashboard on them).
+//
 // # What it talks to
 //
 // The page is a client of the hall like any other; this package holds no
@@ -38,7 +44,10 @@
 // # Serving
 //
 // Routes registers GET / (the page) and GET /dashboard/{file} (its
-// assets), embedded in the binary: nothing is fetched from the network at
+// assets) and GET /print/pairings/{round}, /print/results/{round} and
+// /print/standings/{tournament} (one page, print.html, whose script asks
+// the hall as the session: a visitor not signed in is sent to sign in),
+// embedded in the binary: nothing is fetched from the network at
 // run time and there is no build step. Assets carry an ETag and are
 // revalidated on each load; the page has a strict Content-Security-Policy
 // (scripts and styles from the server only, no inline script), and writes

@@ -137,7 +137,7 @@ func tile(boardID string) string { return `.tile[data-board="` + boardID + `"]` 
 
 // readmeShots are the screenshots the README shows (docs/screenshots).
 var readmeShots = map[string]bool{"dashboard-hall-201.png": true, "dashboard-board.png": true, "dashboard-attention.png": true,
-	"dashboard-hallview-201.png": true, "dashboard-phone.png": true, "dashboard-offline.png": true}
+	"dashboard-hallview-201.png": true, "dashboard-phone.png": true, "dashboard-offline.png": true, "dashboard-standings.png": true}
 
 // shot saves a screenshot (the page, or one element) as a test artifact
 // and, with HALL_SCREENSHOTS=1, as the README's copy in docs/screenshots.

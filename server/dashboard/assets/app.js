@@ -12,6 +12,7 @@ import { attention, worst, grouped } from "./attention.js";
 import { BoardPanel } from "./board.js";
 import { Actions } from "./actions.js";
 import { Audit } from "./audit.js";
+import { Standings } from "./standings.js";
 import { followStream } from "./stream.js";
 import { wireSignInLink } from "./link.js";
 import { wireAddBoard } from "./addboard.js";
@@ -34,7 +35,7 @@ const state = {
   expanded: new Set(), // the attention groups opened to their list of boards
 };
 
-let hall, panel, actions;
+let hall, panel, actions, standings;
 
 // ---- signing in, and out ----------------------------------------------
 
@@ -173,6 +174,12 @@ async function boot() {
     const audit = new Audit($("audit-view"), { rounds: () => [...state.rounds.values()] });
     $("audit-open").hidden = false;
     $("audit-open").onclick = () => audit.open();
+    standings = new Standings($("standings-view"), {
+      rounds: () => [...state.rounds.values()],
+      sections: () => [...new Set([...state.boards.values()].map(b => b.info.section || ""))],
+    });
+    $("standings-open").hidden = false;
+    $("standings-open").onclick = () => standings.open();
   }
   wireControls();
   wireSignInLink($("link-open"), $("link-dialog"));
@@ -325,7 +332,7 @@ function watch() {
     news.heard();
     const u = JSON.parse(ev.data);
     state.lastSeq = f.num(u.seq);
-    let unknown = false;
+    let unknown = false, moved = false;
     for (const st of u.boards || []) {
       if (!u.snapshot) noteLive(st);
       if (st.withdrawn) {
@@ -341,11 +348,17 @@ function watch() {
         continue;
       }
       const was = rec.state;
-      if (take(rec, st, performance.now()) && !u.snapshot && f.finished(st) && !f.finished(was || {})) rec.finishedLive = Date.now();
+      const counted = x => (x && (x.countingResult || x.result)) || "*";
+      if (take(rec, st, performance.now())) {
+        if (!u.snapshot && f.finished(st) && !f.finished(was || {})) rec.finishedLive = Date.now();
+        if (counted(st) !== counted(was)) moved = true;
+      }
       hall.update(rec);
       panel.update(rec);
     }
     renderAttention();
+    // A result, or a correction, moves the standings on an open view.
+    if (moved && standings) standings.moved();
     if (unknown) scheduleReload();
   };
   es.onerror = async () => {
