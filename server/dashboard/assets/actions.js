@@ -441,15 +441,18 @@ function whatHappens(rec, dry) {
   return out;
 }
 
-// changeLines says each side's clock now and with the action: the dry
-// run's board before and after it, both run forward to the same instant
-// (now), so that the difference is the action's own and both tick with
-// the running clock while the dialog is open.
+// changeLines says each side's clock now and with the action. The dry
+// run's board before and after it are both as of one instant of the
+// hall's, so their difference is the action's own; the clock now is the
+// board before, run forward, and the clock with the action is that plus
+// the difference — a side that the action stops (an illegal move given
+// back) would otherwise gain every second the dialog stays open.
 function changeLines(rec, dry) {
-  const st = rec.state || {}, after = dry.after, before = dry.before || st;
+  const st = rec.state || {}, after = dry.after, before = dry.before;
   return f.SIDES.map(s => {
-    const was = remaining(before, s), is = remaining(after, s);
-    const d = is - was;
+    const d = before ? f.num(after[s] && after[s].remainingMs) - f.num(before[s] && before[s].remainingMs)
+      : remaining(after, s) - remaining(st, s);
+    const was = remaining(before || st, s), is = Math.max(0, was + d);
     const li = el("li", "", f.Side(s) + ": " + f.clock(was) + " → " + f.clock(is));
     if (Math.abs(d) >= 1000) li.append(el("b", d > 0 ? "plus" : "minus", " (" + f.change(d) + ")"));
     if (f.num(after[s] && after[s].moves) !== f.num(st[s] && st[s].moves)) li.append(el("span", "", ", moves " + f.num(st[s] && st[s].moves) + " → " + f.num(after[s].moves)));
