@@ -1,0 +1,156 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chesshall/hallclock/internal/mono"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/server"
+	"github.com/chesshall/hallclock/storage"
+)
+
+type feedStandings struct {
+	Live      bool  `json:"live"`
+	DelayMs   int64 `json:"delay_ms"`
+	Standings struct {
+		AfterRound  int  `json:"afterRound"`
+		Provisional bool `json:"provisional"`
+		Rows        []struct {
+			Rank   int    `json:"rank"`
+			Start  int    `json:"start"`
+			Name   string `json:"name"`
+			Points string `json:"points"`
+		} `json:"rows"`
+	} `json:"standings"`
+}
+
+// getFeed reads /api/standings/{t} with token ("" none): the status and,
+// on 200, the standings as "start:points" in rank order and the raw body.
+func getFeed(t *testing.T, base, path, token string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		return res.StatusCode, "", string(body)
+	}
+	var f feedStandings
+	if err := json.Unmarshal(body, &f); err != nil {
+		t.Fatalf("%s: %v in %s", path, err, body)
+	}
+	var rows []string
+	for _, r := range f.Standings.Rows {
+		rows = append(rows, r.Name[len("Player "):]+":"+r.Points)
+	}
+	return res.StatusCode, strings.Join(rows, " "), string(body)
+}
+
+// The public standings feed follows the round feeds' rules: no token reads
+// a tournament only once its rounds are public; the public and broadcast
+// tokens see the standings as the delayed feeds' results leave them (a
+// result, and a correction, count once they are out of the delay), an
+// arbiter live and only their sections; the arbiter's reasons are never in
+// it.
+func TestStandingsFeedDelayAndSections(t *testing.T) {
+	t.Parallel()
+	clock := mono.NewFake(time.Now())
+	// The events' wall times (the store's) on the hall's clock, as in a hall.
+	h := halltest.Start(t, halltest.WithOptions(server.Options{Clock: clock, BroadcastDelay: 15 * time.Minute, WatchInterval: -1}),
+		halltest.WithStore(storage.Options{Now: clock.Now}))
+	arb, ctx := h.Arbiter(t)
+	base := h.HTTP(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Feed Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addGame(t, arb, ctx, r.GetRoundId(), 1, "A", 1, 2, "0-1", nil)
+	addGame(t, arb, ctx, r.GetRoundId(), 2, "B", 3, 4, "1-0", nil)
+	path := "/api/standings/" + tr.GetTournamentId()
+
+	if code, _, body := getFeed(t, base, path, ""); code != http.StatusUnauthorized || !strings.Contains(body, "public") {
+		t.Fatalf("no token, round not public: %d %s, want 401 saying it is not public", code, body)
+	}
+	if _, err := arb.SetBroadcast(ctx, &pb.SetBroadcastRequest{RoundId: r.GetRoundId(), Public: ptrBool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	broadcastTok := h.Token(t, pb.Role_ROLE_BROADCAST, "relay", "")
+	anna := h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", "A")
+	// The results are younger than the delay: the public sees no points yet.
+	for _, tok := range []string{"", broadcastTok} {
+		if code, rows, body := getFeed(t, base, path, tok); code != http.StatusOK || strings.Contains(rows, ":1") {
+			t.Errorf("token %q before the delay passed: %d %q (%s), want 200 and no point yet", tok, code, rows, body)
+		}
+	}
+	if _, rows, _ := getFeed(t, base, path, h.Chief); !strings.HasPrefix(rows, "2:1 3:1") {
+		t.Errorf("the chief reads %q, want the results live (2 and 3 on 1 point first)", rows)
+	}
+	if _, rows, body := getFeed(t, base, path, anna); rows != "2:1 1:0" || !strings.Contains(body, `"live":true`) {
+		t.Errorf("Anna (section A) reads %q (%s), want her section only, live: 2:1 1:0", rows, body)
+	}
+	if code, _, _ := getFeed(t, base, path+"?section=B", anna); code == http.StatusOK {
+		if _, rows, _ := getFeed(t, base, path+"?section=B", anna); rows != "" {
+			t.Errorf("Anna asking for section B reads %q, want nothing of it", rows)
+		}
+	}
+
+	clock.Advance(15*time.Minute + time.Second)
+	for _, tok := range []string{"", broadcastTok} {
+		if _, rows, body := getFeed(t, base, path, tok); !strings.HasPrefix(rows, "2:1 3:1") || !strings.Contains(body, `"delay_ms":900000`) {
+			t.Errorf("token %q after the delay: %q (%s), want the results, delayed", tok, rows, body)
+		}
+	}
+	// A correction (board 1 was a win for White), with the arbiter's words.
+	bs, err := arb.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.GetRoundId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var board1 string
+	for _, b := range bs.GetBoards() {
+		if b.GetNumber() == 1 {
+			board1 = b.GetBoardId()
+		}
+	}
+	if _, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: board1, Reason: "scoresheets-swapped-secretly",
+		Action: &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "1-0"}, WaitMs: 5000}); err != nil {
+		t.Fatal(err)
+	}
+	if _, rows, _ := getFeed(t, base, path, h.Chief); !strings.Contains(rows, "1:1") || strings.Contains(rows, "2:1") {
+		t.Errorf("the chief after the correction reads %q, want 1 on a point at once, 2 on none", rows)
+	}
+	if _, rows, _ := getFeed(t, base, path, ""); !strings.Contains(rows, "2:1") {
+		t.Errorf("the public right after the correction reads %q, want the old result until the delay passes", rows)
+	}
+	clock.Advance(15*time.Minute + time.Second)
+	for _, tok := range []string{"", broadcastTok, h.Chief} {
+		_, rows, body := getFeed(t, base, path, tok)
+		if !strings.Contains(rows, "1:1") || strings.Contains(rows, "2:1") {
+			t.Errorf("token %q once the correction is out of the delay: %q, want 1 on a point", tok, rows)
+		}
+		if strings.Contains(body, "scoresheets-swapped-secretly") {
+			t.Errorf("token %q: the arbiter's reason is in the standings feed", tok)
+		}
+	}
+	if code, _, _ := getFeed(t, base, "/api/standings/No Such Open", ""); code != http.StatusNotFound {
+		t.Errorf("an unknown tournament: %d, want 404", code)
+	}
+	if code, _, _ := getFeed(t, base, path, "not-a-token"); code != http.StatusUnauthorized {
+		t.Errorf("a bad token: %d, want 401", code)
+	}
+}
