@@ -154,3 +154,53 @@ func TestStandingsFeedDelayAndSections(t *testing.T) {
 		t.Errorf("a bad token: %d, want 401", code)
 	}
 }
+
+// A result correction says in the audit log what it changed in the
+// standings, after the correction's own entry, on the same board.
+func TestCorrectionAuditsStandingsMoved(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Audit Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addGame(t, arb, ctx, r.GetRoundId(), 1, "", 1, 2, "0-1", nil)
+	addGame(t, arb, ctx, r.GetRoundId(), 2, "", 3, 4, "1-0", nil)
+	bs, err := arb.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.GetRoundId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit := func() []string {
+		log, err := arb.AuditLog(ctx, &pb.AuditLogRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range log.GetEntries() {
+			out = append(out, e.GetWhat())
+		}
+		return out
+	}
+	for _, w := range audit() {
+		if strings.HasPrefix(w, "standings") {
+			t.Fatalf("a first result is no correction, yet the audit says %q", w)
+		}
+	}
+	var board1 string
+	for _, b := range bs.GetBoards() {
+		if b.GetNumber() == 1 {
+			board1 = b.GetBoardId()
+		}
+	}
+	act(t, arb, ctx, board1, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "1-0"}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
+	log := audit()
+	last := log[len(log)-1]
+	if !strings.HasPrefix(last, "standings of Audit Open: ") || !strings.Contains(last, "Player 1 from 3rd to 1st") || !strings.Contains(last, "Player 2 from 1st to 3rd") {
+		t.Errorf("after the correction the audit log ends %q, want who moved: Player 1 from 3rd to 1st, Player 2 from 1st to 3rd (all: %q)", last, log)
+	}
+}
