@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -202,5 +204,65 @@ func TestCorrectionAuditsStandingsMoved(t *testing.T) {
 	last := log[len(log)-1]
 	if !strings.HasPrefix(last, "standings of Audit Open: ") || !strings.Contains(last, "Player 1 from 3rd to 1st") || !strings.Contains(last, "Player 2 from 1st to 3rd") {
 		t.Errorf("after the correction the audit log ends %q, want who moved: Player 1 from 3rd to 1st, Player 2 from 1st to 3rd (all: %q)", last, log)
+	}
+}
+
+// The standings stream sends the table again when a result is entered:
+// a screen that follows it needs no polling.
+func TestStandingsStreamFollowsResults(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Stream Open", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addGame(t, arb, ctx, r.GetRoundId(), 1, "", 1, 2, "", nil)
+	bs, err := arb.ListBoards(ctx, &pb.ListBoardsRequest{RoundId: r.GetRoundId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := bs.GetBoards()[0].GetBoardId()
+	if _, err := arb.UseVirtualClock(ctx, &pb.UseVirtualClockRequest{BoardId: board, Reason: "scoresheets"}); err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(sctx, http.MethodGet, h.HTTP(t)+"/api/standings/Stream%20Open/live", nil)
+	req.Header.Set("Authorization", "Bearer "+h.Chief)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("the stream: HTTP %d", res.StatusCode)
+	}
+	lines := bufio.NewScanner(res.Body)
+	lines.Buffer(nil, 1<<20)
+	next := func() feedStandings {
+		t.Helper()
+		for lines.Scan() {
+			if data, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
+				var f feedStandings
+				if err := json.Unmarshal([]byte(data), &f); err != nil {
+					t.Fatal(err)
+				}
+				return f
+			}
+		}
+		t.Fatalf("the stream ended: %v", lines.Err())
+		return feedStandings{}
+	}
+	if first := next(); !first.Standings.Provisional || first.Standings.Rows[0].Points != "0" {
+		t.Fatalf("the first table: %+v, want provisional, nobody on a point", first.Standings)
+	}
+	act(t, arb, ctx, board, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1"}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
+	if second := next(); second.Standings.Provisional || second.Standings.Rows[0].Name != "Player 2" || second.Standings.Rows[0].Points != "1" {
+		t.Errorf("after the result the stream sent %+v, want Player 2 first on a point, final", second.Standings)
 	}
 }
