@@ -76,6 +76,7 @@ func TestStandingsDisplayInABrowser(t *testing.T) {
 	}
 	do("a hall's screen", chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(base+"/display/standings/Lichess%20Open?page=2"))
 	poll("112 players listed", `document.querySelectorAll("#rows tr").length === 112 && Number(document.body.dataset.pages) > 1`, 10*time.Second)
+	poll("fitted", `document.body.dataset.fitted === "1920x1080"`, 5*time.Second)
 	fits("1920x1080")
 	poll("the page turns by itself", `document.body.dataset.page === "2"`, 5*time.Second)
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
@@ -100,7 +101,13 @@ func TestStandingsDisplayInABrowser(t *testing.T) {
 	t.Logf("the result showed in the standings %s after it was entered", time.Since(entered).Round(time.Millisecond))
 
 	do("a phone", chromedp.EmulateViewport(390, 844))
-	poll("fitted again", `window.innerWidth === 390`, 5*time.Second)
-	poll("refitted", `Array.from(document.querySelectorAll("#rows tr")).filter((tr) => !tr.hidden).length < 40`, 5*time.Second)
+	poll("fitted again", `document.body.dataset.fitted === "390x844"`, 5*time.Second)
 	fits("390x844")
+
+	// The plain page, on the phone: every row, nothing past the edges.
+	do("the plain page", chromedp.Navigate(base+"/standings/Lichess%20Open"))
+	poll("112 players listed", `document.querySelectorAll("#rows tr").length === 112 && !document.querySelector("#rows tr[hidden]")`, 10*time.Second)
+	if wider, err := browsertest.Wider(ctx); err != nil || len(wider) > 0 {
+		t.Errorf("the plain page at 390x844: past the screen's edges: %v (%v)", wider, err)
+	}
 }
