@@ -21,8 +21,9 @@ type feedStandings struct {
 	Live      bool  `json:"live"`
 	DelayMs   int64 `json:"delay_ms"`
 	Standings struct {
-		AfterRound  int  `json:"afterRound"`
-		Provisional bool `json:"provisional"`
+		AfterRound  int      `json:"afterRound"`
+		Provisional bool     `json:"provisional"`
+		TieBreaks   []string `json:"tieBreaks"`
 		Rows        []struct {
 			Rank   int    `json:"rank"`
 			Start  int    `json:"start"`
@@ -264,5 +265,12 @@ func TestStandingsStreamFollowsResults(t *testing.T) {
 	act(t, arb, ctx, board, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_RESULT, Result: "0-1"}, pb.CommandStatus_COMMAND_STATUS_APPLIED)
 	if second := next(); second.Standings.Provisional || second.Standings.Rows[0].Name != "Player 2" || second.Standings.Rows[0].Points != "1" {
 		t.Errorf("after the result the stream sent %+v, want Player 2 first on a point, final", second.Standings)
+	}
+	// A new tie-break list moves the screens too.
+	if _, err := arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "Stream Open", TieBreaks: "WIN,SB"}); err != nil {
+		t.Fatal(err)
+	}
+	if third := next(); strings.Join(third.Standings.TieBreaks, ",") != "WIN,SB" {
+		t.Errorf("after the tie-break list changed the stream sent %v, want WIN,SB", third.Standings.TieBreaks)
 	}
 }

@@ -81,3 +81,12 @@ func (h *Hall) Changed() <-chan struct{} {
 	_, ch := h.changes.All()
 	return ch
 }
+
+// TouchTournament tells the feeds that something of a tournament beyond
+// its boards changed (its tie-break lists): the standings streams compute
+// its standings again.
+func (h *Hall) TouchTournament(tournamentID string) {
+	for _, r := range h.Rounds(tournamentID) {
+		h.changes.Touch(r.ID)
+	}
+}
