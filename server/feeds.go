@@ -45,6 +45,7 @@ func (s *Server) newFeeds() *broadcast.Feeds {
 		Source: s.hall.FeedSource(), Clock: s.clock, Delay: s.opts.BroadcastDelay,
 		Authenticate: s.feedViewer, Error: s.codes.WriteHTTP, SignIn: "/signin",
 		Registerer: s.metrics.reg, Logger: s.log, Relay: s.opts.Relay,
+		Standings: &standingsFeed{s: s},
 	})
 }
 

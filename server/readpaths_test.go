@@ -51,15 +51,17 @@ var arbiterWrites = map[string]bool{
 // routesNotReads are the GET routes that show nothing of the hall's
 // boards, rounds or players.
 var routesNotReads = map[string]string{
-	"GET /healthz":               "liveness",
-	"GET /readyz":                "readiness: the store commits",
-	"GET /api/stream":            "the publisher's state: counts and the stream's name, no board",
-	"GET /metrics":               "counters of the server, no board named",
-	"GET /signin":                "the sign-in form",
-	"GET /api/session":           "who the session is",
-	"GET /{$}":                   "the dashboard's page, which reads through the API",
-	"GET /dashboard/{file}":      "the dashboard's assets",
-	"GET /display/round/{round}": "the display page's HTML; what it shows is /api/display/round/{round}",
+	"GET /healthz":                        "liveness",
+	"GET /readyz":                         "readiness: the store commits",
+	"GET /api/stream":                     "the publisher's state: counts and the stream's name, no board",
+	"GET /metrics":                        "counters of the server, no board named",
+	"GET /signin":                         "the sign-in form",
+	"GET /api/session":                    "who the session is",
+	"GET /{$}":                            "the dashboard's page, which reads through the API",
+	"GET /dashboard/{file}":               "the dashboard's assets",
+	"GET /display/round/{round}":          "the display page's HTML; what it shows is /api/display/round/{round}",
+	"GET /standings/{tournament}":         "the standings page's HTML; what it shows is /api/standings/{tournament}",
+	"GET /display/standings/{tournament}": "the standings display page's HTML; what it shows is /api/standings/{tournament}",
 }
 
 // sectionHallWithByes is a round of sections A and B, each with a board
@@ -240,14 +242,16 @@ func (rh *readHall) httpReads(token string) map[string][]readCall {
 		}}
 	}
 	return map[string][]readCall{
-		"GET /api/boards":                     {get("/api/boards"), get("/api/boards?round=" + r)},
-		"GET /api/watch":                      {get("/api/watch"), get("/api/watch?round=" + r), get("/api/watch?board=" + a), get("/api/watch?board=" + b)},
-		"GET /api/broadcasts":                 {get("/api/broadcasts")},
-		"GET /api/backup":                     {get("/api/backup")},
-		"GET /api/pgn/round/{round}":          {get("/api/pgn/round/" + r)},
-		"GET /api/pgn/board/{board}":          {get("/api/pgn/board/" + a), get("/api/pgn/board/" + b)},
-		"GET /api/display/round/{round}":      {get("/api/display/round/" + r)},
-		"GET /api/display/round/{round}/live": {get("/api/display/round/" + r + "/live")},
+		"GET /api/boards":                      {get("/api/boards"), get("/api/boards?round=" + r)},
+		"GET /api/watch":                       {get("/api/watch"), get("/api/watch?round=" + r), get("/api/watch?board=" + a), get("/api/watch?board=" + b)},
+		"GET /api/broadcasts":                  {get("/api/broadcasts")},
+		"GET /api/backup":                      {get("/api/backup")},
+		"GET /api/pgn/round/{round}":           {get("/api/pgn/round/" + r)},
+		"GET /api/pgn/board/{board}":           {get("/api/pgn/board/" + a), get("/api/pgn/board/" + b)},
+		"GET /api/display/round/{round}":       {get("/api/display/round/" + r)},
+		"GET /api/display/round/{round}/live":  {get("/api/display/round/" + r + "/live")},
+		"GET /api/standings/{tournament}":      {get("/api/standings/Open")},
+		"GET /api/standings/{tournament}/live": {get("/api/standings/Open/live")},
 		"POST /api/arbiter/{method}": {
 			bridge("ListRounds", "{}"), bridge("GetBoard", `{"boardId":"`+b+`"}`),
 			bridge("ExportRound", `{"roundId":"`+r+`","format":"EXPORT_FORMAT_CSV"}`),
@@ -427,7 +431,7 @@ func TestBroadcastTokenReadsEveryPathDelayed(t *testing.T) {
 		calls = append(calls, cs...)
 	}
 	// Live, the arbiters see both moves and the result at once.
-	live := regexp.MustCompile(`BOARD_STATUS_FINISHED|ROUND_STATUS_COMPLETE|"result":\s*"1-0"|\[Result "1-0"\]|"whitePoints"|"moves":|\b[ed]4\b|"finished":\s*[1-9]`)
+	live := regexp.MustCompile(`BOARD_STATUS_FINISHED|ROUND_STATUS_COMPLETE|"result":\s*"1-0"|\[Result "1-0"\]|"whitePoints"|"moves":|\b[ed]4\b|"finished":\s*[1-9]|"points":\s*"1"`)
 	read := func(when string) map[string]string {
 		out := map[string]string{}
 		for _, c := range calls {
@@ -466,7 +470,7 @@ func TestBroadcastTokenReadsEveryPathDelayed(t *testing.T) {
 		return nil
 	})
 	after := read("after the delay")
-	for _, name := range []string{"GetBoard B", "ListRounds", "GET /api/pgn/round/" + rh.round, "GET /api/display/round/" + rh.round, "GET /api/boards"} {
+	for _, name := range []string{"GetBoard B", "ListRounds", "GET /api/pgn/round/" + rh.round, "GET /api/display/round/" + rh.round, "GET /api/boards", "GET /api/standings/Open"} {
 		if !live.MatchString(after[name]) {
 			t.Errorf("%s as a broadcast token after the delay shows no move nor result:\n%.600s", name, after[name])
 		}

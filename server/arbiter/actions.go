@@ -100,7 +100,14 @@ func (a *Service) act(ctx context.Context, boardID string, action *pb.ClockActio
 	case waitMs < 0:
 		wait = -1
 	}
-	return b.Act(ctx, auth.IdentityFrom(ctx), action, reason, wait)
+	tournament, before, names := a.correctionBefore(ctx, b, action)
+	r, err := b.Act(ctx, auth.IdentityFrom(ctx), action, reason, wait)
+	if err == nil && before != nil && r.GetStatus() == pb.CommandStatus_COMMAND_STATUS_APPLIED {
+		if err := a.auditStandingsMoved(ctx, b, tournament, before, names); err != nil {
+			a.log.Warn("the standings a correction moved are not in the audit log", "board", b.ID(), "err", err)
+		}
+	}
+	return r, err
 }
 
 // dryRun answers what an action would do on a board the caller may act

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/chesshall/hallclock/formats/pgn"
@@ -26,6 +27,9 @@ type game struct {
 	rec    storage.BoardRecord
 	state  rules.State
 	events []storage.EventRecord
+	// due: for a delayed reader, when the first event not shown yet that
+	// changes the result that counts was committed (zero: none).
+	due time.Time
 }
 
 // unplayed reports whether the game lasted less than one move, so is not
@@ -125,6 +129,19 @@ func (s *Service) roundGames(ctx context.Context, rd reader, r storage.RoundReco
 		evs, err := s.store.Events(ctx, rec.ID, 0)
 		if err != nil {
 			return nil, nil, false, err
+		}
+		if !rd.asOf.IsZero() {
+			// A delayed reader: the game as its events up to asOf leave it.
+			n := sort.Search(len(evs), func(i int) bool { return evs[i].Wall.After(rd.asOf) })
+			if n < len(evs) {
+				g := game{rec: rec, events: evs[:n]}
+				if g.state, err = foldEvents(rec.Config, g.events); err != nil {
+					return nil, nil, false, fmt.Errorf("board %d of round %d: %w", rec.Number, r.Number, err)
+				}
+				g.due = resultDue(g.state, evs[n:])
+				games = append(games, g)
+				continue
+			}
 		}
 		games = append(games, game{rec: rec, state: st, events: evs})
 	}
@@ -317,4 +334,29 @@ func slug(name string) string {
 		return "round"
 	}
 	return b.String()
+}
+
+// foldEvents is the game after evs.
+func foldEvents(cfg rules.Config, evs []storage.EventRecord) (rules.State, error) {
+	events := make([]rules.Event, len(evs))
+	for i, e := range evs {
+		events[i] = e.Event
+	}
+	return rules.Fold(cfg, events)
+}
+
+// resultDue returns the wall time of the first of hidden (the events after
+// st) that changes the result that counts, zero if none does.
+func resultDue(st rules.State, hidden []storage.EventRecord) time.Time {
+	was := st.CountingResult()
+	for _, e := range hidden {
+		next, err := rules.Apply(st, e.Event)
+		if err != nil {
+			return e.Wall // as if it did: the reader is told again then
+		}
+		if st = next; st.CountingResult() != was {
+			return e.Wall
+		}
+	}
+	return time.Time{}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chesshall/hallclock/formats/standings"
 	"github.com/chesshall/hallclock/formats/trf"
@@ -23,38 +24,59 @@ import (
 // with its tie-break list. An arbiter limited to sections gets the rows of
 // their sections' players, ranked among themselves.
 func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.StandingsResponse, error) {
+	out, _, err := a.standings(ctx, req)
+	return out, err
+}
+
+// FeedStandings computes a tournament's standings for the public feeds,
+// as Standings does for the identity in ctx: a broadcast identity under
+// the broadcast delay sees them as the results the delayed feeds show
+// leave them (each board's events committed up to the delay ago). until
+// is when that table changes by the clock alone, a result not shown yet
+// coming out of the delay (zero: only at a change of the hall).
+func (a *Service) FeedStandings(ctx context.Context, tournament, section string) (out *pb.StandingsResponse, until time.Time, err error) {
+	out, due, err := a.standings(ctx, &pb.StandingsRequest{Tournament: tournament, Section: section})
+	if err != nil || due.IsZero() {
+		return out, time.Time{}, err
+	}
+	return out, due.Add(a.opts.BroadcastDelay), nil
+}
+
+// standings is Standings, with due: the earliest commit of a result the
+// reader is not shown yet (zero: none).
+func (a *Service) standings(ctx context.Context, req *pb.StandingsRequest) (*pb.StandingsResponse, time.Time, error) {
 	s := a
 	t, err := s.hall.Tournament(req.GetTournament())
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	rd := s.readerOf(ctx)
 	if sec := req.GetSection(); sec != "" && !rd.sees(sec) {
-		return nil, fmt.Errorf("%w: %s reads sections %s only, not %q", hallerr.ErrPermission, rd.id.Actor(), strings.Join(rd.id.Sections, ", "), sec)
+		return nil, time.Time{}, fmt.Errorf("%w: %s reads sections %s only, not %q", hallerr.ErrPermission, rd.id.Actor(), strings.Join(rd.id.Sections, ", "), sec)
 	}
 	if req.GetAfterRound() < 0 {
-		return nil, hallerr.BadRequest("after_round %d: rounds are numbered from 1 (0: the latest)", req.GetAfterRound())
+		return nil, time.Time{}, hallerr.BadRequest("after_round %d: rounds are numbered from 1 (0: the latest)", req.GetAfterRound())
 	}
 	rounds := s.hall.Rounds(t.ID)
 	sort.Slice(rounds, func(i, j int) bool { return rounds[i].Number < rounds[j].Number })
 	if len(rounds) == 0 {
-		return nil, hallerr.BadRequest("%s has no rounds yet: standings come from its rounds' pairings and results (import a round, or create one)", t.Name)
+		return nil, time.Time{}, hallerr.BadRequest("%s has no rounds yet: standings come from its rounds' pairings and results (import a round, or create one)", t.Name)
 	}
-	f, sections, latest, err := s.tournamentFile(ctx, t, rounds)
+	f, sections, latest, due, err := s.tournamentFile(ctx, t, rounds, rd.asOf)
 	if err != nil {
-		return nil, fmt.Errorf("the standings of %s: %w", t.Name, err)
+		return nil, time.Time{}, fmt.Errorf("the standings of %s: %w", t.Name, err)
 	}
 	after := int(req.GetAfterRound())
 	if after == 0 {
 		after = latest
 	}
 	if after > latest {
-		return nil, hallerr.BadRequest("after_round %d: %s has results up to round %d", after, t.Name, latest)
+		return nil, time.Time{}, hallerr.BadRequest("after_round %d: %s has results up to round %d", after, t.Name, latest)
 	}
 	rr := roundRobin(f, rounds[len(rounds)-1].Number)
 	model, err := standings.FromTRF(f, rr)
 	if err != nil {
-		return nil, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
+		return nil, time.Time{}, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
 	}
 	if n := f.Rounds(); n > 0 {
 		model.Rounds = n
@@ -71,12 +93,12 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 	tbs := standings.Defaults(rr)
 	if list != "" {
 		if tbs, err = standings.Parse(list); err != nil {
-			return nil, fmt.Errorf("%s's tie-break list %q no longer reads: %w", t.Name, list, err)
+			return nil, time.Time{}, fmt.Errorf("%s's tie-break list %q no longer reads: %w", t.Name, list, err)
 		}
 	}
 	tab, err := standings.Compute(model, after, tbs)
 	if err != nil {
-		return nil, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
+		return nil, time.Time{}, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
 	}
 	shown := func(start int) bool {
 		if req.GetSection() != "" {
@@ -87,7 +109,7 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 		}
 		return slices.ContainsFunc(sections[start], rd.sees)
 	}
-	return standingsWire(t, section, rr, tab, shown), nil
+	return standingsWire(t, section, rr, tab, shown), due, nil
 }
 
 // tournamentFile is the tournament's TRF with every round's results as
@@ -95,30 +117,36 @@ func (a *Service) Standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 // (the pairing program's rounds before it), a round of the hall's own adds
 // its results to the file so far. It returns the sections each player
 // played in, by start number, and the latest round with pairings.
-func (s *Service) tournamentFile(ctx context.Context, t storage.TournamentRecord, rounds []storage.RoundRecord) (*trf.File, map[int][]string, int, error) {
-	all := reader{id: &auth.Identity{Role: auth.RoleChief}, hub: s.hub}
+func (s *Service) tournamentFile(ctx context.Context, t storage.TournamentRecord, rounds []storage.RoundRecord, asOf time.Time) (*trf.File, map[int][]string, int, time.Time, error) {
+	all := reader{id: &auth.Identity{Role: auth.RoleChief}, hub: s.hub, asOf: asOf}
+	var due time.Time
 	var f *trf.File
 	sections := map[int][]string{}
 	latest := 0
 	for _, r := range rounds {
 		games, byes, _, err := s.roundGames(ctx, all, r)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, time.Time{}, err
+		}
+		for _, g := range games {
+			if !g.due.IsZero() && (due.IsZero() || g.due.Before(due)) {
+				due = g.due
+			}
 		}
 		if len(rounds) > 1 {
 			for _, g := range games {
 				if g.rec.White.StartRank == 0 || g.rec.Black.StartRank == 0 {
-					return nil, nil, 0, hallerr.BadRequest("board %d of round %d has a player without a start number: over several rounds, standings know a player by his start number (import the rounds from the pairing program, or give each player his number)", g.rec.Number, r.Number)
+					return nil, nil, 0, time.Time{}, hallerr.BadRequest("board %d of round %d has a player without a start number: over several rounds, standings know a player by his start number (import the rounds from the pairing program, or give each player his number)", g.rec.Number, r.Number)
 				}
 			}
 		}
 		file, err := s.store.RoundFile(ctx, r.ID)
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return nil, nil, 0, err
+			return nil, nil, 0, time.Time{}, err
 		}
 		if f == nil || err == nil && file.Format == "trf" {
 			if f, _, err = s.roundTRF(ctx, all, r, t.Name, games, byes); err != nil {
-				return nil, nil, 0, err
+				return nil, nil, 0, time.Time{}, err
 			}
 		} else {
 			for _, p := range synthesizeTRF(t.Name, games, byes).Players {
@@ -127,7 +155,7 @@ func (s *Service) tournamentFile(ctx context.Context, t storage.TournamentRecord
 				}
 			}
 			if err := s.setResults(f, r, games, byes); err != nil {
-				return nil, nil, 0, err
+				return nil, nil, 0, time.Time{}, err
 			}
 		}
 		add := func(start int, section string) {
@@ -151,7 +179,7 @@ func (s *Service) tournamentFile(ctx context.Context, t storage.TournamentRecord
 			latest = max(latest, len(p.Rounds))
 		}
 	}
-	return f, sections, latest, nil
+	return f, sections, latest, due, nil
 }
 
 // roundRobin reports whether the tournament is an all-play-all, as the
@@ -258,4 +286,30 @@ func resultCode(r standings.Result) string {
 		return "*"
 	}
 	return strconv.Itoa(int(r))
+}
+
+// StandingsMark is a cheap mark of what a tournament's standings are made
+// of as the hall holds them now: its rounds, their boards and each
+// board's result that counts (live), and its tie-break lists. The feeds
+// compute the standings again only when it changes (or when a result
+// comes out of the broadcast delay: FeedStandings' until); a move on a
+// board leaves it as it was.
+func (a *Service) StandingsMark(tournament string) (string, error) {
+	t, err := a.hall.Tournament(tournament)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%v\x00", t.TieBreaks, t.SectionTieBreaks)
+	for _, r := range a.hall.Rounds(t.ID) {
+		fmt.Fprintf(&b, "r%s\x00", r.ID)
+		for _, bd := range a.hall.Boards(r.ID) {
+			res := ""
+			if st, _, ok := a.hub.State(bd.ID()); ok {
+				res = st.GetCountingResult()
+			}
+			fmt.Fprintf(&b, "%s=%s\x00", bd.ID(), res)
+		}
+	}
+	return b.String(), nil
 }

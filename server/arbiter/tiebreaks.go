@@ -98,5 +98,6 @@ func (a *Service) SetTieBreaks(ctx context.Context, req *pb.SetTieBreaksRequest)
 		return nil, err
 	}
 	s.hall.AddTournament(rec)
+	s.hall.TouchTournament(rec.ID) // the standings on the screens follow
 	return tournamentToWire(rec), nil
 }

@@ -13,6 +13,7 @@ type Changes struct {
 	mu     sync.Mutex
 	rounds map[string]*roundMark
 	boards map[string]string // board id → round id
+	all    *roundMark        // every change of every round
 }
 
 type roundMark struct {
@@ -23,7 +24,7 @@ type roundMark struct {
 
 // NewChanges returns an empty record of changes.
 func NewChanges() *Changes {
-	return &Changes{rounds: map[string]*roundMark{}, boards: map[string]string{}}
+	return &Changes{rounds: map[string]*roundMark{}, boards: map[string]string{}, all: &roundMark{version: 1, wake: make(chan struct{})}}
 }
 
 func (c *Changes) markLocked(roundID string) *roundMark {
@@ -56,6 +57,7 @@ func (c *Changes) Board(roundID, boardID string, seq uint64) {
 	m.seqs[boardID] = seq
 	c.boards[boardID] = roundID
 	m.bump()
+	c.all.bump()
 }
 
 // Drop records that a board left its round (withdrawn).
@@ -70,6 +72,7 @@ func (c *Changes) Drop(boardID string) {
 	m := c.rounds[roundID]
 	delete(m.seqs, boardID)
 	m.bump()
+	c.all.bump()
 }
 
 // Touch records any other change of a round (made public or private).
@@ -77,6 +80,15 @@ func (c *Changes) Touch(roundID string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.markLocked(roundID).bump()
+	c.all.bump()
+}
+
+// All returns a counter of every round's changes and a channel closed at
+// the next change of any round (what a tournament's standings follow).
+func (c *Changes) All() (uint64, <-chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.all.version, c.all.wake
 }
 
 // Version returns the round's counter and a channel closed at its next

@@ -26,6 +26,10 @@
 //	GET /display/round/{round}            the display page (?boards=1-12, ?section=A)
 //	GET /api/display/round/{round}        what the page shows, JSON
 //	GET /api/display/round/{round}/live   the same as server-sent events, at each change
+//	GET /api/standings/{tournament}       a tournament's standings (Options.Standings computes them)
+//	GET /api/standings/{tournament}/live  the same as server-sent events, at each change
+//	GET /standings/{tournament}           the standings page
+//	GET /display/standings/{tournament}   the standings for the hall's screens, fitted and paging
 //
 // A reader with credentials (Options.Authenticate: the hall's bearer
 // tokens and web sessions) sees what its role allows: arbiters live,

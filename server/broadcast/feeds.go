@@ -49,6 +49,8 @@ type Options struct {
 	Logger     *slog.Logger
 	// Relay: how pushes to relays are made and retried.
 	Relay RelayOptions
+	// Standings computes the standings feed (nil: none served).
+	Standings StandingsSource
 }
 
 // Feeds serves a hall's rounds to broadcasters and spectators: the PGN of
@@ -99,12 +101,20 @@ func New(opts Options) *Feeds {
 //	GET /display/round/{round}          the display page for the hall's screens
 //	GET /api/display/round/{round}      what the page shows, as JSON
 //	GET /api/display/round/{round}/live the same as server-sent events, at each change
+//	GET /api/standings/{tournament}      a tournament's standings, JSON (?section=S)
+//	GET /api/standings/{tournament}/live the same as server-sent events, at each change
+//	GET /standings/{tournament}          the standings page (every row)
+//	GET /display/standings/{tournament}  the standings for the hall's screens (fitted, paging)
 func (f *Feeds) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/pgn/round/{round}", f.servePGNRound)
 	mux.HandleFunc("GET /api/pgn/board/{board}", f.servePGNBoard)
 	mux.HandleFunc("GET /display/round/{round}", f.serveDisplayPage)
 	mux.HandleFunc("GET /api/display/round/{round}", f.serveDisplayJSON)
 	mux.HandleFunc("GET /api/display/round/{round}/live", f.serveDisplayLive)
+	mux.HandleFunc("GET /api/standings/{tournament}", f.serveStandingsJSON)
+	mux.HandleFunc("GET /api/standings/{tournament}/live", f.serveStandingsLive)
+	mux.HandleFunc("GET /standings/{tournament}", f.serveStandingsPage)
+	mux.HandleFunc("GET /display/standings/{tournament}", f.serveStandingsPage)
 }
 
 // Close stops the relays and ends the open display streams.

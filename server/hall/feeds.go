@@ -73,3 +73,20 @@ func FeedEvents(evs []storage.EventRecord) []broadcast.Event {
 func pgnPlayer(p storage.PlayerRecord) pgn.Player {
 	return pgn.Player{Name: p.Name, Elo: p.Rating, FideID: p.FideID, Title: p.Title}
 }
+
+// Changed returns a channel closed at the next change of any round (a
+// board's event committed, a board added or withdrawn, a round made public
+// or private): what a tournament's standings follow.
+func (h *Hall) Changed() <-chan struct{} {
+	_, ch := h.changes.All()
+	return ch
+}
+
+// TouchTournament tells the feeds that something of a tournament beyond
+// its boards changed (its tie-break lists): the standings streams compute
+// its standings again.
+func (h *Hall) TouchTournament(tournamentID string) {
+	for _, r := range h.Rounds(tournamentID) {
+		h.changes.Touch(r.ID)
+	}
+}
