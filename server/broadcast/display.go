@@ -217,68 +217,15 @@ func (f *Feeds) serveDisplayLive(w http.ResponseWriter, r *http.Request) {
 		f.fail(w, "display_live", err)
 		return
 	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stop := context.AfterFunc(f.ctx, cancel)
-	defer stop()
-	// A stream lives as long as its screen: no deadline on its writes.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	fl.Flush()
-	f.metrics.requests.WithLabelValues("display_live", "200").Inc()
-	f.metrics.streams.Inc()
-	defer f.metrics.streams.Dec()
-	var sent *cut
-	var lastSend time.Time
-	for {
+	f.serveLive(w, r, "display_live", nil, func(ctx context.Context) (liveView, error) {
 		_, changed := f.src.Changes(roundID)
 		c, body, err := f.displayCut(ctx, roundID, v)
 		if err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintf(w, "event: error\ndata: %s\n\n", jsonString(err.Error()))
-				fl.Flush()
-			}
-			return
+			return liveView{}, err
 		}
-		if c != sent {
-			if _, err := fmt.Fprintf(w, "data: %s\n\n", f.envelope(c, body, v.live)); err != nil {
-				return
-			}
-			fl.Flush()
-			sent, lastSend = c, time.Now()
-		}
-		wait := keepAlive
-		if !c.until.IsZero() {
-			wait = min(wait, max(c.until.Sub(f.clock.Now()), time.Millisecond))
-		}
-		if err := f.sleep(ctx, wait, changed); err != nil {
-			return
-		}
-		if time.Since(lastSend) >= keepAlive {
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
-				return
-			}
-			fl.Flush()
-			lastSend = time.Now()
-		}
-		// Coalesce: what happens within streamInterval goes in one update.
-		if d := streamInterval - time.Since(lastSend); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C:
-			}
-		}
-	}
+		data := func() []byte { return f.envelope(c, body, v.live) }
+		return liveView{key: c, data: data, until: c.until, changed: changed}, nil
+	})
 }
 
 func jsonString(s string) string {

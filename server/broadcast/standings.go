@@ -69,71 +69,19 @@ func (f *Feeds) serveStandingsLive(w http.ResponseWriter, r *http.Request) {
 		f.fail(w, "standings_live", fmt.Errorf("%w: this hall serves no standings", ErrNotFound))
 		return
 	}
-	changed := f.opts.Standings.StandingsChanged()
-	body, until, err := f.standingsFor(r)
+	standings := func(r *http.Request) (liveView, error) {
+		changed := f.opts.Standings.StandingsChanged()
+		body, until, err := f.standingsFor(r)
+		return liveView{key: string(body), data: func() []byte { return body }, until: until, changed: changed}, err
+	}
+	first, err := standings(r)
 	if err != nil {
 		f.fail(w, "standings_live", err)
 		return
 	}
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	stop := context.AfterFunc(f.ctx, cancel)
-	defer stop()
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	f.metrics.requests.WithLabelValues("standings_live", "200").Inc()
-	f.metrics.streams.Inc()
-	defer f.metrics.streams.Dec()
-	var sent string
-	lastSend := time.Now()
-	for {
-		if string(body) != sent {
-			if _, err := fmt.Fprintf(w, "data: %s\n\n", body); err != nil {
-				return
-			}
-			fl.Flush()
-			sent, lastSend = string(body), time.Now()
-		}
-		wait := keepAlive
-		if !until.IsZero() {
-			wait = min(wait, max(until.Sub(f.clock.Now()), time.Millisecond))
-		}
-		if err := f.sleep(ctx, wait, changed); err != nil {
-			return
-		}
-		if time.Since(lastSend) >= keepAlive {
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
-				return
-			}
-			fl.Flush()
-			lastSend = time.Now()
-		}
-		// Coalesce: what happens within streamInterval goes in one update.
-		if d := streamInterval - time.Since(lastSend); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C:
-			}
-		}
-		changed = f.opts.Standings.StandingsChanged()
-		if body, until, err = f.standingsFor(r.WithContext(ctx)); err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintf(w, "event: error\ndata: %s\n\n", jsonString(err.Error()))
-				fl.Flush()
-			}
-			return
-		}
-	}
+	f.serveLive(w, r, "standings_live", &first, func(ctx context.Context) (liveView, error) {
+		return standings(r.WithContext(ctx))
+	})
 }
 
 // serveStandingsPage serves the standings page: /standings/{tournament}
