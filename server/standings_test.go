@@ -490,3 +490,37 @@ func TestSetTieBreaks(t *testing.T) {
 		t.Errorf("a bad list: %v, want InvalidArgument naming the section and the entry", err)
 	}
 }
+
+// Rounds that do not fit together (two players given the same start
+// number, an arbiter's slip on a round entered by hand) cannot be ranked:
+// the hall says so as FAILED_PRECONDITION — the request is right, the
+// tournament's rounds are not — naming the number and what is allowed,
+// never as an internal error.
+func TestStandingsOfInconsistentRounds(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	tr, err := arb.CreateTournament(ctx, &pb.CreateTournamentRequest{Name: "Twice", DefaultConfig: &pb.ClockConfig{TimeControl: "90m+30s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := arb.CreateRound(ctx, &pb.CreateRoundRequest{TournamentId: tr.GetTournamentId(), Number: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []struct {
+		n            int32
+		white, black *pb.Player
+	}{
+		{1, &pb.Player{Name: "Anna", StartRank: 1}, &pb.Player{Name: "Bert", StartRank: 2}},
+		{2, &pb.Player{Name: "Cleo", StartRank: 1}, &pb.Player{Name: "Dan", StartRank: 3}},
+	} {
+		if _, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: b.n, White: b.white, Black: b.black}); err != nil {
+			t.Fatalf("board %d: %v", b.n, err)
+		}
+	}
+	_, err = arb.Standings(ctx, &pb.StandingsRequest{Tournament: "Twice"})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(err.Error(), "start number 1") || !strings.Contains(err.Error(), "of his own") {
+		t.Errorf("standings of two players numbered 1: %v, want FailedPrecondition naming start number 1 and that each player needs his own", err)
+	}
+}

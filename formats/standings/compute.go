@@ -51,19 +51,6 @@ func (t *Table) Value(row int, name string) (Value, bool) {
 	return 0, false
 }
 
-// InputError says what is wrong with a tournament's rounds.
-type InputError struct {
-	Player, Round int
-	Msg           string
-}
-
-func (e *InputError) Error() string {
-	if e.Round == 0 {
-		return fmt.Sprintf("standings: player %d: %s", e.Player, e.Msg)
-	}
-	return fmt.Sprintf("standings: player %d, round %d: %s", e.Player, e.Round, e.Msg)
-}
-
 // state is what every tie-break is computed from: per player (by index),
 // the points of each round and their sum, after rounds 1..n.
 type state struct {
@@ -86,9 +73,9 @@ type state struct {
 // each tie-break in turn (higher first; DE by its rank within the tie);
 // players equal in all share a rank and are listed by start number.
 func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
-	for _, tb := range tbs {
+	for i, tb := range tbs {
 		if tb.Points != "" || tb.Name == "MPTS" || tb.Name == "GPTS" {
-			return nil, fmt.Errorf("standings: %s is a tie-break of team events (match and game points): this tournament is of individuals", tb)
+			return nil, &ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): this tournament is of individuals, want one without :MP or :GP"}
 		}
 	}
 	s, err := newState(&t, after)
@@ -177,10 +164,10 @@ func newState(t *Tournament, after int) (*state, error) {
 	}
 	for i, p := range t.Players {
 		if p.Start < 1 {
-			return nil, &InputError{Player: p.Start, Msg: "no start number (want 1 or more)"}
+			return nil, &InputError{Player: p.Start, Msg: "no start number: want 1 or more"}
 		}
 		if _, dup := s.idx[p.Start]; dup {
-			return nil, &InputError{Player: p.Start, Msg: "start number used twice"}
+			return nil, &InputError{Player: p.Start, Msg: fmt.Sprintf("start number %d is given to two players: each player needs a start number of his own", p.Start)}
 		}
 		s.idx[p.Start] = i
 		s.n = max(s.n, len(p.Rounds))
@@ -202,16 +189,16 @@ func newState(t *Tournament, after int) (*state, error) {
 			if rd.Opponent != 0 {
 				j, ok := s.idx[rd.Opponent]
 				if !ok {
-					return nil, &InputError{Player: p.Start, Round: r, Msg: fmt.Sprintf("opponent %d is no player of the tournament", rd.Opponent)}
+					return nil, &InputError{Player: p.Start, Round: r, Msg: fmt.Sprintf("opponent %d is no player of the tournament: a game's opponent is one of its players", rd.Opponent)}
 				}
 				if j == i {
-					return nil, &InputError{Player: p.Start, Round: r, Msg: "paired with themself"}
+					return nil, &InputError{Player: p.Start, Round: r, Msg: "paired with themself: a game needs another player"}
 				}
 				if back := t.Players[j].Round(r); back.Opponent != p.Start {
-					return nil, &InputError{Player: p.Start, Round: r, Msg: fmt.Sprintf("opponent %d names %d in that round, not this player", rd.Opponent, back.Opponent)}
+					return nil, &InputError{Player: p.Start, Round: r, Msg: fmt.Sprintf("opponent %d names %d in that round, not this player: the two players of a game name each other", rd.Opponent, back.Opponent)}
 				}
 			} else if rd.Result.Played() || rd.Result == Pending {
-				return nil, &InputError{Player: p.Start, Round: r, Msg: fmt.Sprintf("a %s needs an opponent", rd.Result)}
+				return nil, &InputError{Player: p.Start, Round: r, Msg: fmt.Sprintf("a %s needs an opponent (only byes and forfeits have none)", rd.Result)}
 			}
 			s.round[i][r-1] = rd
 			s.pts[i][r-1] = s.sc.Score(rd.Result)

@@ -1,8 +1,6 @@
 package standings
 
 import (
-	"fmt"
-
 	"github.com/chesshall/hallclock/formats/trf"
 )
 
@@ -32,7 +30,7 @@ func FromTRF(f *trf.File, roundRobin bool) (Tournament, error) {
 		*v.to = p
 	}
 	if ps.WinBlack != ps.WinWhite || ps.DrawBlack != ps.DrawWhite || ps.LossBlack != ps.LossWhite {
-		return Tournament{}, fmt.Errorf("standings: the file scores White's and Black's results differently (%s): not supported", ps)
+		return Tournament{}, inputErr("the file scores White's and Black's results differently (%s): want one value for each result, whichever colour", ps)
 	}
 	t := Tournament{Scoring: sc, RoundRobin: roundRobin, Rounds: f.Rounds()}
 	for _, p := range f.Players {

@@ -56,7 +56,7 @@ func ComputeTeams(tt TeamTournament, after int, tbs []TieBreak) (*Table, error) 
 		gs = Classic
 	}
 	if tt.Boards < 1 {
-		return nil, fmt.Errorf("standings: a team event needs its number of boards (got %d)", tt.Boards)
+		return nil, inputErr("a team event needs its number of boards: got %d, want 1 or more", tt.Boards)
 	}
 	b := Points(tt.Boards)
 	gpSc := Scoring{Win: gs.Win * b, Draw: gs.Draw * b, Loss: gs.Loss * b, ForfeitWin: gs.ForfeitWin * b, ForfeitLoss: gs.ForfeitLoss * b,
@@ -120,7 +120,7 @@ func ComputeTeams(tt TeamTournament, after int, tbs []TieBreak) (*Table, error) 
 	if tt.Primary == "GP" {
 		primary = gs1
 	} else if tt.Primary != "" && tt.Primary != "MP" {
-		return nil, fmt.Errorf("standings: primary score %q: want MP (match points) or GP (game points)", tt.Primary)
+		return nil, inputErr("primary score %q: want MP (match points) or GP (game points)", tt.Primary)
 	}
 	of := func(tb TieBreak) *state {
 		switch {

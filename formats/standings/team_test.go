@@ -2,6 +2,7 @@ package standings
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -93,6 +94,39 @@ func TestTeamErrors(t *testing.T) {
 	for _, in := range []string{"BH:XP", "MPTS:GP"} {
 		if _, err := Parse(in); err == nil {
 			t.Errorf("Parse(%q): want an error", in)
+		}
+	}
+}
+
+// Every error of rounds that do not fit together is of kind
+// ErrInconsistent, every refused list of kind ErrTieBreakList, so that a
+// caller answers each precisely; each says what is allowed.
+func TestErrorKinds(t *testing.T) {
+	dup := build(t, Classic, false, "1: 2w1", "2: 1b0", "2: Z")
+	one := build(t, Classic, false, "1: 2w1", "2: 3b0", "3: Z")
+	tt := teams4()
+	tt.Boards = 0
+	tbs, _ := Parse("BH:GP")
+	_, dupErr := Compute(dup, 0, nil)
+	_, oneErr := Compute(one, 0, nil)
+	_, teamErr := ComputeTeams(tt, 0, nil)
+	_, listErr := Compute(one, 0, tbs)
+	_, parseErr := Parse("BH,BUCHHOLZ")
+	_, ptsErr := PointsOf(0.333)
+	for _, c := range []struct {
+		err  error
+		kind error
+		says string
+	}{
+		{dupErr, ErrInconsistent, "each player needs a start number of his own"},
+		{oneErr, ErrInconsistent, "the two players of a game name each other"},
+		{teamErr, ErrInconsistent, "want 1 or more"},
+		{ptsErr, ErrInconsistent, "at most two decimals"},
+		{listErr, ErrTieBreakList, "want one without :MP or :GP"},
+		{parseErr, ErrTieBreakList, "want one of"},
+	} {
+		if !errors.Is(c.err, c.kind) || c.err == nil || !strings.Contains(c.err.Error(), c.says) {
+			t.Errorf("%v: want of kind %v, saying %q", c.err, c.kind, c.says)
 		}
 	}
 }

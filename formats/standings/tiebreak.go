@@ -88,17 +88,6 @@ func Defaults(roundRobin bool) []TieBreak {
 	return slices.Clone(DefaultSwiss)
 }
 
-// ParseError says which entry of a tie-break list is wrong and why.
-type ParseError struct {
-	Item  int    // 1-based position in the list
-	Entry string // as written
-	Msg   string
-}
-
-func (e *ParseError) Error() string {
-	return fmt.Sprintf("standings: tie-break %d %q: %s", e.Item, e.Entry, e.Msg)
-}
-
 // Parse reads an ordered tie-break list, "BH-C1,BH,SB": acronyms of the
 // regulations separated by commas (blanks allowed), each with at most one
 // modifier after "-" or "/": C1, C2 (Cut-1, Cut-2), M1, M2 (Median-1,

@@ -17,7 +17,7 @@ type Points int64
 func PointsOf(f float64) (Points, error) {
 	h := math.Round(f * 100)
 	if math.Abs(f*100-h) > 1e-6 || math.Abs(h) > 1e12 {
-		return 0, fmt.Errorf("standings: %v points: want a value with at most two decimals", f)
+		return 0, inputErr("%v points: want a value with at most two decimals", f)
 	}
 	return Points(h), nil
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"github.com/chesshall/hallclock/formats/standings"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
@@ -75,8 +76,12 @@ func (c Codes) code(err error) (code codes.Code, later bool) {
 		return codes.DeadlineExceeded, false
 	case errors.As(err, &field) && field.OutOfRange:
 		return codes.OutOfRange, false
-	case errors.Is(err, rules.ErrInvalid), errors.Is(err, ErrBadRequest), field != nil:
+	case errors.Is(err, rules.ErrInvalid), errors.Is(err, ErrBadRequest), field != nil, errors.Is(err, standings.ErrTieBreakList):
 		return codes.InvalidArgument, false
+	case errors.Is(err, standings.ErrInconsistent):
+		// The request is right; the tournament's rounds as the hall holds
+		// them cannot be ranked until an arbiter mends them.
+		return codes.FailedPrecondition, false
 	case errors.Is(err, rules.ErrRefused):
 		switch r := rules.RefusalOf(err); {
 		case r != nil && r.Code == rules.RefusedTimeBackwards:

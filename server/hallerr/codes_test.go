@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/chesshall/hallclock/formats/standings"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/broadcast"
@@ -55,6 +56,8 @@ func TestCodes(t *testing.T) {
 		{"rules' refusal", fmt.Errorf("board b1: %w", refused), codes.FailedPrecondition, http.StatusConflict},
 		{"time backwards", backwards, codes.OutOfRange, http.StatusBadRequest},
 		{"not permitted by the Laws", fmt.Errorf("board b1: %w", notPermitted), codes.PermissionDenied, http.StatusForbidden},
+		{"standings of rounds that do not fit", fmt.Errorf("the standings of Open: %w", &standings.InputError{Player: 3, Round: 2, Msg: "opponent 4 names 5"}), codes.FailedPrecondition, http.StatusConflict},
+		{"tie-break list refused", &standings.ParseError{Item: 1, Entry: "BH:GP", Msg: "a tie-break of team events"}, codes.InvalidArgument, http.StatusBadRequest},
 		{"unknown board", fmt.Errorf("%w %q", ErrUnknownBoard, "b9"), codes.NotFound, http.StatusNotFound},
 		{"feed not found", broadcast.ErrNotFound, codes.NotFound, http.StatusNotFound},
 		{"store's not found", fmt.Errorf("round r1: %w", errStoreMissing), codes.NotFound, http.StatusNotFound},
