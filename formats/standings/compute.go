@@ -57,11 +57,12 @@ type state struct {
 	t     *Tournament
 	sc    Scoring
 	n     int
+	last  int         // the tournament's last round (FB's, art. 8.3)
 	idx   map[int]int // start number → index
 	round [][]Round   // [player][r-1]
 	pts   [][]Points  // [player][r-1]
 	total []Points
-	adj   []Points // the score opponents' Buchholz counts (art. 16)
+	adj   []Points // the score opponents' Buchholz counts (art. 16.3)
 	// sb, in a team event, is the other score of each round (game points
 	// for a table on match points): SB multiplies the opponent's score by
 	// it. nil: the round's own points.
@@ -172,6 +173,10 @@ func newState(t *Tournament, after int) (*state, error) {
 		s.idx[p.Start] = i
 		s.n = max(s.n, len(p.Rounds))
 	}
+	s.last = s.n
+	if t.Rounds > 0 {
+		s.last = t.Rounds
+	}
 	if after > 0 {
 		s.n = after
 	}
@@ -248,7 +253,7 @@ func (s *state) vur(i, r int) bool {
 
 // played reports whether round r of player i counts as a game against
 // its opponent for tie-breaks: played over the board, or, in a round
-// robin, forfeited (art. 16: pre-determined pairings).
+// robin, forfeited (art. 15: pre-determined pairings).
 func (s *state) played(i, r int) (opp int, ok bool) {
 	rd := s.round[i][r-1]
 	j, has := s.idx[rd.Opponent]

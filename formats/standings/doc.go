@@ -13,16 +13,18 @@
 // The acronyms of the regulations ([Parse] reads a list such as
 // "BH-C1,BH,SB"; [Names] lists them): PTS points; DE direct encounter
 // (art. 6); WIN, WON, BPG, BWG (art. 7.1-7.4), PS progressive scores
-// (7.5, with Cut-n), GE (7.6); BH Buchholz (8.1) and AOB (the average of
-// the opponents' Buchholz); SB Sonneborn-Berger (9.1) and KS Koya (9.2);
-// BH and SB with Cut-1, Cut-2, Median-1, Median-2 (art. 14); ARO (10.1,
-// and its Cut-n), TPR (10.2), PTP (10.3), APRO (10.4), the last three
-// through the FIDE Rating Regulations' tables (B.02 8.1).
+// (7.5, with Cut-n), GE (7.6); BH Buchholz (8.1), AOB the average of the
+// opponents' Buchholz (8.2), FB Fore Buchholz (8.3: the tournament's last
+// round counted as drawn by everyone paired in it); SB Sonneborn-Berger
+// (9.1) and KS Koya (9.2); BH, FB and SB with Cut-1, Cut-2, Median-1,
+// Median-2 (art. 14); ARO (10.1, and its Cut-n), TPR (10.2), PTP (10.3),
+// APRO (10.4) and APPO (10.5, the average of the opponents' PTP), the
+// ratings through the FIDE Rating Regulations' tables (B.02 8.1).
 // [DefaultSwiss] and [DefaultRoundRobin] are FIDE's recommended lists.
 //
-// Team events ([ComputeTeams]) rank by match points (2-1-0 unless the
-// event says otherwise) or game points; MPTS and GPTS are the other score
-// as a tie-break, "BH:GP" any tie-break computed on game
+// Team events ([ComputeTeams]) rank by match points (2-1-0
+// unless the event says otherwise) or game points; MPTS and GPTS are the
+// other score as a tie-break, "BH:GP" any tie-break computed on game
 // points, and SB multiplies an opponent's score by the other score made
 // against it.
 //
@@ -33,14 +35,14 @@
 // Swiss, a player's own unplayed round (a bye of any kind, a forfeit won
 // or lost, an absence) counts in his BH and SB as played against a
 // "dummy opponent" whose score is the player's own final score (art.
-// 16); for his opponents' BH, his unplayed rounds count as scored,
+// 16.4); for his opponents' BH, his unplayed rounds count as scored,
 // except the voluntarily unplayed ones (forfeit losses, half- and
 // zero-point byes: art. 16.2) after the last round he played, which count
 // as draws (16.3.2) — a withdrawn player does not drag his opponents
 // down. Cuts remove voluntarily unplayed rounds first (14.6). In a round
 // robin (pre-determined pairings) a forfeit counts as a game against its
-// scheduled opponent and a round without one counts in no
-// opponent-based tie-break (art. 16). The tournament's own scoring
+// scheduled opponent (art. 15) and a round without one counts in no
+// opponent-based tie-break. The tournament's own scoring
 // ([Scoring]: 1-½-0, 3-1-0, a file's values) scores every round, and a
 // "win" for WIN, WON, BWG and GE is a round that scored what a win does.
 //

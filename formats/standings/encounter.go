@@ -8,7 +8,7 @@ import (
 // directEncounter is DE (art. 6): within each group of players still tied
 // (on points and every tie-break before it), the points each scored in
 // the games among them. If every player of the group met every other (a
-// round robin always counts so: 16.1), they are ranked by those points;
+// round robin always counts so, its forfeits as games: art. 15), they are ranked by those points;
 // otherwise a player is placed above the rest only while his points
 // exceed what any of them could have had, a game not played among them
 // counting as won (art. 6.2). Players it leaves tied, when it separated

@@ -116,7 +116,7 @@ func TestRatingTieBreaks(t *testing.T) {
 		"3 2200: 4b1 1w= 2b1",
 		"4 0: 3w0 2b0 1b1",
 	)
-	tab := mustCompute(t, tour, 0, "ARO,ARO-C1,TPR,PTP")
+	tab := mustCompute(t, tour, 0, "ARO,ARO-C1,TPR,PTP,APPO")
 	for _, c := range []struct {
 		start    int
 		tb, want string
@@ -131,6 +131,15 @@ func TestRatingTieBreaks(t *testing.T) {
 		// art. 10.3: 1.5 of 2 against 2000 and 1800: at 2103 the expected
 		// scores are 0.64 (D=103) + 0.86 (D=303) = 1.50; at 2102, 0.64 + 0.85.
 		{3, "PTP", "2103", "art. 10.3: the lowest rating expected to score 1.5"},
+		// art. 10.3 for 1: 1.5 of 2 against 1800 and 2200: at 2240,
+		// 0.94 (D=440) + 0.56 (D=40) = 1.50; at 2239, 0.94 + 0.55.
+		{1, "PTP", "2240", "art. 10.3"},
+		// art. 10.3 for 4: 1 of 3 against 2200, 1800, 2000: at 1855,
+		// 0.11 + 0.58 + 0.31 = 1.00; at 1854, 0.11 + 0.58 + 0.30.
+		{4, "PTP", "1855", "art. 10.3"},
+		{4, "APPO", "1848", "art. 10.5: (2240 + 1200 + 2103) / 3 = 1847.67, rounded"},
+		{3, "APPO", "1765", "art. 10.5: (1855 + 2240 + 1200) / 3"},
+		{1, "APPO", "1719", "art. 10.5: (1200 + 2103 + 1855) / 3 = 1719.33"},
 	} {
 		if got := get(t, tab, c.start, c.tb); got != c.want {
 			t.Errorf("player %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)

@@ -12,7 +12,7 @@ import (
 // Cut-n drops the n least significant values, Median-n the n least and
 // the n most significant.
 type TieBreak struct {
-	Name   string // an acronym: PTS, BH, SB, DE, WIN, WON, BPG, BWG, GE, ARO, TPR, PTP, APRO, AOB, PS, KS
+	Name   string // an acronym: PTS, BH, FB, SB, DE, WIN, WON, BPG, BWG, GE, ARO, TPR, PTP, APRO, APPO, AOB, PS, KS
 	Cut    int    // Cut-n (C1, C2): the n lowest values cut
 	Median int    // Median-n (M1, M2): the n lowest and n highest cut
 	// Points is, in a team event, the score the tie-break is computed
@@ -53,11 +53,13 @@ var names = []struct {
 	{"KS", "Koya system (round robin)", false, false},
 	{"BH", "Buchholz", true, true},
 	{"SB", "Sonneborn-Berger", true, true},
+	{"FB", "Fore Buchholz", true, true},
 	{"AOB", "average of opponents' Buchholz", false, false},
 	{"ARO", "average rating of opponents", true, false},
 	{"TPR", "tournament performance rating", false, false},
 	{"PTP", "perfect tournament performance", false, false},
 	{"APRO", "average performance rating of opponents", false, false},
+	{"APPO", "average perfect performance of opponents", false, false},
 	{"MPTS", "match points (team events)", false, false},
 	{"GPTS", "game points (team events)", false, false},
 }

@@ -27,7 +27,7 @@ func (s *state) compute(tb TieBreak, _ [][]Value, _ int) []Value {
 		for i := range out {
 			out[i] = s.koya(i)
 		}
-	case "BH", "SB":
+	case "BH", "FB", "SB":
 		for i := range out {
 			out[i] = s.buchholz(i, tb)
 		}
@@ -43,10 +43,15 @@ func (s *state) compute(tb TieBreak, _ [][]Value, _ int) []Value {
 		for i := range out {
 			out[i] = s.rating(i, tb)
 		}
-	case "APRO":
+	case "APRO", "APPO":
+		// art. 10.4: the opponents' TPR; art. 10.5: their PTP
+		of := TieBreak{Name: "TPR"}
+		if tb.Name == "APPO" {
+			of.Name = "PTP"
+		}
 		perf := make([]Value, np)
 		for i := range perf {
-			perf[i] = s.rating(i, TieBreak{Name: "TPR"})
+			perf[i] = s.rating(i, of)
 		}
 		for i := range out {
 			out[i] = s.average(i, perf, Unit)
@@ -135,30 +140,41 @@ type contrib struct {
 	value Value // what the round adds: score for BH, score × points for SB
 }
 
-// contributions returns the rounds of player i as BH (sb false) or SB
-// counts them. FIDE Tie-Break Regulations 2023, art. 16: in a Swiss,
-// an unplayed round (bye, forfeit, absence) is counted as if played
-// against a "dummy opponent" whose score is the participant's own; in a
-// round robin it counts against the scheduled opponent (16.1), and a
-// round without one counts nothing.
-func (s *state) contributions(i int, sb bool) []contrib {
+// contributions returns the rounds of player i as BH, FB or SB counts
+// them (name). FIDE Tie-Break Regulations 2023, art. 16.4: in a Swiss, an
+// unplayed round (bye, forfeit, absence) is counted as if played against
+// a "dummy opponent" whose score is the participant's own; with
+// pre-determined pairings (a round robin, art. 15) a forfeit counts
+// against the scheduled opponent, and a round without one counts nothing.
+// FB (art. 8.3) counts the tournament's last round as a game drawn
+// against the scheduled opponent, played or not, and every score as
+// such a draw leaves it.
+func (s *state) contributions(i int, name string) []contrib {
+	adj, own := s.adj, s.total
+	fore := name == "FB" && s.n == s.last
+	if fore {
+		adj, own = s.fore()
+	}
 	var out []contrib
 	for r := 1; r <= s.n; r++ {
 		rd := s.round[i][r-1]
-		if rd.Result == Pending {
+		lastGame := fore && r == s.n && rd.Opponent != 0
+		if rd.Result == Pending && !lastGame {
 			continue
 		}
 		c := contrib{round: r}
 		if j, ok := s.played(i, r); ok {
-			c.score = s.adj[j].Value()
+			c.score = adj[j].Value()
+		} else if lastGame {
+			c.score = adj[s.idx[rd.Opponent]].Value()
 		} else if s.t.RoundRobin {
 			continue
 		} else {
-			c.score = s.total[i].Value()
+			c.score = own[i].Value()
 			c.vur = s.vur(i, r)
 		}
 		c.value = c.score
-		if sb {
+		if name == "SB" {
 			f := s.pts[i][r-1]
 			if s.sb != nil {
 				f = s.sb[i][r-1]
@@ -170,12 +186,31 @@ func (s *state) contributions(i int, sb bool) []contrib {
 	return out
 }
 
+// fore returns, for FB (art. 8.3), each player's score as opponents count
+// it and his own score (his dummy's, art. 16.4) with the last round, if
+// he was paired in it, a draw: whatever it gave, or gives once finished.
+func (s *state) fore() (adj, own []Points) {
+	adj, own = slices.Clone(s.adj), slices.Clone(s.total)
+	for i := range adj {
+		if s.round[i][s.n-1].Opponent == 0 {
+			continue
+		}
+		var before Points
+		for r := 1; r < s.n; r++ {
+			before += s.pts[i][r-1]
+		}
+		adj[i] = before + s.sc.Draw
+		own[i] = s.total[i] - s.pts[i][s.n-1] + s.sc.Draw
+	}
+	return adj, own
+}
+
 // buchholz is BH (art. 8.1) or SB (art. 9.1) with tb's cut or median
 // (art. 14.1): the least significant values cut are the voluntarily
 // unplayed rounds first (art. 14.6), unless a round counts less; the most
 // significant are the highest.
 func (s *state) buchholz(i int, tb TieBreak) Value {
-	cs := s.contributions(i, tb.Name == "SB")
+	cs := s.contributions(i, tb.Name)
 	low, high := tb.Cut, 0
 	if tb.Median > 0 {
 		low, high = tb.Median, tb.Median
@@ -217,7 +252,7 @@ func (s *state) buchholz(i int, tb TieBreak) Value {
 }
 
 // average returns the mean of the opponents' values v over the games
-// played (AOB, art. 8; APRO, art. 10.4), leaving out a zero value (an unrated
+// played (AOB, art. 8.2; APRO, art. 10.4; APPO, art. 10.5), leaving out a zero value (an unrated
 // opponent's performance), rounded half up to a multiple of step.
 func (s *state) average(i int, v []Value, step Value) Value {
 	var sum, n Value

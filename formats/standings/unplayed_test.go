@@ -24,17 +24,17 @@ func TestUnplayedRounds(t *testing.T) {
 		tb, want string
 		why      string
 	}{
-		// art. 16: a player's own unplayed round counts as played
+		// art. 16.4: a player's own unplayed round counts as played
 		// against a dummy opponent with the player's own score.
-		{5, "BH", "2", "art. 16: PAB against a dummy of 5's own 2 points, plus 2's 0"},
-		{3, "BH", "1.5", "art. 16: 4's 1.5, plus a dummy of 3's own 0 for the absence"},
+		{5, "BH", "2", "art. 16.4: PAB against a dummy of 5's own 2 points, plus 2's 0"},
+		{3, "BH", "1.5", "art. 16.4: 4's 1.5, plus a dummy of 3's own 0 for the absence"},
 		// art. 16.3.2: 3's absence after its last game counts as a
 		// draw for its opponents: 0 + ½.
 		{4, "BH", "2", "art. 16.3.2: 3 counts 0.5 (its absence as a draw), plus 1's 1.5"},
 		{1, "BH", "1.5", "art. 8.1: 2's 0, plus 4's 1.5"},
 		// art. 14.6: a voluntarily unplayed round is cut first.
 		{3, "BH-C1", "1.5", "art. 14.6: the absence's dummy (0) cut first"},
-		// art. 16 with 9.1: the dummy's score times what the round scored.
+		// art. 16.4 with 9.1: the dummy's score times what the round scored.
 		{5, "SB", "2", "art. 9.1: PAB 1 × dummy 2, plus 1 × 2's 0"},
 		{5, "WIN", "2", "art. 7.1: the PAB scores a win"},
 		{5, "WON", "1", "art. 7.2: the PAB is not won over the board"},
@@ -67,7 +67,7 @@ func TestCutVoluntaryFirst(t *testing.T) {
 	}
 	// BH: 2's 0 + dummy 2 (own score) + 4's 1.5 = 3.5
 	if got := get(t, tab, 1, "BH"); got != "3.5" {
-		t.Errorf("BH %s, want 3.5 (art. 16: the half-point bye against a dummy of 2 points)", got)
+		t.Errorf("BH %s, want 3.5 (art. 16.4: the half-point bye against a dummy of 2 points)", got)
 	}
 	// BH-C1: the bye's 2 is cut, though 2's 0 is lower: 0 + 1.5
 	if got := get(t, tab, 1, "BH-C1"); got != "1.5" {
@@ -75,9 +75,9 @@ func TestCutVoluntaryFirst(t *testing.T) {
 	}
 }
 
-// A forfeit in a Swiss is an unplayed round for both (art. 16: each
+// A forfeit in a Swiss is an unplayed round for both (art. 16.4: each
 // against a dummy of his own score); in a round robin it is a game
-// against the scheduled opponent (art. 16).
+// against the scheduled opponent (art. 15: pre-determined pairings).
 func TestForfeitSwissAndRoundRobin(t *testing.T) {
 	lines := []string{
 		"1: 4w1 2w= 3b1",
@@ -92,11 +92,11 @@ func TestForfeitSwissAndRoundRobin(t *testing.T) {
 		tb, want string
 		why      string
 	}{
-		{false, 2, "SB", "4", "art. 16: ½×1.5 + ½×2.5 + 1×dummy 2"},
-		{true, 2, "SB", "2", "art. 16: ½×1.5 + ½×2.5 + 1×4's 0"},
-		{false, 2, "BH", "6", "art. 16: 1.5 + 2.5 + dummy 2"},
-		{true, 2, "BH", "4", "art. 16: 1.5 + 2.5 + 0"},
-		{false, 4, "BH", "4", "art. 16: 2.5 + 1.5 + dummy 0"},
+		{false, 2, "SB", "4", "art. 16.4: ½×1.5 + ½×2.5 + 1×dummy 2"},
+		{true, 2, "SB", "2", "art. 15: ½×1.5 + ½×2.5 + 1×4's 0"},
+		{false, 2, "BH", "6", "art. 16.4: 1.5 + 2.5 + dummy 2"},
+		{true, 2, "BH", "4", "art. 15: 1.5 + 2.5 + 0"},
+		{false, 4, "BH", "4", "art. 16.4: 2.5 + 1.5 + dummy 0"},
 		{true, 1, "KS", "1.5", "art. 9.2: 50 % of 3 is 1.5: ½ against 2, 1 against 3"},
 		{true, 2, "KS", "1", "art. 9.2: ½ against 3, ½ against 1"},
 		{true, 3, "KS", "0.5", "art. 9.2"},
@@ -171,7 +171,7 @@ func TestByesOfEachKind(t *testing.T) {
 		tb, want string
 		why      string
 	}{
-		{1, "BH", "2", "art. 16: the full-point bye against a dummy of 1's own 2, plus 2's 0"},
+		{1, "BH", "2", "art. 16.4: the full-point bye against a dummy of 1's own 2, plus 2's 0"},
 		{2, "BH", "3.5", "art. 16.3.2: 3 counts 1.5 (its last absence as a draw), 1 counts 2 (its bye as won)"},
 		{4, "BH", "1.5", "art. 16.3.2: 5's absence before it played counts as the 0 it scored; dummy 1.5"},
 		{1, "WIN", "2", "art. 7.1: the full-point bye scores a win"},
@@ -182,5 +182,55 @@ func TestByesOfEachKind(t *testing.T) {
 		if got := get(t, tab, c.start, c.tb); got != c.want {
 			t.Errorf("player %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)
 		}
+	}
+}
+
+// Fore Buchholz (art. 8.3) counts the tournament's last round as drawn:
+// each player's and each opponent's score as a draw in it leaves them, a
+// forfeit in it a game drawn against the scheduled opponent; rounds
+// before it as Buchholz does (art. 16). Cut-1 drops the least significant
+// value, a voluntarily unplayed round first (art. 14.1, 14.6).
+func TestForeBuchholz(t *testing.T) {
+	// points: 1: 2.5, 2: 2, 3: 1.5, 4: 0; scores with round 3 drawn:
+	// 1: 2, 2: 1.5, 3: 2, 4: 0.5
+	forfeit := build(t, Classic, false,
+		"1: 4w1 2w= 3b1",
+		"2: 3w= 1b= 4w+",
+		"3: 2b= 4b1 1w0",
+		"4: 1b0 3w0 2b-",
+	)
+	// round 2's half-point bye is voluntarily unplayed; round 3 drawn
+	// leaves 1 with 2, 2 with 0.5, 4 with 1.5
+	cut := build(t, Classic, false,
+		"1: 2w1 H 4w=",
+		"2: 1b0 3b0 3w0",
+		"3: 4w1 2w1 2b1",
+		"4: 3b0 U 1b=",
+	)
+	for _, c := range []struct {
+		tour     Tournament
+		start    int
+		tb, want string
+		why      string
+	}{
+		{forfeit, 2, "FB", "4.5", "art. 8.3: 3's 2 + 1's 2 + the forfeit won drawn against 4: 0.5 (BH 6, a dummy of 2)"},
+		{forfeit, 4, "FB", "5.5", "art. 8.3: 1's 2 + 3's 2 + the forfeit lost drawn against 2: 1.5"},
+		{forfeit, 4, "FB-C1", "4", "art. 14.1: the last round's 1.5 cut, no longer unplayed"},
+		{forfeit, 1, "FB-M1", "1.5", "art. 14.1: 4's 0.5 and 3's 2 dropped, 2's 1.5 left"},
+		{cut, 1, "FB", "4", "art. 8.3: 2's 0.5 + the bye's dummy of 1's own 2 (art. 16.4) + 4's 1.5"},
+		{cut, 1, "FB-C1", "2", "art. 14.6: the half-point bye cut first though 2's 0.5 is lower"},
+		{cut, 4, "FB", "6", "art. 8.3: 3's 2.5 + the PAB's dummy of 4's own 1.5 (art. 16.4) + 1's 2"},
+	} {
+		tab := mustCompute(t, c.tour, 0, "BH,FB,FB-C1,FB-M1")
+		if got := get(t, tab, c.start, c.tb); got != c.want {
+			t.Errorf("player %d %s = %s, want %s (%s)", c.start, c.tb, got, c.want, c.why)
+		}
+	}
+	// Before the last round, FB is BH: no round of the tournament's last
+	// is counted yet.
+	forfeit.Rounds = 4
+	tab := mustCompute(t, forfeit, 0, "BH,FB")
+	if bh, fb := get(t, tab, 2, "BH"), get(t, tab, 2, "FB"); bh != fb {
+		t.Errorf("a 4-round tournament after round 3: FB %s, BH %s, want equal", fb, bh)
 	}
 }
