@@ -22,11 +22,15 @@
 // ratings through the FIDE Rating Regulations' tables (B.02 8.1).
 // [DefaultSwiss] and [DefaultRoundRobin] are FIDE's recommended lists.
 //
-// Team events ([ComputeTeams]) rank by match points (2-1-0
-// unless the event says otherwise) or game points; MPTS and GPTS are the
-// other score as a tie-break, "BH:GP" any tie-break computed on game
-// points, and SB multiplies an opponent's score by the other score made
-// against it.
+// Team events ([ComputeTeams]; [FromTeamTRF] reads one from a TRF's
+// 013 or 310 team lines) rank by match points (2-1-0 unless the event
+// says otherwise) or game points; MPTS and GPTS are the other score as a
+// tie-break, and any tie-break is computed on the primary score or the
+// one it names ("BH:GP"): SB multiplies an opponent's score by the score
+// of the same kind made against him, the extended SB names both (EMGSB:
+// the opponents' match points × the game points made against them, the
+// Olympiads' Sonneborn-Berger; EGMSB, EMMSB, EGGSB). Matches won (WIN,
+// WON, GE...) count on match points.
 //
 // # Unplayed rounds
 //

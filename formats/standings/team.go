@@ -1,6 +1,9 @@
 package standings
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Team is a team of a team event, with its matches from round 1.
 type Team struct {
@@ -35,6 +38,9 @@ type TeamTournament struct {
 	// "GP".
 	Primary    string
 	RoundRobin bool
+	// Rounds is the number of rounds of the event (FB's last round, art.
+	// 8.3); 0: the longest team's rounds.
+	Rounds int
 }
 
 // MatchPoints210 is the usual match scoring of team events: 2, 1, 0.
@@ -44,9 +50,12 @@ var MatchPoints210 = ScoringOf(200, 100, 0)
 // every round). Points are the primary score (match points unless
 // Primary is "GP"); each tie-break is computed on the score it names
 // ("BH:GP") or the primary one; MPTS and GPTS are the match and game
-// points as tie-breaks (the secondary score, FIDE Tie-Break Regulations
-// the secondary score); SB multiplies each opponent's score by the other score the
-// team made against it (game points against an opponent's match points).
+// points as tie-breaks (the secondary score); SB multiplies each
+// opponent's score by the same kind of score made against him, as
+// TieBreakServer does, and the extended SB names both: EMGSB the
+// opponents' match points by the game points made against them (the
+// Olympiads'), EGMSB the other way, EMMSB and EGGSB as SB:MP and SB:GP.
+// Matches won (WIN, WON, BPG, BWG, GE) count on match points.
 func ComputeTeams(tt TeamTournament, after int, tbs []TieBreak) (*Table, error) {
 	ms, gs := tt.MatchScoring, tt.GameScoring
 	if ms == (Scoring{}) {
@@ -61,8 +70,8 @@ func ComputeTeams(tt TeamTournament, after int, tbs []TieBreak) (*Table, error) 
 	b := Points(tt.Boards)
 	gpSc := Scoring{Win: gs.Win * b, Draw: gs.Draw * b, Loss: gs.Loss * b, ForfeitWin: gs.ForfeitWin * b, ForfeitLoss: gs.ForfeitLoss * b,
 		FullBye: gs.FullBye * b, HalfBye: gs.HalfBye * b, ZeroBye: gs.ZeroBye * b, PairingBye: gs.PairingBye * b}
-	mt := Tournament{Scoring: ms, RoundRobin: tt.RoundRobin}
-	gt := Tournament{Scoring: gpSc, RoundRobin: tt.RoundRobin}
+	mt := Tournament{Scoring: ms, RoundRobin: tt.RoundRobin, Rounds: tt.Rounds}
+	gt := Tournament{Scoring: gpSc, RoundRobin: tt.RoundRobin, Rounds: tt.Rounds}
 	gpOf := map[int][]Points{}
 	for _, team := range tt.Teams {
 		p := Player{Start: team.Start, Name: team.Name}
@@ -115,19 +124,37 @@ func ComputeTeams(tt TeamTournament, after int, tbs []TieBreak) (*Table, error) 
 		}
 	}
 	gs1.adjust()
-	ms1.sb, gs1.sb = gs1.pts, ms1.pts
 	primary := ms1
 	if tt.Primary == "GP" {
 		primary = gs1
 	} else if tt.Primary != "" && tt.Primary != "MP" {
 		return nil, inputErr("primary score %q: want MP (match points) or GP (game points)", tt.Primary)
 	}
+	// The extended SB multiplies one score's opponents by the other
+	// score's results: the state of the first, with the second's points.
+	ext := func(opp, res *state) *state {
+		x := *opp
+		x.sb = res.pts
+		return &x
+	}
 	of := func(tb TieBreak) *state {
 		switch {
+		case tb.Name == "EMMSB":
+			return ms1
+		case tb.Name == "EGGSB":
+			return gs1
+		case tb.Name == "EMGSB":
+			return ext(ms1, gs1)
+		case tb.Name == "EGMSB":
+			return ext(gs1, ms1)
 		case tb.Name == "MPTS" || tb.Points == "MP":
 			return ms1
 		case tb.Name == "GPTS" || tb.Points == "GP":
 			return gs1
+		case tb.Points == "" && slices.Contains([]string{"WIN", "WON", "BPG", "BWG", "GE"}, tb.Name):
+			// matches won (art. 7) are won on match points, whatever
+			// the event ranks by
+			return ms1
 		}
 		return primary
 	}

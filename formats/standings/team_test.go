@@ -36,7 +36,7 @@ func teamTable(t *testing.T, tt TeamTournament, list string) *Table {
 }
 
 func TestTeamEvent(t *testing.T) {
-	tab := teamTable(t, teams4(), "GPTS,BH,SB,BH:GP,WIN")
+	tab := teamTable(t, teams4(), "GPTS,BH,SB,BH:GP,SB:GP,EMGSB,EGMSB,WIN")
 	for _, c := range []struct {
 		start    int
 		tb, want string
@@ -46,8 +46,12 @@ func TestTeamEvent(t *testing.T) {
 		{1, "GPTS", "3", "team events: game points, the secondary score"},
 		{4, "GPTS", "2.5", "team events"},
 		{1, "BH", "9", "art. 8.1 on match points: 4 + 2 + 3"},
-		{1, "SB", "9.5", "art. 9.1: opponents' match points × game points scored: 4×1.5 + 2×1 + 3×0.5"},
-		{4, "SB", "6.5", "art. 9.1: 2×1 + 4×0 + 3×1.5"},
+		{1, "SB", "10", "art. 9.1 on match points: opponents' match points × match points scored: 4×2 + 2×1 + 3×0"},
+		{4, "SB", "8", "art. 9.1: 2×1 + 4×0 + 3×2"},
+		{1, "SB:GP", "9.75", "art. 9.1 on game points: 4×1.5 + 2.5×1 + 2.5×0.5"},
+		{1, "EMGSB", "9.5", "extended SB: opponents' match points × game points scored: 4×1.5 + 2×1 + 3×0.5"},
+		{4, "EMGSB", "6.5", "2×1 + 4×0 + 3×1.5"},
+		{1, "EGMSB", "10.5", "extended SB: opponents' game points × match points scored: 4×2 + 2.5×1 + 2.5×0"},
 		{1, "BH:GP", "9", "art. 8.1 on game points: 4 + 2.5 + 2.5"},
 		{2, "WIN", "2", "art. 7.1: matches won"},
 	} {
@@ -91,7 +95,7 @@ func TestTeamErrors(t *testing.T) {
 	if _, err := Compute(Tournament{Players: []Player{{Start: 1}}}, 0, tbs); err == nil {
 		t.Error("BH:GP in an individual tournament: want an error")
 	}
-	for _, in := range []string{"BH:XP", "MPTS:GP"} {
+	for _, in := range []string{"BH:XP", "MPTS:GP", "EMGSB:MP"} {
 		if _, err := Parse(in); err == nil {
 			t.Errorf("Parse(%q): want an error", in)
 		}

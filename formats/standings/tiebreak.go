@@ -62,6 +62,10 @@ var names = []struct {
 	{"APPO", "average perfect performance of opponents", false, false},
 	{"MPTS", "match points (team events)", false, false},
 	{"GPTS", "game points (team events)", false, false},
+	{"EMMSB", "extended SB: opponents' match points × match points (team events)", true, true},
+	{"EMGSB", "extended SB: opponents' match points × game points (team events)", true, true},
+	{"EGMSB", "extended SB: opponents' game points × match points (team events)", true, true},
+	{"EGGSB", "extended SB: opponents' game points × game points (team events)", true, true},
 }
 
 // Names returns the acronyms Parse knows, in the order of the regulations.
@@ -94,8 +98,9 @@ func Defaults(roundRobin bool) []TieBreak {
 // regulations separated by commas (blanks allowed), each with at most one
 // modifier after "-" or "/": C1, C2 (Cut-1, Cut-2), M1, M2 (Median-1,
 // Median-2); case does not matter. In a team event an acronym may name
-// the points it is computed on, ":MP" or ":GP" ("BH:GP-C1"), and MPTS
-// and GPTS are the match and game points as tie-breaks. PTS, if listed, is dropped: points
+// the points it is computed on, ":MP" or ":GP" ("BH:GP-C1"); MPTS and
+// GPTS are the match and game points as tie-breaks, EMMSB, EMGSB, EGMSB
+// and EGGSB the extended Sonneborn-Berger. PTS, if listed, is dropped: points
 // always rank first. An empty list is no tie-breaks. The same tie-break
 // twice is refused.
 func Parse(s string) ([]TieBreak, error) {
@@ -128,7 +133,7 @@ func Parse(s string) ([]TieBreak, error) {
 			return nil, fail("unknown tie-break %q: want one of %s", name, strings.Join(Names(), ", "))
 		}
 		tb := TieBreak{Name: name, Points: pts}
-		if hasPts && (name == "MPTS" || name == "GPTS" || name == "PTS") {
+		if hasPts && (name == "PTS" || teamOnly(name)) {
 			return nil, fail("%s names its points already", name)
 		}
 		if hasMod {
@@ -183,4 +188,16 @@ func Format(tbs []TieBreak) string {
 		s[i] = t.String()
 	}
 	return strings.Join(s, ",")
+}
+
+// teamOnly reports a tie-break of team events only: the match and game
+// points, and the extended Sonneborn-Berger, which names both scores it
+// multiplies (EMGSB: the opponents' match points × the game points made
+// against them).
+func teamOnly(name string) bool {
+	switch name {
+	case "MPTS", "GPTS", "EMMSB", "EMGSB", "EGMSB", "EGGSB":
+		return true
+	}
+	return false
 }

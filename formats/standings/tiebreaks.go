@@ -27,7 +27,7 @@ func (s *state) compute(tb TieBreak, _ [][]Value, _ int) []Value {
 		for i := range out {
 			out[i] = s.koya(i)
 		}
-	case "BH", "FB", "SB":
+	case "BH", "FB", "SB", "EMMSB", "EMGSB", "EGMSB", "EGGSB":
 		for i := range out {
 			out[i] = s.buchholz(i, tb)
 		}
@@ -174,7 +174,7 @@ func (s *state) contributions(i int, name string) []contrib {
 			c.vur = s.vur(i, r)
 		}
 		c.value = c.score
-		if name == "SB" {
+		if sonneborn(name) {
 			f := s.pts[i][r-1]
 			if s.sb != nil {
 				f = s.sb[i][r-1]
@@ -313,4 +313,10 @@ func (s *state) rating(i int, tb TieBreak) Value {
 		return Int(ptp(score, ratings))
 	}
 	return Int(aro(ratings))
+}
+
+// sonneborn reports SB and the team events' extended SB (EMGSB...): a
+// round counts its opponent's score times the points made against him.
+func sonneborn(name string) bool {
+	return name == "SB" || len(name) == 5 && name[0] == 'E' && name[3:] == "SB"
 }
