@@ -25,20 +25,38 @@ func readTeamTRF(t *testing.T, path string) *trf.File {
 	return f
 }
 
-// A team round robin written as TRF-16 with 013 team lines (four teams
-// of two boards, a board forfeited in round 2; see formats/trf/testdata
-// README), against TieBreakServer's standings of the same file: match
-// and game points, BH and SB on match points (with Cut-1), on game points
-// (BH:GP, SB:GP), the extended SB (EMGSB, EGGSB), WIN, WON, DE and KS.
+// Team events written as TRF-16 with 013 team lines (see
+// formats/trf/testdata's README): a round robin of four teams of two
+// boards, a board forfeited; a Swiss of five, a team bye each round, a
+// match forfeited by both of a team's boards. Against TieBreakServer's
+// standings of the same files: match and game points, BH and SB on match
+// points (with Cut-1), on game points (BH:GP, SB:GP), the extended SB
+// (EMGSB, EGGSB), WIN, WON, GE, DE and KS. FB is worked by hand below:
+// TieBreakServer's commit 7bff943 adds a draw to a team whose last round
+// is a bye (see testdata/tiebreakserver/README.md).
 func TestTeamTRFAgainstTieBreakServer(t *testing.T) {
-	tt, err := FromTeamTRF(readTeamTRF(t, "constructed/team-013-rr.trf"), true)
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(filepath.Join("testdata", "tiebreakserver", "teams", "*.csv"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("reference files: %v %v", files, err)
 	}
-	if tt.Boards != 2 || len(tt.Teams) != 4 || tt.Teams[1].Name != "Boreal" {
-		t.Fatalf("%d boards, %d teams (%+v)", tt.Boards, len(tt.Teams), tt.Teams)
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".csv")
+		t.Run(name, func(t *testing.T) {
+			tt, err := FromTeamTRF(readTeamTRF(t, "constructed/"+name+".trf"), strings.HasSuffix(name, "-rr"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.Boards != 2 || len(tt.Teams) < 4 || tt.Teams[1].Name != "Boreal" {
+				t.Fatalf("%d boards, %d teams (%+v)", tt.Boards, len(tt.Teams), tt.Teams)
+			}
+			teamsAgainst(t, tt, file)
+		})
 	}
-	fh, err := os.Open(filepath.Join("testdata", "tiebreakserver", "teams", "team-013-rr.csv"))
+}
+
+func teamsAgainst(t *testing.T, tt TeamTournament, file string) {
+	t.Helper()
+	fh, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +93,30 @@ func TestTeamTRFAgainstTieBreakServer(t *testing.T) {
 			if want := parseValue(t, rec[2+c]); got != want {
 				t.Errorf("team %d %s: %s, TieBreakServer %s", start, h, got, rec[2+c])
 			}
+		}
+	}
+}
+
+// Fore Buchholz of a team event (art. 8.3), on match points: the last
+// round counted as a match drawn (1 match point) by every team paired in
+// it; a team with the bye in it keeps its score.
+func TestTeamForeBuchholz(t *testing.T) {
+	tt, err := FromTeamTRF(readTeamTRF(t, "constructed/team-013-swiss.trf"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := teamTable(t, tt, "BH,FB")
+	for _, c := range []struct {
+		team     int
+		tb, want string
+		why      string
+	}{
+		{1, "BH", "9", "art. 8.1: Boreal 5 + Caledon 0 + Dovre 4"},
+		{1, "FB", "11", "art. 8.3: Boreal 5 (its last round a bye) + Caledon 1 + Dovre 5, both with round 3 drawn"},
+		{2, "FB", "14", "art. 8.3, 16.4: Aurora 4 + two dummies of Boreal's own 5 (the forfeit won, the bye)"},
+	} {
+		if got := get(t, tab, c.team, c.tb); got != c.want {
+			t.Errorf("team %d %s = %s, want %s (%s)", c.team, c.tb, got, c.want, c.why)
 		}
 	}
 }
