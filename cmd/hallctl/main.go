@@ -145,8 +145,8 @@ Setting up (chief arbiter)
   tournament NAME [-tc TC] [-ruleset R] [-scoring 3-1-0] [-draw-odds SIDE]   create an event (names are unique)
              [-tiebreaks BH-C1,BH,SB] [-section-tiebreaks SECTION=LIST ...]
                                             the ordered tie-break list (FIDE Tie-Break Regulations
-                                            acronyms: PTS DE WIN WON BPG BWG PS GE BH AOB SB KS ARO TPR
-                                            PTP APRO; modifiers -C1 -C2 -M1 -M2); none: FIDE's defaults
+                                            acronyms: PTS DE WIN WON BPG BWG PS GE BH FB AOB SB KS ARO
+                                            TPR PTP APRO APPO; modifiers -C1 -C2 -M1 -M2); none: FIDE's defaults
   tiebreaks TOURNAMENT [LIST] [-section S] [-reason R]   change the tie-break list later (a section's:
                                             -section; no LIST: FIDE's defaults, or for a section the
                                             tournament's); audited

@@ -95,4 +95,10 @@ func TestTournamentTieBreaks(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "BUCHHOLZ") || !strings.Contains(err.Error(), "InvalidArgument") {
 		t.Errorf("a bad tie-break list: %v, want InvalidArgument naming BUCHHOLZ", err)
 	}
+	// A team event's tie-break is refused when the list is set, not at
+	// every table after: the hall ranks players.
+	err = run(context.Background(), []string{"tiebreaks", "Blitz", "BH,EMGSB"}, &out, chiefEnv(h))
+	if err == nil || !strings.Contains(err.Error(), "EMGSB") || !strings.Contains(err.Error(), "InvalidArgument") || !strings.Contains(err.Error(), "rank players") {
+		t.Errorf("a team event's tie-break: %v, want InvalidArgument naming EMGSB, saying the hall ranks players", err)
+	}
 }

@@ -75,7 +75,7 @@ type state struct {
 // players equal in all share a rank and are listed by start number.
 func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
 	for i, tb := range tbs {
-		if tb.Points != "" || teamOnly(tb.Name) {
+		if tb.TeamOnly() {
 			return nil, &ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): this tournament is of individuals, want one without :MP or :GP"}
 		}
 	}

@@ -68,6 +68,11 @@ var names = []struct {
 	{"EGGSB", "extended SB: opponents' game points × game points (team events)", true, true},
 }
 
+// TeamOnly reports a tie-break only a team event has: match or game
+// points as a tie-break (MPTS, GPTS), one computed on them ("BH:GP"), the
+// extended SB (EMGSB...). Compute refuses them.
+func (t TieBreak) TeamOnly() bool { return t.Points != "" || teamOnly(t.Name) }
+
 // Names returns the acronyms Parse knows, in the order of the regulations.
 func Names() []string {
 	out := make([]string, len(names))

@@ -45,6 +45,13 @@ func checkList(field, s string) (string, error) {
 		return "", nil
 	}
 	tbs, err := standings.Parse(s)
+	for i, tb := range tbs {
+		if err == nil && tb.TeamOnly() {
+			// The hall's tournaments rank players: a team's tie-break
+			// would refuse every table later, not now.
+			err = &standings.ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): the hall's standings rank players, want one without :MP or :GP"}
+		}
+	}
 	if err != nil {
 		why := err.Error()
 		if pe := (*standings.ParseError)(nil); errors.As(err, &pe) {
