@@ -76,7 +76,7 @@ type state struct {
 func Compute(t Tournament, after int, tbs []TieBreak) (*Table, error) {
 	for i, tb := range tbs {
 		if tb.TeamOnly() {
-			return nil, &ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): this tournament is of individuals, want one without :MP or :GP"}
+			return nil, &ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): this tournament is of individuals, want one of individuals (no :MP or :GP, not MPTS, GPTS or the extended SB)"}
 		}
 	}
 	s, err := newState(&t, after)

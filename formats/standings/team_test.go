@@ -126,7 +126,7 @@ func TestErrorKinds(t *testing.T) {
 		{oneErr, ErrInconsistent, "the two players of a game name each other"},
 		{teamErr, ErrInconsistent, "want 1 or more"},
 		{ptsErr, ErrInconsistent, "at most two decimals"},
-		{listErr, ErrTieBreakList, "want one without :MP or :GP"},
+		{listErr, ErrTieBreakList, "want one of individuals (no :MP or :GP"},
 		{parseErr, ErrTieBreakList, "want one of"},
 	} {
 		if !errors.Is(c.err, c.kind) || c.err == nil || !strings.Contains(c.err.Error(), c.says) {

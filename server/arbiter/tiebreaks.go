@@ -49,7 +49,7 @@ func checkList(field, s string) (string, error) {
 		if err == nil && tb.TeamOnly() {
 			// The hall's tournaments rank players: a team's tie-break
 			// would refuse every table later, not now.
-			err = &standings.ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): the hall's standings rank players, want one without :MP or :GP"}
+			err = &standings.ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): the hall's standings rank players, want one of individuals (no :MP or :GP, not MPTS, GPTS or the extended SB)"}
 		}
 	}
 	if err != nil {
