@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chesshall/hallclock/formats/words"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
@@ -151,16 +152,18 @@ func (b *Board) applyWaitingCommands(ctx context.Context) error {
 		e.T = b.now()
 		next, err := rules.Apply(b.state, e)
 		if err != nil {
+			m := words.Refused(e.Kind.String(), err)
 			if werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 				if err := tx.ResolveCommand(c.rec.ID, storage.CommandRefused, err.Error()); err != nil {
 					return err
 				}
 				return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: ActionText(c.action),
-					Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action, CommandID: c.rec.ID})
+					Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action, CommandID: c.rec.ID,
+					Kind: m.Kind, Params: m.Params})
 			}); werr != nil {
 				return werr
 			}
-			b.resolve(c, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: err.Error()})
+			b.resolve(c, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: err.Error(), words: m})
 			continue
 		}
 		if err := b.commit(ctx, change{next: next, event: e, cmd: c, actor: "server", reason: c.rec.Reason}); err != nil {
