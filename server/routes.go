@@ -30,7 +30,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/stream", s.serveStream)
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())
-	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns}).Routes(mux)
+	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns,
+		Zone: s.opts.Zone}).Routes(mux)
 	mux.Handle("GET "+wslink.Path, s.wslink)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)

@@ -119,7 +119,11 @@ func (a *Service) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Bo
 func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.AuditLogResponse, error) {
 	s := a
 	if req.GetBoardId() == "" {
-		return a.hallAudit(ctx, req)
+		out, err := a.hallAudit(ctx, req)
+		if out != nil {
+			out.TimeZone = a.zoneName()
+		}
+		return out, err
 	}
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
@@ -141,7 +145,7 @@ func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.Au
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.AuditLogResponse{}
+	out := &pb.AuditLogResponse{TimeZone: a.zoneName()}
 	for _, r := range audits {
 		out.Entries = append(out.Entries, auditEntry(r))
 	}

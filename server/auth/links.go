@@ -101,7 +101,7 @@ func (ss *Sessions) IssueLink(ctx context.Context, tokenID, madeBy string) (code
 			return err
 		}
 		return tx.AddAudit(&storage.AuditRecord{Actor: madeBy, What: fmt.Sprintf("sign-in link made for %s (%s), valid until %s",
-			id.Actor(), tokenID, expires.Format("15:04:05 MST")), Outcome: storage.OutcomeApplied})
+			id.Actor(), tokenID, Clock(expires, ss.zoneOrUTC())), Outcome: storage.OutcomeApplied})
 	})
 	if err != nil {
 		return "", time.Time{}, err
@@ -140,4 +140,12 @@ func (ss *Sessions) Link(ctx context.Context, code string) (*Identity, time.Time
 		return nil, time.Time{}, signInError()
 	}
 	return id, l.Expires, nil
+}
+
+// zoneOrUTC is the hall's time zone, UTC if none was set.
+func (ss *Sessions) zoneOrUTC() *time.Location {
+	if ss.zone == nil {
+		return time.UTC
+	}
+	return ss.zone
 }
