@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/chesshall/hallclock/formats/words"
@@ -58,7 +59,7 @@ func TestRefusalIsKindAndParamsInAnswerAndAudit(t *testing.T) {
 	}
 	var refused *pb.AuditEntry
 	for _, e := range log.GetEntries() {
-		if e.GetWords() != nil {
+		if strings.HasPrefix(e.GetWords().GetKind(), "refused.") {
 			if refused != nil {
 				t.Errorf("two entries with words: %v and %v", refused, e)
 			}
@@ -66,11 +67,36 @@ func TestRefusalIsKindAndParamsInAnswerAndAudit(t *testing.T) {
 		}
 	}
 	if refused == nil {
-		t.Fatalf("no audit entry has words: %v", log.GetEntries())
+		t.Fatalf("no audit entry says a refusal in words: %v", log.GetEntries())
 	}
 	check("the audit entry", refused.GetWords(), resp.GetMessage())
 	if refused.GetOutcome() != "refused: "+resp.GetMessage() {
 		t.Errorf("outcome %q: the English outcome is kept as it was", refused.GetOutcome())
+	}
+	// The hall's own actions are words too: every kind the hall wrote has
+	// its words in every catalogue, and a tournament made reads in Russian.
+	hallWide, err := arb.AuditLog(ctx, &pb.AuditLogRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := false
+	for _, e := range append(hallWide.GetEntries(), log.GetEntries()...) {
+		w := e.GetWords()
+		if w == nil {
+			continue
+		}
+		if !words.Known(w.GetKind()) {
+			t.Errorf("entry %q has kind %q, which no catalogue knows", e.GetWhat(), w.GetKind())
+		}
+		if w.GetKind() == "did.create_tournament" {
+			made = true
+			if got := words.Render("ru", wire.Message(w)); got != "создан турнир Open" {
+				t.Errorf("a tournament made, in Russian: %q", got)
+			}
+		}
+	}
+	if !made {
+		t.Errorf("no entry says the tournament was made: %v", hallWide.GetEntries())
 	}
 	// The pages read the same catalogue from the hall.
 	res, err := h.HTTPClient().Get(h.HTTP(t) + "/words/audit.ko.json")

@@ -127,11 +127,11 @@ type AuditRecord struct {
 	// CommandID is the arbiter command it concerns (issued, or refused by
 	// the rules on the clock), "" if none.
 	CommandID string
-	// Kind and Params are what the outcome tells a person (a refusal's
-	// reason, an alert) as a kind and its parameters (formats/words),
-	// written in each reader's language; "" if it tells nothing more than
-	// applied or pending. Rows written before kinds have the kind "text",
-	// whose parameter "text" is the outcome's English words.
+	// Kind and Params are the record in words for people, as a kind and
+	// its parameters (formats/words) written in each reader's language: a
+	// refusal's reason, an alert, or what an action of the hall did; ""
+	// if Action says it. Refusals and alerts written before kinds have the
+	// kind "text", whose parameter "text" is the outcome's English words.
 	Kind   string
 	Params map[string]string
 }

@@ -103,6 +103,13 @@ func lookup(lang, key string) (string, bool) {
 	return s, ok
 }
 
+// Known reports whether the catalogues have words for kind (any other is
+// written as its "text").
+func Known(kind string) bool {
+	_, ok := catalogues[English]["audit."+kind]
+	return ok
+}
+
 // Render writes m in lang (a BCP 47 tag).
 func Render(lang string, m Message) string {
 	lang = Base(lang)

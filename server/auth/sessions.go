@@ -183,8 +183,9 @@ func (ss *Sessions) SignIn(w http.ResponseWriter, r *http.Request, credential st
 			if id, ok = ss.tokens.LookupID(l.TokenID); !ok {
 				return fmt.Errorf("%w: the sign-in link's token was revoked", hallerr.ErrUnauthenticated)
 			}
-			if err := tx.AddAudit(&storage.AuditRecord{Actor: id.Actor(), What: "signed in with a link made by " + l.MadeBy,
-				Outcome: storage.OutcomeApplied}); err != nil {
+			what := "signed in with a link made by " + l.MadeBy
+			if err := tx.AddAudit(&storage.AuditRecord{Actor: id.Actor(), What: what, Outcome: storage.OutcomeApplied,
+				Kind: "did.signin_with_link", Params: map[string]string{"by": l.MadeBy, "text": what}}); err != nil {
 				return err
 			}
 		}

@@ -47,8 +47,9 @@ func (h *Hall) AssignDevice(ctx context.Context, id *auth.Identity, b *Board, de
 			if err := move.Audit(tx, id.Actor(), b.rec.ID, reason); err != nil {
 				return err
 			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(),
-				What: fmt.Sprintf("assign device %s (was %q)%s", dev, prev, move.Note()), Reason: reason, Outcome: storage.OutcomeApplied})
+			what := fmt.Sprintf("assign device %s (was %q)%s", dev, prev, move.Note())
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: storage.OutcomeApplied,
+				Kind: "did.assign_device", Params: map[string]string{"device": dev, "was": prev, "text": what}})
 		})
 		if werr != nil {
 			return
@@ -115,8 +116,9 @@ func (h *Hall) UseVirtualClock(ctx context.Context, id *auth.Identity, b *Board,
 			if err := tx.SetBoardDevice(b.rec.ID, ""); err != nil {
 				return err
 			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(),
-				What: fmt.Sprintf("use virtual clock (device %q retired)", prev), Reason: reason, Outcome: storage.OutcomeApplied})
+			what := fmt.Sprintf("use virtual clock (device %q retired)", prev)
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: storage.OutcomeApplied,
+				Kind: "did.use_virtual_clock", Params: map[string]string{"device": prev, "text": what}})
 		})
 		if werr != nil {
 			return

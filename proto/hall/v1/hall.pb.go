@@ -5346,7 +5346,7 @@ type AuditEntry struct {
 	IssuedBy      string      `protobuf:"bytes,14,opt,name=issued_by,json=issuedBy,proto3" json:"issued_by,omitempty"`                   // an event carrying out a command: who gave the command ("arbiter:Anna")
 	BoardId       string      `protobuf:"bytes,15,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // the board the entry concerns, "" for a hall-wide action
 	Board         string      `protobuf:"bytes,16,opt,name=board,proto3" json:"board,omitempty"`                                         // its name: tournament, round, section and number ("Nordic Open 3.A1")
-	Words         *Words      `protobuf:"bytes,17,opt,name=words,proto3" json:"words,omitempty"`                                         // what the outcome tells a person (a refusal's reason, an alert) as a kind and parameters; unset when it tells nothing more than applied or pending. Entries written before kinds: kind "text"
+	Words         *Words      `protobuf:"bytes,17,opt,name=words,proto3" json:"words,omitempty"`                                         // the entry in words for people, as a kind and parameters: a refusal's reason, an alert, or what an action of the hall did (a tournament made, a sign-in link); unset when action says it. Refusals and alerts written before kinds: kind "text"
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
