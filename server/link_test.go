@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -740,6 +741,12 @@ func TestLinkDisplayDisagreementAlerts(t *testing.T) {
 	if len(st.GetAlerts()) != 1 || !strings.Contains(st.GetAlerts()[0], dev) {
 		t.Errorf("alerts = %q, want one naming %s", st.GetAlerts(), dev)
 	}
+	// The attention list's words: a kind and its parameters, beside the
+	// English, for the page to write in its reader's language.
+	if aw := st.GetAlertWords(); len(aw) != 1 || aw[0].GetKind() != "alert.display_check" || aw[0].GetParams()["device"] != dev ||
+		aw[0].GetParams()["black_ms"] != strconv.FormatInt(bl-5000, 10) || aw[0].GetParams()["rules_black_ms"] != strconv.FormatInt(bl, 10) {
+		t.Errorf("alert_words = %v, want the display check's kind with the device and both times", aw)
+	}
 	if st.GetBoardSeq() != 3 || st.GetBlack().GetRemainingMs() != bl || st.GetBlack().GetMoves() != 1 {
 		t.Errorf("board = board_seq %d, black %d ms, %d moves; want 3, %d ms (the rules' time), 1",
 			st.GetBoardSeq(), st.GetBlack().GetRemainingMs(), st.GetBlack().GetMoves(), bl)
@@ -753,6 +760,9 @@ func TestLinkDisplayDisagreementAlerts(t *testing.T) {
 	for _, e := range log.GetEntries() {
 		if strings.HasPrefix(e.GetOutcome(), "alert: ") {
 			alerts++
+			if e.GetWords().GetKind() != "alert.display_check" || e.GetWords().GetParams()["seq"] != "3" {
+				t.Errorf("alert audit entry words = %v, want the display check's kind and parameters", e.GetWords())
+			}
 			if e.GetBoardSeq() != 3 {
 				t.Errorf("alert audit entry board_seq = %d, want 3", e.GetBoardSeq())
 			}

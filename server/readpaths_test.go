@@ -63,6 +63,7 @@ var routesNotReads = map[string]string{
 	"GET /standings/{tournament}":         "the standings page's HTML; what it shows is /api/standings/{tournament}",
 	"GET /display/standings/{tournament}": "the standings display page's HTML; what it shows is /api/standings/{tournament}",
 	"GET /print/":                         "the print pages' HTML (pairings, results, standings) for a signed-in arbiter; what they show is read through the API",
+	"GET /words/{file}":                   "the catalogues of the audit's words in each language, the same for every hall",
 }
 
 // sectionHallWithByes is a round of sections A and B, each with a board

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"io/fs"
 	"net/http"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
@@ -17,8 +19,9 @@ import (
 // /api/broadcasts, the backup at /api/backup), the page of a visually
 // disabled player's assistant (package assist: /assist), the broadcast feeds
 // (package broadcast: PGN of rounds and boards, the display page), the
-// sign-in (package auth), the publisher's status to NATS (/api/stream) and
-// the clocks' streams over WebSocket (package wslink: /clocklink).
+// sign-in (package auth), the publisher's status to NATS (/api/stream),
+// the clocks' streams over WebSocket (package wslink: /clocklink) and the
+// catalogues of the audit's words (/words/audit.<lang>.json).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
 	assist.Routes(mux)
@@ -27,10 +30,27 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/stream", s.serveStream)
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())
-	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns}).Routes(mux)
+	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns,
+		Zone: s.opts.Zone}).Routes(mux)
 	mux.Handle("GET "+wslink.Path, s.wslink)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
+	mux.HandleFunc("GET /words/{file}", serveWords)
+}
+
+// serveWords serves the catalogues of the hall's words for people
+// (package formats/words: /words/audit.<lang>.json), with which the pages
+// write the audit's kinds and parameters in their reader's language.
+func serveWords(w http.ResponseWriter, r *http.Request) {
+	b, err := fs.ReadFile(words.Files, "i18n/"+r.PathValue("file"))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(b)
 }
 
 // credentialed says whether r shows a valid token or session (httpdoor:

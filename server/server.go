@@ -117,6 +117,10 @@ type Options struct {
 	// delay. The PGN is cut at the events' commit times, which the store
 	// takes from its own clock: Clock must tell the same time.
 	BroadcastDelay time.Duration
+	// Zone is the hall's time zone: the times people read (the sign-in
+	// link's expiry, the audit) are in it, and the pages are told it.
+	// Default the machine's (MachineZone).
+	Zone *time.Location
 	// Relay tunes the pushes of rounds' PGN to relays (package broadcast).
 	Relay broadcast.RelayOptions
 	// PublicRounds makes every round public, whatever SetBroadcast says
@@ -182,6 +186,9 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
+	if o.Zone == nil || o.Zone == time.Local {
+		o.Zone = MachineZone()
+	}
 	if o.Clock == nil {
 		o.Clock = mono.Real()
 	}
@@ -287,6 +294,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if s.sessions, err = auth.LoadSessions(ctx, s.tokens, time.Now); err != nil {
 		return nil, err
 	}
+	s.sessions.SetZone(opts.Zone)
 	s.signIns = auth.NewSignInLimit(opts.SignInBurst, opts.SignInEvery, s.clock.Now, s.log)
 	s.door = httpdoor.New(opts.HTTP, s.credentialed, httpdoor.HealthChecks)
 	s.hall, err = hall.Load(ctx, st, hall.Options{Clock: opts.Clock, Logger: opts.Logger,
@@ -309,7 +317,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	}
 	s.arbiter = arbiter.New(arbiter.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Tokens: s.tokens,
 		Sessions: s.sessions, Streams: s.streams, Feeds: s.feeds, Codes: s.codes, Live: s.hub, Public: public,
-		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies})
+		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies, Zone: opts.Zone})
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()

@@ -349,16 +349,22 @@ func (s *Store) DeviceSeqExists(ctx context.Context, deviceID string, seq uint64
 	return seq != 0 && seq <= acked, err
 }
 
-const auditCols = `seq, board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq, command_id`
+const auditCols = `seq, board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq, command_id, kind, params_json`
 
 func scanAudit(sc scanner) (AuditRecord, error) {
 	var (
 		a      AuditRecord
 		wall   int64
 		action sql.NullString
+		params string
 	)
-	if err := sc.Scan(&a.Seq, &a.BoardID, &wall, &a.Actor, &a.What, &a.Reason, &a.Outcome, &action, &a.BoardSeq, &a.CommandID); err != nil {
+	if err := sc.Scan(&a.Seq, &a.BoardID, &wall, &a.Actor, &a.What, &a.Reason, &a.Outcome, &action, &a.BoardSeq, &a.CommandID, &a.Kind, &params); err != nil {
 		return a, scanErr("audit", err)
+	}
+	if params != "{}" && params != "" {
+		if err := json.Unmarshal([]byte(params), &a.Params); err != nil {
+			return a, fmt.Errorf("storage: audit %d: params: %w", a.Seq, err)
+		}
 	}
 	a.Wall = fromMs(wall)
 	if action.Valid {

@@ -103,6 +103,10 @@ const (
 	OutcomePending = "pending"
 )
 
+// KindText is the kind of an audit record's words that are only English
+// (formats/words.KindText): its parameter "text" is them.
+const KindText = "text"
+
 // OutcomeRefused returns the outcome "refused: why".
 func OutcomeRefused(why string) string { return "refused: " + why }
 
@@ -123,6 +127,13 @@ type AuditRecord struct {
 	// CommandID is the arbiter command it concerns (issued, or refused by
 	// the rules on the clock), "" if none.
 	CommandID string
+	// Kind and Params are the record in words for people, as a kind and
+	// its parameters (formats/words) written in each reader's language: a
+	// refusal's reason, an alert, or what an action of the hall did; ""
+	// if Action says it. Refusals and alerts written before kinds have the
+	// kind "text", whose parameter "text" is the outcome's English words.
+	Kind   string
+	Params map[string]string
 }
 
 // Command statuses.

@@ -263,7 +263,8 @@ func (t *Tx) PutSnapshot(boardID string, boardSeq uint64, st rules.State) error 
 }
 
 // AddAudit adds a to the audit log and assigns a.Seq; a zero a.Wall is
-// set to now.
+// set to now. A refusal or an alert without a.Kind is given the kind
+// KindText of its English words.
 func (t *Tx) AddAudit(a *AuditRecord) error {
 	var action any
 	if a.Action != nil {
@@ -272,10 +273,26 @@ func (t *Tx) AddAudit(a *AuditRecord) error {
 		}
 		action = string(a.Action)
 	}
+	if a.Kind == "" {
+		// A refusal or an alert written without a kind keeps its English
+		// words as the kind "text", as the rows written before kinds do.
+		for _, prefix := range []string{OutcomeRefused(""), OutcomeAlert("")} {
+			if words, ok := strings.CutPrefix(a.Outcome, prefix); ok {
+				a.Kind, a.Params = KindText, map[string]string{"text": words}
+			}
+		}
+	}
+	params := []byte("{}")
+	if len(a.Params) > 0 {
+		var err error
+		if params, err = json.Marshal(a.Params); err != nil {
+			return fmt.Errorf("storage: audit %q by %s: %w", a.What, a.Actor, err)
+		}
+	}
 	wall := t.s.wallMs(a.Wall)
-	res, err := t.exec(`INSERT INTO audit (board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq, command_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.BoardID, wall, a.Actor, a.What, a.Reason, a.Outcome, action, a.BoardSeq, a.CommandID)
+	res, err := t.exec(`INSERT INTO audit (board_id, wall_ms, actor, what, reason, outcome, action_json, board_seq, command_id, kind, params_json)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.BoardID, wall, a.Actor, a.What, a.Reason, a.Outcome, action, a.BoardSeq, a.CommandID, a.Kind, string(params))
 	if err != nil {
 		return fmt.Errorf("storage: audit %q by %s: %w", a.What, a.Actor, err)
 	}

@@ -26,7 +26,7 @@ func (c *cli) audit(args []string) error {
 		fs.StringVar(&tournament, "tournament", "", "only this tournament's boards")
 		fs.StringVar(&actor, "actor", "", "only entries by this actor: arbiter:Anna, a name (Anna) or a role (chief, device)")
 		fs.StringVar(&kinds, "kind", "", "only entries of these kinds, comma-separated: result, add_time, pause, start, assign...")
-		fs.StringVar(&sinceArg, "since", "", "only entries from then: 09:00 (today), 10m (ago), or 2026-12-07T09:00:00Z")
+		fs.StringVar(&sinceArg, "since", "", "only entries from then: 09:00 (today, the hall's time; UTC with -utc), 10m (ago), or 2026-12-07T09:00:00Z")
 		fs.StringVar(&untilArg, "until", "", "only entries before then, as -since")
 		fs.IntVar(&limit, "limit", 0, "hall-wide: the newest N entries (default 500)")
 		fs.StringVar(&who, "who", "", "only entries by this actor (part of it: device, arbiter, a name)")
@@ -42,6 +42,9 @@ func (c *cli) audit(args []string) error {
 		return fmt.Errorf("%w: audit [BOARD] [-round R] [-tournament T] [-actor X] [-kind K] [-since 09:00] [-until T] [-who W] [-what A] [-refused] [-last N] [-width N]", errUsage)
 	}
 	now := time.Now()
+	if sinceArg != "" || untilArg != "" {
+		now = now.In(c.zone("")) // 09:00 is the hall's
+	}
 	since, err := whenArg("-since", sinceArg, now)
 	if err != nil {
 		return err
@@ -108,9 +111,13 @@ func (c *cli) audit(args []string) error {
 		fmt.Fprintln(c.out, "no entries")
 		return nil
 	}
+	loc := c.zone(r.GetTimeZone())
 	if r.GetMore() {
 		fmt.Fprintf(c.out, "(the newest %d entries: narrow the filters, or -until %s for older ones)\n", len(r.GetEntries()),
-			time.UnixMilli(r.GetEntries()[0].GetUnixMs()).Format(time.RFC3339))
+			time.UnixMilli(r.GetEntries()[0].GetUnixMs()).In(loc).Format(time.RFC3339))
+	}
+	if loc != time.UTC {
+		fmt.Fprintf(c.out, "times in %s\n", loc)
 	}
 	// The actors' column is as wide as its longest name; within a width,
 	// at most a third of it. Hall-wide, the boards' column before it.
@@ -121,7 +128,7 @@ func (c *cli) audit(args []string) error {
 			boardWidth = max(boardWidth, utf8.RuneCountInString(boardOf(l.e))+2)
 		}
 	}
-	const timeWidth = 12 // 15:04:05.000
+	timeWidth := len(at(lines[0].e.GetUnixMs(), "15:04:05.000", loc)) // 15:04:05.000 +04
 	if width > 0 {
 		actorWidth = min(actorWidth, max(16, width/3))
 		boardWidth = min(boardWidth, max(10, width/4))
@@ -142,7 +149,7 @@ func (c *cli) audit(args []string) error {
 		if hallWide {
 			board = pad(clipText(boardOf(l.e), boardWidth-2), boardWidth)
 		}
-		fmt.Fprintf(c.out, "%s  %s%s  %s\n", time.UnixMilli(l.e.GetUnixMs()).Format("15:04:05.000"), board, pad(clipText(l.who, actorWidth), actorWidth), clip(text))
+		fmt.Fprintf(c.out, "%s  %s%s  %s\n", pad(at(l.e.GetUnixMs(), "15:04:05.000", loc), timeWidth), board, pad(clipText(l.who, actorWidth), actorWidth), clip(text))
 		if l.e.GetReason() != "" {
 			fmt.Fprintf(c.out, "%s%s\n", strings.Repeat(" ", indent), clip("“"+l.e.GetReason()+"”"))
 		}

@@ -80,7 +80,7 @@ func (c *cli) backup(args []string) error {
 	ok = true
 	last := "no events"
 	if ms := sum.GetLastEventUnixMs(); ms > 0 {
-		last = "newest event #" + fmt.Sprint(sum.GetLastSeq()) + " at " + time.UnixMilli(ms).Format(time.DateTime)
+		last = "newest event #" + fmt.Sprint(sum.GetLastSeq()) + " at " + at(ms, time.DateTime, c.zone(""))
 	}
 	fmt.Fprintf(c.out, "%s: %d bytes, %d boards, %d events, %s (SHA-256 %s)\nrestore: stop the server, then hallserver restore -data-dir DIR %s\n",
 		path, got, sum.GetBoards(), sum.GetEvents(), last, want[:16], path)

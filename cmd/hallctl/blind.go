@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"time"
 
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -151,7 +150,7 @@ func (c *cli) assistantLink(args []string) error {
 		}
 		web = "http://" + net.JoinHostPort(host, "7080")
 	}
-	until := time.UnixMilli(r.GetExpiresUnixMs()).Format("15:04")
+	until := at(r.GetExpiresUnixMs(), "15:04", c.zone(""))
 	fmt.Fprintf(c.out, "assistant %q of %s on board %s\n  sign-in link (opens the assistant's page on his phone; works once, until %s):\n  %s%s\n  his token: %s (hallctl token revoke %s ends it)\n",
 		r.GetLabel(), strings.TrimPrefix(strings.ToLower(r.GetSide().String()), "side_"), ref, until,
 		strings.TrimSuffix(web, "/"), r.GetSigninPath(), r.GetTokenId(), r.GetTokenId())

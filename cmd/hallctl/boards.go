@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -98,7 +97,7 @@ func (c *cli) devices(args []string) error {
 	fmt.Fprintln(tw, "DEVICE\tONLINE\tBOARD\tBATTERY\tDRIFT PPM\tLAST SEEN\tFIRMWARE")
 	for _, d := range r.GetDevices() {
 		fmt.Fprintf(tw, "%s\t%v\t%s\t%d%%\t%.1f\t%s\t%s\n", d.GetDeviceId(), d.GetOnline(), names.name(d.GetBoardId()), d.GetBatteryPct(),
-			d.GetDriftPpm(), time.UnixMilli(d.GetLastSeenUnixMs()).Format("15:04:05"), d.GetFirmware())
+			d.GetDriftPpm(), at(d.GetLastSeenUnixMs(), "15:04:05", c.zone("")), d.GetFirmware())
 	}
 	return tw.Flush()
 }

@@ -122,13 +122,13 @@ func (c *cli) printBroadcast(b *pb.RoundBroadcast) {
 	state := strings.ReplaceAll(rl.GetState(), "_", " ")
 	fmt.Fprintf(c.out, "           %s; %d pushes accepted, %d failed", state, rl.GetPushes(), rl.GetFailures())
 	if ms := rl.GetLastSuccessUnixMs(); ms > 0 {
-		fmt.Fprintf(c.out, "; last accepted %s (%d games, %d bytes)", time.UnixMilli(ms).Format("15:04:05"), rl.GetPushedGames(), rl.GetPushedBytes())
+		fmt.Fprintf(c.out, "; last accepted %s (%d games, %d bytes)", at(ms, "15:04:05", c.zone("")), rl.GetPushedGames(), rl.GetPushedBytes())
 	}
 	fmt.Fprintln(c.out)
 	if e := rl.GetLastError(); e != "" {
 		fmt.Fprintf(c.out, "           last error (%d in a row): %s", rl.GetConsecutiveFailures(), e)
 		if ms := rl.GetNextAttemptUnixMs(); ms > 0 {
-			fmt.Fprintf(c.out, "; next try %s", time.UnixMilli(ms).Format("15:04:05"))
+			fmt.Fprintf(c.out, "; next try %s", at(ms, "15:04:05", c.zone("")))
 		}
 		fmt.Fprintln(c.out)
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -53,7 +54,10 @@ func main() {
 
 var errUsage = errors.New("usage")
 
-const usage = `hallctl [-addr host:port] [-token T] [-tls | -tls-ca CA.pem [-tls-server-name N]] COMMAND ...
+const usage = `hallctl [-addr host:port] [-token T] [-tls | -tls-ca CA.pem [-tls-server-name N]] [-utc] COMMAND ...
+
+Times are the hall's, in its time zone (hallserver -tz), each with its zone
+("14:30:05 +04"); -utc (or HALL_UTC=1) prints them in UTC.
 
 Every command names things alike: TOURNAMENT by its name (any case) or id;
 ROUND as 5 (the only tournament with a round 5), "Open:5", or its id (or its
@@ -181,6 +185,10 @@ type cli struct {
 	web    string              // where the hall's web pages are (webBase)
 	addr   string              // the hall's gRPC address
 	getenv func(string) string // the environment
+	// utc prints times in UTC (-utc); otherwise in the hall's zone
+	// (hallZone, once asked).
+	utc      bool
+	hallZone *time.Location
 }
 
 func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
@@ -189,6 +197,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	addr := fs.String("addr", cmdline.Env(getenv).String("HALL_ADDR", "localhost:7070"), "server gRPC address")
 	token := fs.String("token", getenv("HALL_TOKEN"), "bearer token")
 	tlsf := addTLSFlags(fs, getenv)
+	utc := fs.Bool("utc", getenv("HALL_UTC") != "", "print times in UTC rather than the hall's time zone (HALL_UTC)")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 || fs.Arg(0) == "help" {
 		fmt.Fprintln(out, usage+"\n\n"+blindUsage)
 		if err != nil || fs.NArg() == 0 {
@@ -212,7 +221,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	}
 	defer conn.Close()
 	c := &cli{ctx: metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+*token), arb: pb.NewArbiterClient(conn), conn: conn, out: out,
-		width: outputWidth(out, getenv), web: webBase(getenv("HALL_WEB"), *addr, *tlsf.on || *tlsf.ca != ""), addr: *addr, getenv: getenv}
+		width: outputWidth(out, getenv), web: webBase(getenv("HALL_WEB"), *addr, *tlsf.on || *tlsf.ca != ""), addr: *addr, getenv: getenv, utc: *utc}
 	return c.dispatch(fs.Arg(0), fs.Args()[1:])
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"text/tabwriter"
-	"time"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -80,7 +79,7 @@ func (c *cli) printPlan(p *pb.HallPlan) error {
 	fmt.Fprintln(tw, "TABLE\tCLOCK\tONLINE\tKEEPS BOARD\tSINCE")
 	for _, t := range p.GetTables() {
 		fmt.Fprintf(tw, "%d\t%s\t%v\t%s\t%s\n", t.GetTable(), t.GetDeviceId(), t.GetOnline(), or(t.GetBoardId(), "-"),
-			time.UnixMilli(t.GetUpdatedUnixMs()).Format("Jan 2 15:04"))
+			at(t.GetUpdatedUnixMs(), "Jan 2 15:04", c.zone("")))
 	}
 	return tw.Flush()
 }

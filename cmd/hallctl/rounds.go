@@ -213,7 +213,7 @@ func (c *cli) exportRound(args []string) error {
 	if err := os.WriteFile(file, r.GetContent(), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "wrote %s (%d bytes) at %s: %s\n", file, len(r.GetContent()), time.Now().Format("15:04:05"), state)
+	fmt.Fprintf(c.out, "wrote %s (%d bytes) at %s: %s\n", file, len(r.GetContent()), at(time.Now().UnixMilli(), "15:04:05", c.zone("")), state)
 	return nil
 }
 

@@ -58,8 +58,12 @@ func (c *cli) signInLink(args []string) error {
 		who += ", sections " + strings.Join(l.GetSections(), ", ")
 	}
 	who += ")"
-	fmt.Fprintf(c.out, "%s\n\nsigns one browser in as %s, once, until %s.\n", l.GetUrl(), who,
-		time.UnixMilli(l.GetExpiresUnixMs()).Format("15:04:05"))
+	loc := c.zone(l.GetTimeZone())
+	until := at(l.GetExpiresUnixMs(), "15:04:05", loc)
+	if loc != time.UTC {
+		until += " (" + loc.String() + ")"
+	}
+	fmt.Fprintf(c.out, "%s\n\nsigns one browser in as %s, once, until %s.\n", l.GetUrl(), who, until)
 	fmt.Fprintln(c.out, "Opening it shows a button; only the button signs in. Send it to that person only.")
 	if noQR {
 		return nil

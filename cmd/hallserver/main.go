@@ -54,6 +54,8 @@ import (
 	"github.com/chesshall/hallclock/server"
 	"github.com/chesshall/hallclock/server/httpdoor"
 	"github.com/chesshall/hallclock/storage"
+
+	_ "time/tzdata" // -tz works on a machine without the zone database
 )
 
 func main() {
@@ -139,6 +141,10 @@ type Main struct {
 	MemoryLimit int64
 	gc          gcSettings // what ParseFlags decided to apply
 
+	// Zone is the hall's time zone (-tz; default the machine's): the
+	// times people read are in it, and the pages are told it.
+	Zone *time.Location
+
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
 }
@@ -180,6 +186,8 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&gcPercent, "gc-percent", gcPercent, "Go's GOGC for the server: collect once the heap has grown by this percentage of the live one; the default trades memory for rarer collections, each of which stalls acknowledgements (GOGC, if set and this is not, wins) (HALL_GC_PERCENT)")
 	budget := env.String("HALL_HEARTBEAT_BUDGET", "2500")
 	fs.StringVar(&budget, "heartbeat-budget", budget, "heartbeats a second the whole fleet of clocks sends: up to this many clocks beat every second, a larger fleet is asked to beat less often (up to every 5 s; a silent clock is then shown offline after twice its interval); 0: every clock every second (HALL_HEARTBEAT_BUDGET)")
+	tz := env.String("HALL_TZ", "")
+	fs.StringVar(&tz, "tz", tz, "the hall's time zone, an IANA name such as Europe/Yerevan, Asia/Seoul or UTC: the times people read (sign-in links, the audit, the pages) are in it; default the machine's (HALL_TZ)")
 	memLimit := env.String("HALL_MEMORY_LIMIT", "")
 	fs.StringVar(&memLimit, "memory-limit", memLimit, "a soft limit on the server's memory, e.g. 2GiB: the collector runs more often near it; none by default (GOMEMLIMIT, if set and this is not, wins) (HALL_MEMORY_LIMIT)")
 	if err := fs.Parse(args); err != nil {
@@ -204,6 +212,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	}
 	if m.StallAfter, err = time.ParseDuration(stall); err != nil || m.StallAfter < 100*time.Millisecond {
 		return fmt.Errorf("-stall-after %q: want a duration of at least 100ms, such as 3s (a commit takes milliseconds)", stall)
+	}
+	if m.Zone, err = server.LoadZone(tz); err != nil {
+		return fmt.Errorf("-tz: %w", err)
 	}
 	if m.BroadcastDelay, err = time.ParseDuration(delay); err != nil || m.BroadcastDelay < 0 {
 		return fmt.Errorf("-broadcast-delay %q: want a duration such as 15m, or 0s", delay)
@@ -365,7 +376,7 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 		return nil, nil, nil, err
 	}
 	started = stream
-	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP, HeartbeatBudget: m.HeartbeatBudget}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP, HeartbeatBudget: m.HeartbeatBudget, Zone: m.Zone}
 	if stream != nil {
 		opts.Stream = stream.status
 	}

@@ -18,8 +18,10 @@
 //
 // White first, then Black, each with the moves completed and the time
 // used in hours, minutes and seconds (units that are zero left out, "0
-// seconds" for none), in English, German, Spanish, French, Korean or
-// Russian, with each language's plural forms. Numbers are written as
+// seconds" for none), in English, German, Spanish, French, Korean,
+// Russian or Armenian, with each language's plural forms (CLDR's rules:
+// Armenian's "one" is 0 and 1, and its nouns stay singular after a
+// number; the terms are those of the Armenian text of the Laws). Numbers are written as
 // digits, which speech synthesizers read in the language of the text.
 // The time used is rounded up to the second: a player is never told he
 // used less than he did.
@@ -59,7 +61,7 @@ type Announcement struct {
 const English = "en"
 
 // Languages lists the languages announce speaks, English first.
-var Languages = []string{"en", "de", "es", "fr", "ko", "ru"}
+var Languages = []string{"en", "de", "es", "fr", "ko", "ru", "hy"}
 
 // Base returns the language of a BCP 47 tag that announce speaks ("de-AT"
 // speaks "de"), and false when it speaks none.
@@ -151,7 +153,7 @@ func oneOther(n int) int {
 	return 1
 }
 
-// French: 0 and 1 are singular.
+// French and Armenian (CLDR: one is i = 0,1): 0 and 1 are singular.
 func zeroOneOther(n int) int {
 	if n <= 1 {
 		return 0
@@ -210,6 +212,17 @@ var words = map[string]language{
 		rule: russian,
 		sentence: func(side, moves, used string) string {
 			return side + ": " + moves + ", затрачено " + used + "."
+		},
+	},
+	// Armenian: the Laws' քայլ (move), ժամ, րոպե, վայրկյան; a noun after
+	// a number keeps its singular form in both of CLDR's classes, and a
+	// sentence ends with the verjaket (։).
+	"hy": {
+		side: [2]string{"Սպիտակներ", "Սևեր"}, move: forms{"քայլ", "քայլ"},
+		hour: forms{"ժամ", "ժամ"}, minute: forms{"րոպե", "րոպե"}, second: forms{"վայրկյան", "վայրկյան"},
+		rule: zeroOneOther,
+		sentence: func(side, moves, used string) string {
+			return side + "՝ " + moves + ", օգտագործված ժամանակը՝ " + used + "։"
 		},
 	},
 }

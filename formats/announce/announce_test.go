@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/feature/plural"
+	langtag "golang.org/x/text/language"
+
 	"github.com/chesshall/hallclock/rules"
 )
 
@@ -35,6 +38,9 @@ var sayTests = []struct {
 	{"ru", game, "Белые: 23 хода, затрачено 1 час 2 минуты 5 секунд. Чёрные: 22 хода, затрачено 58 минут 40 секунд."},
 	{"ru", Facts{Moves: [2]int{21, 11}, UsedMs: [2]int64{21*60_000 + 1_000, 12*60_000 + 14_000}}, "Белые: 21 ход, затрачено 21 минута 1 секунда. Чёрные: 11 ходов, затрачено 12 минут 14 секунд."},
 	{"ru", Facts{Moves: [2]int{5, 104}, UsedMs: [2]int64{2 * 3_600_000, 5 * 3_600_000}}, "Белые: 5 ходов, затрачено 2 часа. Чёрные: 104 хода, затрачено 5 часов."},
+	// Armenian: the Laws' terms (քայլ, րոպե, վայրկյան); nouns singular after every number.
+	{"hy", game, "Սպիտակներ՝ 23 քայլ, օգտագործված ժամանակը՝ 1 ժամ 2 րոպե 5 վայրկյան։ Սևեր՝ 22 քայլ, օգտագործված ժամանակը՝ 58 րոպե 40 վայրկյան։"},
+	{"hy", Facts{Moves: [2]int{1, 0}, UsedMs: [2]int64{1_000, 2*3_600_000 + 21*60_000}}, "Սպիտակներ՝ 1 քայլ, օգտագործված ժամանակը՝ 1 վայրկյան։ Սևեր՝ 0 քայլ, օգտագործված ժամանակը՝ 2 ժամ 21 րոպե։"},
 	// A language announce does not speak: English.
 	{"pt", game, "White: 23 moves, 1 hour 2 minutes 5 seconds used. Black: 22 moves, 58 minutes 40 seconds used."},
 }
@@ -89,6 +95,8 @@ func TestChoose(t *testing.T) {
 		{"de", nil, "en"},            // a clock that said nothing speaks English
 		{"pt-BR", []string{"pt"}, "en"},
 		{"ru", []string{"en", "ru", "fr"}, "ru"},
+		{"hy-AM", []string{"en", "hy"}, "hy"},
+		{"hy", []string{"en"}, "en"}, // no Armenian voice: English (a tablet speaks through the browser)
 	} {
 		if got := Choose(tc.player, tc.voices); got != tc.want {
 			t.Errorf("Choose(%q, %q) = %q, want %q", tc.player, tc.voices, got, tc.want)
@@ -122,5 +130,44 @@ func TestFromState(t *testing.T) {
 	}
 	if text := Say("en", got).Text; text != "White: 2 moves, 14 seconds used. Black: 1 move, 12 seconds used." {
 		t.Errorf("Say = %q", text)
+	}
+}
+
+// Each language's plural rule picks the form CLDR's cardinal rules give
+// (golang.org/x/text holds them), at the numbers the issue names and
+// every number to 300.
+func TestPluralRulesAreCLDRs(t *testing.T) {
+	// The index of each CLDR category in a language's forms.
+	index := map[string]map[plural.Form]int{
+		"en": {plural.One: 0, plural.Other: 1},
+		"de": {plural.One: 0, plural.Other: 1},
+		"es": {plural.One: 0, plural.Other: 1, plural.Many: 1},
+		"fr": {plural.One: 0, plural.Other: 1, plural.Many: 1},
+		"ko": {plural.Other: 0},
+		"ru": {plural.One: 0, plural.Few: 1, plural.Many: 2},
+		"hy": {plural.One: 0, plural.Other: 1},
+	}
+	numbers := []int{0, 1, 2, 5, 21, 22, 25, 101}
+	for n := 0; n <= 300; n++ {
+		numbers = append(numbers, n)
+	}
+	for _, lang := range Languages {
+		forms, ok := index[lang]
+		if !ok {
+			t.Errorf("no CLDR categories listed for %q", lang)
+			continue
+		}
+		tag := langtag.MustParse(lang)
+		for _, n := range numbers {
+			cat := plural.Cardinal.MatchPlural(tag, n, 0, 0, 0, 0)
+			want, ok := forms[cat]
+			if !ok {
+				t.Errorf("%s: %d is CLDR's %v, which the test does not map", lang, n, cat)
+				continue
+			}
+			if got := words[lang].rule(n); got != want {
+				t.Errorf("%s: %d takes form %d, CLDR's %v is form %d", lang, n, got, cat, want)
+			}
+		}
 	}
 }

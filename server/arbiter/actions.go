@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
@@ -52,7 +53,8 @@ func (a *Service) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*p
 			defer func() { done <- struct{}{} }()
 			r, err := a.act(ctx, id, absent[id], "start of round", 0)
 			if err != nil {
-				r = &pb.BoardActionResponse{BoardId: id, Status: pb.CommandStatus_COMMAND_STATUS_REFUSED, Message: err.Error()}
+				r = &pb.BoardActionResponse{BoardId: id, Status: pb.CommandStatus_COMMAND_STATUS_REFUSED, Message: err.Error(),
+					Words: wire.Words(words.Refused("start", err))}
 			}
 			out[i] = r
 		}()

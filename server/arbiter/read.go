@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -118,7 +119,11 @@ func (a *Service) GetBoard(ctx context.Context, req *pb.GetBoardRequest) (*pb.Bo
 func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.AuditLogResponse, error) {
 	s := a
 	if req.GetBoardId() == "" {
-		return a.hallAudit(ctx, req)
+		out, err := a.hallAudit(ctx, req)
+		if out != nil {
+			out.TimeZone = a.zoneName()
+		}
+		return out, err
 	}
 	b, err := a.boardFor(ctx, req.GetBoardId())
 	if err != nil {
@@ -140,7 +145,7 @@ func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.Au
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.AuditLogResponse{}
+	out := &pb.AuditLogResponse{TimeZone: a.zoneName()}
 	for _, r := range audits {
 		out.Entries = append(out.Entries, auditEntry(r))
 	}
@@ -157,7 +162,8 @@ func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.Au
 // auditEntry writes an audit record as an entry.
 func auditEntry(r storage.AuditRecord) *pb.AuditEntry {
 	e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome,
-		BoardSeq: r.BoardSeq, CommandId: r.CommandID, BoardId: r.BoardID}
+		BoardSeq: r.BoardSeq, CommandId: r.CommandID, BoardId: r.BoardID,
+		Words: wire.Words(words.Message{Kind: r.Kind, Params: r.Params})}
 	if len(r.Action) > 0 {
 		var act pb.ClockAction
 		if protojson.Unmarshal(r.Action, &act) == nil {

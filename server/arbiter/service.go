@@ -35,6 +35,9 @@ type Options struct {
 	// BroadcastDelay is how late broadcast tokens and public rounds see
 	// the hall (told with each round's broadcast settings).
 	BroadcastDelay time.Duration
+	// Zone is the hall's time zone, told with the audit and the sign-in
+	// links (its IANA name); nil: UTC.
+	Zone *time.Location
 	// Bodies, if set, is the budget of request bodies being read that the
 	// gRPC door's imports share: an import through the web pages' bridge
 	// holds its room in it while it is read and run.
@@ -75,6 +78,14 @@ func New(opts Options) *Service {
 	return &Service{hall: opts.Hall, store: opts.Store, clock: opts.Clock, log: opts.Logger, tokens: opts.Tokens,
 		sessions: opts.Sessions, streams: opts.Streams, feeds: opts.Feeds, codes: opts.Codes,
 		hub: opts.Live, public: opts.Public, opts: opts}
+}
+
+// zoneName is the IANA name of the hall's time zone.
+func (a *Service) zoneName() string {
+	if a.opts.Zone == nil {
+		return "UTC"
+	}
+	return a.opts.Zone.String()
 }
 
 // Admin returns the Admin service (backups).

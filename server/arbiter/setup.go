@@ -3,6 +3,7 @@ package arbiter
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -33,7 +34,8 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 		if err := tx.CreateTournament(&rec); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: "create_tournament " + rec.Name, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: "create_tournament " + rec.Name, Outcome: storage.OutcomeApplied,
+			Kind: "did.create_tournament", Params: map[string]string{"name": rec.Name, "text": "create_tournament " + rec.Name}})
 	})
 	if err != nil {
 		return nil, err
@@ -69,7 +71,9 @@ func (a *Service) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (
 		if err := tx.CreateRound(&rec); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: fmt.Sprintf("create_round %d of %s", rec.Number, t.Name), Outcome: storage.OutcomeApplied})
+		what := fmt.Sprintf("create_round %d of %s", rec.Number, t.Name)
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied,
+			Kind: "did.create_round", Params: map[string]string{"number": strconv.Itoa(int(rec.Number)), "tournament": t.Name, "text": what}})
 	})
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func (a *Service) IssueSignInLink(ctx context.Context, req *pb.IssueSignInLinkRe
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.SignInLink{Path: "/signin?code=" + code, ExpiresUnixMs: expires.UnixMilli(), TokenId: target.TokenID,
+	out := &pb.SignInLink{Path: "/signin?code=" + code, ExpiresUnixMs: expires.UnixMilli(), TokenId: target.TokenID, TimeZone: a.zoneName(),
 		Label: target.Label, Role: target.Role.Wire(), Sections: target.Sections}
 	if base != "" {
 		out.Url = base + out.Path

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -100,8 +101,11 @@ func (ss *Sessions) IssueLink(ctx context.Context, tokenID, madeBy string) (code
 		if err := tx.PutSignInLink(storage.SignInLink{Hash: hashOf(code), TokenID: tokenID, MadeBy: madeBy, Created: now, Expires: expires}); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: madeBy, What: fmt.Sprintf("sign-in link made for %s (%s), valid until %s",
-			id.Actor(), tokenID, expires.Format("15:04:05 MST")), Outcome: storage.OutcomeApplied})
+		until := Clock(expires, ss.zoneOrUTC())
+		what := fmt.Sprintf("sign-in link made for %s (%s), valid until %s", id.Actor(), tokenID, until)
+		return tx.AddAudit(&storage.AuditRecord{Actor: madeBy, What: what, Outcome: storage.OutcomeApplied,
+			Kind: "did.signin_link", Params: map[string]string{"who": id.Actor(), "token": tokenID, "until": until,
+				"until_unix_ms": strconv.FormatInt(expires.UnixMilli(), 10), "text": what}})
 	})
 	if err != nil {
 		return "", time.Time{}, err
@@ -140,4 +144,12 @@ func (ss *Sessions) Link(ctx context.Context, code string) (*Identity, time.Time
 		return nil, time.Time{}, signInError()
 	}
 	return id, l.Expires, nil
+}
+
+// zoneOrUTC is the hall's time zone, UTC if none was set.
+func (ss *Sessions) zoneOrUTC() *time.Location {
+	if ss.zone == nil {
+		return time.UTC
+	}
+	return ss.zone
 }

@@ -54,7 +54,7 @@ import (
 //	GET  /signin               the sign-in form; with ?code=, who the link signs in as and a button
 //	POST /signin               form field token (or code): signs in, 303 to next (default /)
 //	POST /signout              form field csrf: signs out, 303 to /signin
-//	GET  /api/session          {"role", "label", "csrf", "expires_unix_ms"} or 401
+//	GET  /api/session          {"role", "label", "csrf", "expires_unix_ms", "time_zone"} or 401
 //	POST /api/session          form field token or code: signs in, the same JSON
 //	DELETE /api/session        (X-CSRF-Token) signs out
 //
@@ -76,10 +76,15 @@ type Sessions struct {
 	tokens *Tokens
 	store  *storage.Store
 	now    func() time.Time
+	zone   *time.Location // the hall's: the audit says a link's expiry in it (SetZone)
 
 	mu       sync.Mutex
 	sessions map[string]storage.WebSession // by hash of the cookie's session id
 }
+
+// SetZone sets the hall's time zone, in which the audit says a sign-in
+// link's expiry (default UTC). Call it before serving.
+func (ss *Sessions) SetZone(loc *time.Location) { ss.zone = loc }
 
 // LoadSessions returns the web sign-ins of tokens, reading the sessions
 // still valid from the tokens' store; now is the clock of their
@@ -112,6 +117,9 @@ type SessionInfo struct {
 	// ServerUnixMs is the server's clock when it answered, for pages that
 	// extrapolate running clocks from the states' server_unix_ms.
 	ServerUnixMs int64 `json:"server_unix_ms,omitempty"`
+	// TimeZone is the hall's time zone (IANA name, "Asia/Yerevan"): the
+	// pages show the hall's times in it (Intl.DateTimeFormat's timeZone).
+	TimeZone string `json:"time_zone,omitempty"`
 }
 
 func randomID(n int) string {
@@ -175,8 +183,9 @@ func (ss *Sessions) SignIn(w http.ResponseWriter, r *http.Request, credential st
 			if id, ok = ss.tokens.LookupID(l.TokenID); !ok {
 				return fmt.Errorf("%w: the sign-in link's token was revoked", hallerr.ErrUnauthenticated)
 			}
-			if err := tx.AddAudit(&storage.AuditRecord{Actor: id.Actor(), What: "signed in with a link made by " + l.MadeBy,
-				Outcome: storage.OutcomeApplied}); err != nil {
+			what := "signed in with a link made by " + l.MadeBy
+			if err := tx.AddAudit(&storage.AuditRecord{Actor: id.Actor(), What: what, Outcome: storage.OutcomeApplied,
+				Kind: "did.signin_with_link", Params: map[string]string{"by": l.MadeBy, "text": what}}); err != nil {
 				return err
 			}
 		}

@@ -29,6 +29,28 @@ type Pages struct {
 	BroadcastDelay time.Duration
 	// Limit, if set, limits the sign-ins per address (signin_limit.go).
 	Limit *SignInLimit
+	// Zone is the hall's time zone: the sign-in page says its times in
+	// it, naming it, and tells the pages its name (SessionInfo.TimeZone).
+	// nil: UTC.
+	Zone *time.Location
+}
+
+// zone is the hall's time zone.
+func (p *Pages) zone() *time.Location {
+	if p.Zone == nil {
+		return time.UTC
+	}
+	return p.Zone
+}
+
+// Clock writes t for people in zone, saying the zone: "14:30 +04
+// (Asia/Yerevan)", "14:30 UTC".
+func Clock(t time.Time, zone *time.Location) string {
+	s := t.In(zone).Format("15:04 MST")
+	if name := zone.String(); name != "UTC" {
+		s += " (" + name + ")"
+	}
+	return s
 }
 
 // Routes registers the sign-in endpoints (see sessions.go).
@@ -104,7 +126,7 @@ func (p *Pages) serveSignInPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		p.renderSignIn(w, http.StatusOK, signInPage{Next: next(r), Code: code, Who: Describe(id),
-			Until: until.Local().Format("15:04")})
+			Until: Clock(until, p.zone())})
 		return
 	}
 	p.renderSignIn(w, http.StatusOK, signInPage{Next: next(r)})
@@ -191,6 +213,7 @@ func (p *Pages) serveSessionInfo(w http.ResponseWriter, r *http.Request) {
 		in.DelayMs = p.BroadcastDelay.Milliseconds()
 	}
 	in.ServerUnixMs = p.Now().UnixMilli()
+	in.TimeZone = p.zone().String()
 	writeJSON(w, in)
 }
 
@@ -205,6 +228,7 @@ func (p *Pages) serveSessionSignIn(w http.ResponseWriter, r *http.Request) {
 		p.Codes.WriteHTTP(w, err)
 		return
 	}
+	in.TimeZone = p.zone().String()
 	writeJSON(w, in)
 }
 

@@ -268,7 +268,8 @@ func (t *Tokens) Revoke(ctx context.Context, id, actor string) error {
 		if err := tx.RevokeToken(id, t.now()); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: "revoke_token " + id, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: "revoke_token " + id, Outcome: storage.OutcomeApplied,
+			Kind: "did.revoke_token", Params: map[string]string{"token": id, "text": "revoke_token " + id}})
 	})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chesshall/hallclock/formats/words"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
@@ -46,8 +47,9 @@ func (h *Hall) AssignDevice(ctx context.Context, id *auth.Identity, b *Board, de
 			if err := move.Audit(tx, id.Actor(), b.rec.ID, reason); err != nil {
 				return err
 			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(),
-				What: fmt.Sprintf("assign device %s (was %q)%s", dev, prev, move.Note()), Reason: reason, Outcome: storage.OutcomeApplied})
+			what := fmt.Sprintf("assign device %s (was %q)%s", dev, prev, move.Note())
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: storage.OutcomeApplied,
+				Kind: "did.assign_device", Params: map[string]string{"device": dev, "was": prev, "text": what}})
 		})
 		if werr != nil {
 			return
@@ -114,8 +116,9 @@ func (h *Hall) UseVirtualClock(ctx context.Context, id *auth.Identity, b *Board,
 			if err := tx.SetBoardDevice(b.rec.ID, ""); err != nil {
 				return err
 			}
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(),
-				What: fmt.Sprintf("use virtual clock (device %q retired)", prev), Reason: reason, Outcome: storage.OutcomeApplied})
+			what := fmt.Sprintf("use virtual clock (device %q retired)", prev)
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: storage.OutcomeApplied,
+				Kind: "did.use_virtual_clock", Params: map[string]string{"device": prev, "text": what}})
 		})
 		if werr != nil {
 			return
@@ -151,16 +154,18 @@ func (b *Board) applyWaitingCommands(ctx context.Context) error {
 		e.T = b.now()
 		next, err := rules.Apply(b.state, e)
 		if err != nil {
+			m := words.Refused(e.Kind.String(), err)
 			if werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 				if err := tx.ResolveCommand(c.rec.ID, storage.CommandRefused, err.Error()); err != nil {
 					return err
 				}
 				return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: ActionText(c.action),
-					Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action, CommandID: c.rec.ID})
+					Reason: c.rec.Reason, Outcome: storage.OutcomeRefused(err.Error()), Action: c.rec.Action, CommandID: c.rec.ID,
+					Kind: m.Kind, Params: m.Params})
 			}); werr != nil {
 				return werr
 			}
-			b.resolve(c, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: err.Error()})
+			b.resolve(c, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: err.Error(), words: m})
 			continue
 		}
 		if err := b.commit(ctx, change{next: next, event: e, cmd: c, actor: "server", reason: c.rec.Reason}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/chesshall/hallclock/formats/announce"
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -35,9 +36,10 @@ func (b *Board) SetBlind(ctx context.Context, id *auth.Identity, blind rules.Bli
 		cfg := b.config()
 		cfg.Blind = blind
 		if _, err = rules.NewState(cfg); err != nil {
+			m := words.Text(err.Error())
 			werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 				return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
-					Outcome: storage.OutcomeRefused(err.Error())})
+					Outcome: storage.OutcomeRefused(err.Error()), Kind: m.Kind, Params: m.Params})
 			})
 			if werr != nil {
 				err = werr
@@ -102,13 +104,14 @@ func (b *Board) Announce(ctx context.Context, id *auth.Identity, side rules.Side
 
 // announce is Announce on the actor.
 func (b *Board) announce(ctx context.Context, id *auth.Identity, side rules.Side, reason string) (*pb.AnnounceResponse, error) {
-	audit := func(what, outcome string) error {
+	audit := func(what, outcome string, m words.Message) error {
 		return b.h.store.Write(ctx, func(tx *storage.Tx) error {
-			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: outcome})
+			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason, Outcome: outcome,
+				Kind: m.Kind, Params: m.Params})
 		})
 	}
 	if err := rules.MayAnnounce(b.config(), side, id.Role == auth.RoleAssistant); err != nil {
-		if werr := audit("announce to "+side.String(), storage.OutcomeRefused(err.Error())); werr != nil {
+		if werr := audit("announce to "+side.String(), storage.OutcomeRefused(err.Error()), words.Refused("announcement", err)); werr != nil {
 			return nil, werr
 		}
 		return nil, err
@@ -149,7 +152,7 @@ func (b *Board) announce(ctx context.Context, id *auth.Identity, side rules.Side
 		by = "said by the clock " + resp.DeviceId
 	}
 	what := fmt.Sprintf("announce to %s (%s, %s): %q", side, a.GetLanguage(), by, a.GetText())
-	if err := audit(what, storage.OutcomeApplied); err != nil {
+	if err := audit(what, storage.OutcomeApplied, words.Message{}); err != nil {
 		return nil, err
 	}
 	return resp, nil

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -42,7 +43,7 @@ type Board struct {
 	hbNew   bool
 	online  bool
 	pending []*command // arbiter commands not yet applied, in issue order
-	alerts  []string
+	alerts  []words.Message
 	timer   mono.Timer     // virtual clocks: the next deadline
 	ruling  *pb.TimeRuling // the last ruling that changed a clock's time, nil if none
 	// blind is the board's play under the rules for visually disabled
@@ -128,7 +129,7 @@ func (b *Board) wireState(st rules.State, seq uint64) *pb.BoardState {
 
 // wireStateWith builds the state with the given alerts and number of
 // pending commands (commit builds the state as it will be once committed).
-func (b *Board) wireStateWith(st rules.State, seq uint64, alerts []string, pending int) *pb.BoardState {
+func (b *Board) wireStateWith(st rules.State, seq uint64, alerts []words.Message, pending int) *pb.BoardState {
 	w := wire.State(st)
 	w.BoardId = b.rec.ID
 	w.BoardSeq = seq
@@ -140,7 +141,10 @@ func (b *Board) wireStateWith(st rules.State, seq uint64, alerts []string, pendi
 		w.DeviceOnline = b.online
 	}
 	w.PendingCommands = int32(pending)
-	w.Alerts = append([]string(nil), alerts...)
+	for _, a := range alerts {
+		w.Alerts = append(w.Alerts, a.Params["text"])
+		w.AlertWords = append(w.AlertWords, wire.Words(a))
+	}
 	w.LastRuling = b.ruling
 	return w
 }

@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -29,7 +30,8 @@ type command struct {
 type commandResult struct {
 	status  pb.CommandStatus
 	message string
-	sent    bool // pending: the device is online and has it
+	words   words.Message // why it was refused, for people
+	sent    bool          // pending: the device is online and has it
 }
 
 func (b *Board) findCommand(id string) *command {
@@ -80,14 +82,15 @@ func (b *Board) submit(ctx context.Context, id *auth.Identity, a *pb.ClockAction
 	}
 	if perr != nil {
 		msg := perr.Error()
+		m := words.Refused(probe.Kind.String(), perr)
 		werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
-				Outcome: storage.OutcomeRefused(msg), Action: ActionJSON(a)})
+				Outcome: storage.OutcomeRefused(msg), Action: ActionJSON(a), Kind: m.Kind, Params: m.Params})
 		})
 		if werr != nil {
 			return nil, commandResult{}, werr
 		}
-		return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: msg}, perr
+		return nil, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: msg, words: m}, perr
 	}
 	if b.rec.Source == storage.SourceVirtual {
 		if err := b.commit(ctx, change{next: next, event: probe, actor: id.Actor(), reason: reason}); err != nil {

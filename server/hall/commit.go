@@ -3,6 +3,7 @@ package hall
 import (
 	"context"
 
+	"github.com/chesshall/hallclock/formats/words"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
@@ -20,8 +21,8 @@ type change struct {
 	cmd       *command // the arbiter command it carries out, if any
 	actor     string   // who: "device:d1", "chief:Anna", "server"
 	reason    string
-	alert     string // a failed display check to audit, if any
-	note      string // what the audit log says of it besides the event, if anything (a result from the scoresheet)
+	alert     words.Message // a failed display check to audit, if any
+	note      string        // what the audit log says of it besides the event, if anything (a result from the scoresheet)
 }
 
 // commit writes an applied event (with its device acknowledgement, command
@@ -30,8 +31,8 @@ type change struct {
 func (b *Board) commit(ctx context.Context, c change) error {
 	seq := b.seq + 1
 	alerts := b.alerts
-	if c.alert != "" {
-		alerts = append(append([]string(nil), alerts...), c.alert)
+	if !c.alert.IsZero() {
+		alerts = append(append([]words.Message(nil), alerts...), c.alert)
 		if len(alerts) > maxAlerts {
 			alerts = alerts[len(alerts)-maxAlerts:]
 		}
@@ -86,9 +87,9 @@ func (b *Board) commit(ctx context.Context, c change) error {
 				return err
 			}
 		}
-		if c.alert != "" {
+		if !c.alert.IsZero() {
 			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: "display check",
-				Outcome: storage.OutcomeAlert(c.alert), BoardSeq: seq}); err != nil {
+				Outcome: storage.OutcomeAlert(c.alert.Params["text"]), BoardSeq: seq, Kind: c.alert.Kind, Params: c.alert.Params}); err != nil {
 				return err
 			}
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -25,8 +27,15 @@ type deviceOutcome struct {
 // lost with the restore is taken from the clock's record of it.
 func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent, resent bool) (deviceOutcome, error) {
 	actor := "device:" + dev
-	refuse := func(code, msg string) (deviceOutcome, error) {
+	// refuse commits the refusal of code with its English msg and the
+	// parameters of its words besides the event, the device and the command.
+	refuse := func(code, msg string, params ...string) (deviceOutcome, error) {
 		rej := &pb.Rejection{Seq: ev.GetSeq(), Code: code, Message: msg}
+		event := ""
+		if e, err := wire.Event(ev.GetAction(), false); err == nil {
+			event = e.Kind.String()
+		}
+		m := words.RefusedCode(code, event, msg, append([]string{"device", dev, "command", ev.GetCommandId()}, params...)...)
 		cmd := b.findCommand(ev.GetCommandId())
 		cmdID := ""
 		if cmd != nil {
@@ -34,11 +43,11 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent,
 		} else if resent {
 			cmdID = ev.GetCommandId() // the clock's record of a command the hall lost
 		}
-		if err := b.h.writeRefusal(ctx, b.rec.ID, dev, ev, msg, cmd, cmdID); err != nil {
+		if err := b.h.writeRefusal(ctx, b.rec.ID, dev, ev, msg, m, cmd, cmdID); err != nil {
 			return deviceOutcome{}, err
 		}
 		if cmd != nil {
-			b.resolve(cmd, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: msg})
+			b.resolve(cmd, commandResult{status: pb.CommandStatus_COMMAND_STATUS_REFUSED, message: msg, words: m})
 		}
 		return deviceOutcome{rejected: rej}, nil
 	}
@@ -71,12 +80,20 @@ func (b *Board) applyDevice(ctx context.Context, dev string, ev *pb.DeviceEvent,
 	}
 	next, err := rules.Apply(b.state, e)
 	if err != nil {
-		return refuse(refusalCode(err), wire.InField("event.action", err).Error())
+		rule := ""
+		if r := rules.RefusalOf(err); r != nil {
+			rule = r.Rule
+		}
+		return refuse(refusalCode(err), wire.InField("event.action", err).Error(), "rule", rule)
 	}
-	var alert string
+	var alert words.Message
 	if d := b.h.opts.DisplayTolerance; d >= 0 && (abs(ev.GetWhiteMs()-next.P[rules.White].MainMs) > d || abs(ev.GetBlackMs()-next.P[rules.Black].MainMs) > d) {
-		alert = fmt.Sprintf("device %s shows white %d ms, black %d ms after board event %d; the rules give %d ms and %d ms",
-			dev, ev.GetWhiteMs(), ev.GetBlackMs(), b.seq+1, next.P[rules.White].MainMs, next.P[rules.Black].MainMs)
+		n := func(v int64) string { return strconv.FormatInt(v, 10) }
+		alert = words.Message{Kind: "alert.display_check", Params: map[string]string{
+			"device": dev, "white_ms": n(ev.GetWhiteMs()), "black_ms": n(ev.GetBlackMs()), "seq": n(int64(b.seq + 1)),
+			"rules_white_ms": n(next.P[rules.White].MainMs), "rules_black_ms": n(next.P[rules.Black].MainMs),
+			"text": fmt.Sprintf("device %s shows white %d ms, black %d ms after board event %d; the rules give %d ms and %d ms",
+				dev, ev.GetWhiteMs(), ev.GetBlackMs(), b.seq+1, next.P[rules.White].MainMs, next.P[rules.Black].MainMs)}}
 	}
 	if err := b.commit(ctx, change{next: next, event: e, device: dev, deviceSeq: ev.GetSeq(), cmd: cmd, actor: actor, alert: alert}); err != nil {
 		return deviceOutcome{}, err
@@ -94,22 +111,12 @@ func abs(v int64) int64 {
 
 func refusalCode(err error) string {
 	if r := rules.RefusalOf(err); r != nil {
-		return refusalNames[r.Code]
+		return words.RefusalName(r.Code)
 	}
 	if errors.Is(err, rules.ErrInvalid) {
 		return "invalid"
 	}
 	return "refused"
-}
-
-var refusalNames = map[rules.RefusalCode]string{
-	rules.RefusedOther: "refused", rules.RefusedGameOver: "game_over", rules.RefusedNotStarted: "not_started",
-	rules.RefusedStarted: "already_started", rules.RefusedNotRunning: "not_running", rules.RefusedRunning: "clock_running",
-	rules.RefusedNotPaused: "not_paused", rules.RefusedNotToMove: "not_to_move", rules.RefusedAbsent: "absent",
-	rules.RefusedPresent: "present", rules.RefusedNoFlag: "no_flag", rules.RefusedOwnFlag: "own_flag",
-	rules.RefusedMoveStands: "move_stands", rules.RefusedNotApplicable: "not_applicable", rules.RefusedTimeLimit: "time_limit",
-	rules.RefusedTimeBackwards: "time_backwards", rules.RefusedNegativeTime: "negative_time",
-	rules.RefusedSettingLocked: "setting_locked", rules.RefusedInvalid: "invalid", rules.RefusedNotPermitted: "not_permitted",
 }
 
 // apply runs applyDevice on the actor (Session.Event): rejected says why

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chesshall/hallclock/formats/words"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/hallerr"
 	"github.com/chesshall/hallclock/storage"
@@ -253,7 +254,8 @@ func (s *Session) skipLost(ctx context.Context, upTo uint64) error {
 // of the board a person would look at (offBoardAudit), so the device
 // moves on.
 func (s *Session) refuseOffBoard(ctx context.Context, ev *pb.DeviceEvent, code, msg string) (*pb.Rejection, error) {
-	if err := s.h.writeRefusal(ctx, s.offBoardAudit(ev.GetBoardId()), s.dev, ev, msg, nil, ""); err != nil {
+	m := words.RefusedCode(code, "", msg, "device", s.dev, "board", ev.GetBoardId())
+	if err := s.h.writeRefusal(ctx, s.offBoardAudit(ev.GetBoardId()), s.dev, ev, msg, m, nil, ""); err != nil {
 		return nil, err
 	}
 	return &pb.Rejection{Seq: ev.GetSeq(), Code: code, Message: msg}, nil
@@ -278,7 +280,7 @@ func (s *Session) offBoardAudit(named string) string {
 // resolved refused (cmd, if the hall knows it), and the refusal in the
 // audit log of board ("" the hall's), in one transaction. It fails with
 // storage.ErrDuplicate if the event was committed before.
-func (h *Hall) writeRefusal(ctx context.Context, board, dev string, ev *pb.DeviceEvent, msg string, cmd *command, cmdID string) error {
+func (h *Hall) writeRefusal(ctx context.Context, board, dev string, ev *pb.DeviceEvent, msg string, m words.Message, cmd *command, cmdID string) error {
 	return h.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AckDevice(dev, ev.GetSeq()); err != nil {
 			return err
@@ -289,7 +291,7 @@ func (h *Hall) writeRefusal(ctx context.Context, board, dev string, ev *pb.Devic
 			}
 		}
 		return tx.AddAudit(&storage.AuditRecord{BoardID: board, Actor: "device:" + dev, What: ActionText(ev.GetAction()),
-			Outcome: storage.OutcomeRefused(msg), Action: ActionJSON(ev.GetAction()), CommandID: cmdID})
+			Outcome: storage.OutcomeRefused(msg), Action: ActionJSON(ev.GetAction()), CommandID: cmdID, Kind: m.Kind, Params: m.Params})
 	})
 }
 

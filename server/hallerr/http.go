@@ -41,16 +41,26 @@ func (c Codes) WriteHTTP(w http.ResponseWriter, err error) {
 
 // callError is the JSON of a refused call.
 type callError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string            `json:"code"`
+	Reason  string            `json:"reason"`
+	Message string            `json:"message"`
+	Params  map[string]string `json:"params,omitempty"`
 }
 
-// WriteJSON answers err as {"code": "PermissionDenied", "message": "..."}
-// with its HTTP status: the refusals of the services' JSON bridge.
+// WriteJSON answers err as {"code": "PermissionDenied", "reason":
+// "PERMISSION_DENIED", "message": "...", "params": {...}} with its HTTP
+// status: the refusals of the services' JSON bridge. The message is
+// English; reason is the stable code a program (or a page, for its
+// reader's words) matches, params what its words need (the
+// ErrorInfo's metadata).
 func (c Codes) WriteJSON(w http.ResponseWriter, err error) {
 	httpStatus, code, msg := c.HTTP(err)
+	body := callError{Code: code.String(), Message: msg}
+	if info := ErrorInfo(c.Status(err)); info != nil {
+		body.Reason, body.Params = info.GetReason(), info.GetMetadata()
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(httpStatus)
-	_ = json.NewEncoder(w).Encode(callError{Code: code.String(), Message: msg})
+	_ = json.NewEncoder(w).Encode(body)
 }

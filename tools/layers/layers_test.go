@@ -37,7 +37,7 @@ var allowed = []struct {
 	{"clockdev/...", []string{"clockdev", "rules", "proto/...", "formats/...", "internal/mono", "internal/wire", "internal/chesslib"}},
 	// the browser clock's law, JSON in and out: links no gRPC (cmd/clockwasm builds it to WebAssembly).
 	{"clockdev/jsapi", []string{"rules", "rules/conformance"}},
-	{"server/hallerr", []string{"rules", "proto/...", "server/broadcast", "formats/standings"}},
+	{"server/hallerr", []string{"rules", "formats/words", "formats/standings", "proto/...", "server/broadcast"}},
 	{"server/broadcast", []string{"rules", "formats/...", "internal/mono"}},
 	{"server/dashboard", []string{"internal/webassets", "internal/clockwasm"}},
 	{"server/assist", []string{"internal/webassets"}},

@@ -1487,6 +1487,7 @@ type BoardState struct {
 	Withdrawn          bool                   `protobuf:"varint,30,opt,name=withdrawn,proto3" json:"withdrawn,omitempty"`                                                        // the board is gone (its round was imported again before it started): drop it
 	Sealer             Side                   `protobuf:"varint,31,opt,name=sealer,proto3,enum=hall.v1.Side" json:"sealer,omitempty"`                                            // who sealed the move of an adjourned game, while it is in the envelope or, after the resumption, not yet answered (it can be ruled illegal, I.8, or be the move that ended the game, I.10); UNSPECIFIED otherwise
 	CountingResult     string                 `protobuf:"bytes,32,opt,name=counting_result,json=countingResult,proto3" json:"counting_result,omitempty"`                         // the result that counts under the board's draw odds (a drawn Armageddon: "0-1"); result stays what happened on the board; equal to result without draw odds
+	AlertWords         []*Words               `protobuf:"bytes,33,rep,name=alert_words,json=alertWords,proto3" json:"alert_words,omitempty"`                                     // alerts as kinds and parameters, one for each of alerts, in the same order
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -1708,6 +1709,13 @@ func (x *BoardState) GetCountingResult() string {
 		return x.CountingResult
 	}
 	return ""
+}
+
+func (x *BoardState) GetAlertWords() []*Words {
+	if x != nil {
+		return x.AlertWords
+	}
+	return nil
 }
 
 // A ruling that changed a clock's time, so that a display can say which
@@ -4970,6 +4978,7 @@ type BoardActionResponse struct {
 	Message       string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"` // why it was refused, or where it waits
 	State         *BoardState            `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
 	Before        *BoardState            `protobuf:"bytes,6,opt,name=before,proto3" json:"before,omitempty"` // dry run: the board at the instant state was computed from (state: the board with the action applied then)
+	Words         *Words                 `protobuf:"bytes,7,opt,name=words,proto3" json:"words,omitempty"`   // REFUSED: why, as a kind and parameters (kind "refused.<code>"); message is its English
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5042,6 +5051,13 @@ func (x *BoardActionResponse) GetState() *BoardState {
 func (x *BoardActionResponse) GetBefore() *BoardState {
 	if x != nil {
 		return x.Before
+	}
+	return nil
+}
+
+func (x *BoardActionResponse) GetWords() *Words {
+	if x != nil {
+		return x.Words
 	}
 	return nil
 }
@@ -5330,6 +5346,7 @@ type AuditEntry struct {
 	IssuedBy      string      `protobuf:"bytes,14,opt,name=issued_by,json=issuedBy,proto3" json:"issued_by,omitempty"`                   // an event carrying out a command: who gave the command ("arbiter:Anna")
 	BoardId       string      `protobuf:"bytes,15,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // the board the entry concerns, "" for a hall-wide action
 	Board         string      `protobuf:"bytes,16,opt,name=board,proto3" json:"board,omitempty"`                                         // its name: tournament, round, section and number ("Nordic Open 3.A1")
+	Words         *Words      `protobuf:"bytes,17,opt,name=words,proto3" json:"words,omitempty"`                                         // the entry in words for people, as a kind and parameters: a refusal's reason, an alert, or what an action of the hall did (a tournament made, a sign-in link); unset when action says it. Refusals and alerts written before kinds: kind "text"
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5476,10 +5493,18 @@ func (x *AuditEntry) GetBoard() string {
 	return ""
 }
 
+func (x *AuditEntry) GetWords() *Words {
+	if x != nil {
+		return x.Words
+	}
+	return nil
+}
+
 type AuditLogResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Entries       []*AuditEntry          `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
-	More          bool                   `protobuf:"varint,2,opt,name=more,proto3" json:"more,omitempty"` // hall-wide: older entries matched beyond the limit (narrow the filters, or ask until the first entry's time)
+	More          bool                   `protobuf:"varint,2,opt,name=more,proto3" json:"more,omitempty"`                        // hall-wide: older entries matched beyond the limit (narrow the filters, or ask until the first entry's time)
+	TimeZone      string                 `protobuf:"bytes,3,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"` // the hall's time zone (IANA name, "Europe/Yerevan"): how its people read unix_ms
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5526,6 +5551,13 @@ func (x *AuditLogResponse) GetMore() bool {
 		return x.More
 	}
 	return false
+}
+
+func (x *AuditLogResponse) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
+	}
+	return ""
 }
 
 type ListDevicesRequest struct {
@@ -5928,6 +5960,7 @@ type SignInLink struct {
 	// The url as a QR code, an SVG image ("" without a base_url), for a
 	// phone's camera.
 	QrSvg         string `protobuf:"bytes,8,opt,name=qr_svg,json=qrSvg,proto3" json:"qr_svg,omitempty"`
+	TimeZone      string `protobuf:"bytes,9,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"` // the hall's time zone (IANA name): the expiry as the sign-in page says it
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6014,6 +6047,13 @@ func (x *SignInLink) GetSections() []string {
 func (x *SignInLink) GetQrSvg() string {
 	if x != nil {
 		return x.QrSvg
+	}
+	return ""
+}
+
+func (x *SignInLink) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
 	}
 	return ""
 }
@@ -8353,6 +8393,72 @@ func (x *SetTieBreaksRequest) GetReason() string {
 	return ""
 }
 
+// Words for people as a kind and its parameters (package formats/words):
+// a page writes them in its reader's language from its catalogue's key
+// "audit.<kind>", whose {param} placeholders take params (a value the
+// catalogue knows as "audit.<param>.<value>" in that language's word);
+// text is the hall's English words, for developers, logs, and a kind the
+// page does not know. Kind "text" has only text.
+type Words struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`                                                                               // "refused.clock_running", "alert.display_check", "text"
+	Params        map[string]string      `protobuf:"bytes,2,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"` // "event": "add_time", "rule": "FIDE 2023 Art. 6.10.2", ...
+	Text          string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Words) Reset() {
+	*x = Words{}
+	mi := &file_hall_v1_hall_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Words) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Words) ProtoMessage() {}
+
+func (x *Words) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Words.ProtoReflect.Descriptor instead.
+func (*Words) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *Words) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Words) GetParams() map[string]string {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+func (x *Words) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
 
 const file_hall_v1_hall_proto_rawDesc = "" +
@@ -8429,7 +8535,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\rdelay_left_ms\x18\a \x01(\x03R\vdelayLeftMs\x12!\n" +
 	"\ftime_trouble\x18\b \x01(\bR\vtimeTrouble\x12\x17\n" +
 	"\aused_ms\x18\t \x01(\x03R\x06usedMsB\r\n" +
-	"\v_flag_at_ms\"\xfe\a\n" +
+	"\v_flag_at_ms\"\xaf\b\n" +
 	"\n" +
 	"BoardState\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12,\n" +
@@ -8463,7 +8569,9 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"lastRuling\x12\x1c\n" +
 	"\twithdrawn\x18\x1e \x01(\bR\twithdrawn\x12%\n" +
 	"\x06sealer\x18\x1f \x01(\x0e2\r.hall.v1.SideR\x06sealer\x12'\n" +
-	"\x0fcounting_result\x18  \x01(\tR\x0ecountingResult\"\xee\x01\n" +
+	"\x0fcounting_result\x18  \x01(\tR\x0ecountingResult\x12/\n" +
+	"\valert_words\x18! \x03(\v2\x0e.hall.v1.WordsR\n" +
+	"alertWords\"\xee\x01\n" +
 	"\n" +
 	"TimeRuling\x12'\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x13.hall.v1.ActionKindR\x04kind\x12!\n" +
@@ -8752,7 +8860,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06action\x18\x02 \x01(\v2\x14.hall.v1.ClockActionR\x06action\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x17\n" +
 	"\await_ms\x18\x04 \x01(\x03R\x06waitMs\x12\x17\n" +
-	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\xf1\x01\n" +
+	"\adry_run\x18\x05 \x01(\bR\x06dryRun\"\x97\x02\n" +
 	"\x13BoardActionResponse\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1d\n" +
 	"\n" +
@@ -8760,7 +8868,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x06status\x18\x03 \x01(\x0e2\x16.hall.v1.CommandStatusR\x06status\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\x12)\n" +
 	"\x05state\x18\x05 \x01(\v2\x13.hall.v1.BoardStateR\x05state\x12+\n" +
-	"\x06before\x18\x06 \x01(\v2\x13.hall.v1.BoardStateR\x06before\"\x80\x01\n" +
+	"\x06before\x18\x06 \x01(\v2\x13.hall.v1.BoardStateR\x06before\x12$\n" +
+	"\x05words\x18\a \x01(\v2\x0e.hall.v1.WordsR\x05words\"\x80\x01\n" +
 	"\x11ListBoardsRequest\x12\x19\n" +
 	"\bround_id\x18\x01 \x01(\tR\aroundId\x12\x18\n" +
 	"\asection\x18\x02 \x01(\tR\asection\x12\x1e\n" +
@@ -8783,7 +8892,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05actor\x18\x06 \x01(\tR\x05actor\x12\x14\n" +
 	"\x05kinds\x18\a \x03(\tR\x05kinds\x12\"\n" +
 	"\rsince_unix_ms\x18\b \x01(\x03R\vsinceUnixMs\x12\"\n" +
-	"\runtil_unix_ms\x18\t \x01(\x03R\vuntilUnixMs\"\xdf\x03\n" +
+	"\runtil_unix_ms\x18\t \x01(\x03R\vuntilUnixMs\"\x85\x04\n" +
 	"\n" +
 	"AuditEntry\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x17\n" +
@@ -8803,10 +8912,12 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"command_id\x18\r \x01(\tR\tcommandId\x12\x1b\n" +
 	"\tissued_by\x18\x0e \x01(\tR\bissuedBy\x12\x19\n" +
 	"\bboard_id\x18\x0f \x01(\tR\aboardId\x12\x14\n" +
-	"\x05board\x18\x10 \x01(\tR\x05board\"U\n" +
+	"\x05board\x18\x10 \x01(\tR\x05board\x12$\n" +
+	"\x05words\x18\x11 \x01(\v2\x0e.hall.v1.WordsR\x05words\"r\n" +
 	"\x10AuditLogResponse\x12-\n" +
 	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\x12\x12\n" +
-	"\x04more\x18\x02 \x01(\bR\x04more\"\x14\n" +
+	"\x04more\x18\x02 \x01(\bR\x04more\x12\x1b\n" +
+	"\ttime_zone\x18\x03 \x01(\tR\btimeZone\"\x14\n" +
 	"\x12ListDevicesRequest\"\xb5\x02\n" +
 	"\x06Device\x12\x1b\n" +
 	"\tdevice_id\x18\x01 \x01(\tR\bdeviceId\x12\x16\n" +
@@ -8835,7 +8946,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05token\x18\x02 \x01(\tR\x05token\"P\n" +
 	"\x16IssueSignInLinkRequest\x12\x1b\n" +
 	"\tfor_token\x18\x01 \x01(\tR\bforToken\x12\x19\n" +
-	"\bbase_url\x18\x02 \x01(\tR\abaseUrl\"\xe1\x01\n" +
+	"\bbase_url\x18\x02 \x01(\tR\abaseUrl\"\xfe\x01\n" +
 	"\n" +
 	"SignInLink\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x10\n" +
@@ -8845,7 +8956,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05label\x18\x05 \x01(\tR\x05label\x12!\n" +
 	"\x04role\x18\x06 \x01(\x0e2\r.hall.v1.RoleR\x04role\x12\x1a\n" +
 	"\bsections\x18\a \x03(\tR\bsections\x12\x15\n" +
-	"\x06qr_svg\x18\b \x01(\tR\x05qrSvg\"/\n" +
+	"\x06qr_svg\x18\b \x01(\tR\x05qrSvg\x12\x1b\n" +
+	"\ttime_zone\x18\t \x01(\tR\btimeZone\"/\n" +
 	"\x12RevokeTokenRequest\x12\x19\n" +
 	"\btoken_id\x18\x01 \x01(\tR\atokenId\"\x15\n" +
 	"\x13RevokeTokenResponse\"\x13\n" +
@@ -9051,7 +9163,14 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\n" +
 	"tie_breaks\x18\x02 \x01(\tR\ttieBreaks\x12\x18\n" +
 	"\asection\x18\x03 \x01(\tR\asection\x12\x16\n" +
-	"\x06reason\x18\x04 \x01(\tR\x06reason*<\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"\x9e\x01\n" +
+	"\x05Words\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x122\n" +
+	"\x06params\x18\x02 \x03(\v2\x1a.hall.v1.Words.ParamsEntryR\x06params\x12\x12\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text\x1a9\n" +
+	"\vParamsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -9199,7 +9318,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 99)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -9311,8 +9430,10 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*StandingsRow)(nil),               // 107: hall.v1.StandingsRow
 	(*CrosstableCell)(nil),             // 108: hall.v1.CrosstableCell
 	(*SetTieBreaksRequest)(nil),        // 109: hall.v1.SetTieBreaksRequest
-	nil,                                // 110: hall.v1.Tournament.SectionTieBreaksEntry
-	nil,                                // 111: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	(*Words)(nil),                      // 110: hall.v1.Words
+	nil,                                // 111: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 112: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	nil,                                // 113: hall.v1.Words.ParamsEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -9336,172 +9457,176 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	0,   // 18: hall.v1.BoardState.claim_referred_by:type_name -> hall.v1.Side
 	21,  // 19: hall.v1.BoardState.last_ruling:type_name -> hall.v1.TimeRuling
 	0,   // 20: hall.v1.BoardState.sealer:type_name -> hall.v1.Side
-	3,   // 21: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
-	0,   // 22: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
-	23,  // 23: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
-	26,  // 24: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
-	27,  // 25: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
-	25,  // 26: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
-	24,  // 27: hall.v1.Hello.capabilities:type_name -> hall.v1.DeviceCapabilities
-	32,  // 28: hall.v1.Hello.boards:type_name -> hall.v1.Assignment
-	18,  // 29: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
-	30,  // 30: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
-	32,  // 31: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
-	33,  // 32: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
-	35,  // 33: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
-	29,  // 34: hall.v1.ServerMessage.announce:type_name -> hall.v1.Announce
-	0,   // 35: hall.v1.Announce.to:type_name -> hall.v1.Side
-	34,  // 36: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
-	31,  // 37: hall.v1.Assignment.white:type_name -> hall.v1.Player
-	31,  // 38: hall.v1.Assignment.black:type_name -> hall.v1.Player
-	15,  // 39: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
-	20,  // 40: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
-	18,  // 41: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	34,  // 42: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	18,  // 43: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	16,  // 44: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
-	0,   // 45: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
-	29,  // 46: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
-	0,   // 47: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
-	0,   // 48: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
-	42,  // 49: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	42,  // 50: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
-	15,  // 51: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	41,  // 52: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	110, // 53: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
-	15,  // 54: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	111, // 55: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
-	15,  // 56: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 57: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	47,  // 58: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	48,  // 59: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	41,  // 60: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 61: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 62: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 63: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 64: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 65: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 66: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 67: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	51,  // 68: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	41,  // 69: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 70: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 71: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 72: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 73: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	50,  // 74: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	50,  // 75: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	58,  // 76: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 77: hall.v1.Absence.side:type_name -> hall.v1.Side
-	61,  // 78: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 79: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 80: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 81: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	20,  // 82: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
-	50,  // 83: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 84: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 85: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	66,  // 86: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 87: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 88: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 89: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 90: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 91: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 92: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 93: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 94: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 95: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 96: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 97: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 98: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 99: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 100: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 101: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 102: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 103: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 104: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 105: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 106: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 107: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	107, // 108: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
-	108, // 109: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
-	22,  // 110: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 111: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 112: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 113: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 114: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 115: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 116: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 117: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 118: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 119: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 120: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 121: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 122: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 123: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 124: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 125: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 126: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 127: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 128: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 129: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 130: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 131: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 132: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 133: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 134: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 135: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 136: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 137: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 138: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 139: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	105, // 140: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
-	109, // 141: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
-	98,  // 142: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 143: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 144: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 145: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 146: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 147: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 148: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 149: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 150: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 151: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 152: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 153: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 154: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 155: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 156: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 157: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 158: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 159: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 160: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 161: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 162: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 163: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 164: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 165: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 166: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 167: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 168: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 169: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 170: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 171: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 172: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 173: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 174: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 175: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	106, // 176: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
-	44,  // 177: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
-	99,  // 178: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 179: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 180: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 181: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	146, // [146:182] is the sub-list for method output_type
-	110, // [110:146] is the sub-list for method input_type
-	110, // [110:110] is the sub-list for extension type_name
-	110, // [110:110] is the sub-list for extension extendee
-	0,   // [0:110] is the sub-list for field type_name
+	110, // 21: hall.v1.BoardState.alert_words:type_name -> hall.v1.Words
+	3,   // 22: hall.v1.TimeRuling.kind:type_name -> hall.v1.ActionKind
+	0,   // 23: hall.v1.TimeRuling.side:type_name -> hall.v1.Side
+	23,  // 24: hall.v1.DeviceMessage.hello:type_name -> hall.v1.Hello
+	26,  // 25: hall.v1.DeviceMessage.event:type_name -> hall.v1.DeviceEvent
+	27,  // 26: hall.v1.DeviceMessage.heartbeat:type_name -> hall.v1.Heartbeat
+	25,  // 27: hall.v1.Hello.clock:type_name -> hall.v1.DeviceClock
+	24,  // 28: hall.v1.Hello.capabilities:type_name -> hall.v1.DeviceCapabilities
+	32,  // 29: hall.v1.Hello.boards:type_name -> hall.v1.Assignment
+	18,  // 30: hall.v1.DeviceEvent.action:type_name -> hall.v1.ClockAction
+	30,  // 31: hall.v1.ServerMessage.welcome:type_name -> hall.v1.Welcome
+	32,  // 32: hall.v1.ServerMessage.assignment:type_name -> hall.v1.Assignment
+	33,  // 33: hall.v1.ServerMessage.ack:type_name -> hall.v1.Ack
+	35,  // 34: hall.v1.ServerMessage.command:type_name -> hall.v1.Command
+	29,  // 35: hall.v1.ServerMessage.announce:type_name -> hall.v1.Announce
+	0,   // 36: hall.v1.Announce.to:type_name -> hall.v1.Side
+	34,  // 37: hall.v1.Welcome.rejected:type_name -> hall.v1.Rejection
+	31,  // 38: hall.v1.Assignment.white:type_name -> hall.v1.Player
+	31,  // 39: hall.v1.Assignment.black:type_name -> hall.v1.Player
+	15,  // 40: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
+	20,  // 41: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
+	18,  // 42: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
+	34,  // 43: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	18,  // 44: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	16,  // 45: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
+	0,   // 46: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
+	29,  // 47: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
+	0,   // 48: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
+	0,   // 49: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
+	42,  // 50: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	42,  // 51: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
+	15,  // 52: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	41,  // 53: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	111, // 54: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	15,  // 55: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	112, // 56: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	15,  // 57: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 58: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 59: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 60: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 61: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 62: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 63: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 64: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 65: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 66: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 67: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 68: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 69: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 70: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 71: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 72: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 73: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 74: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 75: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 76: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 77: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 78: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 79: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 80: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 81: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 82: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	20,  // 83: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
+	110, // 84: hall.v1.BoardActionResponse.words:type_name -> hall.v1.Words
+	50,  // 85: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 86: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 87: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	110, // 88: hall.v1.AuditEntry.words:type_name -> hall.v1.Words
+	66,  // 89: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 90: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 91: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 92: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 93: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 94: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 95: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 96: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 97: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 98: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 99: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 100: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 101: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 102: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 103: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 104: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 105: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 106: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 107: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 108: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 109: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 110: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	107, // 111: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
+	108, // 112: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
+	113, // 113: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
+	22,  // 114: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 115: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 116: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 117: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 118: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 119: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 120: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 121: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 122: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 123: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 124: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 125: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 126: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 127: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 128: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 129: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 130: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 131: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 132: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 133: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 134: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 135: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 136: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 137: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 138: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 139: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 140: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 141: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 142: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 143: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	105, // 144: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
+	109, // 145: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
+	98,  // 146: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 147: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 148: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 149: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 150: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 151: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 152: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 153: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 154: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 155: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 156: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 157: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 158: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 159: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 160: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 161: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 162: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 163: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 164: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 165: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 166: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 167: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 168: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 169: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 170: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 171: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 172: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 173: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 174: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 175: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 176: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 177: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 178: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 179: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 180: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 181: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	99,  // 182: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 183: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 184: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 185: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	150, // [150:186] is the sub-list for method output_type
+	114, // [114:150] is the sub-list for method input_type
+	114, // [114:114] is the sub-list for extension type_name
+	114, // [114:114] is the sub-list for extension extendee
+	0,   // [0:114] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -9531,7 +9656,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   99,
+			NumMessages:   101,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

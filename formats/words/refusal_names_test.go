@@ -1,4 +1,4 @@
-package hall
+package words
 
 import (
 	"testing"
@@ -23,7 +23,7 @@ func TestEveryRefusalHasItsName(t *testing.T) {
 		}
 		seen[name] = c
 	}
-	if got := refusalCode(&rules.Refusal{Code: rules.RefusedNotPermitted}); got != "not_permitted" {
-		t.Errorf("refusalCode(not permitted) = %q, want not_permitted", got)
+	if got := Refused("set_clock", &rules.Refusal{Code: rules.RefusedNotPermitted}).Kind; got != "refused.not_permitted" {
+		t.Errorf("Refused(not permitted).Kind = %q, want refused.not_permitted", got)
 	}
 }
