@@ -6,6 +6,7 @@ import (
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
+	"github.com/chesshall/hallclock/server/enrol"
 	"github.com/chesshall/hallclock/server/wslink"
 )
 
@@ -18,7 +19,8 @@ import (
 // disabled player's assistant (package assist: /assist), the broadcast feeds
 // (package broadcast: PGN of rounds and boards, the display page), the
 // sign-in (package auth), the publisher's status to NATS (/api/stream) and
-// the clocks' streams over WebSocket (package wslink: /clocklink).
+// the clocks' streams over WebSocket (package wslink: /clocklink) and a
+// tablet's enrolment as a clock (package enrol: /clock/enrol).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
 	assist.Routes(mux)
@@ -29,6 +31,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /metrics", s.metrics.handler())
 	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns}).Routes(mux)
 	mux.Handle("GET "+wslink.Path, s.wslink)
+	(&enrol.Page{Links: s.enrol, Codes: s.codes}).Routes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
 }

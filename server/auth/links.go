@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -141,3 +142,8 @@ func (ss *Sessions) Link(ctx context.Context, code string) (*Identity, time.Time
 	}
 	return id, l.Expires, nil
 }
+
+// SameOrigin refuses a request whose Origin, when a browser sends one, is
+// not this server: a one-time link's button (sign-in, a tablet's
+// enrolment) is pressed on the hall's own page.
+func SameOrigin(r *http.Request) error { return sameOrigin(r) }

@@ -132,17 +132,21 @@ func (h *Hall) heartbeat(info *Device, hb *pb.Heartbeat) {
 }
 
 // Devices lists every device the hall knows of — heard from since the
-// start, or stored — with what it last said, whether it is connected and
-// the board it keeps, by id.
+// start, or stored — with what it last said, whether it is connected, the
+// board it keeps and its kind (stored: a tablet), by id.
 func (h *Hall) Devices(stored []storage.DeviceRecord) []*pb.Device {
 	f := &h.floor
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	seen := map[string]bool{}
+	kind := map[string]string{} // the store's: a tablet is one from its enrolment
+	for _, r := range stored {
+		kind[r.ID] = r.Kind
+	}
 	var out []*pb.Device
 	add := func(r storage.DeviceRecord, info *Device) {
 		d := &pb.Device{DeviceId: r.ID, Firmware: r.Firmware, LastSeenUnixMs: r.LastSeen.UnixMilli(),
-			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: f.byDevice[r.ID]}
+			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: f.byDevice[r.ID], Kind: kind[r.ID]}
 		if info != nil {
 			d.Online, d.AckedSeq = info.online, info.acked
 			d.CanAnnounce, d.Voices = info.voice.GetAnnounce(), slices.Clone(info.voice.GetLanguages())
