@@ -203,6 +203,18 @@ func plain(err error) error {
 // The link is spent first, so that two browsers never both get a clock
 // from it.
 func (l *Links) Spend(ctx context.Context, code string) (Enrolled, error) {
+	// Whoever made the link must still hold their token: a link is no
+	// stronger than its maker (read first, so that such a link is not
+	// spent for nothing).
+	if peek, err := l.Store.ClockLinkByHash(ctx, hashOf(code)); err == nil {
+		if err := l.usable(peek, l.Now()); err != nil {
+			return Enrolled{}, plain(err)
+		}
+		if _, ok := l.Tokens.LookupID(peek.MakerToken); !ok {
+			return Enrolled{}, fmt.Errorf("%w: the token of %s, who made this clock link, was revoked since: ask the arbiter for a new link",
+				hallerr.ErrPermission, peek.MadeBy)
+		}
+	}
 	dev := "tablet-" + strings.ToLower(randomCode()[:8])
 	now := l.Now()
 	var link storage.ClockLink
