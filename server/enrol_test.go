@@ -164,6 +164,30 @@ func TestClockLinkForATable(t *testing.T) {
 	if err != nil || got.GetDeviceId() != e.DeviceID {
 		t.Errorf("the board at table 2 is kept by %q (%v), want the tablet %s", got.GetDeviceId(), err, e.DeviceID)
 	}
+	// A link is no stronger than its maker: Anna's, after her token was
+	// revoked, is refused and stays unspent.
+	annaLink, err := arb.IssueClockLink(arbiter, &pb.IssueClockLinkRequest{BoardId: r.GetBoards()[0].GetBoardId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := arb.ListTokens(ctx, &pb.ListTokensRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range toks.GetTokens() {
+		if tk.GetLabel() == "Anna" {
+			if _, err := arb.RevokeToken(ctx, &pb.RevokeTokenRequest{TokenId: tk.GetTokenId()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	annaCode := strings.TrimPrefix(annaLink.GetPath(), enrol.Path+"?code=")
+	if st, body := postCode(t, web, annaCode); st != http.StatusForbidden || !strings.Contains(body, "was revoked") {
+		t.Errorf("POST a link whose maker's token was revoked: %d %q, want 403 saying so", st, body)
+	}
+	if l, err := h.Store.ClockLinkByHash(context.Background(), ident.HashSecret(annaCode)); err != nil || !l.Used.IsZero() {
+		t.Errorf("the refused link: %+v, %v; want it unspent", l, err)
+	}
 	// Past its time, and unknown.
 	now := time.Now()
 	if err := h.Store.Write(context.Background(), func(tx *storage.Tx) error {
