@@ -135,6 +135,10 @@ var (
 	ErrNotAssigned = errors.New("clockdev: the device is not assigned to a board")
 	// ErrRunning: Run was called while another Run is active.
 	ErrRunning = errors.New("clockdev: Run is already active")
+	// ErrTakenOver: Run ended because another connection of this device
+	// (its token: a second browser, a second clock) took over; reconnecting
+	// would only take it back and make the two take turns.
+	ErrTakenOver = errors.New("clockdev: another connection of this device took over")
 )
 
 func (c *Config) validate() error {

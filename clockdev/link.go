@@ -30,6 +30,12 @@ type session struct {
 // OUT_OF_RANGE for a sequence gap) Run reconnects after an exponential
 // backoff with jitter. The clock keeps running and recording events while
 // the link is down. Only one Run may be active at a time (ErrRunning).
+//
+// A stream the hall ended because another connection of this device took
+// over (ABORTED: a second browser or clock with the same token) is not
+// reconnected: Run sends NoticeTakenOver and returns ErrTakenOver (wrapping
+// the hall's words), so that two connections of one device never take the
+// clock back from each other in turn. Calling Run again takes it back.
 func (d *Device) Run(ctx context.Context) error {
 	d.mu.Lock()
 	switch {
@@ -61,6 +67,14 @@ func (d *Device) Run(ctx context.Context) error {
 		}
 		if errors.Is(err, ErrClosed) {
 			return err
+		}
+		if takenOver(err) {
+			d.log.Warn("link ended: another connection of this device took over; not reconnecting", "err", err)
+			d.mu.Lock()
+			d.lastErr = err
+			d.notifyLocked(Notice{Kind: NoticeTakenOver, Err: err})
+			d.mu.Unlock()
+			return fmt.Errorf("%w: %w", ErrTakenOver, err)
 		}
 		hint, fault := serverFault(err)
 		if welcomed && !fault && d.clock.Since(began) >= d.maxBackoff {

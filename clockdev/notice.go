@@ -20,9 +20,10 @@ const (
 	NoticeAck                     // the server acknowledged every event up to UpTo
 	NoticeRejection               // the server's rules refused the event Rejection.Seq (it is acknowledged all the same)
 	NoticeAnnouncement            // the talking clock said Speech (its button, or the hall's Announce)
+	NoticeTakenOver               // another connection of this device took over; Run returned ErrTakenOver and does not reconnect; Err is the hall's words
 )
 
-var noticeNames = [...]string{"invalid", "connected", "disconnected", "assignment", "command", "event", "ack", "rejection", "announcement"}
+var noticeNames = [...]string{"invalid", "connected", "disconnected", "assignment", "command", "event", "ack", "rejection", "announcement", "taken over"}
 
 func (k NoticeKind) String() string {
 	if k >= 0 && int(k) < len(noticeNames) {
@@ -42,7 +43,7 @@ type Notice struct {
 	Event      *hallv1.DeviceEvent // NoticeEvent, NoticeCommand
 	UpTo       uint64              // NoticeAck
 	Rejection  *hallv1.Rejection   // NoticeRejection
-	Err        error               // NoticeDisconnected: why; NoticeCommand: the local rules' refusal; NoticeAssignment: why it could not be used
+	Err        error               // NoticeDisconnected, NoticeTakenOver: why; NoticeCommand: the local rules' refusal; NoticeAssignment: why it could not be used
 	RetryIn    time.Duration       // NoticeDisconnected: how long the device waits before it reconnects (on its Clock)
 	Speech     *Speech             // NoticeAnnouncement
 }

@@ -47,10 +47,18 @@ func (e *LinkError) Error() string {
 // The status codes the link tells apart (google.rpc.Code).
 const (
 	codeResourceExhausted = 8
+	codeAborted           = 10
 	codeInternal          = 13
 	codeUnavailable       = 14
 	codeDataLoss          = 15
 )
+
+// takenOver reports whether a stream ended because the hall let another
+// connection of the device take over (ABORTED).
+func takenOver(err error) bool {
+	code, _, ok := linkStatus(err)
+	return ok && code == codeAborted
+}
 
 // codeName names a status code as gRPC does.
 func codeName(c int) string {

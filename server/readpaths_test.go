@@ -46,6 +46,7 @@ var arbiterWrites = map[string]bool{
 	"UseVirtualClock": true, "StartRound": true, "BoardAction": true, "IssueToken": true, "RevokeToken": true,
 	"ImportRound": true, "SetPlan": true, "SetBroadcast": true, "IssueSignInLink": true,
 	"SetBlindPlay": true, "Announce": true, "IssueAssistantLink": true, "SetTieBreaks": true,
+	"IssueClockLink": true,
 }
 
 // routesNotReads are the GET routes that show nothing of the hall's
@@ -64,6 +65,7 @@ var routesNotReads = map[string]string{
 	"GET /display/standings/{tournament}": "the standings display page's HTML; what it shows is /api/standings/{tournament}",
 	"GET /print/":                         "the print pages' HTML (pairings, results, standings) for a signed-in arbiter; what they show is read through the API",
 	"GET /words/{file}":                   "the catalogues of the audit's words in each language, the same for every hall",
+	"GET /clock/enrol":                    "a clock link's page: the board or table the link makes a clock of, to the holder of its one-time code only",
 }
 
 // sectionHallWithByes is a round of sections A and B, each with a board
@@ -382,7 +384,7 @@ func TestReadPathsComplete(t *testing.T) {
 	root := filepath.Dir(file)
 	route := regexp.MustCompile(`\.Handle(?:Func)?\("((?:GET|POST|DELETE) [^"]+)"`)
 	var found []string
-	for _, dir := range []string{".", "arbiter", "auth", "broadcast", "dashboard", "fanout"} {
+	for _, dir := range []string{".", "arbiter", "auth", "broadcast", "dashboard", "fanout", "enrol"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {

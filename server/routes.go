@@ -8,6 +8,7 @@ import (
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
+	"github.com/chesshall/hallclock/server/enrol"
 	"github.com/chesshall/hallclock/server/wslink"
 )
 
@@ -20,7 +21,8 @@ import (
 // disabled player's assistant (package assist: /assist), the broadcast feeds
 // (package broadcast: PGN of rounds and boards, the display page), the
 // sign-in (package auth), the publisher's status to NATS (/api/stream),
-// the clocks' streams over WebSocket (package wslink: /clocklink) and the
+// the clocks' streams over WebSocket (package wslink: /clocklink), a
+// tablet's enrolment as a clock (package enrol: /clock/enrol) and the
 // catalogues of the audit's words (/words/audit.<lang>.json).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
@@ -33,6 +35,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns,
 		Zone: s.opts.Zone}).Routes(mux)
 	mux.Handle("GET "+wslink.Path, s.wslink)
+	(&enrol.Page{Links: s.enrol, Codes: s.codes}).Routes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
 	mux.HandleFunc("GET /words/{file}", serveWords)

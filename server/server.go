@@ -80,6 +80,7 @@ import (
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
 	"github.com/chesshall/hallclock/server/devlink"
+	"github.com/chesshall/hallclock/server/enrol"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
@@ -259,6 +260,7 @@ type Server struct {
 	link    *link.Service    // the clocks' streams
 	wslink  *wslink.Handler  // the clocks' streams over WebSocket
 	arbiter *arbiter.Service // the arbiters' and the chief's calls
+	enrol   *enrol.Links     // tablets' clock links
 	lag     link.Lag         // whether the hall is behind its own work
 	ingest  *fanout.Ingest   // whether presses wait to be acknowledged
 	feeds   *broadcast.Feeds // PGN, relays, display page
@@ -315,9 +317,11 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 	if s.public != nil {
 		public = s.public.Hub()
 	}
+	// Clock links expire on the wall clock, as sign-in links do.
+	s.enrol = &enrol.Links{Store: st, Tokens: s.tokens, Hall: s.hall, Now: time.Now, Log: s.log}
 	s.arbiter = arbiter.New(arbiter.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Tokens: s.tokens,
 		Sessions: s.sessions, Streams: s.streams, Feeds: s.feeds, Codes: s.codes, Live: s.hub, Public: public,
-		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies, Zone: opts.Zone})
+		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies, Zone: opts.Zone, Enrol: s.enrol})
 	s.grpc = s.newGRPC()
 	s.metrics.grpc.InitializeMetrics(s.grpc)
 	mux := http.NewServeMux()

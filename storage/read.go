@@ -475,7 +475,7 @@ func scanDevice(sc scanner) (DeviceRecord, error) {
 		d    DeviceRecord
 		seen int64
 	)
-	if err := sc.Scan(&d.ID, &d.Firmware, &seen, &d.BatteryPct, &d.DriftPPM); err != nil {
+	if err := sc.Scan(&d.ID, &d.Firmware, &seen, &d.BatteryPct, &d.DriftPPM, &d.Kind); err != nil {
 		return d, scanErr("device", err)
 	}
 	d.LastSeen = fromMs(seen)
@@ -488,5 +488,5 @@ func (s *Store) Devices(ctx context.Context) ([]DeviceRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return queryAll(ctx, db, scanDevice, `SELECT id, firmware, last_seen_ms, battery_pct, drift_ppm FROM devices ORDER BY id`)
+	return queryAll(ctx, db, scanDevice, `SELECT id, firmware, last_seen_ms, battery_pct, drift_ppm, kind FROM devices ORDER BY id`)
 }

@@ -182,6 +182,7 @@ type DeviceRecord struct {
 	LastSeen   time.Time
 	BatteryPct int     // -1 if unknown
 	DriftPPM   float64 // the oscillator's measured drift against the server
+	Kind       string  // DeviceTablet for a browser enrolled by a clock link; "" a clock device (kept by TouchDevice)
 }
 
 // RoundFile is the file a round was imported from, as received.

@@ -33,10 +33,10 @@ type SignInLink struct {
 	Used    time.Time // zero until a browser signed in with it
 }
 
-// Errors of SpendSignInLink, wrapping ErrConflict.
+// Errors of SpendSignInLink and SpendClockLink, wrapping ErrConflict.
 var (
-	ErrLinkUsed    = fmt.Errorf("%w: the sign-in link was used already", ErrConflict)
-	ErrLinkExpired = fmt.Errorf("%w: the sign-in link has expired", ErrConflict)
+	ErrLinkUsed    = fmt.Errorf("%w: the link was used already", ErrConflict)
+	ErrLinkExpired = fmt.Errorf("%w: the link has expired", ErrConflict)
 )
 
 // PutWebSession stores a new session.
@@ -106,13 +106,9 @@ func (t *Tx) SpendSignInLink(hash string, now time.Time) (SignInLink, error) {
 		return l, errorf(ErrNotFound, "sign-in link: unknown")
 	case err != nil:
 		return l, err
-	case !l.Used.IsZero():
-		return l, ErrLinkUsed
-	case !now.Before(l.Expires):
-		return l, ErrLinkExpired
 	}
-	if _, err := t.exec(`UPDATE signin_links SET used_ms = ? WHERE hash = ? AND used_ms IS NULL`, now.UnixMilli(), hash); err != nil {
-		return l, fmt.Errorf("storage: sign-in link: %w", err)
+	if err := t.spendOnce("signin_links", hash, l.Used, l.Expires, now); err != nil {
+		return l, err
 	}
 	l.Used = fromMs(now.UnixMilli())
 	return l, nil

@@ -94,10 +94,14 @@ func (c *cli) devices(args []string) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "DEVICE\tONLINE\tBOARD\tBATTERY\tDRIFT PPM\tLAST SEEN\tFIRMWARE")
+	fmt.Fprintln(tw, "DEVICE\tONLINE\tBOARD\tBATTERY\tDRIFT PPM\tLAST SEEN\tFIRMWARE\tKIND")
 	for _, d := range r.GetDevices() {
-		fmt.Fprintf(tw, "%s\t%v\t%s\t%d%%\t%.1f\t%s\t%s\n", d.GetDeviceId(), d.GetOnline(), names.name(d.GetBoardId()), d.GetBatteryPct(),
-			d.GetDriftPpm(), at(d.GetLastSeenUnixMs(), "15:04:05", c.zone("")), d.GetFirmware())
+		kind := d.GetKind()
+		if kind == "" {
+			kind = "clock"
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%d%%\t%.1f\t%s\t%s\t%s\n", d.GetDeviceId(), d.GetOnline(), names.name(d.GetBoardId()), d.GetBatteryPct(),
+			d.GetDriftPpm(), at(d.GetLastSeenUnixMs(), "15:04:05", c.zone("")), or(d.GetFirmware(), "-"), kind)
 	}
 	return tw.Flush()
 }

@@ -143,6 +143,9 @@ Signing in another device
                                       a one-time link and its QR code that signs one browser in: your phone,
                                       a deputy's tablet (TOKEN: label or id; default: yourself); the chief
                                       for anyone, an arbiter for deputies within their own sections
+  clock-link BOARD|TABLE [-venue V] [-web URL] [-no-qr]
+                                      a one-time link and its QR code that makes a tablet or phone the
+                                      clock of BOARD, or of TABLE of the hall plan (chief; -venue: whose)
 
 Setting up (chief arbiter)
   timecontrol TC [-ruleset R]               how the server reads a time control; creates nothing
@@ -259,6 +262,7 @@ var commands = map[string]func(c *cli, args []string) error{
 	"broadcast":     (*cli).broadcast,
 	"broadcasts":    (*cli).broadcasts,
 	"signin-link":   (*cli).signInLink,
+	"clock-link":    (*cli).clockLink,
 	"standings":     (*cli).standings,
 	"tiebreaks":     (*cli).tieBreaks,
 }

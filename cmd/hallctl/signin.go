@@ -65,10 +65,16 @@ func (c *cli) signInLink(args []string) error {
 	}
 	fmt.Fprintf(c.out, "%s\n\nsigns one browser in as %s, once, until %s.\n", l.GetUrl(), who, until)
 	fmt.Fprintln(c.out, "Opening it shows a button; only the button signs in. Send it to that person only.")
+	return c.printQR(l.GetUrl(), noQR)
+}
+
+// printQR prints a one-time link's QR code, for a phone's camera, unless
+// noQR.
+func (c *cli) printQR(url string, noQR bool) error {
 	if noQR {
 		return nil
 	}
-	code, err := qr.Terminal(l.GetUrl())
+	code, err := qr.Terminal(url)
 	if err != nil {
 		return err
 	}

@@ -76,6 +76,14 @@ hall is away.
 
 `, web, code, auth.CodeTTL, web, web, hostPort(grpcAddr), hostPort(grpcAddr), filepath.Join(dir, "tokens.json"),
 		toks.Arbiter, toks.Broadcast, toks.Chief, demoFleetLabel, m.DataDir)
+	if l, err := m.demoTabletLink(ctx, grpcAddr, phoneBase(web), toks.Fleet); err != nil {
+		log.Warn("demo: no clock link for a phone", "err", err)
+	} else {
+		fmt.Fprintf(m.Stdout, "play on a phone  %s\n"+
+			"                 (a one-time clock link, valid %s: open it on a phone or tablet on this machine's network and press its button; the device\n"+
+			"                 becomes the clock of %s, where %q plays a %s game; another link: hallctl clock-link %d)\n\n",
+			l.GetUrl(), auth.CodeTTL, l.GetWhat(), demoTabletTournament, demoTabletTC, demoTabletTable)
+	}
 	fmt.Fprintf(m.Stdout, "demo rounds are public: their display pages (for the hall's screens) at %s/display/round/<round id>,\n"+
 		"their PGN with clocks at %s/api/pgn/round/<round id>; the ids: hallctl broadcasts\n\n", web, web)
 

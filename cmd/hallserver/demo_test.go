@@ -94,15 +94,22 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 			return err
 		}
 		moves := map[string]int32{}
-		played := 0
+		played, phone := 0, 0
 		for _, b := range list.GetBoards() {
+			if b.GetTournamentName() == demoTabletTournament {
+				phone++ // the newcomer's phone's table: no clock plays it
+				continue
+			}
 			moves[b.GetBoardId()] = b.GetState().GetWhite().GetMoves()
 			if b.GetState().GetStatus() != pb.BoardStatus_BOARD_STATUS_WAITING && b.GetState().GetWhite().GetMoves() > 0 {
 				played++
 			}
 		}
-		if len(list.GetBoards()) != 6 || played == 0 {
-			return fmt.Errorf("%d boards, %d with moves; want 6 boards (3 tournaments of 2) and play", len(list.GetBoards()), played)
+		if len(moves) != 6 || played == 0 || phone != 1 {
+			return fmt.Errorf("%d boards, %d with moves, %d for a phone; want 6 boards (3 tournaments of 2) and play, and the phone's", len(moves), played, phone)
+		}
+		if err := clockLink(out.String()); err != nil {
+			return err
 		}
 		first = moves
 		if err := demoBlindBoard(a, dir); err != nil {
@@ -126,6 +133,9 @@ func TestDemoComesAliveAndContinues(t *testing.T) {
 		}
 		grew := 0
 		for _, b := range list.GetBoards() {
+			if b.GetTournamentName() == demoTabletTournament {
+				continue
+			}
 			m, ok := first[b.GetBoardId()]
 			if !ok && b.GetState().GetStatus() != pb.BoardStatus_BOARD_STATUS_FINISHED {
 				return fmt.Errorf("board %s appeared after the restart while the first round is unfinished", b.GetBoardId())
@@ -221,6 +231,25 @@ func TestDemoTokensKeepTheFleetApart(t *testing.T) {
 	}
 }
 
+// clockLink opens the demo's printed clock link for a phone: a page that
+// makes the phone the clock of table 1, where the phone's board waits.
+func clockLink(printed string) error {
+	link := regexp.MustCompile(`play on a phone +(http://\S+/clock/enrol\?code=cl_\S+)`).FindStringSubmatch(printed)
+	if link == nil {
+		return fmt.Errorf("the demo printed no clock link for a phone:\n%s", printed)
+	}
+	resp, err := http.Get(link[1])
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "table 1 of the hall") {
+		return fmt.Errorf("GET %s = %d; want the page making a clock of table 1 of the hall:\n%s", link[1], resp.StatusCode, body)
+	}
+	return nil
+}
+
 // signInLink follows the demo's printed dashboard link: a one-time code
 // that signs a browser in, with no token in any link printed.
 func signInLink(printed string) error {
@@ -301,4 +330,18 @@ func exportsWork(printed, dir string) error {
 		return fmt.Errorf("after %q the shell has ARBITER BROADCAST CHIEF = %q, want %q", line, got, want)
 	}
 	return nil
+}
+
+// A phone cannot open "localhost": the demo's clock link names this
+// machine's address on its network when the server listens on all.
+func TestPhoneBase(t *testing.T) {
+	for _, web := range []string{"http://127.0.0.1:7080", "http://hall.local:7080"} {
+		if got := phoneBase(web); got != web {
+			t.Errorf("phoneBase(%q) = %q, want it unchanged", web, got)
+		}
+	}
+	got := phoneBase("http://localhost:7080")
+	if !strings.HasPrefix(got, "http://") || !strings.HasSuffix(got, ":7080") || strings.Contains(got, "127.0.0.1") {
+		t.Errorf("phoneBase(localhost) = %q, want this machine's network address on port 7080 (or localhost without one)", got)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/broadcast"
+	"github.com/chesshall/hallclock/server/enrol"
 	"github.com/chesshall/hallclock/server/fanout"
 	"github.com/chesshall/hallclock/server/hall"
 	"github.com/chesshall/hallclock/server/hallerr"
@@ -42,6 +43,8 @@ type Options struct {
 	// gRPC door's imports share: an import through the web pages' bridge
 	// holds its room in it while it is read and run.
 	Bodies Budget
+	// Enrol makes the clock links of tablets (IssueClockLink).
+	Enrol *enrol.Links
 }
 
 // Budget is a semaphore of bytes that never waits.

@@ -26,12 +26,9 @@ func (a *Service) IssueSignInLink(ctx context.Context, req *pb.IssueSignInLinkRe
 	if err := auth.MayLinkFor(caller, target); err != nil {
 		return nil, err
 	}
-	base := strings.TrimRight(req.GetBaseUrl(), "/")
-	if base != "" {
-		u, err := url.Parse(base)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return nil, hallerr.BadRequest("base_url %q: want where the web pages are, such as https://hall.local:7080", req.GetBaseUrl())
-		}
+	base, err := baseURL(req.GetBaseUrl())
+	if err != nil {
+		return nil, err
 	}
 	code, expires, err := a.sessions.IssueLink(ctx, target.TokenID, caller.Actor())
 	if err != nil {
@@ -39,11 +36,29 @@ func (a *Service) IssueSignInLink(ctx context.Context, req *pb.IssueSignInLinkRe
 	}
 	out := &pb.SignInLink{Path: "/signin?code=" + code, ExpiresUnixMs: expires.UnixMilli(), TokenId: target.TokenID, TimeZone: a.zoneName(),
 		Label: target.Label, Role: target.Role.Wire(), Sections: target.Sections}
+	out.Url, out.QrSvg, err = linkURL(base, out.Path)
+	return out, err
+}
+
+// baseURL checks a request's base_url, where people open the web pages,
+// and returns it without its trailing slash ("" if none).
+func baseURL(raw string) (string, error) {
+	base := strings.TrimRight(raw, "/")
 	if base != "" {
-		out.Url = base + out.Path
-		if out.QrSvg, err = qr.SVG(out.Url); err != nil {
-			return nil, err
+		u, err := url.Parse(base)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return "", hallerr.BadRequest("base_url %q: want where the web pages are, such as https://hall.local:7080", raw)
 		}
 	}
-	return out, nil
+	return base, nil
+}
+
+// linkURL is a one-time link's url and its QR code (SVG), for a phone's
+// camera; both "" without a base.
+func linkURL(base, path string) (string, string, error) {
+	if base == "" {
+		return "", "", nil
+	}
+	svg, err := qr.SVG(base + path)
+	return base + path, svg, err
 }

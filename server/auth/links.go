@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -153,3 +154,8 @@ func (ss *Sessions) zoneOrUTC() *time.Location {
 	}
 	return ss.zone
 }
+
+// SameOrigin refuses a request whose Origin, when a browser sends one, is
+// not this server: a one-time link's button (sign-in, a tablet's
+// enrolment) is pressed on the hall's own page.
+func SameOrigin(r *http.Request) error { return sameOrigin(r) }

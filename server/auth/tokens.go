@@ -173,6 +173,7 @@ var methodRoles = map[string][]Role{
 	"/hall.v1.Arbiter/SetBlindPlay":        {RoleChief, RoleArbiter},
 	"/hall.v1.Arbiter/Announce":            {RoleChief, RoleArbiter, RoleAssistant},
 	"/hall.v1.Arbiter/IssueAssistantLink":  {RoleChief, RoleArbiter},
+	"/hall.v1.Arbiter/IssueClockLink":      {RoleChief, RoleArbiter},
 }
 
 // Tokens holds the hall's credentials: hashed in the store, cached in memory.

@@ -66,7 +66,7 @@ func (h *Hall) attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *
 	b := f.boards[f.byDevice[dev]]
 	f.mu.Unlock()
 	if old != nil {
-		old.Cut(fmt.Errorf("%w by a newer connection of device %s", hallerr.ErrReplaced, dev))
+		old.Cut(TakenOver(dev))
 	}
 	_ = h.store.Write(h.ctx, func(tx *storage.Tx) error { return tx.TouchDevice(rec) })
 	if b != nil {
@@ -74,6 +74,16 @@ func (h *Hall) attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *
 	}
 	h.log.Info("device connected", "device", dev, "firmware", firmware, "acked", acked)
 	return info
+}
+
+// TakenOver is why a device's older connection ended when a newer one of
+// the same device (its token: a second browser, a clock that reconnected
+// before its old stream was seen gone) opened: ErrReplaced (ABORTED; close
+// code 4010 on the WebSocket). A device's library stops reconnecting on
+// it, so that two connections of one device never take turns.
+func TakenOver(dev string) error {
+	return fmt.Errorf("%w: another connection of this device took over (device %s): this one has ended and does not reconnect; "+
+		"close the other page or clock, or reload this one to take the clock back", hallerr.ErrReplaced, dev)
 }
 
 // detach unregisters a link whose session ended (Session.Close), if it is
@@ -122,17 +132,21 @@ func (h *Hall) heartbeat(info *Device, hb *pb.Heartbeat) {
 }
 
 // Devices lists every device the hall knows of — heard from since the
-// start, or stored — with what it last said, whether it is connected and
-// the board it keeps, by id.
+// start, or stored — with what it last said, whether it is connected, the
+// board it keeps and its kind (stored: a tablet), by id.
 func (h *Hall) Devices(stored []storage.DeviceRecord) []*pb.Device {
 	f := &h.floor
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	seen := map[string]bool{}
+	kind := map[string]string{} // the store's: a tablet is one from its enrolment
+	for _, r := range stored {
+		kind[r.ID] = r.Kind
+	}
 	var out []*pb.Device
 	add := func(r storage.DeviceRecord, info *Device) {
 		d := &pb.Device{DeviceId: r.ID, Firmware: r.Firmware, LastSeenUnixMs: r.LastSeen.UnixMilli(),
-			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: f.byDevice[r.ID]}
+			BatteryPct: int32(r.BatteryPct), DriftPpm: r.DriftPPM, BoardId: f.byDevice[r.ID], Kind: kind[r.ID]}
 		if info != nil {
 			d.Online, d.AckedSeq = info.online, info.acked
 			d.CanAnnounce, d.Voices = info.voice.GetAnnounce(), slices.Clone(info.voice.GetLanguages())

@@ -324,3 +324,23 @@ func TestAckAgainNeverPassesARefusalOffAsApplied(t *testing.T) {
 		t.Error("refusedSince with the link cut = no rejections and no error; want an error (the Welcome would pass event 1 off as applied)")
 	}
 }
+
+// A second session of the same device takes over: the first's link is cut
+// with ErrReplaced and a message that says so plainly, and the device
+// stays online on the second.
+func TestSecondSessionTakesOver(t *testing.T) {
+	h := hallForTest(t)
+	_, first, _ := open(t, h, 0, 1)
+	_, second, _ := open(t, h, 0, 1)
+	first.mu.Lock()
+	cut := first.cut
+	first.mu.Unlock()
+	if !errors.Is(cut, hallerr.ErrReplaced) || !strings.Contains(cut.Error(), "another connection of this device took over") {
+		t.Errorf("the first link was cut with %v, want ErrReplaced saying another connection of this device took over", cut)
+	}
+	second.mu.Lock()
+	defer second.mu.Unlock()
+	if second.cut != nil {
+		t.Errorf("the second link was cut with %v, want it kept", second.cut)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/chesshall/hallclock/clockdev/wsdial"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -36,8 +37,8 @@ type clock struct {
 	idx    int
 	dev    string
 	token  string
-	conn   *grpc.ClientConn
-	stream grpc.BidiStreamingClient[pb.DeviceMessage, pb.ServerMessage]
+	conn   *grpc.ClientConn // nil over the WebSocket
+	stream clockStream
 	ready  chan struct{} // closed once welcomed and assigned
 
 	mu       sync.Mutex // guards what follows and serialises Send
@@ -79,9 +80,17 @@ type window struct {
 
 func (w *window) in(t time.Time) bool { return !t.Before(w.from) && t.Before(w.to) }
 
+// clockStream is a clock's ClockLink stream: gRPC's, or the WebSocket's
+// (transports.go).
+type clockStream interface {
+	Send(*pb.DeviceMessage) error
+	Recv() (*pb.ServerMessage, error)
+}
+
 // fleet is every clock of one server, and the pacers that drive them.
 type fleet struct {
 	addr    string
+	ws      *wsdial.Transport // the clocks speak ClockLink over this WebSocket instead of gRPC (transports.go)
 	clocks  []*clock
 	byBoard map[string]*clock
 	win     atomic.Pointer[window]
@@ -115,8 +124,13 @@ const (
 // connect dials n clocks (one connection each) with their tokens and
 // waits until each is welcomed and assigned.
 func connect(addr string, devs, tokens []string) (*fleet, error) {
+	return connectVia(addr, nil, devs, tokens)
+}
+
+// connectVia is connect over gRPC at addr, or over the WebSocket ws.
+func connectVia(addr string, ws *wsdial.Transport, devs, tokens []string) (*fleet, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &fleet{addr: addr, byBoard: map[string]*clock{}, ctx: ctx, cancel: cancel}
+	f := &fleet{addr: addr, ws: ws, byBoard: map[string]*clock{}, ctx: ctx, cancel: cancel}
 	f.hbEvery.Store(int64(time.Second))
 	for i, dev := range devs {
 		f.clocks = append(f.clocks, &clock{f: f, idx: i, dev: dev, token: tokens[i], ready: make(chan struct{}), nextSeq: 1, acks: map[uint64]time.Time{}})
@@ -159,6 +173,9 @@ func connect(addr string, devs, tokens []string) (*fleet, error) {
 
 // open dials the clock's connection and stream and sends Hello.
 func (c *clock) open() error {
+	if c.f.ws != nil {
+		return c.openWS()
+	}
 	conn, err := grpc.NewClient(c.f.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithInitialWindowSize(1<<20), grpc.WithInitialConnWindowSize(1<<20))
 	if err != nil {

@@ -42,6 +42,10 @@
 //     events.
 //   - rules: rules.Apply of a press (testing.Benchmark; also
 //     go test -bench ApplyPress ./rules).
+//   - transports (only when named): -ws-clocks clocks over WebSocket
+//     beside the rest over gRPC on one hall: each transport's
+//     acknowledgement latency in one window, and the hall's CPU per press
+//     of each pressing alone (transports.go).
 //
 // The hall is the real cmd/hallserver (built, or -hallserver), and the echo
 // server is this program run again (-serve-echo): each is a process of its
@@ -83,6 +87,7 @@ type config struct {
 	// serverCPUs: where the server under test runs (the hall, the echo
 	// server, each alone); loadCPUs: the bench's clocks and watchers.
 	serverCPUs, loadCPUs cpuSet
+	wsClocks             int // the transports part: of clocks, those over WebSocket (transports.go)
 }
 
 func main() {
@@ -113,6 +118,7 @@ func main() {
 	flag.IntVar(&c.restartBoards, "restart-boards", 10000, "restart: boards")
 	flag.IntVar(&c.restartEvents, "restart-events", 10_000_000, "restart: events in all")
 	flag.StringVar(&c.restartDir, "restart-dir", "", "restart: keep the generated halls here and reuse them on the next run (default: a temporary directory)")
+	flag.IntVar(&c.wsClocks, "ws-clocks", 2000, "transports: of -clocks, the clocks speaking ClockLink over WebSocket (tablets), beside the rest over gRPC")
 	flag.StringVar(&c.hallserver, "hallserver", "", "hallserver binary (default: go build ./cmd/hallserver)")
 	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles and an execution trace of hallserver under the ingest load to this directory")
 	flag.BoolVar(&c.markdown, "markdown", false, "also print the table as Markdown")
@@ -165,11 +171,11 @@ ratios. The parts are described by go doc ./tools/bench.
 	c.parts = map[string]bool{}
 	for _, p := range strings.Split(parts, ",") {
 		switch p = strings.TrimSpace(p); p {
-		case "ingest", "saturation", "watchers", "memory", "restart", "rules":
+		case "ingest", "saturation", "watchers", "memory", "restart", "rules", "transports":
 			c.parts[p] = true
 		case "":
 		default:
-			fmt.Fprintf(os.Stderr, "bench: unknown part %q (ingest, saturation, watchers, memory, restart, rules)\n", p)
+			fmt.Fprintf(os.Stderr, "bench: unknown part %q (ingest, saturation, watchers, memory, restart, rules; transports only when named)\n", p)
 			os.Exit(2)
 		}
 	}
@@ -239,7 +245,7 @@ func run(c config) error {
 	} else {
 		fmt.Printf("bench: keeping %s (HALL_BENCH_KEEP): the servers' logs and data\n", tmp)
 	}
-	needServer := c.parts["ingest"] || c.parts["saturation"] || c.parts["watchers"] || c.parts["memory"] || c.parts["restart"]
+	needServer := c.parts["ingest"] || c.parts["saturation"] || c.parts["watchers"] || c.parts["memory"] || c.parts["restart"] || c.parts["transports"]
 	if needServer && c.hallserver == "" {
 		if c.hallserver, err = buildHallserver(tmp); err != nil {
 			return err
@@ -256,6 +262,13 @@ func run(c config) error {
 			return fmt.Errorf("hall: %w", err)
 		}
 		rows = append(rows, liveRows(c, hall, echo)...)
+	}
+	if c.parts["transports"] {
+		r, err := runTransports(c, tmp)
+		if err != nil {
+			return fmt.Errorf("transports: %w", err)
+		}
+		rows = append(rows, transportRows(c, r)...)
 	}
 	if c.parts["restart"] {
 		r, err := runRestart(c, tmp)

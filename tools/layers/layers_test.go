@@ -49,13 +49,15 @@ var allowed = []struct {
 	{"server/devlink", []string{"proto/...", "internal/mono", "server/hall", "server/auth", "server/fanout", "server/hallerr"}},
 	{"server/link", []string{"proto/...", "internal/mono", "internal/schedlat", "server/devlink", "server/auth"}},
 	{"server/wslink", []string{"proto/...", "server/devlink", "server/auth", "server/hallerr"}},
+	// a tablet's enrolment as a clock: its one-time links and its page.
+	{"server/enrol", []string{"storage", "internal/ident", "server/hall", "server/auth", "server/hallerr"}},
 	{"server/arbiter", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/qr",
-		"server/hall", "server/auth", "server/fanout", "server/broadcast", "server/hallerr"}},
+		"server/hall", "server/auth", "server/fanout", "server/broadcast", "server/hallerr", "server/enrol"}},
 	{"server/gateway", []string{"rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/ident",
 		"server/fanout", "server/broadcast", "server/hallerr", "server/httpdoor"}},
 	{"server", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire",
 		"server/hall", "server/devlink", "server/link", "server/wslink", "server/arbiter", "server/auth", "server/fanout", "server/broadcast", "server/dashboard", "server/assist", "server/hallerr",
-		"server/httpdoor"}},
+		"server/httpdoor", "server/enrol"}},
 	{"cmd/...", []string{"..."}},
 	{"tools/...", []string{"..."}},
 }

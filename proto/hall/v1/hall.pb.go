@@ -5608,6 +5608,7 @@ type Device struct {
 	AckedSeq       uint64                 `protobuf:"varint,8,opt,name=acked_seq,json=ackedSeq,proto3" json:"acked_seq,omitempty"`
 	CanAnnounce    bool                   `protobuf:"varint,9,opt,name=can_announce,json=canAnnounce,proto3" json:"can_announce,omitempty"` // its Hello said it is a talking clock (DeviceCapabilities.announce); as of its last Hello since the server started
 	Voices         []string               `protobuf:"bytes,10,rep,name=voices,proto3" json:"voices,omitempty"`                              // the languages its voice speaks (DeviceCapabilities.languages)
+	Kind           string                 `protobuf:"bytes,11,opt,name=kind,proto3" json:"kind,omitempty"`                                  // "tablet": a browser enrolled by a clock link (IssueClockLink); "": a clock device
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -5710,6 +5711,13 @@ func (x *Device) GetVoices() []string {
 		return x.Voices
 	}
 	return nil
+}
+
+func (x *Device) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
 }
 
 type ListDevicesResponse struct {
@@ -8459,6 +8467,176 @@ func (x *Words) GetText() string {
 	return ""
 }
 
+type IssueClockLinkRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	BoardId string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"` // the board whose clock the tablet becomes; or:
+	Table   int32                  `protobuf:"varint,2,opt,name=table,proto3" json:"table,omitempty"`                   // a table (from 1) of venue's hall plan
+	Venue   string                 `protobuf:"bytes,3,opt,name=venue,proto3" json:"venue,omitempty"`                    // with table: "" is the hall
+	// Where people open the hall's web pages, e.g. "http://hall.local:7080":
+	// the link's url and QR code start with it. Empty: the path only.
+	BaseUrl       string `protobuf:"bytes,4,opt,name=base_url,json=baseUrl,proto3" json:"base_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueClockLinkRequest) Reset() {
+	*x = IssueClockLinkRequest{}
+	mi := &file_hall_v1_hall_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueClockLinkRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueClockLinkRequest) ProtoMessage() {}
+
+func (x *IssueClockLinkRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueClockLinkRequest.ProtoReflect.Descriptor instead.
+func (*IssueClockLinkRequest) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *IssueClockLinkRequest) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *IssueClockLinkRequest) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
+}
+
+func (x *IssueClockLinkRequest) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *IssueClockLinkRequest) GetBaseUrl() string {
+	if x != nil {
+		return x.BaseUrl
+	}
+	return ""
+}
+
+type EnrolLink struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`                                           // "/clock/enrol?code=cl_...": the link, from the web pages' root
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`                                             // base_url and path ("" without a base_url)
+	ExpiresUnixMs int64                  `protobuf:"varint,3,opt,name=expires_unix_ms,json=expiresUnixMs,proto3" json:"expires_unix_ms,omitempty"` // server wall clock: unused by then, it makes no clock
+	BoardId       string                 `protobuf:"bytes,4,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"`                      // as asked
+	Table         int32                  `protobuf:"varint,5,opt,name=table,proto3" json:"table,omitempty"`
+	Venue         string                 `protobuf:"bytes,6,opt,name=venue,proto3" json:"venue,omitempty"`
+	What          string                 `protobuf:"bytes,7,opt,name=what,proto3" json:"what,omitempty"`                // for people: "board 3 of Blitz Night, round 1" or "table 5 of the hall"
+	QrSvg         string                 `protobuf:"bytes,8,opt,name=qr_svg,json=qrSvg,proto3" json:"qr_svg,omitempty"` // the url as a QR code, an SVG image ("" without a base_url)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnrolLink) Reset() {
+	*x = EnrolLink{}
+	mi := &file_hall_v1_hall_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnrolLink) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnrolLink) ProtoMessage() {}
+
+func (x *EnrolLink) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnrolLink.ProtoReflect.Descriptor instead.
+func (*EnrolLink) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *EnrolLink) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *EnrolLink) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *EnrolLink) GetExpiresUnixMs() int64 {
+	if x != nil {
+		return x.ExpiresUnixMs
+	}
+	return 0
+}
+
+func (x *EnrolLink) GetBoardId() string {
+	if x != nil {
+		return x.BoardId
+	}
+	return ""
+}
+
+func (x *EnrolLink) GetTable() int32 {
+	if x != nil {
+		return x.Table
+	}
+	return 0
+}
+
+func (x *EnrolLink) GetVenue() string {
+	if x != nil {
+		return x.Venue
+	}
+	return ""
+}
+
+func (x *EnrolLink) GetWhat() string {
+	if x != nil {
+		return x.What
+	}
+	return ""
+}
+
+func (x *EnrolLink) GetQrSvg() string {
+	if x != nil {
+		return x.QrSvg
+	}
+	return ""
+}
+
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
 
 const file_hall_v1_hall_proto_rawDesc = "" +
@@ -8918,7 +9096,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\aentries\x18\x01 \x03(\v2\x13.hall.v1.AuditEntryR\aentries\x12\x12\n" +
 	"\x04more\x18\x02 \x01(\bR\x04more\x12\x1b\n" +
 	"\ttime_zone\x18\x03 \x01(\tR\btimeZone\"\x14\n" +
-	"\x12ListDevicesRequest\"\xb5\x02\n" +
+	"\x12ListDevicesRequest\"\xc9\x02\n" +
 	"\x06Device\x12\x1b\n" +
 	"\tdevice_id\x18\x01 \x01(\tR\bdeviceId\x12\x16\n" +
 	"\x06online\x18\x02 \x01(\bR\x06online\x12\x19\n" +
@@ -8931,7 +9109,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\tacked_seq\x18\b \x01(\x04R\backedSeq\x12!\n" +
 	"\fcan_announce\x18\t \x01(\bR\vcanAnnounce\x12\x16\n" +
 	"\x06voices\x18\n" +
-	" \x03(\tR\x06voices\"@\n" +
+	" \x03(\tR\x06voices\x12\x12\n" +
+	"\x04kind\x18\v \x01(\tR\x04kind\"@\n" +
 	"\x13ListDevicesResponse\x12)\n" +
 	"\adevices\x18\x01 \x03(\v2\x0f.hall.v1.DeviceR\adevices\"\xc3\x01\n" +
 	"\x11IssueTokenRequest\x12!\n" +
@@ -9170,7 +9349,21 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x04text\x18\x03 \x01(\tR\x04text\x1a9\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*<\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"y\n" +
+	"\x15IssueClockLinkRequest\x12\x19\n" +
+	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\x05R\x05table\x12\x14\n" +
+	"\x05venue\x18\x03 \x01(\tR\x05venue\x12\x19\n" +
+	"\bbase_url\x18\x04 \x01(\tR\abaseUrl\"\xcb\x01\n" +
+	"\tEnrolLink\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12&\n" +
+	"\x0fexpires_unix_ms\x18\x03 \x01(\x03R\rexpiresUnixMs\x12\x19\n" +
+	"\bboard_id\x18\x04 \x01(\tR\aboardId\x12\x14\n" +
+	"\x05table\x18\x05 \x01(\x05R\x05table\x12\x14\n" +
+	"\x05venue\x18\x06 \x01(\tR\x05venue\x12\x12\n" +
+	"\x04what\x18\a \x01(\tR\x04what\x12\x15\n" +
+	"\x06qr_svg\x18\b \x01(\tR\x05qrSvg*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -9258,7 +9451,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x11EXPORT_FORMAT_CSV\x10\x02\x12\x15\n" +
 	"\x11EXPORT_FORMAT_PGN\x10\x032J\n" +
 	"\tClockLink\x12=\n" +
-	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xf6\x10\n" +
+	"\aConnect\x12\x16.hall.v1.DeviceMessage\x1a\x16.hall.v1.ServerMessage(\x010\x012\xbc\x11\n" +
 	"\aArbiter\x12I\n" +
 	"\x10CreateTournament\x12 .hall.v1.CreateTournamentRequest\x1a\x13.hall.v1.Tournament\x12:\n" +
 	"\vCreateRound\x12\x1b.hall.v1.CreateRoundRequest\x1a\x0e.hall.v1.Round\x124\n" +
@@ -9295,7 +9488,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\bAnnounce\x12\x18.hall.v1.AnnounceRequest\x1a\x19.hall.v1.AnnounceResponse\x12]\n" +
 	"\x12IssueAssistantLink\x12\".hall.v1.IssueAssistantLinkRequest\x1a#.hall.v1.IssueAssistantLinkResponse\x12B\n" +
 	"\tStandings\x12\x19.hall.v1.StandingsRequest\x1a\x1a.hall.v1.StandingsResponse\x12A\n" +
-	"\fSetTieBreaks\x12\x1c.hall.v1.SetTieBreaksRequest\x1a\x13.hall.v1.Tournament2A\n" +
+	"\fSetTieBreaks\x12\x1c.hall.v1.SetTieBreaksRequest\x1a\x13.hall.v1.Tournament\x12D\n" +
+	"\x0eIssueClockLink\x12\x1e.hall.v1.IssueClockLinkRequest\x1a\x12.hall.v1.EnrolLink2A\n" +
 	"\x05Admin\x128\n" +
 	"\x06Backup\x12\x16.hall.v1.BackupRequest\x1a\x14.hall.v1.BackupChunk0\x012\xcb\x01\n" +
 	"\x05Watch\x12@\n" +
@@ -9318,7 +9512,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 103)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -9431,9 +9625,11 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*CrosstableCell)(nil),             // 108: hall.v1.CrosstableCell
 	(*SetTieBreaksRequest)(nil),        // 109: hall.v1.SetTieBreaksRequest
 	(*Words)(nil),                      // 110: hall.v1.Words
-	nil,                                // 111: hall.v1.Tournament.SectionTieBreaksEntry
-	nil,                                // 112: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
-	nil,                                // 113: hall.v1.Words.ParamsEntry
+	(*IssueClockLinkRequest)(nil),      // 111: hall.v1.IssueClockLinkRequest
+	(*EnrolLink)(nil),                  // 112: hall.v1.EnrolLink
+	nil,                                // 113: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 114: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	nil,                                // 115: hall.v1.Words.ParamsEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -9490,9 +9686,9 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	42,  // 51: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
 	15,  // 52: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
 	41,  // 53: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	111, // 54: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	113, // 54: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
 	15,  // 55: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	112, // 56: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	114, // 56: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 	15,  // 57: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
 	7,   // 58: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
 	47,  // 59: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
@@ -9549,7 +9745,7 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	20,  // 110: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
 	107, // 111: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
 	108, // 112: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
-	113, // 113: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
+	115, // 113: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
 	22,  // 114: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
 	45,  // 115: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
 	49,  // 116: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
@@ -9582,48 +9778,50 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	39,  // 143: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
 	105, // 144: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
 	109, // 145: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
-	98,  // 146: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 147: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 148: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 149: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 150: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 151: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 152: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 153: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 154: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 155: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 156: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 157: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 158: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 159: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 160: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 161: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 162: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 163: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 164: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 165: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 166: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 167: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 168: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 169: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 170: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 171: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 172: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 173: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 174: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 175: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 176: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 177: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 178: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 179: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	106, // 180: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
-	44,  // 181: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
-	99,  // 182: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 183: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 184: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 185: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	150, // [150:186] is the sub-list for method output_type
-	114, // [114:150] is the sub-list for method input_type
+	111, // 146: hall.v1.Arbiter.IssueClockLink:input_type -> hall.v1.IssueClockLinkRequest
+	98,  // 147: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 148: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 149: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 150: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 151: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 152: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 153: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 154: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 155: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 156: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 157: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 158: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 159: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 160: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 161: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 162: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 163: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 164: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 165: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 166: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 167: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 168: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 169: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 170: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 171: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 172: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 173: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 174: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 175: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 176: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 177: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 178: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 179: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 180: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 181: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 182: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	112, // 183: hall.v1.Arbiter.IssueClockLink:output_type -> hall.v1.EnrolLink
+	99,  // 184: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 185: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 186: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 187: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	151, // [151:188] is the sub-list for method output_type
+	114, // [114:151] is the sub-list for method input_type
 	114, // [114:114] is the sub-list for extension type_name
 	114, // [114:114] is the sub-list for extension extendee
 	0,   // [0:114] is the sub-list for field type_name
@@ -9656,7 +9854,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   101,
+			NumMessages:   103,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

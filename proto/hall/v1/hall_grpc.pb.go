@@ -187,6 +187,7 @@ const (
 	Arbiter_IssueAssistantLink_FullMethodName  = "/hall.v1.Arbiter/IssueAssistantLink"
 	Arbiter_Standings_FullMethodName           = "/hall.v1.Arbiter/Standings"
 	Arbiter_SetTieBreaks_FullMethodName        = "/hall.v1.Arbiter/SetTieBreaks"
+	Arbiter_IssueClockLink_FullMethodName      = "/hall.v1.Arbiter/IssueClockLink"
 )
 
 // ArbiterClient is the client API for Arbiter service.
@@ -292,6 +293,13 @@ type ArbiterClient interface {
 	// An empty tournament list is FIDE's recommended defaults. Refused,
 	// naming the entry, if it does not read. Audited. Chief arbiter.
 	SetTieBreaks(ctx context.Context, in *SetTieBreaksRequest, opts ...grpc.CallOption) (*Tournament, error)
+	// A one-time clock link (valid 15 minutes, spent once; opening it spends
+	// nothing): the browser that opens it and presses its button becomes a
+	// clock device of the hall, a tablet with a device token of its own,
+	// assigned to board_id, or put at a table of a venue's hall plan (and
+	// given the board at that table whose game is not over). Audited. Chief
+	// arbiter, or an arbiter of the board's section (a table: chief arbiter).
+	IssueClockLink(ctx context.Context, in *IssueClockLinkRequest, opts ...grpc.CallOption) (*EnrolLink, error)
 }
 
 type arbiterClient struct {
@@ -612,6 +620,16 @@ func (c *arbiterClient) SetTieBreaks(ctx context.Context, in *SetTieBreaksReques
 	return out, nil
 }
 
+func (c *arbiterClient) IssueClockLink(ctx context.Context, in *IssueClockLinkRequest, opts ...grpc.CallOption) (*EnrolLink, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EnrolLink)
+	err := c.cc.Invoke(ctx, Arbiter_IssueClockLink_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ArbiterServer is the server API for Arbiter service.
 // All implementations must embed UnimplementedArbiterServer
 // for forward compatibility.
@@ -715,6 +733,13 @@ type ArbiterServer interface {
 	// An empty tournament list is FIDE's recommended defaults. Refused,
 	// naming the entry, if it does not read. Audited. Chief arbiter.
 	SetTieBreaks(context.Context, *SetTieBreaksRequest) (*Tournament, error)
+	// A one-time clock link (valid 15 minutes, spent once; opening it spends
+	// nothing): the browser that opens it and presses its button becomes a
+	// clock device of the hall, a tablet with a device token of its own,
+	// assigned to board_id, or put at a table of a venue's hall plan (and
+	// given the board at that table whose game is not over). Audited. Chief
+	// arbiter, or an arbiter of the board's section (a table: chief arbiter).
+	IssueClockLink(context.Context, *IssueClockLinkRequest) (*EnrolLink, error)
 	mustEmbedUnimplementedArbiterServer()
 }
 
@@ -817,6 +842,9 @@ func (UnimplementedArbiterServer) Standings(context.Context, *StandingsRequest) 
 }
 func (UnimplementedArbiterServer) SetTieBreaks(context.Context, *SetTieBreaksRequest) (*Tournament, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method SetTieBreaks not implemented")
+}
+func (UnimplementedArbiterServer) IssueClockLink(context.Context, *IssueClockLinkRequest) (*EnrolLink, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method IssueClockLink not implemented")
 }
 func (UnimplementedArbiterServer) mustEmbedUnimplementedArbiterServer() {}
 func (UnimplementedArbiterServer) testEmbeddedByValue()                 {}
@@ -1397,6 +1425,24 @@ func _Arbiter_SetTieBreaks_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Arbiter_IssueClockLink_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(IssueClockLinkRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ArbiterServer).IssueClockLink(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Arbiter_IssueClockLink_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ArbiterServer).IssueClockLink(ctx, req.(*IssueClockLinkRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Arbiter_ServiceDesc is the grpc.ServiceDesc for Arbiter service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1527,6 +1573,10 @@ var Arbiter_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SetTieBreaks",
 			Handler:    _Arbiter_SetTieBreaks_Handler,
+		},
+		{
+			MethodName: "IssueClockLink",
+			Handler:    _Arbiter_IssueClockLink_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

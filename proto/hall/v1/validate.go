@@ -449,6 +449,16 @@ func (r *IssueSignInLinkRequest) Validate() error {
 	return text("base_url", r.GetBaseUrl(), false)
 }
 
+func (r *IssueClockLinkRequest) Validate() error {
+	switch {
+	case r.GetTable() < 0:
+		return &FieldError{Field: "table", Msg: "a table is a number from 1"}
+	case (r.GetBoardId() == "") == (r.GetTable() == 0):
+		return &FieldError{Field: "board_id", Msg: "give a board (board_id) or a table of the hall plan (table), one of them"}
+	}
+	return first(id("board_id", r.GetBoardId(), false), text("venue", r.GetVenue(), false), text("base_url", r.GetBaseUrl(), false))
+}
+
 func (r *DescribeTimeControlRequest) Validate() error {
 	return first(text("time_control", r.GetTimeControl(), true), textN("ruleset", r.GetRuleset(), false, 32))
 }

@@ -414,7 +414,7 @@ async function pollDevices() {
     state.devices = new Map((r.devices || []).map(d => [d.deviceId, d]));
     for (const rec of state.boards.values()) {
       const d = state.devices.get(rec.info.deviceId);
-      if (d !== rec.device) { rec.device = d; hall.update(rec); }
+      if (d !== rec.device) { rec.device = d; hall.update(rec); panel.update(rec); }
     }
     renderAttention();
   } catch (e) { /* next time */ }

@@ -10,6 +10,7 @@ import { rulingText } from "./attention.js";
 import { call } from "./api.js";
 import { moveNumber, troubleCounts } from "./hall.js";
 import * as blind from "./blind.js";
+import { offerTablet } from "./tablet.js";
 
 export class BoardPanel {
   // actions: {buttons(rec) → [elements]}; canAudit: the session may read
@@ -81,6 +82,16 @@ export class BoardPanel {
     this.status = el("p", "bstatus");
     this.blind = el("p", "bblind");
     this.device = el("p", "bdevice");
+    this.deviceText = el("span");
+    this.device.append(this.deviceText);
+    if (this.canAudit) {
+      // Arbiters and the chief: a tablet or phone as this board's clock.
+      const tablet = el("button", "tablet", i.table ? "Use a tablet as this table's clock" : "Use a tablet as this board's clock");
+      tablet.type = "button";
+      tablet.title = "A one-time link and QR code: the tablet or phone that opens it becomes this board's clock";
+      tablet.onclick = () => offerTablet(this.rec.info);
+      this.device.append(tablet);
+    }
     this.alerts = el("ul", "balerts");
     this.actionBox = el("div", "actions");
     this.chart = el("div", "chart");
@@ -134,7 +145,7 @@ export class BoardPanel {
     if (st.status === "BOARD_STATUS_REFERRED") words.push(f.Side(st.claimReferredBy) + "'s claim referred: decide the result");
     if (st.category) words.push(st.category);
     this.status.textContent = words.join(" · ");
-    this.device.textContent = deviceLine(rec);
+    this.deviceText.textContent = deviceLine(rec);
     this.device.classList.toggle("bad", st.source !== "CLOCK_SOURCE_VIRTUAL" && !st.deviceOnline && !f.finished(st));
     this.alerts.replaceChildren(...(st.alerts || []).map(a => el("li", "", a)));
     this.actionBox.replaceChildren(...this.actions.buttons(rec));
@@ -275,8 +286,8 @@ function deviceLine(rec) {
   const st = rec.state || {}, i = rec.info;
   if (st.source === "CLOCK_SOURCE_VIRTUAL") return "Virtual clock: the server keeps this board's time (6.10.1).";
   if (!i.deviceId) return "No clock device: assign one, or use a virtual clock; a result from the scoresheet needs neither.";
-  const bits = ["Clock " + i.deviceId + (st.deviceOnline ? " online" : " offline")];
   const d = rec.device;
+  const bits = [(d && d.kind === "tablet" ? "Tablet " : "Clock ") + i.deviceId + (st.deviceOnline ? " online" : " offline")];
   if (d) {
     if (f.num(d.batteryPct) > 0) bits.push("battery " + f.num(d.batteryPct) + "%");
     if (d.firmware) bits.push("firmware " + d.firmware);
