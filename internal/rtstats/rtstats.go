@@ -21,6 +21,7 @@ const (
 	schedLat   = "/sched/latencies:seconds"
 	assistCPU  = "/cpu/classes/gc/mark/assist:cpu-seconds"
 	gcCycles   = "/gc/cycles/total:gc-cycles"
+	allocBytes = "/gc/heap/allocs:bytes"
 )
 
 // Hist is a cumulative histogram: counts per bucket and the
@@ -37,11 +38,12 @@ type Snapshot struct {
 	Sched      Hist    `json:"sched"`       // how long runnable goroutines waited to run
 	AssistCPU  float64 `json:"assist_cpu"`  // CPU seconds goroutines spent marking for the collector
 	GCCycles   uint64  `json:"gc_cycles"`
+	AllocBytes uint64  `json:"alloc_bytes"` // bytes allocated on the heap
 }
 
 // Read takes a reading of this process.
 func Read() Snapshot {
-	s := []metrics.Sample{{Name: pauseGC}, {Name: pauseOther}, {Name: schedLat}, {Name: assistCPU}, {Name: gcCycles}}
+	s := []metrics.Sample{{Name: pauseGC}, {Name: pauseOther}, {Name: schedLat}, {Name: assistCPU}, {Name: gcCycles}, {Name: allocBytes}}
 	metrics.Read(s)
 	var snap Snapshot
 	for i, h := range []*Hist{&snap.PauseGC, &snap.PauseOther, &snap.Sched} {
@@ -55,6 +57,9 @@ func Read() Snapshot {
 	}
 	if s[4].Value.Kind() == metrics.KindUint64 {
 		snap.GCCycles = s[4].Value.Uint64()
+	}
+	if s[5].Value.Kind() == metrics.KindUint64 {
+		snap.AllocBytes = s[5].Value.Uint64()
 	}
 	return snap
 }
@@ -96,6 +101,9 @@ type Window struct {
 	// LongestWait is the longest a runnable goroutine waited for a
 	// processor (the upper boundary of its bucket).
 	LongestWait time.Duration
+	// Alloc is the bytes allocated on the heap: what makes collections
+	// come round, and unlike time, the same on a busy machine.
+	Alloc uint64
 }
 
 // AssistPerCycle is the assist time of the average collection of the
@@ -116,6 +124,7 @@ func (s Snapshot) Since(prev Snapshot) Window {
 		Assist:       time.Duration(max(s.AssistCPU-prev.AssistCPU, 0) * float64(time.Second)),
 		Cycles:       s.GCCycles - min(prev.GCCycles, s.GCCycles),
 		LongestWait:  longest(prev.Sched, s.Sched),
+		Alloc:        s.AllocBytes - min(prev.AllocBytes, s.AllocBytes),
 	}
 }
 

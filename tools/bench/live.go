@@ -172,8 +172,8 @@ func runServer(c config, tmp, kind string) (*live, error) {
 			ms(w.schedP99), ms(w.schedMax),
 			100*res.cpu.Seconds()/(c.warmup+c.duration).Seconds(), 100*res.gen.Seconds()/(c.warmup+c.duration).Seconds())
 		if w.rtOK {
-			fmt.Printf("   %s's runtime in the window: longest stop-the-world pause %s; %d collections, %s of assists (%s a collection); a goroutine waited for a processor at most %s\n",
-				kind, ms(w.rt.LongestPause), w.rt.Cycles, ms(w.rt.Assist), ms(w.rt.AssistPerCycle()), ms(w.rt.LongestWait))
+			fmt.Printf("   %s's runtime in the window: longest stop-the-world pause %s; %d collections, %s of assists (%s a collection); a goroutine waited for a processor at most %s; %.1f KB allocated per press\n",
+				kind, ms(w.rt.LongestPause), w.rt.Cycles, ms(w.rt.Assist), ms(w.rt.AssistPerCycle()), ms(w.rt.LongestWait), allocPerPress(w)/1024)
 		}
 		if n, err := f.errors(); n > 0 {
 			fmt.Printf("   %d clock stream errors, the last: %v\n", n, err)

@@ -70,6 +70,14 @@ func liveRows(c config, hall, echo, durable *live) []row {
 				}
 				return fmt.Sprintf("pause %s, assists %s a collection (%d), a goroutine waited %s", ms(w.LongestPause), ms(w.AssistPerCycle()), w.Cycles, ms(w.LongestWait))
 			}
+			alloc := func(l *live) string {
+				if !l.ingest.rtOK {
+					return "?"
+				}
+				return kb(allocPerPress(l.ingest))
+			}
+			rows = append(rows, row{figure: scale + ": heap allocated per press (heartbeats included; the same on a busy machine)", hall: alloc(hall), base: base(alloc),
+				ratio: ratio(allocPerPress(hall.ingest), allocPerPress(echo.ingest))})
 			w := hall.ingest.rt
 			rows = append(rows, row{figure: scale + ": the server's runtime in the window: longest stop-the-world pause, assists (CPU) per collection, longest wait for a processor",
 				hall: rt(hall), base: base(rt), target: "no pause or assist over 20 ms",
@@ -157,6 +165,15 @@ func liveRows(c config, hall, echo, durable *live) []row {
 		}
 	}
 	return rows
+}
+
+// allocPerPress is the server's heap allocation per press acknowledged
+// over the window w (0 if unknown).
+func allocPerPress(w *window) float64 {
+	if !w.rtOK || w.acked.Load() == 0 {
+		return 0
+	}
+	return float64(w.rt.Alloc) / float64(w.acked.Load())
 }
 
 // beatNote says how often the clocks heartbeat, as the server's Welcome
