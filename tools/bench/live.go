@@ -228,6 +228,13 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 		files []string
 		first error
 	)
+	// The heap as the window starts too: what the window allocated is
+	// go tool pprof -sample_index=alloc_space -base hall-heap-start... hall-heap...
+	if name, err := s.profile(ctx, c.profile, "heap", "start", 0); err != nil {
+		first = err
+	} else {
+		files = append(files, name)
+	}
 	for _, kind := range []string{"profile", "block", "mutex"} {
 		wg.Add(1)
 		go func() {

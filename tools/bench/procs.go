@@ -237,8 +237,13 @@ func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Du
 		return "", fmt.Errorf("%s has no profiler", s.name)
 	}
 	url := s.debug + kind
-	if d > 0 {
+	switch {
+	case d > 0:
 		url += fmt.Sprintf("?seconds=%d", int(d.Seconds()))
+	case kind == "heap":
+		// As of a collection now: a heap profile is otherwise as of
+		// the last one, and two taken without one between are equal.
+		url += "?gc=1"
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
