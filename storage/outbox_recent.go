@@ -55,24 +55,25 @@ func (r *recentOutbox) add(ents []OutboxEntry, last uint64, reset bool) {
 	r.last = max(r.last, last)
 }
 
-// after returns up to limit rows with ids after+1, after+2, ... as long
-// as the ring holds each; complete says that they are every row
+// after appends to rows up to limit rows with ids after+1, after+2, ...
+// as long as the ring holds each; complete says that they are every row
 // committed after after (the last is the newest row). None if the ring
 // does not hold after+1.
-func (r *recentOutbox) after(after uint64, limit int) (rows []OutboxEntry, complete bool) {
+func (r *recentOutbox) after(rows []OutboxEntry, after uint64, limit int) (_ []OutboxEntry, complete bool) {
+	rows = rows[:0]
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(r.ents)
 	if r.last != 0 && after == r.last {
-		return nil, true // nothing committed since
+		return rows, true // nothing committed since
 	}
 	if n == 0 || limit <= 0 {
-		return nil, false
+		return rows, false
 	}
 	at := func(i int) *OutboxEntry { return &r.ents[(r.head+i)%n] }
 	first, newest := at(0).ID, at(n-1).ID
 	if after+1 < first || after+1 > newest {
-		return nil, false
+		return rows, false
 	}
 	// Ids are ascending, with gaps where other rows are: find after+1.
 	lo, hi := 0, n-1
@@ -96,9 +97,11 @@ func (r *recentOutbox) after(after uint64, limit int) (rows []OutboxEntry, compl
 // memory, as OutboxAfter would read them: only events, and only while
 // the ring holds every row in turn. complete says that they are all the
 // rows committed so far; when it is false, more may be in the database
-// (read them with OutboxAfter). None: read the database.
-func (s *Store) OutboxRecent(after uint64, limit int) (rows []OutboxEntry, complete bool) {
-	return s.recent.after(after, limit)
+// (read them with OutboxAfter). None: read the database. The rows are
+// appended to buf[:0] (nil: a new slice), for a reader that reads again
+// and again to reuse.
+func (s *Store) OutboxRecent(buf []OutboxEntry, after uint64, limit int) (rows []OutboxEntry, complete bool) {
+	return s.recent.after(buf, after, limit)
 }
 
 // recentEvent keeps an appended event's outbox row for the ring, added

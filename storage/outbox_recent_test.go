@@ -20,7 +20,7 @@ func TestOutboxRecentIsOutboxAfter(t *testing.T) {
 	s := MustOpen(t)
 	ctx := context.Background()
 	ids := mustBoards(t, s, 2)
-	if rows, complete := s.OutboxRecent(0, 100); rows != nil || complete {
+	if rows, complete := s.OutboxRecent(nil, 0, 100); len(rows) != 0 || complete {
 		t.Fatalf("before any event committed in this process: %d rows, complete %v; want the database", len(rows), complete)
 	}
 	start := mustOutbox(t, s, 0)
@@ -70,7 +70,7 @@ func TestOutboxRecentIsOutboxAfter(t *testing.T) {
 			}
 		}
 	}
-	rows, complete := s.OutboxRecent(after, 100)
+	rows, complete := s.OutboxRecent(nil, after, 100)
 	if !complete {
 		t.Errorf("every event committed is in memory: want complete")
 	}
@@ -78,11 +78,11 @@ func TestOutboxRecentIsOutboxAfter(t *testing.T) {
 	if got := kinds(rows); !reflect.DeepEqual(got, []string{"event:" + ids[0] + "/1", "event:" + ids[0] + "/2", "event:" + ids[0] + "/3"}) {
 		t.Errorf("rows %v", got)
 	}
-	if rows, complete := s.OutboxRecent(after, 2); len(rows) != 2 || complete {
+	if rows, complete := s.OutboxRecent(nil, after, 2); len(rows) != 2 || complete {
 		t.Errorf("limit 2: %d rows, complete %v; want 2, more to come", len(rows), complete)
 	}
 	last := rows[len(rows)-1].ID
-	if rows, complete := s.OutboxRecent(last, 100); len(rows) != 0 || !complete {
+	if rows, complete := s.OutboxRecent(nil, last, 100); len(rows) != 0 || !complete {
 		t.Errorf("after the newest: %d rows, complete %v; want none and nothing more", len(rows), complete)
 	}
 
@@ -92,19 +92,19 @@ func TestOutboxRecentIsOutboxAfter(t *testing.T) {
 	mustWrite(t, s, func(tx *Tx) error {
 		return tx.AppendEvent(&EventRecord{BoardID: ids[0], BoardSeq: 4, Event: press(rules.Black, 2000)})
 	})
-	if rows, complete := s.OutboxRecent(last, 100); len(rows) != 0 || complete {
+	if rows, complete := s.OutboxRecent(nil, last, 100); len(rows) != 0 || complete {
 		t.Errorf("a board row next: %v, complete %v; want the database", kinds(rows), complete)
 	}
 	db := mustOutbox(t, s, last)
 	if got := kinds(db); len(got) != 2 || got[0] != "board:"+ids[1] {
 		t.Fatalf("database after %d: %v", last, got)
 	}
-	rows, complete = s.OutboxRecent(db[0].ID, 100)
+	rows, complete = s.OutboxRecent(nil, db[0].ID, 100)
 	if !complete {
 		t.Error("after the board row: want complete")
 	}
 	same(rows, db[1:])
-	if rows, complete := s.OutboxRecent(after, 100); len(rows) != 3 || complete {
+	if rows, complete := s.OutboxRecent(nil, after, 100); len(rows) != 3 || complete {
 		t.Errorf("from the start again: %v, complete %v; want the three events before the board row, more to come", kinds(rows), complete)
 	}
 
@@ -116,11 +116,11 @@ func TestOutboxRecentIsOutboxAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows, complete := s.OutboxRecent(st.Published, 100); len(rows) != 0 || complete {
+	if rows, complete := s.OutboxRecent(nil, st.Published, 100); len(rows) != 0 || complete {
 		t.Errorf("after a reseed: %v, complete %v; want the database", kinds(rows), complete)
 	}
 	for _, a := range []uint64{after, last, db[0].ID} {
-		if rows, complete := s.OutboxRecent(a, 100); len(rows) != 0 || complete {
+		if rows, complete := s.OutboxRecent(nil, a, 100); len(rows) != 0 || complete {
 			t.Errorf("after a reseed, rows after %d: %v, complete %v; want the database (they are deleted)", a, kinds(rows), complete)
 		}
 	}
@@ -129,7 +129,7 @@ func TestOutboxRecentIsOutboxAfter(t *testing.T) {
 	})
 	all := mustOutbox(t, s, st.Published)
 	newest := all[len(all)-1]
-	rows, complete = s.OutboxRecent(newest.ID-1, 100)
+	rows, complete = s.OutboxRecent(nil, newest.ID-1, 100)
 	if !complete {
 		t.Error("the event after the reseed: want complete")
 	}
@@ -146,19 +146,19 @@ func TestOutboxRecentRing(t *testing.T) {
 	}
 	r.add(ents[:100], 100, false)
 	r.add(ents[100:], recentCap+10, false)
-	if rows, _ := r.after(5, 10); rows != nil {
+	if rows, _ := r.after(nil, 5, 10); len(rows) != 0 {
 		t.Errorf("row 6 fell out of the ring: got %d rows", len(rows))
 	}
-	rows, complete := r.after(10, 5)
+	rows, complete := r.after(nil, 10, 5)
 	if len(rows) != 5 || rows[0].ID != 11 || rows[4].ID != 15 || complete {
 		t.Errorf("after 10, 5 rows: %d from %d, complete %v", len(rows), rows[0].ID, complete)
 	}
-	rows, complete = r.after(recentCap, 100)
+	rows, complete = r.after(nil, recentCap, 100)
 	if len(rows) != 10 || rows[9].ID != recentCap+10 || !complete {
 		t.Errorf("the newest: %d rows, complete %v", len(rows), complete)
 	}
 	r.add(nil, recentCap+11, false) // a row of another kind
-	if _, complete := r.after(recentCap, 100); complete {
+	if _, complete := r.after(nil, recentCap, 100); complete {
 		t.Error("a row of another kind after the newest event: want more to come")
 	}
 }

@@ -212,6 +212,9 @@ type Publisher struct {
 	signer    hallstream.Signer
 	startNext bool
 	dupRow    uint64
+	// rowBuf holds the rows of the last read from memory, reused by the
+	// next (only the session goroutine uses it).
+	rowBuf []storage.OutboxEntry
 }
 
 // New returns a publisher; Run drives it.
@@ -480,7 +483,9 @@ func (p *Publisher) rows(ctx context.Context, after uint64, limit int) (batch, e
 	p.mu.Lock()
 	p.reads++
 	p.mu.Unlock()
-	if rows, complete := p.store.OutboxRecent(after, limit); len(rows) > 0 || complete {
+	rows, complete := p.store.OutboxRecent(p.rowBuf, after, limit)
+	if len(rows) > 0 || complete {
+		p.rowBuf = rows // sent before the next read: used again
 		p.mu.Lock()
 		p.fromMemory += uint64(len(rows))
 		p.mu.Unlock()

@@ -53,9 +53,10 @@ func BenchmarkOutboxToMessages(b *testing.B) {
 		}
 	})
 	b.Run("memory", func(b *testing.B) {
+		var buf []storage.OutboxEntry
 		for b.Loop() {
-			rows, _ := h.st.OutboxRecent(after, window)
-			encode(b, rows)
+			buf, _ = h.st.OutboxRecent(buf, after, window)
+			encode(b, buf)
 		}
 	})
 }
