@@ -56,6 +56,10 @@ type OutboxEntry struct {
 	RoundPublic bool // with Round: its feeds need no token
 	Board       *BoardRecord
 	Token       *TokenRecord
+
+	// EventJSON is the event (Event.Event) as the database holds it,
+	// when the row came from memory (OutboxRecent); nil when read back.
+	EventJSON []byte
 }
 
 // OutboxStatus says how far the outbox is published.
@@ -75,15 +79,36 @@ func (o OutboxStatus) Backlog() uint64 {
 
 // outbox adds an outbox row and has the publisher woken after the commit.
 func (t *Tx) outbox(kind, ref string, eventSeq any) error {
-	if _, err := t.exec(`INSERT INTO outbox (kind, ref, event_seq, created_ms) VALUES (?, ?, ?, ?)`,
-		kind, ref, eventSeq, t.s.wallMs(time.Time{})); err != nil {
-		return fmt.Errorf("storage: outbox %s %s: %w", kind, ref, err)
+	_, err := t.outboxID(kind, ref, eventSeq)
+	return err
+}
+
+// outboxID is outbox, returning the row's id.
+func (t *Tx) outboxID(kind, ref string, eventSeq any) (uint64, error) {
+	res, err := t.exec(`INSERT INTO outbox (kind, ref, event_seq, created_ms) VALUES (?, ?, ?, ?)`,
+		kind, ref, eventSeq, t.s.wallMs(time.Time{}))
+	if err != nil {
+		return 0, fmt.Errorf("storage: outbox %s %s: %w", kind, ref, err)
 	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("storage: outbox %s %s: %w", kind, ref, err)
+	}
+	t.outboxLast = uint64(id)
+	t.outboxedAfterCommit()
+	return uint64(id), nil
+}
+
+// outboxedAfterCommit has the ring of recent rows told, and the
+// publisher woken, once the transaction commits.
+func (t *Tx) outboxedAfterCommit() {
 	if !t.outboxed {
 		t.outboxed = true
-		t.AfterCommit(t.s.wakeOutbox)
+		t.AfterCommit(func() {
+			t.recentCommitted()
+			t.s.wakeOutbox()
+		})
 	}
-	return nil
 }
 
 // wakeOutbox tells a waiting publisher that rows were committed; it never
@@ -191,10 +216,10 @@ func (t *Tx) ReseedOutbox() error {
 			return fmt.Errorf("storage: reseed outbox: %w", err)
 		}
 	}
-	if !t.outboxed {
-		t.outboxed = true
-		t.AfterCommit(t.s.wakeOutbox)
-	}
+	// The ring of recent rows starts again after these (and without
+	// any of this transaction's before them: they are deleted).
+	t.recentRows, t.outboxReset, t.outboxLast = nil, true, 0
+	t.outboxedAfterCommit()
 	return nil
 }
 

@@ -94,6 +94,7 @@ type Store struct {
 
 	seqs       *seqCache     // the writer's knowledge of boards' and devices' logs (writer goroutine only)
 	outboxWake chan struct{} // a signal after commits that added outbox rows
+	recent     recentOutbox  // the newest event rows, for the publisher (outbox_recent.go)
 
 	commits, writes atomic.Uint64
 	health          health        // what the writer learned about committing (Health)

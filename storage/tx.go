@@ -27,8 +27,13 @@ type Tx struct {
 	after []func()
 	done  bool
 	// outboxed: an outbox row was added (the publisher is woken after
-	// the commit).
-	outboxed bool
+	// the commit). outboxLast is the highest outbox id written,
+	// recentRows the event rows for the publisher's ring
+	// (outbox_recent.go), outboxReset: the outbox was rewritten.
+	outboxed    bool
+	outboxLast  uint64
+	recentRows  []OutboxEntry
+	outboxReset bool
 }
 
 var errTxDone = errors.New("storage: Tx used after its Write function returned")
@@ -167,13 +172,15 @@ func (t *Tx) AppendEvent(r *EventRecord) error {
 			return err
 		}
 	}
-	if err := t.outbox(OutboxEvent, "", seq); err != nil {
+	id, err := t.outboxID(OutboxEvent, "", seq)
+	if err != nil {
 		return err
 	}
 	r.Seq = uint64(seq)
 	if r.Wall.IsZero() {
 		r.Wall = fromMs(wall)
 	}
+	t.recentEvent(id, r, js, wall)
 	return nil
 }
 

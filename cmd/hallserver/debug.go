@@ -8,6 +8,8 @@ import (
 	"net/http/pprof"
 	"runtime"
 	"time"
+
+	"github.com/chesshall/hallclock/internal/rtstats"
 )
 
 // Profiling: with -debug-addr the server also serves Go's profiler on a
@@ -17,7 +19,9 @@ import (
 //	go tool pprof http://localhost:6060/debug/pprof/profile?seconds=20
 //	go tool pprof http://localhost:6060/debug/pprof/block?seconds=20
 //
-// tools/bench uses it to profile the hall under load.
+// tools/bench uses it to profile the hall under load, and reads
+// /debug/runtime (the runtime's pauses, assists and scheduling waits so
+// far, as JSON: internal/rtstats) before and after each measured window.
 
 // Sampling of the blocking and mutex profiles while the debug listener is
 // on: one blocking event per 100 µs spent blocked, one contended mutex in
@@ -43,6 +47,7 @@ func serveDebug(addr string, log *slog.Logger) (net.Listener, error) {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.Handle("/debug/runtime", rtstats.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: debugReadHeaderTimeout}
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {

@@ -56,6 +56,10 @@ func TestDebugListenerServesProfiles(t *testing.T) {
 	if code, body := get(match[1] + "mutex?debug=1"); code != http.StatusOK || !strings.Contains(body, "mutex") {
 		t.Errorf("mutex profile: %d %.80q", code, body)
 	}
+	// The runtime's pauses so far, for the bench's windows.
+	if code, body := get(strings.TrimSuffix(match[1], "pprof/") + "runtime"); code != http.StatusOK || !strings.Contains(body, `"pause_gc"`) {
+		t.Errorf("runtime readings: %d %.80q", code, body)
+	}
 	if code, _ := get("http://" + httpAddr.String() + "/debug/pprof/"); code == http.StatusOK {
 		t.Errorf("the public HTTP port serves the profiler")
 	}

@@ -232,6 +232,35 @@ func Encode(m Message) (subject string, body []byte, err error) {
 	return m.Subject(), body, nil
 }
 
+// EncodeEvent is Encode of an event message whose rules.Event the caller
+// holds already encoded (event: json.Marshal of m.Event.Event, as the
+// hall stores it): the same subject and body, without encoding the event
+// again. m.Event.Event is not read.
+func EncodeEvent(m Message, event json.RawMessage) (subject string, body []byte, err error) {
+	if m.Kind != KindEvent || m.Event == nil || m.ID == "" {
+		return "", nil, fmt.Errorf("hallstream: EncodeEvent of a %s message without its event", m.Kind)
+	}
+	e := m.Event
+	body, err = json.Marshal(rawEvent{Seq: e.Seq, BoardID: e.BoardID, BoardSeq: e.BoardSeq, Event: event,
+		Actor: e.Actor, CommandID: e.CommandID, WallUnixMs: e.WallUnixMs})
+	if err != nil {
+		return "", nil, fmt.Errorf("hallstream: event %s: %w", m.ID, err)
+	}
+	return m.Subject(), body, nil
+}
+
+// rawEvent is Event with its rules.Event already encoded: the same
+// fields, names and order (TestEncodeEventIsEncode holds them equal).
+type rawEvent struct {
+	Seq        uint64          `json:"seq"`
+	BoardID    string          `json:"board_id"`
+	BoardSeq   uint64          `json:"board_seq"`
+	Event      json.RawMessage `json:"event"`
+	Actor      string          `json:"actor,omitempty"`
+	CommandID  string          `json:"command_id,omitempty"`
+	WallUnixMs int64           `json:"wall_unix_ms"`
+}
+
 // Decode reads a message from its subject and body.
 func Decode(subject string, body []byte) (Message, error) {
 	m, err := ParseSubject(subject)

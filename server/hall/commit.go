@@ -57,39 +57,49 @@ func (b *Board) commit(ctx context.Context, c change) error {
 	ws := b.wireStateWith(c.next, seq, alerts, len(pendingAfter))
 	ws.LastRuling = ruling
 	roundID := b.rec.RoundID
+	// What the transaction needs of c, taken out of it: c (the board's
+	// whole state after the event) would otherwise move to the heap for
+	// the function handed to the writer, at every press; the state is
+	// copied only for a snapshot.
+	var snapshot *rules.State
+	if seq%storage.SnapshotEvery == 0 || c.next.Over() {
+		next := c.next
+		snapshot = &next
+	}
+	cmd, actor, reason, note, alert := c.cmd, c.actor, c.reason, c.note, c.alert
 	err := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AppendEvent(&rec); err != nil {
 			return err
 		}
-		if seq%storage.SnapshotEvery == 0 || c.next.Over() {
-			if err := tx.PutSnapshot(b.rec.ID, seq, c.next); err != nil {
+		if snapshot != nil {
+			if err := tx.PutSnapshot(b.rec.ID, seq, *snapshot); err != nil {
 				return err
 			}
 		}
-		if c.cmd != nil && c.cmd.restored {
-			cr := c.cmd.rec
+		if cmd != nil && cmd.restored {
+			cr := cmd.rec
 			cr.Status, cr.Resolved = storage.CommandApplied, cr.Issued
 			if err := tx.PutCommand(&cr); err != nil {
 				return err
 			}
-			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: c.actor, What: ActionText(c.cmd.action) + " (command " + cr.ID + ", by " + cr.IssuedBy + ")",
+			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: ActionText(cmd.action) + " (command " + cr.ID + ", by " + cr.IssuedBy + ")",
 				Reason: cr.Reason, Outcome: storage.OutcomeAlert(cr.Message), Action: cr.Action, BoardSeq: seq, CommandID: cr.ID}); err != nil {
 				return err
 			}
-		} else if c.cmd != nil {
-			if err := tx.ResolveCommand(c.cmd.rec.ID, storage.CommandApplied, ""); err != nil {
+		} else if cmd != nil {
+			if err := tx.ResolveCommand(cmd.rec.ID, storage.CommandApplied, ""); err != nil {
 				return err
 			}
 		}
-		if c.note != "" {
-			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: c.actor, What: c.note, Reason: c.reason,
+		if note != "" {
+			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: note, Reason: reason,
 				Outcome: storage.OutcomeApplied, BoardSeq: seq}); err != nil {
 				return err
 			}
 		}
-		if !c.alert.IsZero() {
+		if !alert.IsZero() {
 			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: "server", What: "display check",
-				Outcome: storage.OutcomeAlert(c.alert.Params["text"]), BoardSeq: seq, Kind: c.alert.Kind, Params: c.alert.Params}); err != nil {
+				Outcome: storage.OutcomeAlert(alert.Params["text"]), BoardSeq: seq, Kind: alert.Kind, Params: alert.Params}); err != nil {
 				return err
 			}
 		}

@@ -187,7 +187,9 @@ type Publisher struct {
 	lastErrAt   time.Time       // when
 	acked       uint64          // messages acknowledged by the stream since start
 	sessions    uint64          // sessions started (1 + failures)
-	reads       uint64          // outbox reads (ReadEvery paces them)
+	reads       uint64          // outbox reads, from memory or the database (ReadEvery paces them)
+	dbReads     uint64          // of them, reads of the database
+	fromMemory  uint64          // rows handed over in memory (OutboxRecent)
 	ahead       bool            // the stream went on without this database
 	foreign     uint64          // messages found in the stream that the hall did not write
 	foreignSeen map[uint64]bool // the stream sequences of those counted
@@ -210,6 +212,9 @@ type Publisher struct {
 	signer    hallstream.Signer
 	startNext bool
 	dupRow    uint64
+	// rowBuf holds the rows of the last read from memory, reused by the
+	// next (only the session goroutine uses it).
+	rowBuf []storage.OutboxEntry
 }
 
 // New returns a publisher; Run drives it.
@@ -374,15 +379,12 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 		}
 		if wantRead && !time.Now().Before(nextRead) {
 			nextRead = time.Now().Add(p.opts.ReadEvery)
-			p.mu.Lock()
-			p.reads++
-			p.mu.Unlock()
-			rows, err := p.store.OutboxAfter(ctx, sent, room)
+			rows, err := p.rows(ctx, sent, room)
 			if err != nil {
 				return err
 			}
-			more = len(rows) == room
-			for _, r := range rows {
+			more = rows.more
+			for _, r := range rows.rows {
 				f, err := p.send(r, lastSeq)
 				if err != nil {
 					return err
@@ -465,6 +467,40 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 	}
 }
 
+// batch is what one read of the outbox gave: its rows, and whether more
+// may follow them already.
+type batch struct {
+	rows []storage.OutboxEntry
+	more bool
+}
+
+// rows reads up to limit outbox rows after after: the events just
+// committed from memory, as the writer handed them over
+// (storage.Store.OutboxRecent), else from the database — after a
+// restart, when the publisher is behind by more than memory holds, and
+// for rows other than events.
+func (p *Publisher) rows(ctx context.Context, after uint64, limit int) (batch, error) {
+	p.mu.Lock()
+	p.reads++
+	p.mu.Unlock()
+	rows, complete := p.store.OutboxRecent(p.rowBuf, after, limit)
+	if len(rows) > 0 || complete {
+		p.rowBuf = rows // sent before the next read: used again
+		p.mu.Lock()
+		p.fromMemory += uint64(len(rows))
+		p.mu.Unlock()
+		return batch{rows: rows, more: !complete}, nil
+	}
+	rows, err := p.store.OutboxAfter(ctx, after, limit)
+	if err != nil {
+		return batch{}, err
+	}
+	p.mu.Lock()
+	p.dbReads++
+	p.mu.Unlock()
+	return batch{rows: rows, more: len(rows) == limit}, nil
+}
+
 // ready returns f's PubAck if it is in, nil if not yet.
 func ready(f jetstream.PubAckFuture) (*jetstream.PubAck, error) {
 	select {
@@ -491,7 +527,17 @@ func (p *Publisher) send(r storage.OutboxEntry, lastSeq uint64) (jetstream.PubAc
 	case p.streamTag != "":
 		id += "." + p.streamTag
 	}
-	subj, body, err := hallstream.Encode(m)
+	var (
+		subj string
+		body []byte
+	)
+	if r.EventJSON != nil {
+		// Handed over in memory: the event as the database holds it,
+		// not decoded and encoded again.
+		subj, body, err = hallstream.EncodeEvent(m, r.EventJSON)
+	} else {
+		subj, body, err = hallstream.Encode(m)
+	}
 	if err != nil {
 		return nil, err
 	}

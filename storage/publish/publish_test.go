@@ -238,6 +238,61 @@ func TestPublishPacesItsReads(t *testing.T) {
 	}
 }
 
+// The events the hall commits while the publisher keeps up reach the
+// stream from memory, as the writer handed them over, not read back from
+// the database; the stream is the database's all the same. A publisher
+// started on a hall that has events (a restart) reads them from the
+// database.
+func TestPublishHandsOverInMemory(t *testing.T) {
+	dir := t.TempDir()
+	h := newHall(t, dir, 8)
+	n := startNATS(t)
+	nc := connect(t, n.URL())
+	p, stop := run(t, h, nc, Options{ReadEvery: time.Millisecond})
+	drained(t, p) // the records: from the database
+	p.mu.Lock()
+	db0, mem0 := p.dbReads, p.fromMemory
+	p.mu.Unlock()
+	h.play(40)
+	drained(t, p)
+	p.mu.Lock()
+	db, mem := p.dbReads-db0, p.fromMemory-mem0
+	p.mu.Unlock()
+	if db != 0 || mem != 8*40 {
+		t.Errorf("%d events committed: %d from memory, %d reads of the database; want every one from memory, none read back", 8*40, mem, db)
+	}
+	checkExactlyOnce(t, h, readStream(t, nc, h.id))
+
+	// Stopped, played on, the hall started again: what committed before
+	// the new process is in no memory — it comes from the database.
+	stop()
+	h.play(3)
+	h.st.Close()
+	st, err := storage.Open(context.Background(), filepath.Join(dir, "hall.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h.st = st
+	p, _ = run(t, h, nc, Options{})
+	drained(t, p)
+	p.mu.Lock()
+	db, mem = p.dbReads, p.fromMemory
+	p.mu.Unlock()
+	if db == 0 || mem != 0 {
+		t.Errorf("after a restart: %d reads of the database, %d events from memory; want the database's", db, mem)
+	}
+	h.play(2) // and what commits now, from memory again
+	drained(t, p)
+	p.mu.Lock()
+	mem = p.fromMemory
+	p.mu.Unlock()
+	if mem != 8*2 {
+		t.Errorf("after a restart, %d events from memory; want the %d committed since", mem, 8*2)
+	}
+	checkExactlyOnce(t, h, readStream(t, nc, h.id))
+}
+
 // The hall does not wait for NATS: with NATS down, commits go on, the
 // backlog and its age show, and everything arrives once NATS is back.
 func TestPublishNATSDownAndBack(t *testing.T) {

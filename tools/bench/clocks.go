@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/chesshall/hallclock/clockdev/wsdial"
+	"github.com/chesshall/hallclock/internal/rtstats"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -76,6 +77,10 @@ type window struct {
 	probe    bool // record acknowledgement times for watchers
 	// the bench's own scheduling latency over the window (sched.go)
 	schedP99, schedMax time.Duration
+	// the server's runtime over the window: its pauses and assists
+	// (rtOK: the server reported them)
+	rt   rtstats.Window
+	rtOK bool
 }
 
 func (w *window) in(t time.Time) bool { return !t.Before(w.from) && t.Before(w.to) }
@@ -111,9 +116,11 @@ type fleet struct {
 	// backlog, if set, is the server's own work left over (the hall's
 	// outbox not yet in its stream): settle waits for it too.
 	backlog func() float64
-	ctx     context.Context
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	// rt, if set, reads the server's runtime pauses so far.
+	rt     func() (rtstats.Snapshot, bool)
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 }
 
 const (
@@ -465,10 +472,18 @@ func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) 
 	time.Sleep(warm)
 	now := time.Now()
 	w := &window{from: now, to: now.Add(d), probe: probe}
+	var rt0 rtstats.Snapshot
+	if f.rt != nil {
+		rt0, w.rtOK = f.rt()
+	}
 	f.win.Store(w)
 	sched0 := readSched()
 	time.Sleep(d)
 	sched1 := readSched()
+	if w.rtOK {
+		rt1, ok := f.rt()
+		w.rt, w.rtOK = rt1.Since(rt0), ok
+	}
 	w.schedP99, w.schedMax = sched1.QuantileSince(sched0, 0.99), sched1.LongestSince(sched0)
 	end := time.Now().Add(drain)
 	for time.Now().Before(end) && f.pendingIn(w) > 0 {

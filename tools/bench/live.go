@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -90,15 +92,19 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		arb *arbiter
 	)
 	fmt.Printf("\n== %s: %d clocks\n", kind, c.clocks)
-	if kind == "echo" {
-		s, err = startEcho(c.serverCPUs)
+	if kind != "hall" {
+		s, err = startEcho(kind, tmp, c.heartbeat, c.serverCPUs)
 	} else {
 		var logf *os.File
 		if logf, err = os.Create(filepath.Join(tmp, "hallserver.log")); err != nil {
 			return nil, err
 		}
 		defer logf.Close()
-		s, _, err = startHall(c.hallserver, filepath.Join(tmp, "hall-live"), c.serverCPUs, logf)
+		var extra []string
+		if c.heartbeatSet {
+			extra = []string{"-heartbeat-budget", hallBudget(c.clocks, c.heartbeat)}
+		}
+		s, _, err = startHall(c.hallserver, filepath.Join(tmp, "hall-live"), c.serverCPUs, logf, extra...)
 	}
 	if err != nil {
 		return nil, err
@@ -131,6 +137,7 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	if kind == "hall" {
 		f.backlog = func() float64 { return s.metric("hall_outbox_backlog") }
 	}
+	f.rt = s.runtime
 	res.connectTook = time.Since(t)
 	fmt.Printf("   set up in %s, %d clocks connected in %s\n", res.setupTook.Round(time.Millisecond), c.clocks, res.connectTook.Round(time.Millisecond))
 	time.Sleep(3 * time.Second) // idle: heartbeats only
@@ -164,6 +171,10 @@ func runServer(c config, tmp, kind string) (*live, error) {
 			c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)), ms(w.sendLate.quantile(0.99)),
 			ms(w.schedP99), ms(w.schedMax),
 			100*res.cpu.Seconds()/(c.warmup+c.duration).Seconds(), 100*res.gen.Seconds()/(c.warmup+c.duration).Seconds())
+		if w.rtOK {
+			fmt.Printf("   %s's runtime in the window: longest stop-the-world pause %s; %d collections, %s of assists (%s a collection); a goroutine waited for a processor at most %s; %.1f KB allocated per press\n",
+				kind, ms(w.rt.LongestPause), w.rt.Cycles, ms(w.rt.Assist), ms(w.rt.AssistPerCycle()), ms(w.rt.LongestWait), allocPerPress(w)/1024)
+		}
 		if n, err := f.errors(); n > 0 {
 			fmt.Printf("   %d clock stream errors, the last: %v\n", n, err)
 		}
@@ -191,6 +202,15 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	return res, nil
 }
 
+// hallBudget is the hall's -heartbeat-budget that has a fleet of clocks
+// beat every interval (devlink.HeartbeatEvery): 0, every second.
+func hallBudget(clocks int, every time.Duration) string {
+	if every <= time.Second {
+		return "0"
+	}
+	return strconv.Itoa(max(1, int(math.Ceil(float64(clocks)*float64(time.Second)/float64(every)))))
+}
+
 // profileUnder takes CPU, block and mutex profiles of the hall over one
 // window at the ingest rate, a heap profile at its end and then an
 // execution trace of traceFor.
@@ -208,6 +228,13 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 		files []string
 		first error
 	)
+	// The heap as the window starts too: what the window allocated is
+	// go tool pprof -sample_index=alloc_space -base hall-heap-start... hall-heap...
+	if name, err := s.profile(ctx, c.profile, "heap", "start", 0); err != nil {
+		first = err
+	} else {
+		files = append(files, name)
+	}
 	for _, kind := range []string{"profile", "block", "mutex"} {
 		wg.Add(1)
 		go func() {

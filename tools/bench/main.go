@@ -16,7 +16,13 @@
 //     as often as the server's Welcome asks, as devices do). Acknowledged presses per second and
 //     acknowledgement latency (from the press's scheduled time) of the real
 //     hallserver against the echo server (no rules, no disk), the same
-//     clocks and connections, one after the other.
+//     clocks and connections, one after the other; and the durable echo
+//     (durable.go: each press appended to a file and acknowledged after
+//     fdatasync, in group commits), what durability alone costs. Every
+//     server asks for heartbeats at the same interval (-heartbeat, by
+//     default the hall's own for the fleet), and each window reports the
+//     server's longest stop-the-world pause and collection assists
+//     (internal/rtstats, read from its debug listener).
 //   - saturation: the offered rate raised step by step (-sat-rates) until
 //     throughput stops rising or p99 passes 100 ms, hall and echo.
 //   - watchers: -watchers WatchHall (gRPC) watchers, then as many SSE
@@ -65,6 +71,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/chesshall/hallclock/server/devlink"
 )
 
 type config struct {
@@ -88,6 +96,12 @@ type config struct {
 	// server, each alone); loadCPUs: the bench's clocks and watchers.
 	serverCPUs, loadCPUs cpuSet
 	wsClocks             int // the transports part: of clocks, those over WebSocket (transports.go)
+	// heartbeat is the interval every server asks its clocks to beat at
+	// (heartbeatSet: given by -heartbeat, else the hall's own for the
+	// fleet); durable: also measure the durable echo (durable.go).
+	heartbeat    time.Duration
+	heartbeatSet bool
+	durable      bool
 }
 
 func main() {
@@ -99,8 +113,12 @@ func main() {
 		loadCPU   string
 		echoMode  bool
 		crowdMode bool
+		echoOpts  echoOptions
 	)
 	flag.BoolVar(&echoMode, "serve-echo", false, "run as the echo server (the baseline; started by bench itself)")
+	flag.DurationVar(&echoOpts.heartbeat, "echo-heartbeat", time.Second, "echo server: the heartbeat interval its Welcome asks for (set by bench itself)")
+	flag.StringVar(&echoOpts.durable, "echo-durable", "", "echo server: append each event to this file and acknowledge it once synced (the durable echo; set by bench itself)")
+	flag.DurationVar(&echoOpts.commitEvery, "echo-commit-every", echoCommitEvery, "durable echo: at most one commit (write and fdatasync) this often, as the hall's storage writer")
 	flag.BoolVar(&crowdMode, "serve-crowd", false, "run as a crowd of watchers (orders on standard input; started by bench itself)")
 	flag.BoolVar(&c.quick, "quick", false, "reduced scale for CI: under a minute, asserts nothing about time")
 	flag.StringVar(&parts, "parts", "ingest,saturation,watchers,memory,restart,rules", "parts to run")
@@ -121,6 +139,8 @@ func main() {
 	flag.IntVar(&c.wsClocks, "ws-clocks", 2000, "transports: of -clocks, the clocks speaking ClockLink over WebSocket (tablets), beside the rest over gRPC")
 	flag.StringVar(&c.hallserver, "hallserver", "", "hallserver binary (default: go build ./cmd/hallserver)")
 	flag.StringVar(&c.profile, "profile", "", "write CPU, block and mutex profiles and an execution trace of hallserver under the ingest load to this directory")
+	flag.DurationVar(&c.heartbeat, "heartbeat", 0, "the heartbeat interval every server asks its clocks for, 1s to 5s (default: the hall's own for -clocks clocks, e.g. 4s for 10,000; the echo servers are asked the same)")
+	flag.BoolVar(&c.durable, "durable-echo", true, "also measure the durable echo: the echo server appending each press to a file, acknowledged after fdatasync in group commits")
 	flag.BoolVar(&c.markdown, "markdown", false, "also print the table as Markdown")
 	defServer, defLoad := defaultPinning()
 	flag.StringVar(&serverCPU, "server-cpus", defServer, "CPUs of the server under test, as taskset lists them (1, 2-3); none: not pinned")
@@ -145,7 +165,7 @@ ratios. The parts are described by go doc ./tools/bench.
 		return
 	}
 	if echoMode {
-		if err := serveEcho(); err != nil {
+		if err := serveEcho(echoOpts); err != nil {
 			fmt.Fprintln(os.Stderr, "echo:", err)
 			os.Exit(1)
 		}
@@ -167,6 +187,12 @@ ratios. The parts are described by go doc ./tools/bench.
 				f()
 			}
 		}
+	}
+	if c.heartbeatSet = c.heartbeat != 0; !c.heartbeatSet {
+		c.heartbeat = devlink.HeartbeatEvery(c.clocks, devlink.DefaultHeartbeatBudget, time.Second)
+	} else if c.heartbeat < time.Second || c.heartbeat > 5*time.Second {
+		fmt.Fprintf(os.Stderr, "bench: -heartbeat %s: the hall asks for 1s to 5s\n", c.heartbeat)
+		os.Exit(2)
 	}
 	c.parts = map[string]bool{}
 	for _, p := range strings.Split(parts, ",") {
@@ -236,6 +262,7 @@ func run(c config) error {
 	fmt.Printf("bench: %d clocks × %.0f presses/s offered%s; %s windows; %d CPUs; load average %s\n",
 		c.clocks, c.rate, watchAt, c.duration, runtime.NumCPU(), loadavg())
 	fmt.Printf("bench: %s\n", c.pinning())
+	fmt.Printf("bench: every server asks its clocks for a heartbeat every %s%s\n", c.heartbeat, map[bool]string{false: " (the hall's own interval for this fleet)", true: " (-heartbeat)"}[c.heartbeatSet])
 	tmp, err := os.MkdirTemp("", "hallbench")
 	if err != nil {
 		return err
@@ -257,11 +284,17 @@ func run(c config) error {
 		if err != nil {
 			return fmt.Errorf("echo: %w", err)
 		}
+		var durable *live
+		if c.durable {
+			if durable, err = runServer(c, tmp, "durable"); err != nil {
+				return fmt.Errorf("durable echo: %w", err)
+			}
+		}
 		hall, err := runServer(c, tmp, "hall")
 		if err != nil {
 			return fmt.Errorf("hall: %w", err)
 		}
-		rows = append(rows, liveRows(c, hall, echo)...)
+		rows = append(rows, liveRows(c, hall, echo, durable)...)
 	}
 	if c.parts["transports"] {
 		r, err := runTransports(c, tmp)

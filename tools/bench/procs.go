@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/chesshall/hallclock/internal/rtstats"
 )
 
 // server is a server process under test: the real hallserver, or this
@@ -72,9 +75,9 @@ func buildHallserver(dir string) (string, error) {
 
 // startHall starts hallserver on the data directory dir and waits until it
 // serves; it returns how long that took.
-func startHall(bin, dir string, cpus cpuSet, logTo io.Writer) (*server, time.Duration, error) {
-	cmd := exec.Command(bin, "-data-dir", dir, "-grpc-addr", "127.0.0.1:0", "-http-addr", "127.0.0.1:0",
-		"-debug-addr", "127.0.0.1:0", "-shutdown-grace", "2s")
+func startHall(bin, dir string, cpus cpuSet, logTo io.Writer, extra ...string) (*server, time.Duration, error) {
+	cmd := exec.Command(bin, append([]string{"-data-dir", dir, "-grpc-addr", "127.0.0.1:0", "-http-addr", "127.0.0.1:0",
+		"-debug-addr", "127.0.0.1:0", "-shutdown-grace", "2s"}, extra...)...)
 	s := &server{name: "hall", cmd: cmd, dir: dir, out: &syncBuf{}, exited: make(chan struct{})}
 	cmd.Stdout = s.out
 	cmd.Stderr = logTo
@@ -119,14 +122,19 @@ func startHall(bin, dir string, cpus cpuSet, logTo io.Writer) (*server, time.Dur
 	return s, took, nil
 }
 
-// startEcho runs this program again as the echo server.
-func startEcho(cpus cpuSet) (*server, error) {
+// startEcho runs this program again as the echo server (name "echo"),
+// or the durable echo ("durable") appending to a file in dir.
+func startEcho(name, dir string, heartbeat time.Duration, cpus cpuSet) (*server, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "-serve-echo")
-	s := &server{name: "echo", cmd: cmd, out: &syncBuf{}, exited: make(chan struct{})}
+	args := []string{"-serve-echo", "-echo-heartbeat", heartbeat.String()}
+	if name == "durable" {
+		args = append(args, "-echo-durable", filepath.Join(dir, "durable-echo.log"))
+	}
+	cmd := exec.Command(self, args...)
+	s := &server{name: name, cmd: cmd, out: &syncBuf{}, exited: make(chan struct{})}
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	cmd.Stderr = os.Stderr
@@ -229,8 +237,13 @@ func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Du
 		return "", fmt.Errorf("%s has no profiler", s.name)
 	}
 	url := s.debug + kind
-	if d > 0 {
+	switch {
+	case d > 0:
 		url += fmt.Sprintf("?seconds=%d", int(d.Seconds()))
+	case kind == "heap":
+		// As of a collection now: a heap profile is otherwise as of
+		// the last one, and two taken without one between are equal.
+		url += "?gc=1"
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -262,6 +275,24 @@ func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Du
 		return "", err
 	}
 	return name, nil
+}
+
+// runtime reads the server's runtime pauses so far from its debug
+// listener (/debug/runtime: internal/rtstats); ok false if it has none.
+func (s *server) runtime() (rtstats.Snapshot, bool) {
+	var snap rtstats.Snapshot
+	if s.debug == "" {
+		return snap, false
+	}
+	resp, err := http.Get(strings.TrimSuffix(s.debug, "pprof/") + "runtime")
+	if err != nil {
+		return snap, false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&snap) != nil {
+		return snap, false
+	}
+	return snap, true
 }
 
 // metric reads one unlabelled value from the hall's /metrics (0 if absent).

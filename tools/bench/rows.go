@@ -6,30 +6,94 @@ import (
 )
 
 // liveRows turns the live measurements into table rows, hall against echo
-// (or against the hall itself without watchers).
-func liveRows(c config, hall, echo *live) []row {
+// and the durable echo (nil if not measured), or against the hall itself
+// without watchers.
+func liveRows(c config, hall, echo, durable *live) []row {
 	var rows []row
 	scale := fmt.Sprintf("%s clocks, %s presses/s", count(c.clocks), count(int(c.rate)))
-	rows = append(rows, row{figure: "where they ran (CPUs, as the kernel allowed them)", hall: "hall on " + hall.cpus + ", bench on " + hall.loadCPUs,
-		base: "echo on " + echo.cpus + ", bench on " + echo.loadCPUs})
-	if hall.ingest != nil && echo.ingest != nil {
-		ha, ea := float64(hall.ingest.acked.Load())/c.duration.Seconds(), float64(echo.ingest.acked.Load())/c.duration.Seconds()
-		hp, ep := hall.ingest.lat.quantile(0.99), echo.ingest.lat.quantile(0.99)
+	// base is a baseline's figure: echo's, then the durable echo's.
+	base := func(f func(*live) string) string {
+		b := f(echo) + " echo"
+		if durable != nil {
+			b += "; " + f(durable) + " durable echo"
+		}
+		return b
+	}
+	where := "echo on " + echo.cpus + ", bench on " + echo.loadCPUs
+	if durable != nil {
+		where += "; durable echo on " + durable.cpus
+	}
+	rows = append(rows, row{figure: "where they ran (CPUs, as the kernel allowed them)", hall: "hall on " + hall.cpus + ", bench on " + hall.loadCPUs, base: where})
+	if hall.ingest != nil && echo.ingest != nil && (durable == nil || durable.ingest != nil) {
+		acked := func(l *live) float64 { return float64(l.ingest.acked.Load()) / c.duration.Seconds() }
+		q := func(l *live, p float64) time.Duration { return l.ingest.lat.quantile(p) }
+		ha := acked(hall)
 		rows = append(rows,
-			row{figure: scale + ": acknowledged presses/s (ratio: of offered)", hall: perSec(ha), base: perSec(ea) + " echo", ratio: ratio(ha, c.rate),
-				target: "≥ 0.99 of offered", holds: yesNo(ha >= 0.99*c.rate)},
-			row{figure: scale + ": p99 acknowledgement", hall: ms(hp), base: ms(ep) + " echo", ratio: ratio(float64(hp), float64(ep)),
-				target: "≤ 25 ms and ≤ 3× echo", holds: yesNo(hp <= 25*time.Millisecond && hp <= 3*max(ep, time.Millisecond))},
-			row{figure: scale + ": p50 acknowledgement", hall: ms(hall.ingest.lat.quantile(0.5)), base: ms(echo.ingest.lat.quantile(0.5)) + " echo",
-				ratio: ratio(float64(hall.ingest.lat.quantile(0.5)), float64(echo.ingest.lat.quantile(0.5)))},
-		)
+			row{figure: scale + ": acknowledged presses/s (ratio: of offered)", hall: perSec(ha), base: base(func(l *live) string { return perSec(acked(l)) }),
+				ratio: ratio(ha, c.rate), target: "≥ 0.99 of offered", holds: yesNo(ha >= 0.99*c.rate)})
+		hp := q(hall, 0.99)
+		p99 := row{figure: scale + ": p99 acknowledgement", hall: ms(hp), base: base(func(l *live) string { return ms(q(l, 0.99)) })}
+		if durable != nil {
+			// Against what durability alone costs on this disk.
+			dp := q(durable, 0.99)
+			p99.ratio, p99.target = ratio(float64(hp), float64(dp))+" of durable", "≤ 25 ms and ≤ 2× durable echo"
+			p99.holds = yesNo(hp <= 25*time.Millisecond && hp <= 2*max(dp, time.Millisecond))
+		} else {
+			ep := q(echo, 0.99)
+			p99.ratio, p99.target = ratio(float64(hp), float64(ep)), "≤ 25 ms and ≤ 3× echo"
+			p99.holds = yesNo(hp <= 25*time.Millisecond && hp <= 3*max(ep, time.Millisecond))
+		}
+		rows = append(rows, p99)
+		p50 := row{figure: scale + ": p50 acknowledgement", hall: ms(q(hall, 0.5)), base: base(func(l *live) string { return ms(q(l, 0.5)) }),
+			ratio: ratio(float64(q(hall, 0.5)), float64(q(echo, 0.5)))}
+		if durable != nil {
+			p50.ratio += "; " + ratio(float64(q(hall, 0.5)), float64(q(durable, 0.5))) + " of durable"
+		}
+		rows = append(rows, p50)
 		hc, ec := cpuPerPress(hall, c), cpuPerPress(echo, c)
-		rows = append(rows, row{figure: scale + ": server CPU per press (heartbeats included)", hall: us(hc) + beatNote(hall), base: us(ec) + " echo" + beatNote(echo),
-			ratio: ratio(float64(hc), float64(ec)), target: "≤ 1.5× echo", holds: yesNo(hc > 0 && float64(hc) <= 1.5*float64(ec))})
+		cpu := row{figure: scale + ": server CPU per press (heartbeats included)", hall: us(hc) + beatNote(hall),
+			base:  base(func(l *live) string { return us(cpuPerPress(l, c)) + beatNote(l) }),
+			ratio: ratio(float64(hc), float64(ec)), target: "≤ 1.5× echo, at the same heartbeat interval",
+			holds: yesNo(hc > 0 && float64(hc) <= 1.5*float64(ec) && hall.beatEvery == echo.beatEvery)}
+		if durable != nil {
+			cpu.ratio += "; " + ratio(float64(hc), float64(cpuPerPress(durable, c))) + " of durable"
+		}
+		rows = append(rows, cpu)
+		if hall.ingest.rtOK {
+			rt := func(l *live) string {
+				if !l.ingest.rtOK {
+					return "?"
+				}
+				w := l.ingest.rt
+				if w.Cycles == 0 && w.LongestPause == 0 {
+					return fmt.Sprintf("no pause, no collection, a goroutine waited %s", ms(w.LongestWait))
+				}
+				return fmt.Sprintf("pause %s, assists %s a collection (%d), a goroutine waited %s", ms(w.LongestPause), ms(w.AssistPerCycle()), w.Cycles, ms(w.LongestWait))
+			}
+			alloc := func(l *live) string {
+				if !l.ingest.rtOK {
+					return "?"
+				}
+				return kb(allocPerPress(l.ingest))
+			}
+			rows = append(rows, row{figure: scale + ": heap allocated per press (heartbeats included; the same on a busy machine)", hall: alloc(hall), base: base(alloc),
+				ratio: ratio(allocPerPress(hall.ingest), allocPerPress(echo.ingest))})
+			w := hall.ingest.rt
+			rows = append(rows, row{figure: scale + ": the server's runtime in the window: longest stop-the-world pause, assists (CPU) per collection, longest wait for a processor",
+				hall: rt(hall), base: base(rt), target: "no pause or assist over 20 ms",
+				holds: yesNo(w.LongestPause <= 20*time.Millisecond && w.AssistPerCycle() <= 20*time.Millisecond)})
+		}
 	}
 	if len(hall.sat) > 0 && len(echo.sat) > 0 {
-		rows = append(rows, row{figure: "saturation: acknowledged presses/s (until p99 > 100 ms or no gain)", hall: perSec(hall.satAt) + satNote(hall.sat),
-			base: perSec(echo.satAt) + " echo" + satNote(echo.sat), ratio: ratio(hall.satAt, echo.satAt), target: "≥ 0.60", holds: yesNo(hall.satAt >= 0.6*echo.satAt)})
+		r := row{figure: "saturation: acknowledged presses/s (until p99 > 100 ms or no gain)", hall: perSec(hall.satAt) + satNote(hall.sat),
+			base: perSec(echo.satAt) + " echo" + satNote(echo.sat), ratio: ratio(hall.satAt, echo.satAt), target: "≥ 0.5× echo", holds: yesNo(hall.satAt >= 0.5*echo.satAt)}
+		if durable != nil && len(durable.sat) > 0 {
+			r.base += "; " + perSec(durable.satAt) + " durable echo" + satNote(durable.sat)
+			if durable.satAt > 0 {
+				r.ratio += "; " + ratio(hall.satAt, durable.satAt) + " of durable"
+			}
+		}
+		rows = append(rows, r)
 	}
 	if w := hall.watch; w != nil {
 		at := "" // the watchers' rate, when not the ingest rows'
@@ -87,7 +151,10 @@ func liveRows(c config, hall, echo *live) []row {
 		hg, eg := float64(hall.g1-hall.g0)/float64(c.clocks), float64(echo.g1-echo.g0)/float64(c.clocks)
 		rows = append(rows, row{figure: "goroutines per idle clock stream", hall: fmt.Sprintf("%.1f", hg), base: fmt.Sprintf("%.1f echo", eg), ratio: ratio(hg, eg)})
 	}
-	for _, l := range []*live{hall, echo} {
+	for _, l := range []*live{hall, echo, durable} {
+		if l == nil {
+			continue
+		}
 		if l.streamErrs > 0 {
 			rows = append(rows, row{figure: l.kind + ": clock streams cut (the bench's clocks do not reconnect)",
 				hall: fmt.Sprintf("%d of %d; errors %d (last: %v); the bench sent heartbeats up to %s late", l.streamCuts, l.clocks, l.streamErrs, l.lastStreamErr,
@@ -98,6 +165,15 @@ func liveRows(c config, hall, echo *live) []row {
 		}
 	}
 	return rows
+}
+
+// allocPerPress is the server's heap allocation per press acknowledged
+// over the window w (0 if unknown).
+func allocPerPress(w *window) float64 {
+	if !w.rtOK || w.acked.Load() == 0 {
+		return 0
+	}
+	return float64(w.rt.Alloc) / float64(w.acked.Load())
 }
 
 // beatNote says how often the clocks heartbeat, as the server's Welcome
