@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
@@ -18,9 +19,11 @@ import (
 // disabled player's assistant (package assist: /assist), the broadcast feeds
 // (package broadcast: PGN of rounds and boards, the display page), the
 // sign-in (package auth), the publisher's status to NATS (/api/stream) and
-// the clocks' streams over WebSocket (package wslink: /clocklink).
+// the clocks' streams over WebSocket (package wslink: /clocklink), and
+// the pages' words (package i18n: /i18n/i18n.js).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
+	i18n.Routes(mux, s.opts.Lang)
 	assist.Routes(mux)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	s.arbiter.Routes(mux)
