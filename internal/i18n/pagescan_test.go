@@ -73,9 +73,6 @@ var pageFiles = []string{
 // pending are page files not translated yet, each with why: the scan
 // skips them. The list only shrinks.
 var pending = map[string]string{
-	"server/assist/assets/index.html": "not translated yet",
-	"server/assist/assets/assist.js":  "not translated yet",
-	"server/gateway/federation.html":  "not translated yet",
 
 	"server/dashboard/assets/index.html":   "not translated yet",
 	"server/dashboard/assets/print.html":   "not translated yet",
@@ -117,11 +114,30 @@ func hasLetter(s string) bool {
 
 var templateAction = regexp.MustCompile(`\{\{[^}]*\}\}`)
 
-// looksLikeWords: a capital letter then a small one ("Paused").
+// looksLikeWords: a capital letter then a small one ("Paused"), unless
+// it is one name in Pascal case ("GetBoard", "ArrowUp").
 func looksLikeWords(s string) bool {
 	r := []rune(strings.TrimLeft(s, " ⚑⏸▶·—–(«\"'"))
-	return len(r) >= 2 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1])
+	if len(r) < 2 || !unicode.IsUpper(r[0]) || !unicode.IsLower(r[1]) {
+		return false
+	}
+	if !strings.ContainsFunc(s, unicode.IsSpace) && strings.IndexFunc(string(r[1:]), unicode.IsUpper) >= 0 {
+		return false
+	}
+	return true
 }
+
+// intlOptions are the options of Intl's formats, whose values are names.
+var intlOptions = map[string]bool{"hour": true, "minute": true, "second": true, "year": true, "month": true, "day": true, "weekday": true,
+	"dateStyle": true, "timeStyle": true, "style": true, "unit": true, "unitDisplay": true, "timeZoneName": true, "hourCycle": true}
+
+// acronym: letters, all capital Latin ones ("PGN", "TRF-16").
+func acronym(s string) bool {
+	return hasLetter(s) && !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) && (r < 'A' || r > 'Z') })
+}
+
+// compare are the operators whose operands are compared, not shown.
+var compare = map[string]bool{"===": true, "!==": true, "==": true, "!=": true}
 
 var visibleAttrs = []string{"title", "placeholder", "aria-label", "alt"}
 
@@ -199,9 +215,25 @@ func scanJS(src string) (bad []string, keys []string) {
 		}
 	}
 	inSink := make([]bool, len(toks))
+	// mark marks the sink's tokens from..to that it shows itself: not the
+	// arguments of a call inside it (nameOf("white"), el("span", …)),
+	// which a call of its own shows or not.
 	mark := func(from, to int) {
+		var calls []bool
 		for k := from; k < to && k < len(toks); k++ {
-			inSink[k] = true
+			switch toks[k].text {
+			case "(":
+				calls = append(calls, k > 0 && (toks[k-1].kind == 'i' || toks[k-1].text == ")"))
+				continue
+			case ")":
+				if len(calls) > 0 {
+					calls = calls[:len(calls)-1]
+				}
+				continue
+			}
+			if !slices.Contains(calls, true) {
+				inSink[k] = true
+			}
 		}
 	}
 	// argEnd returns the end of the argument starting at i (at a "," or
@@ -283,6 +315,23 @@ func scanJS(src string) (bad []string, keys []string) {
 	}
 	for i, tk := range toks {
 		if tk.kind != 's' || isKey[i] {
+			continue
+		}
+		// compared, not shown: x === "white"
+		if i > 0 && compare[toks[i-1].text] || i+1 < len(toks) && compare[toks[i+1].text] {
+			continue
+		}
+		// an option of Intl ({hour: "2-digit"}), an attribute ({href: "/api/…"})
+		if i >= 3 && toks[i-1].text == ":" && toks[i-2].kind == 'i' && (toks[i-3].text == "{" || toks[i-3].text == ",") &&
+			(intlOptions[toks[i-2].text] || !looksLikeWords(tk.text)) {
+			continue
+		}
+		// an acronym, the same in every language: "PGN", "FIDE"
+		if acronym(tk.text) {
+			continue
+		}
+		// a method of the hall's API: call("GetBoard", …)
+		if i >= 2 && toks[i-1].text == "(" && toks[i-2].text == "call" {
 			continue
 		}
 		switch {
@@ -369,6 +418,8 @@ if (ev.key === "Escape") close();
 const re = /Paused/g, sel = "tile board";
 const s = ` + "`Board ${n} of ${m}`" + `;
 e.textContent = n + " · " + m;
+e.textContent = side === "white" ? t("w") : nameOf("black");
+const r = await call("GetBoard", {});
 `
 	bad, keys := scanJS(js)
 	want := []string{`"connecting…"`, `"stopped"`, `"Close"`, `"nothing here"`, `"Pause the clock"`, `"Board "`}
@@ -380,7 +431,7 @@ e.textContent = n + " · " + m;
 			t.Errorf("JS finding %d: %s, want %s", i, bad[i], w)
 		}
 	}
-	if !slices.Equal(keys, []string{"live.on", "a", "k"}) {
+	if !slices.Equal(keys, []string{"live.on", "a", "k", "w"}) {
 		t.Errorf("keys %q", keys)
 	}
 }
