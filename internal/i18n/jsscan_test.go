@@ -39,7 +39,7 @@ func lexJS(src string) []tok {
 		for i < len(src) {
 			c := src[i]
 			if c == '\\' && i+1 < len(src) {
-				b.WriteByte(src[i+1])
+				b.WriteString(unescape(src[i+1]))
 				i += 2
 				continue
 			}
@@ -88,7 +88,7 @@ func lexJS(src string) []tok {
 			var b strings.Builder
 			for i < len(src) && src[i] != q && src[i] != '\n' {
 				if src[i] == '\\' && i+1 < len(src) {
-					b.WriteByte(src[i+1])
+					b.WriteString(unescape(src[i+1]))
 					i += 2
 					continue
 				}
@@ -158,4 +158,17 @@ func lexJS(src string) []tok {
 		}
 	}
 	return out
+}
+
+// unescape is the character an escape \c stands for (\n, \t: white space).
+func unescape(c byte) string {
+	switch c {
+	case 'n':
+		return "\n"
+	case 't':
+		return "\t"
+	case 'r':
+		return "\r"
+	}
+	return string(c)
 }

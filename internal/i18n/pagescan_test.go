@@ -68,26 +68,20 @@ var pageFiles = []string{
 	"server/dashboard/assets/print.js",
 	"server/dashboard/assets/standings.js",
 	"server/dashboard/assets/stream.js",
+	"server/dashboard/assets/t.js",
 }
 
 // pending are page files not translated yet, each with why: the scan
 // skips them. The list only shrinks.
 var pending = map[string]string{
-
-	"server/dashboard/assets/print.html":   "not translated yet",
+	// The attention list and the audit's rendering are rewritten as kinds
+	// and parameters by issue 34's item 3 (another branch): translated there.
+	"server/dashboard/assets/attention.js": "item 3 rewrites it (kinds and parameters)",
+	"server/dashboard/assets/audit.js":     "item 3 rewrites it (kinds and parameters)",
 	"server/dashboard/assets/actions.js":   "not translated yet",
-	"server/dashboard/assets/addboard.js":  "not translated yet",
-	"server/dashboard/assets/api.js":       "not translated yet",
-	"server/dashboard/assets/app.js":       "not translated yet",
-	"server/dashboard/assets/attention.js": "not translated yet",
-	"server/dashboard/assets/audit.js":     "not translated yet",
-	"server/dashboard/assets/blind.js":     "not translated yet",
-	"server/dashboard/assets/board.js":     "not translated yet",
-	"server/dashboard/assets/format.js":    "not translated yet",
-	"server/dashboard/assets/hall.js":      "not translated yet",
-	"server/dashboard/assets/link.js":      "not translated yet",
-	"server/dashboard/assets/print.js":     "not translated yet",
 	"server/dashboard/assets/standings.js": "not translated yet",
+	"server/dashboard/assets/print.html":   "not translated yet",
+	"server/dashboard/assets/print.js":     "not translated yet",
 }
 
 // browserNames are literals that look like words but are names the
@@ -96,6 +90,7 @@ var browserNames = map[string]bool{
 	"Escape": true, "Enter": true, "Tab": true, "Backspace": true, "Delete": true, "Home": true, "End": true,
 	"ArrowUp": true, "ArrowDown": true, "ArrowLeft": true, "ArrowRight": true, "PageUp": true, "PageDown": true,
 	"Content-Type": true, "Accept": true, "Last-Event-ID": true, "Space": true,
+	"Unavailable": true, // a gRPC code the pages pass on
 }
 
 func moduleRoot(t *testing.T) string {
