@@ -11,7 +11,8 @@ import (
 // hidden or clip, on either axis) and whose content is wider than its box
 // (scrollWidth > clientWidth) without text-overflow: ellipsis, or taller
 // (scrollHeight > clientHeight, by more than 2 px of rounding) without a
-// line clamp. Each as "tag#id.class: 212 > 180 px wide ("text…")".
+// line clamp. A box of 1 px that clips (text for screen readers only) is
+// meant. Each as "tag#id.class: 212 > 180 px wide ("text…")".
 const cutJS = `(() => {
 	const out = [];
 	const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
@@ -22,6 +23,8 @@ const cutJS = `(() => {
 		const s = getComputedStyle(e);
 		if (s.visibility === "hidden") continue;
 		if (!e.textContent.trim()) continue;
+		// visually hidden for screen readers (a 1 px box that clips): meant
+		if (e.clientWidth <= 1 || e.clientHeight <= 1) continue;
 		const text = " (" + JSON.stringify(e.textContent.trim().slice(0, 40)) + ")";
 		if (clips(s.overflowX) && e.scrollWidth > e.clientWidth + 1 && s.textOverflow !== "ellipsis")
 			out.push(name(e) + ": " + e.scrollWidth + " > " + e.clientWidth + " px wide" + text);
