@@ -232,18 +232,22 @@ func runScript(t *testing.T, js string) string {
 
 // The pages choose plural forms as CLDR says, in every language: the
 // script's choice under Node (Intl.PluralRules) is the one
-// golang.org/x/text makes, and t gives that form of the catalogue.
+// golang.org/x/text makes, and t gives that form of every plural message
+// of the catalogue, with n written in.
 func TestPluralForms(t *testing.T) {
 	ns := []int{0, 1, 2, 5, 21, 22, 25, 101}
-	// a plural message of the catalogue to show the forms with
-	const key = "signin.note"
 	out := runScript(t, fmt.Sprintf(`
 const ns = %s, res = {};
 for (const l of I18N.langs()) {
-  res[l] = ns.map(n => [new Intl.PluralRules(l).select(n), I18N.tIn(l, %q, {n})]);
+  const cat = HALL_I18N.catalogues[l], msgs = {};
+  for (const k of Object.keys(cat)) if (typeof cat[k] === "object") msgs[k] = ns.map(n => I18N.tIn(l, k, {n}));
+  res[l] = { cats: ns.map(n => new Intl.PluralRules(l).select(n)), msgs };
 }
-console.log(JSON.stringify(res));`, mustJSON(ns), key))
-	var got map[string][][2]string
+console.log(JSON.stringify(res));`, mustJSON(ns)))
+	var got map[string]struct {
+		Cats []string            `json:"cats"`
+		Msgs map[string][]string `json:"msgs"`
+	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
@@ -256,21 +260,31 @@ console.log(JSON.stringify(res));`, mustJSON(ns), key))
 	}
 	for _, lang := range Langs() {
 		c := load(t, lang)
-		var cats []string
+		cats := got[lang].Cats
 		for i, n := range ns {
-			cat, text := got[lang][i][0], got[lang][i][1]
-			cats = append(cats, cat)
 			form := plural.Cardinal.MatchPlural(language.MustParse(lang), n, 0, 0, 0, 0)
-			if name := formName(form); name != cat {
-				t.Errorf("%s %d: the page's Intl says %s, golang.org/x/text %s", lang, n, cat, name)
-			}
-			wantText := strings.ReplaceAll(c[key].forms[cat], "{n}", fmt.Sprint(n))
-			if text != wantText {
-				t.Errorf("%s %d: t gives %q, want the %s form %q", lang, n, text, cat, wantText)
+			if name := formName(form); name != cats[i] {
+				t.Errorf("%s %d: the page's Intl says %s, golang.org/x/text %s", lang, n, cats[i], name)
 			}
 		}
 		if w, ok := want[lang]; ok && strings.Join(cats, " ") != w {
 			t.Errorf("%s at %v: %v, CLDR says %s", lang, ns, cats, w)
+		}
+		plurals := 0
+		for k, m := range c {
+			if m.forms == nil {
+				continue
+			}
+			plurals++
+			for i, n := range ns {
+				wantText := strings.ReplaceAll(m.forms[cats[i]], "{n}", fmt.Sprint(n))
+				if g := got[lang].Msgs[k]; len(g) != len(ns) || g[i] != wantText {
+					t.Errorf("%s %s at %d: t gives %q, want the %s form %q", lang, k, n, g, cats[i], wantText)
+				}
+			}
+		}
+		if plurals == 0 {
+			t.Errorf("%s: no plural message to test", lang)
 		}
 	}
 }
