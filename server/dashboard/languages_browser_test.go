@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,8 @@ import (
 )
 
 // Every page a person reads holds in every language of the hall: the
-// sign-in page, the dashboard, a board open on it, the round's display and
-// the assistant's page, in English, Korean, Russian and Armenian, on a
+// sign-in page, the dashboard, a board open on it, the round's display, the
+// standings screen and the assistant's page, in English, Korean, Russian and Armenian, on a
 // hall's screen (1920×1080) and a phone (390×844), show their words in the
 // language chosen (?lang=, then remembered) and nothing reaches past the
 // screen's edge or is cut without the ellipsis the design meant. With
@@ -96,6 +97,9 @@ func TestPagesHoldInEveryLanguage(t *testing.T) {
 
 			p.do(name+": the display", navigate(base+"/display/round/"+tb.round.GetRoundId()))
 			holds("display", `document.querySelectorAll("section.board").length === 6`, nil)
+
+			p.do(name+": the standings screen", navigate(base+"/display/standings/"+url.PathEscape(tb.round.GetTournamentName())))
+			holds("standings", `Number(document.body.dataset.updates) > 0`, map[string]string{"th.name": "standings.name"})
 
 			link, err := arb.IssueAssistantLink(ctx, &pb.IssueAssistantLinkRequest{BoardId: b0, Side: pb.Side_SIDE_WHITE, Label: "Maria"})
 			if err != nil {
