@@ -60,6 +60,7 @@ var routesNotReads = map[string]string{
 	"GET /api/session":                    "who the session is",
 	"GET /{$}":                            "the dashboard's page, which reads through the API",
 	"GET /dashboard/{file}":               "the dashboard's assets",
+	"GET /i18n/i18n.js":                   "the pages' words (catalogues) and their script",
 	"GET /display/round/{round}":          "the display page's HTML; what it shows is /api/display/round/{round}",
 	"GET /standings/{tournament}":         "the standings page's HTML; what it shows is /api/standings/{tournament}",
 	"GET /display/standings/{tournament}": "the standings display page's HTML; what it shows is /api/standings/{tournament}",

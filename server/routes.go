@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/chesshall/hallclock/formats/words"
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/dashboard"
@@ -22,10 +23,12 @@ import (
 // (package broadcast: PGN of rounds and boards, the display page), the
 // sign-in (package auth), the publisher's status to NATS (/api/stream),
 // the clocks' streams over WebSocket (package wslink: /clocklink), a
-// tablet's enrolment as a clock (package enrol: /clock/enrol) and the
-// catalogues of the audit's words (/words/audit.<lang>.json).
+// tablet's enrolment as a clock (package enrol: /clock/enrol), the pages'
+// words (package i18n: /i18n/i18n.js) and the catalogues of the audit's
+// words (/words/audit.<lang>.json).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
+	i18n.Routes(mux, s.opts.Lang)
 	assist.Routes(mux)
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	s.arbiter.Routes(mux)

@@ -184,6 +184,10 @@ type Options struct {
 	// every SignInEvery, on Clock (defaults 10 and 6 s; auth.SignInLimit).
 	SignInBurst int
 	SignInEvery time.Duration
+	// Lang is the hall's default language for its pages, for a browser
+	// that has chosen none and whose languages have no catalogue
+	// (package i18n; default English).
+	Lang string
 }
 
 func (o *Options) defaults() {

@@ -40,6 +40,7 @@ import (
 
 	"github.com/chesshall/hallclock/formats/hallstream"
 	"github.com/chesshall/hallclock/internal/cmdline"
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/internal/lograte"
 	"github.com/chesshall/hallclock/internal/natsclient"
@@ -74,6 +75,8 @@ type Main struct {
 	// HTTP bounds the HTTP port (-http-max-conns, -http-max-anonymous,
 	// -http-body-timeout; gateway.Options.HTTP).
 	HTTP httpdoor.Limits
+	// Lang is the pages' default language (package i18n).
+	Lang string
 
 	// Ready, if set, is called with the bound addresses once serving.
 	Ready func(grpcAddr, httpAddr net.Addr)
@@ -102,9 +105,13 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&m.LogLevel, "log-level", env.String("HALL_LOG_LEVEL", "info"), "debug, info, warn or error (HALL_LOG_LEVEL)")
 	grace := env.String("HALL_SHUTDOWN_GRACE", "5s")
 	fs.StringVar(&grace, "shutdown-grace", grace, "how long open calls may finish at shutdown (HALL_SHUTDOWN_GRACE)")
+	fs.StringVar(&m.Lang, "lang", env.String("HALL_LANG", "en"), "the pages' language for a browser that has chosen none and whose languages the gateway does not speak: en, hy, ko or ru (HALL_LANG)")
 	httpLimits := m.HTTP.Flags(fs, env.String)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if err := i18n.Check(m.Lang); err != nil {
+		return fmt.Errorf("-lang: %w", err)
 	}
 	if err := httpLimits(); err != nil {
 		return err
@@ -199,7 +206,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("NATS %s: %w", m.NATS, err)
 	}
 	defer nc.Close()
-	g, err := gateway.New(gateway.Options{Conn: nc, Halls: m.Halls, Delay: m.Delay, Keys: m.Keys, AllowUnsigned: m.AllowUnsigned, Logger: log, HTTP: m.HTTP})
+	g, err := gateway.New(gateway.Options{Conn: nc, Halls: m.Halls, Delay: m.Delay, Keys: m.Keys, AllowUnsigned: m.AllowUnsigned, Logger: log, HTTP: m.HTTP, Lang: m.Lang})
 	if err != nil {
 		gl.Close()
 		hl.Close()

@@ -47,6 +47,7 @@ import (
 
 	"github.com/chesshall/hallclock/internal/cmdline"
 	"github.com/chesshall/hallclock/internal/datadir"
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/internal/ident"
 	"github.com/chesshall/hallclock/internal/lograte"
 	"github.com/chesshall/hallclock/internal/mono"
@@ -94,6 +95,8 @@ type Main struct {
 	Grace    time.Duration
 	// BroadcastDelay delays what broadcast tokens see (anti-cheating).
 	BroadcastDelay time.Duration
+	// Lang is the pages' default language (package i18n).
+	Lang string
 	// Speed runs the server's clock faster than real time, for simulated
 	// fleets of the same speed (clocksim -speed, the fault suite). 1 for
 	// a real hall.
@@ -177,6 +180,7 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	fs.StringVar(&replicas, "nats-replicas", replicas, "replicas of the hall's stream when it is created (3 on a three-node cluster) (HALL_NATS_REPLICAS)")
 	delay := env.String("HALL_BROADCAST_DELAY", "0s")
 	fs.StringVar(&delay, "broadcast-delay", delay, "how long broadcast feeds (watch streams, PGN, relays, display pages) lag behind the hall, e.g. 15m (anti-cheating; arbiters see it live) (HALL_BROADCAST_DELAY)")
+	fs.StringVar(&m.Lang, "lang", env.String("HALL_LANG", "en"), "the pages' language for a browser that has chosen none and whose languages the hall does not speak: en, hy, ko or ru (HALL_LANG)")
 	httpLimits := m.HTTP.Flags(fs, env.String)
 	stall := env.String("HALL_STALL_AFTER", "3s")
 	fs.StringVar(&stall, "stall-after", stall, "how long a write may wait for its commit before the hall says it is not ready: a disk that does not answer (a frozen or failing file system) fails nothing, it only makes writes wait (HALL_STALL_AFTER)")
@@ -229,6 +233,9 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 	}
 	if m.NATSReplicas, err = strconv.Atoi(replicas); err != nil || m.NATSReplicas < 1 || m.NATSReplicas > 5 {
 		return fmt.Errorf("-nats-replicas %q: want 1 to 5", replicas)
+	}
+	if err := i18n.Check(m.Lang); err != nil {
+		return fmt.Errorf("-lang: %w", err)
 	}
 	if m.HallID != "" {
 		if err := ident.CheckHallID(m.HallID); err != nil {
@@ -376,7 +383,7 @@ func (m *Main) open(ctx context.Context, log *slog.Logger) (srv *server.Server, 
 		return nil, nil, nil, err
 	}
 	started = stream
-	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP, HeartbeatBudget: m.HeartbeatBudget, Zone: m.Zone}
+	opts := server.Options{Logger: log, BroadcastDelay: m.BroadcastDelay, HTTP: m.HTTP, HeartbeatBudget: m.HeartbeatBudget, Zone: m.Zone, Lang: m.Lang}
 	if stream != nil {
 		opts.Stream = stream.status
 	}

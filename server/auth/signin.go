@@ -95,6 +95,7 @@ func next(r *http.Request) string {
 // button of a sign-in link.
 type signInPage struct {
 	Error, Next, TTL string
+	TTLHours         int // TTL in hours, for the page's plural
 	// Code: a sign-in link's, valid; its button signs in as Who until Until.
 	Code, Who, Until string
 }
@@ -108,6 +109,7 @@ func (p *Pages) renderSignIn(w http.ResponseWriter, code int, page signInPage) {
 	w.Header().Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(code)
 	page.TTL = SessionTTL.String()
+	page.TTLHours = int(SessionTTL / time.Hour)
 	_ = signinPage.Execute(w, page)
 }
 

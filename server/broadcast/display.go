@@ -175,7 +175,7 @@ func (f *Feeds) envelope(c *cut, body []byte, live bool) []byte {
 func (f *Feeds) serveDisplayPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:")
 	_, _ = w.Write(displayHTML)
 	f.metrics.requests.WithLabelValues("display_page", "200").Inc()
 }

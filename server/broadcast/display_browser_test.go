@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/chesshall/hallclock/formats/pgn"
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 	"github.com/chesshall/hallclock/internal/testkit/longtest"
@@ -135,6 +136,7 @@ func serveDisplay(t *testing.T, h *hall) (*broadcast.Feeds, string, *stoppable) 
 	f := broadcast.New(broadcast.Options{Source: h, Authenticate: door})
 	mux := http.NewServeMux()
 	f.Routes(mux)
+	i18n.Routes(mux, "en") // the page's words, as the hall and the gateway serve them
 	srv := &stoppable{Server: httptest.NewServer(mux)}
 	t.Cleanup(func() { f.Close(); srv.stop() })
 	return f, srv.URL, srv

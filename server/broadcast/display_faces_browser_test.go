@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/chesshall/hallclock/formats/pgn"
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/testkit/browsertest"
 	"github.com/chesshall/hallclock/internal/testkit/longtest"
@@ -162,6 +163,7 @@ func serveLive(t *testing.T, h *hall) string {
 	}})
 	mux := http.NewServeMux()
 	f.Routes(mux)
+	i18n.Routes(mux, "en") // the page's words, as the hall and the gateway serve them
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() { f.Close(); srv.Close() })
 	return srv.URL

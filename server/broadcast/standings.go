@@ -90,7 +90,7 @@ func (f *Feeds) serveStandingsLive(w http.ResponseWriter, r *http.Request) {
 func (f *Feeds) serveStandingsPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'")
 	_, _ = w.Write(standingsHTML)
 	f.metrics.requests.WithLabelValues("standings_page", "200").Inc()
 }

@@ -97,7 +97,7 @@ func TestDashboardAddsAnArmageddonBoard(t *testing.T) {
 	p.click("Add", "#ab-add")
 	p.poll("the hall's answer", `!document.getElementById("ab-says").hidden`, 5*time.Second)
 	says := p.text("#ab-says")
-	for _, want := range []string{"Board 2 added", "White 5 min for 60 moves", "Black 4 min for 60 moves", "(blitz)", "draw odds for black"} {
+	for _, want := range []string{"Board 2 added", "White 5 min for 60 moves", "Black 4 min for 60 moves", "(blitz)", "draw odds for Black"} {
 		if !strings.Contains(says, want) {
 			t.Errorf("the dialog says %q, want %q in it", says, want)
 		}

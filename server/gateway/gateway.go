@@ -136,6 +136,8 @@ type Options struct {
 	// HTTP bounds the HTTP port as on the hall (package httpdoor): a
 	// broadcast token of a followed hall makes a connection trusted.
 	HTTP httpdoor.Limits
+	// Lang is the pages' default language (package i18n; default English).
+	Lang string
 }
 
 // Gateway follows halls' streams and serves their read-only feeds.

@@ -54,10 +54,10 @@ var allowed = []struct {
 	{"server/arbiter", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/qr",
 		"server/hall", "server/auth", "server/fanout", "server/broadcast", "server/hallerr", "server/enrol"}},
 	{"server/gateway", []string{"rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/ident",
-		"server/fanout", "server/broadcast", "server/hallerr", "server/httpdoor"}},
+		"server/fanout", "server/broadcast", "server/hallerr", "server/httpdoor", "internal/i18n"}},
 	{"server", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire",
 		"server/hall", "server/devlink", "server/link", "server/wslink", "server/arbiter", "server/auth", "server/fanout", "server/broadcast", "server/dashboard", "server/assist", "server/hallerr",
-		"server/httpdoor", "server/enrol"}},
+		"server/httpdoor", "server/enrol", "internal/i18n"}},
 	{"cmd/...", []string{"..."}},
 	{"tools/...", []string{"..."}},
 }

@@ -5,9 +5,10 @@
 // the assistant asks for an announcement, and only if the player's clock
 // did not say it.
 
+const { t } = window.I18N;
 const $ = id => document.getElementById(id);
 const num = v => Number(v || 0);
-const SIDE = { white: "White", black: "Black" };
+const SIDE = { white: t("side.white"), black: t("side.black") };
 const other = s => (s === "white" ? "black" : "white");
 const wireSide = s => (s === "white" ? "SIDE_WHITE" : "SIDE_BLACK");
 const sideOf = w => (w === "SIDE_WHITE" ? "white" : w === "SIDE_BLACK" ? "black" : "");
@@ -52,7 +53,7 @@ async function call(method, req) {
       body: JSON.stringify(req),
     });
   } catch (e) {
-    throw new ApiError(0, "The hall does not answer (" + e.message + "). Try again in a moment.");
+    throw new ApiError(0, t("assist.noanswer", { error: e.message }));
   }
   if (!r.ok) throw await errorOf(r);
   const at = Number(r.headers.get("X-Server-Unix-Ms"));
@@ -63,9 +64,16 @@ async function call(method, req) {
 // minutes writes a time for people: "1 h 2 min 5 s", "4 min 0 s", "7 s".
 function minutes(ms) {
   const s = Math.ceil(Math.max(0, ms) / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
-  if (h > 0) return h + " h " + m + " min " + sec + " s";
-  if (m > 0) return m + " min " + sec + " s";
-  return sec + " s";
+  if (h > 0) return t("time.hms", { h, m, s: sec });
+  if (m > 0) return t("time.ms", { m, s: sec });
+  return t("time.s", { s: sec });
+}
+
+// termination names how a game ended (rules.Termination) in the reader's language.
+function termination(x) {
+  const words = { normal: t("term.normal"), time: t("term.time"), illegal_move: t("term.illegal_move"), default: t("term.default"),
+    quickplay_claim: t("term.quickplay_claim"), arbiter: t("term.arbiter"), agreement: t("term.agreement") };
+  return words[x] || x.replaceAll("_", " ");
 }
 
 function nameOf(side) {
@@ -112,42 +120,44 @@ function setButton(id, label, hint, disabled) {
 function render() {
   if (!board) return;
   const me = session.side, opp = other(me), st = board.state || {};
-  $("title").textContent = "Assistant of " + nameOf(me) + " (" + SIDE[me] + ")";
-  const where = (board.tournamentName ? board.tournamentName + ", round " + num(board.roundNumber) + ", " : "") +
-    "board " + (board.section || "") + num(board.number);
-  $("board").textContent = where + ": " + nameOf("white") + " (White) against " + nameOf("black") + " (Black)";
+  $("title").textContent = t("assist.title", { name: nameOf(me), side: SIDE[me] });
+  const no = (board.section || "") + num(board.number);
+  const where = board.tournamentName ? t("assist.where_round", { tournament: board.tournamentName, round: num(board.roundNumber), board: no }) :
+    t("assist.where", { board: no });
+  $("board").textContent = t("assist.pairing", { where, white: nameOf("white"), black: nameOf("black") });
   const toMove = sideOf(st.toMove);
   switch (status()) {
     case "BOARD_STATUS_RUNNING":
-      $("turn").textContent = SIDE[sideOf(st.running) || toMove] + "'s clock runs: " + nameOf(toMove) + " to move.";
+      $("turn").textContent = (sideOf(st.running) || toMove) === "white" ? t("assist.turn_white", { name: nameOf(toMove) }) : t("assist.turn_black", { name: nameOf(toMove) });
       break;
     case "BOARD_STATUS_PAUSED":
-      $("turn").textContent = "The clock is stopped; the arbiter restarts it.";
+      $("turn").textContent = t("assist.paused");
       break;
     case "BOARD_STATUS_ADJOURNED":
-      $("turn").textContent = "The game is adjourned.";
+      $("turn").textContent = t("assist.adjourned");
       break;
     case "BOARD_STATUS_FINISHED":
     case "BOARD_STATUS_REFERRED":
-      $("turn").textContent = "The game is over: " + (st.result || "") + (st.termination ? " (" + st.termination.replace("_", " ") + ")" : "") + ".";
+      $("turn").textContent = st.termination ? t("assist.over_how", { result: st.result || "", how: termination(st.termination) }) : t("assist.over", { result: st.result || "" });
       break;
     default:
-      $("turn").textContent = "The clock has not started.";
+      $("turn").textContent = t("assist.waiting");
   }
   for (const s of ["white", "black"]) {
     const p = st[s] || {};
     const n = num(p.moves);
-    $("side-" + s).textContent = SIDE[s] + ", " + nameOf(s) + ": " + n + (n === 1 ? " move" : " moves") + ", " +
-      minutes(left(s)) + " left, " + minutes(used(s)) + " used" +
-      (p.flagAtMs !== undefined ? ", flag fallen" : "");
+    $("side-" + s).textContent = t("assist.side", { side: SIDE[s], name: nameOf(s), n, left: minutes(left(s)), used: minutes(used(s)) }) +
+      (p.flagAtMs !== undefined ? t("assist.flag_fallen") : "");
   }
   const running = status() === "BOARD_STATUS_RUNNING";
   const myMove = running && toMove === me;
-  setButton("press", "Press the clock for " + SIDE[me], myMove ? nameOf(me) + "'s move is made: start " + SIDE[opp] + "'s clock" : "not now: " + (running ? SIDE[opp] + " is to move" : "the clock does not run"), !myMove);
-  setButton("announce", "Announce the moves and the time used", "only when " + nameOf(me) + " asks", false);
-  setButton("flag", "Claim " + SIDE[opp] + "'s flag", "when " + SIDE[opp] + "'s time has run out", false);
+  const oppWhite = opp === "white";
+  setButton("press", t("assist.press", { side: SIDE[me] }), myMove ? (oppWhite ? t("assist.press_hint_white", { name: nameOf(me) }) : t("assist.press_hint_black", { name: nameOf(me) })) :
+    (running ? t("assist.not_now_to_move", { side: SIDE[opp] }) : t("assist.not_now_stopped")), !myMove);
+  setButton("announce", t("assist.announce"), t("assist.announce_hint", { name: nameOf(me) }), false);
+  setButton("flag", oppWhite ? t("assist.flag_white") : t("assist.flag_black"), oppWhite ? t("assist.flag_hint_white") : t("assist.flag_hint_black"), false);
   const armed = stopArmed && Date.now() - stopArmed < 4000;
-  setButton("stop", armed ? "Tap again to stop the clock" : "Stop the clock and call the arbiter", armed ? "the arbiter restarts it" : "tap twice", !running);
+  setButton("stop", armed ? t("assist.stop_again") : t("assist.stop"), armed ? t("assist.stop_again_hint") : t("assist.stop_hint"), !running);
   $("stop").classList.toggle("armed", !!armed);
   $("clock").hidden = false;
   $("actions").hidden = false;
@@ -160,7 +170,7 @@ async function refresh() {
     render();
   } catch (e) {
     if (e.status === 401 || e.status === 403) {
-      stop("You are signed out (" + e.message + "). Ask the arbiter for a new link.");
+      stop(t("assist.signed_out", { error: e.message }));
       return;
     }
     say(e.message, true);
@@ -188,13 +198,13 @@ async function act(kind, reason, applied) {
         say(applied(r.state || {}));
         break;
       case "COMMAND_STATUS_REFUSED":
-        say("Refused: " + r.message, true);
+        say(t("assist.refused", { reason: r.message }), true);
         break;
       default:
-        say("Sent to the clock: " + (r.message || "waiting for it"));
+        say(t("assist.sent", { message: r.message || t("assist.waiting_for_it") }));
     }
   } catch (e) {
-    say("Refused: " + e.message, true);
+    say(t("assist.refused", { reason: e.message }), true);
   }
   render();
   refresh();
@@ -203,24 +213,24 @@ async function act(kind, reason, applied) {
 function press() {
   const me = session.side;
   act("ACTION_KIND_PRESS", "the assistant presses the clock for the player, his move made (D.2.10.3)",
-    () => "Pressed for " + SIDE[me] + ": " + SIDE[other(me)] + "'s clock runs.");
+    () => (me === "white" ? t("assist.pressed_white") : t("assist.pressed_black")));
 }
 
 function flag() {
   act("ACTION_KIND_FLAG_CLAIM", "the assistant claims the opponent's flag (D.2.10.5)",
-    st => "Flag claimed: the game is over, " + (st.result || "") + (st.termination ? " (" + st.termination + ")" : "") + ".");
+    st => (st.termination ? t("assist.flag_claimed_how", { result: st.result || "", how: termination(st.termination) }) : t("assist.flag_claimed", { result: st.result || "" })));
 }
 
 function stopClock() {
   if (!stopArmed || Date.now() - stopArmed >= 4000) {
     stopArmed = Date.now();
-    say("Tap again within 4 seconds to stop the clock and call the arbiter.");
+    say(t("assist.stop_armed", { n: 4 }));
     render();
     return;
   }
   stopArmed = 0;
   act("ACTION_KIND_PAUSE", "the assistant stops the clock to call the arbiter (D.2.10.5)",
-    () => "The clock is stopped. The arbiters see it on their screens; an arbiter restarts it.");
+    () => t("assist.stopped"));
 }
 
 // speak says text aloud on this phone, in lang.
@@ -242,14 +252,14 @@ async function announce() {
     $("words").lang = a.language || "en";
     $("said").hidden = false;
     if (r.sent) {
-      say("The clock says it to " + nameOf(session.side) + ".");
+      say(t("assist.said_by_clock", { name: nameOf(session.side) }));
     } else if (speak(a.text || "", a.language)) {
-      say("Said aloud on this phone.");
+      say(t("assist.said_here"));
     } else {
-      say("This phone cannot speak: read the words below to " + nameOf(session.side) + ".");
+      say(t("assist.cannot_speak", { name: nameOf(session.side) }));
     }
   } catch (e) {
-    say("Refused: " + e.message, true);
+    say(t("assist.refused", { reason: e.message }), true);
   }
 }
 
@@ -258,16 +268,16 @@ async function start() {
   try {
     r = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
   } catch (e) {
-    say("The hall does not answer (" + e.message + "). Reload the page in a moment.", true);
+    say(t("assist.noanswer_reload", { error: e.message }), true);
     return;
   }
   if (!r.ok) {
-    say("You are not signed in. Open the link the arbiter gave you, or ask for a new one.", true);
+    say(t("assist.not_signed_in"), true);
     return;
   }
   session = await r.json();
   if (session.role !== "assistant" || !session.board_id) {
-    say("This page is for a player's assistant, signed in by the link the arbiter gives.", true);
+    say(t("assist.not_assistant"), true);
     return;
   }
   serverOffset = num(session.server_unix_ms) ? num(session.server_unix_ms) - Date.now() : 0;

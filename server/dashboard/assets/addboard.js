@@ -5,6 +5,7 @@
 // it, in words; the board then arrives with the hall's feed.
 
 import * as api from "./api.js";
+import { t } from "./t.js";
 
 export const ARMAGEDDON_TC = "white 60/5m:0+2s | black 60/4m:0+2s";
 
@@ -24,7 +25,7 @@ export function wireAddBoard(dialog) {
     say("ab-error", "");
     say("ab-says", "");
     const name = id => $(id).value.trim();
-    if (!name("ab-white") || !name("ab-black")) { say("ab-error", "Name both players."); return; }
+    if (!name("ab-white") || !name("ab-black")) { say("ab-error", t("addboard.names")); return; }
     const req = { roundId, number: Number($("ab-number").value), white: { name: name("ab-white") }, black: { name: name("ab-black") },
       deviceId: name("ab-device") };
     const config = {};
@@ -36,8 +37,8 @@ export function wireAddBoard(dialog) {
       const b = await api.call("AddBoard", req);
       const tci = b.timeControlInfo || {};
       const odds = b.config && b.config.regulations && b.config.regulations.drawOdds;
-      say("ab-says", "Board " + b.number + " added: " + (tci.words || "") + (tci.gameType ? " (" + tci.gameType + ")" : "") +
-        (odds ? "; draw odds for " + odds + ": a draw counts as " + odds + "'s win" : "") + ".");
+      say("ab-says", t("addboard.added", { n: b.number, tc: (tci.words || "") + (tci.gameType ? " (" + tci.gameType + ")" : "") }) +
+        (odds ? "; " + (odds === "white" ? t("odds.white") : t("odds.black")) : "") + ".");
       $("ab-number").value = String(Number($("ab-number").value) + 1);
     } catch (err) {
       say("ab-error", err.message);
@@ -47,7 +48,7 @@ export function wireAddBoard(dialog) {
   };
   return (id, title, number) => {
     roundId = id;
-    $("ab-title").textContent = "Add a board — " + title;
+    $("ab-title").textContent = t("dash.add_a_board") + " — " + title;
     $("ab-number").value = String(number);
     for (const f of ["ab-white", "ab-black", "ab-device", "ab-tc"]) $(f).value = "";
     $("ab-odds").value = "";

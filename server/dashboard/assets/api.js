@@ -5,6 +5,7 @@
 
 import { setServerTime } from "./clock.js";
 import { heard } from "./news.js";
+import { t } from "./t.js";
 
 export class ApiError extends Error {
   constructor(httpStatus, code, message) {
@@ -12,6 +13,14 @@ export class ApiError extends Error {
     this.httpStatus = httpStatus;
     this.code = code;
   }
+}
+
+// unanswered is the error of a call the hall did not answer; cause is the
+// browser's words for why.
+function unanswered(e) {
+  const err = new ApiError(0, "Unavailable", t("api.no_answer", { error: e.message }));
+  err.cause = e.message;
+  return err;
 }
 
 let csrf = "";
@@ -41,7 +50,7 @@ export async function session(timeoutMs = 0) {
   try {
     r = await fetch("/api/session", { credentials: "same-origin", cache: "no-store", signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined });
   } catch (e) {
-    throw new ApiError(0, "Unavailable", "the hall server does not answer (" + e.message + ")");
+    throw unanswered(e);
   }
   if (!r.ok) throw await errorOf(r);
   const s = await r.json();
@@ -62,7 +71,7 @@ export async function call(method, req = {}) {
       body: JSON.stringify(req),
     });
   } catch (e) {
-    throw new ApiError(0, "Unavailable", "the hall server does not answer (" + e.message + ")");
+    throw unanswered(e);
   }
   if (!r.ok) {
     const err = await errorOf(r);

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import * as f from "./format.js";
+import { t } from "./t.js";
 import { el, option } from "./dom.js";
 import { noteLive, setDelay, serverNow } from "./clock.js";
 import * as news from "./news.js";
@@ -44,7 +45,7 @@ function banner(msg, cls, withSignIn) {
   b.className = cls || "";
   b.replaceChildren(document.createTextNode(msg));
   if (withSignIn) {
-    const a = el("a", "button", "Sign in again");
+    const a = el("a", "button", t("app.sign_in_again"));
     a.href = "/signin?next=" + encodeURIComponent(location.pathname + location.hash);
     b.append(" ", a);
   }
@@ -59,10 +60,10 @@ function signedOut(reason) {
   state.ended = true;
   if (state.source) state.source.close();
   lose(serverNow());
-  $("live").textContent = "signed out";
+  $("live").textContent = t("app.signed_out_short");
   $("live").className = "live bad";
   $("live").title = noNews();
-  banner("Signed out: " + reason.replace(/^unauthenticated: /, "") + ". " + noNews() + ": the clocks shown stopped then.", "bad", true);
+  banner(t("app.signed_out_banner", { reason: reason.replace(/^unauthenticated: /, ""), since: f.wall(news.lostSince()) }), "bad", true);
 }
 
 // ---- a hall lost, a hall back -------------------------------------------
@@ -73,7 +74,7 @@ const quietMs = 15_000;
 
 // noNews says since when the page has heard nothing from the hall.
 function noNews() {
-  return "no news since " + f.wall(news.lostSince());
+  return t("app.no_news", { time: f.wall(news.lostSince()) });
 }
 
 // lose greys the hall and stops every clock where the page last knew it
@@ -86,10 +87,10 @@ function lose(at) {
     if (panel) panel.tick();
   }
   if (state.ended) return;
-  $("live").textContent = noNews() + " — reconnecting…";
+  $("live").textContent = t("app.reconnecting", { news: noNews() });
   $("live").className = "live bad";
-  $("live").title = "The live feed is lost; the page tries again by itself.";
-  banner("No news from the hall " + noNews().slice(8) + " — reconnecting… The clocks shown stopped then; the real clocks run on.", "bad");
+  $("live").title = t("app.feed_lost");
+  banner(t("app.no_news_banner", { time: f.wall(news.lostSince()) }), "bad");
 }
 
 // regain shows the hall live again.
@@ -100,7 +101,7 @@ function regain() {
     if (hall) hall.tick();
   }
   const live = $("live");
-  live.textContent = "live";
+  live.textContent = t("app.live");
   live.className = "live ok";
   live.title = "";
   if (!state.ended) banner("");
@@ -132,8 +133,8 @@ async function boot() {
       return;
     }
     state.ended = true;
-    banner(e.httpStatus === 401 ? "Signed out: " + e.message.replace(/^unauthenticated: /, "") :
-      "The hall server does not answer (" + e.message.replace(/^the hall server does not answer /, "") + "): reload the page when it is back.", "bad", e.httpStatus === 401);
+    banner(e.httpStatus === 401 ? t("app.signed_out", { reason: e.message.replace(/^unauthenticated: /, "") }) :
+      t("app.no_answer", { error: e.cause || e.message }), "bad", e.httpStatus === 401);
     return;
   }
   if (s.role === "assistant") {
@@ -153,7 +154,7 @@ async function boot() {
   $("who-label").textContent = s.label + (role.length ? " (" + role.join(", ") + ")" : "");
   document.body.classList.add("role-" + s.role);
   if (s.delay_ms) {
-    $("delay").textContent = "delayed: the hall as it was " + f.duration(s.delay_ms) + " ago";
+    $("delay").textContent = t("app.delayed", { ago: f.duration(s.delay_ms) });
     $("delay").hidden = false;
   }
 
@@ -189,7 +190,7 @@ async function boot() {
     readHash();
     await loadBoards();
   } catch (e) {
-    if (e.httpStatus !== 401) banner("The hall's rounds cannot be read: " + e.message + ". Reload the page to try again.", "bad");
+    if (e.httpStatus !== 401) banner(t("app.rounds_error", { error: e.message }), "bad");
     return;
   }
   watch();
@@ -230,7 +231,7 @@ async function loadRounds() {
   state.rounds = new Map((r.rounds || []).map(x => [x.roundId, x]));
   const sel = $("view");
   const keep = sel.value;
-  const opts = [["hall", "The hall now: every round playing"]];
+  const opts = [["hall", t("app.view_hall")]];
   const rounds = [...state.rounds.values()].filter(x => x.tally && x.tally.boards)
     .sort((a, b) => a.tournamentName.localeCompare(b.tournamentName) || b.number - a.number);
   // A round a restored hall rebuilt from its clocks: its byes and clockless boards are not known.
@@ -261,8 +262,8 @@ async function loadBoards() {
     (a.info.section || "").localeCompare(b.info.section || "") || a.info.number - b.info.number);
   hall.setBoards(recs, { rounds: state.rounds, broadcasts: state.broadcasts });
   fillSections(recs);
-  $("title").textContent = state.view === "hall" ? "The hall: " + rounds.map(r => r.tournamentName + " R" + r.number).join(" · ") :
-    rounds.length ? rounds[0].tournamentName + " · round " + rounds[0].number : "No round";
+  $("title").textContent = state.view === "hall" ? t("app.title_hall", { rounds: rounds.map(r => r.tournamentName + " R" + r.number).join(" · ") }) :
+    rounds.length ? rounds[0].tournamentName + " · " + t("app.round", { round: rounds[0].number }) : t("app.no_round");
   renderAttention();
   const open = new URLSearchParams(location.hash.slice(1)).get("board");
   if (open) openBoard(open);
@@ -288,7 +289,7 @@ function fillSections(recs) {
   const sel = $("f-section");
   const keep = sel.value;
   const secs = [...new Set(recs.map(r => r.info.section || ""))].filter(Boolean).sort();
-  sel.replaceChildren(option("", "All sections"), ...secs.map(s => option(s, "Section " + s)));
+  sel.replaceChildren(option("", t("dash.all_sections")), ...secs.map(s => option(s, t("group.section", { section: s }))));
   sel.value = secs.includes(keep) ? keep : "";
   sel.hidden = secs.length === 0;
 }
@@ -303,7 +304,7 @@ function fitHint(font, shown) {
   const hint = $("fit-hint"), sel = $("f-tournament");
   const small = state.mode === "hall" && font < readableHall && !sel.hidden && !sel.value;
   hint.hidden = !small;
-  if (small) hint.textContent = shown + " boards in " + Math.round(font) + " px type: choose a tournament (PageDown) to read them from a distance";
+  if (small) hint.textContent = t("app.small_type", { n: shown, px: Math.round(font) });
 }
 
 // fillTournaments offers each tournament shown alone (where there are
@@ -312,7 +313,7 @@ function fillTournaments(recs) {
   const sel = $("f-tournament");
   const keep = sel.value;
   const names = [...new Set(recs.map(r => r.info.tournamentName || ""))].filter(Boolean).sort();
-  sel.replaceChildren(option("", "All tournaments"), ...names.map(n => option(n, n)));
+  sel.replaceChildren(option("", t("dash.all_tournaments")), ...names.map(n => option(n, n)));
   sel.value = names.includes(keep) ? keep : "";
   sel.hidden = names.length < 2;
 }
@@ -450,7 +451,7 @@ function renderAttention() {
   const toggle = $("attn-toggle");
   $("attn-count").textContent = entries.length;
   toggle.className = entries.length ? "u" + Math.min(entries[0].urgency, 4) : "";
-  toggle.title = "Needs attention: " + entries.length + (entries.length === 1 ? " entry" : " entries");
+  toggle.title = t("app.attention_count", { n: entries.length });
   $("attn-total").textContent = entries.length ? "(" + entries.length + ")" : "";
   // Where several tournaments play, an entry names its tournament: "R1 ·
   // 34" alone could be any of them.
@@ -464,11 +465,11 @@ function renderAttention() {
     const i = e.board.info;
     const where = (names.size > 1 ? names.get(i.tournamentName || "") + " " : "") + "R" + i.roundNumber + " · " + f.boardLabel(i);
     const go1 = el("button", "goto", where);
-    go1.title = "Open board " + f.boardLabel(i) + " of " + i.tournamentName + " round " + i.roundNumber;
+    go1.title = t("app.open_board", { board: f.boardLabel(i), tournament: i.tournamentName, round: i.roundNumber });
     const who = el("span", "players", f.shortName(i.white) + " – " + f.shortName(i.black));
     const what = el("span", "why", e.text);
     const x = el("button", "dismiss", "✓");
-    x.title = "Seen: hide it here until it changes";
+    x.title = t("app.seen_one");
     x.onclick = ev => {
       ev.stopPropagation();
       dismiss([e]);
@@ -483,17 +484,17 @@ function renderAttention() {
     const open = state.expanded.has(g.key);
     const li = el("li", "attn group u" + g.urgency + " k-" + g.kind.split("-")[0]);
     li.dataset.group = g.key;
-    const count = el("button", "count", g.group.length + " boards");
-    count.title = open ? "Hide the boards" : "Show the boards";
+    const count = el("button", "count", t("app.boards", { n: g.group.length }));
+    count.title = open ? t("app.hide_boards") : t("app.show_boards");
     count.setAttribute("aria-expanded", String(open));
     const x = el("button", "dismiss", "✓");
-    x.title = "Seen: hide these here until they change";
+    x.title = t("app.seen_many");
     x.onclick = ev => { ev.stopPropagation(); dismiss(g.group); };
     const list = el("ol", "members");
     list.hidden = !open;
     // A board's line repeats nothing the group says.
     if (open) list.append(...g.group.map(e => { const m = entry(e); if (e.text === g.gist) m.querySelector(".why").remove(); return m; }));
-    li.append(count, el("span", "players", open ? "▾ hide" : "▸ show"), x, el("span", "why", g.gist), list);
+    li.append(count, el("span", "players", open ? "▾ " + t("app.hide") : "▸ " + t("app.show")), x, el("span", "why", g.gist), list);
     li.onclick = () => {
       if (state.expanded.has(g.key)) state.expanded.delete(g.key);
       else state.expanded.add(g.key);
@@ -503,7 +504,7 @@ function renderAttention() {
   };
   const listed = grouped(entries);
   const items = listed.slice(0, listedMax).map(x => x.group ? group(x) : entry(x.entry));
-  if (listed.length > listedMax) items.push(el("li", "dim more", (listed.length - listedMax) + " more: the status filter \u201cNeeds attention\u201d shows every board"));
+  if (listed.length > listedMax) items.push(el("li", "dim more", t("app.more", { n: listed.length - listedMax })));
   $("attn-list").replaceChildren(...items);
   $("attn-empty").hidden = entries.length > 0;
 }
@@ -518,8 +519,8 @@ function dismiss(entries) {
 // attentionEmpty says that nothing waits, or that nothing waited when the
 // page last heard the hall: it cannot know what waits now.
 function attentionEmpty() {
-  $("attn-empty").textContent = news.lostSince() ? "Nothing waited for an arbiter at " + f.wall(news.lostSince()) + ", when the page last heard the hall." :
-    "Nothing waits for an arbiter.";
+  $("attn-empty").textContent = news.lostSince() ? t("app.nothing_waited", { time: f.wall(news.lostSince()) }) :
+    t("dash.nothing_waits_for_an");
 }
 
 // showAttention opens or closes the attention panel where it is a panel
@@ -552,7 +553,7 @@ async function onHash() {
   try {
     await followHash();
   } catch (e) {
-    banner("The view cannot be read: " + e.message, "bad");
+    banner(t("app.view_error", { error: e.message }), "bad");
   }
 }
 
@@ -582,7 +583,7 @@ async function openBoard(id) {
     const { state: st, ...info } = b;
     panel.open({ info, state: st, device: state.devices.get(b.deviceId) });
   } catch (e) {
-    panel.error("Board " + id + ": " + e.message);
+    panel.error(t("tile.board", { board: id }) + ": " + e.message);
   }
 }
 

@@ -5,6 +5,7 @@
 // announce the moves and the time used to a player.
 
 import * as f from "./format.js";
+import { t } from "./t.js";
 import { elapsed, isRunning } from "./clock.js";
 
 // blindOf reads a board's play under the appendix: {white, black}, each
@@ -32,9 +33,9 @@ export function words(info, side) {
   const b = blindOf(info);
   if (!b) return "";
   const p = b[side], out = [];
-  if (p.vd) out.push("visually disabled");
-  if (p.assistant) out.push(p.vd ? "with an assistant" : "sighted, with an assistant (D.2.11)");
-  if (p.vd && p.lang) out.push("the clock speaks " + p.lang);
+  if (p.vd) out.push(t("blind.vd"));
+  if (p.assistant) out.push(p.vd ? t("blind.assistant") : t("blind.sighted_assistant"));
+  if (p.vd && p.lang) out.push(t("blind.speaks", { lang: p.lang }));
   return out.join(", ");
 }
 
@@ -48,15 +49,15 @@ export function summary(info) {
 // player's time used (used_ms, run forward while his clock runs).
 export function line(info, st, usedMs) {
   const parts = [];
-  if (blindOf(info)) parts.push("Appendix D: " + summary(info) + ".");
-  parts.push("Time used: " + f.SIDES.map(s => f.Side(s) + " " + f.duration(usedMs(st, s))).join(" · ") + ".");
+  if (blindOf(info)) parts.push(t("blind.appendix", { summary: summary(info) }));
+  parts.push(t("blind.time_used", { used: f.SIDES.map(s => f.Side(s) + " " + f.duration(usedMs(st, s))).join(" · ") }));
   return parts.join(" ");
 }
 
 // voice says what a clock device can say: "talking clock (en, de)".
 export function voice(device) {
   if (!device || !device.canAnnounce) return "";
-  return "talking clock" + (device.voices && device.voices.length ? " (" + device.voices.join(", ") + ")" : " (English)");
+  return t("blind.talking_clock", { voices: device.voices && device.voices.length ? device.voices.join(", ") : t("blind.english") });
 }
 
 // used is a side's time used now: the state's, run forward while his

@@ -11,6 +11,7 @@ import { call } from "./api.js";
 import { moveNumber, troubleCounts } from "./hall.js";
 import * as blind from "./blind.js";
 import { offerTablet } from "./tablet.js";
+import { t } from "./t.js";
 
 export class BoardPanel {
   // actions: {buttons(rec) → [elements]}; canAudit: the session may read
@@ -49,7 +50,7 @@ export class BoardPanel {
     this.rec = null;
     const box = el("div", "panel");
     const close = el("button", "close", "×");
-    close.title = "Back to the hall";
+    close.title = t("board.back");
     close.onclick = () => this.onClose();
     box.append(close, el("p", "error", msg));
     this.root.replaceChildren(box);
@@ -59,10 +60,10 @@ export class BoardPanel {
     const i = this.rec.info;
     const box = el("div", "panel");
     const close = el("button", "close", "×");
-    close.title = "Back to the hall (Esc)";
+    close.title = t("board.back_esc");
     close.onclick = () => this.onClose();
-    const h = el("h2", "", i.tournamentName + " · Round " + i.roundNumber + " · Board " + f.boardLabel(i));
-    const sub = el("p", "dim", [i.section ? "section " + i.section : "", i.table ? "table " + i.table : "",
+    const h = el("h2", "", i.tournamentName + " · " + t("group.round", { round: i.roundNumber }) + " · " + t("tile.board", { board: f.boardLabel(i) }));
+    const sub = el("p", "dim", [i.section ? t("board.section", { section: i.section }) : "", i.table ? t("tile.table", { table: i.table }) : "",
       i.timeControlInfo ? i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ", " + i.timeControlInfo.ruleset + ")" : "",
       f.drawOdds(i)].filter(Boolean).join(" · "));
     this.players = {};
@@ -72,7 +73,7 @@ export class BoardPanel {
       const side = el("div", "bside " + s);
       const name = el("div", "bname", f.playerName(p));
       name.title = f.playerTitle(p);
-      const meta = el("div", "bmeta dim", [p.rating ? "rating " + p.rating : "", p.fideId ? "FIDE " + p.fideId : "", p.federation || ""].filter(Boolean).join(" · "));
+      const meta = el("div", "bmeta dim", [p.rating ? t("player.rating", { rating: p.rating }) : "", p.fideId ? "FIDE " + p.fideId : "", p.federation || ""].filter(Boolean).join(" · "));
       const ck = el("div", "bclock");
       const note = el("div", "bnote");
       side.append(el("div", "bcolor", f.Side(s)), name, meta, ck, note);
@@ -102,10 +103,10 @@ export class BoardPanel {
     sideBySide.append(this.position, this.moves);
     const parts = [close, h, sub, clocks, this.status, this.blind, this.device, this.alerts, this.actionBox];
     if (this.canAudit) {
-      parts.push(el("h3", "", "Clocks over the moves"), this.chart, el("h3", "", "Moves and position"), sideBySide,
-        el("h3", "", "Timeline"), this.timeline);
+      parts.push(el("h3", "", t("board.chart")), this.chart, el("h3", "", t("board.moves_position")), sideBySide,
+        el("h3", "", t("board.timeline")), this.timeline);
     } else {
-      parts.push(el("h3", "", "Position"), this.position, el("p", "dim", "A read-only view: the timeline is for arbiters."));
+      parts.push(el("h3", "", t("board.position")), this.position, el("p", "dim", t("board.read_only")));
     }
     box.append(...parts);
     this.root.replaceChildren(box);
@@ -125,24 +126,24 @@ export class BoardPanel {
       p.side.classList.toggle("trouble", trouble);
       const notes = [];
       const { n, p: per, count } = f.periodOf(rec.info, st, s);
-      if (count > 1 || f.bonus(per)) notes.push((count > 1 ? "period " + n + " " : "") + (f.bonus(per) || ""));
-      notes.push(f.num(st[s] && st[s].moves) + " moves");
-      if (st[s] && st[s].absent) notes.push("absent");
-      if (trouble) notes.push("time trouble (8.4)");
-      if (st[s] && f.num(st[s].illegalMoves)) notes.push(f.num(st[s].illegalMoves) + " illegal move(s)");
-      if (st[s] && st[s].flagAtMs !== undefined) notes.push("flag fell");
+      if (count > 1 || f.bonus(per)) notes.push((count > 1 ? t("board.period", { n }) + " " : "") + (f.bonus(per) || ""));
+      notes.push(t("board.moves", { n: f.num(st[s] && st[s].moves) }));
+      if (st[s] && st[s].absent) notes.push(t("board.absent"));
+      if (trouble) notes.push(t("board.time_trouble"));
+      if (st[s] && f.num(st[s].illegalMoves)) notes.push(t("board.illegal_moves", { n: f.num(st[s].illegalMoves) }));
+      if (st[s] && st[s].flagAtMs !== undefined) notes.push(t("board.flag_fell"));
       const r = st.lastRuling;
-      if (r && f.num(r[s + "ChangeMs"])) notes.push("last ruling " + f.change(f.num(r[s + "ChangeMs"])) + ": " + rulingText(r).split(" — ")[1] + (r.by ? " (" + f.actorName(r.by) + ", " + f.wall(r.unixMs) + ")" : ""));
+      if (r && f.num(r[s + "ChangeMs"])) notes.push(t("board.last_ruling") + " " + f.change(f.num(r[s + "ChangeMs"])) + ": " + rulingText(r).split(" — ")[1] + (r.by ? " (" + f.actorName(r.by) + ", " + f.wall(r.unixMs) + ")" : ""));
       p.note.textContent = notes.join(" · ");
     }
     this.tick();
     const words = [f.statusWord(st)];
-    if (!f.waiting(st)) words.push("move " + moveNumber(st));
-    if (st.toMove && !f.finished(st)) words.push(f.Side(st.toMove) + " to move");
-    if (st.result && st.result !== "*") words.push("result " + f.stateResult(st) + " " + f.termination(st.termination));
-    if (st.firstFlag) words.push(f.Side(st.firstFlag) + "'s flag fell first");
-    if (st.quickplayPostponed) words.push("quickplay claim postponed: the arbiter decides");
-    if (st.status === "BOARD_STATUS_REFERRED") words.push(f.Side(st.claimReferredBy) + "'s claim referred: decide the result");
+    if (!f.waiting(st)) words.push(t("board.move", { n: moveNumber(st) }));
+    if (st.toMove && !f.finished(st)) words.push(t("board.to_move", { side: f.Side(st.toMove) }));
+    if (st.result && st.result !== "*") words.push(t("board.result", { result: f.stateResult(st) }) + " " + f.termination(st.termination));
+    if (st.firstFlag) words.push(t("board.flag_first", { side: f.Side(st.firstFlag) }));
+    if (st.quickplayPostponed) words.push(t("board.quickplay_postponed"));
+    if (st.status === "BOARD_STATUS_REFERRED") words.push(t("board.claim_referred", { side: f.Side(st.claimReferredBy) }));
     if (st.category) words.push(st.category);
     this.status.textContent = words.join(" · ");
     this.deviceText.textContent = deviceLine(rec);
@@ -170,7 +171,7 @@ export class BoardPanel {
       this.drawChart();
       this.drawPosition();
     } catch (e) {
-      this.timeline.replaceChildren(el("li", "error", "The timeline cannot be read: " + e.message));
+      this.timeline.replaceChildren(el("li", "error", t("board.timeline_error", { error: e.message })));
     }
   }
 
@@ -220,28 +221,28 @@ export class BoardPanel {
       const label = (side === "white" ? n + ". " : last === "white" ? "" : n + "… ") + (e.action.san || "—");
       last = side;
       const b = el("button", "", label);
-      b.title = f.Side(side) + " used " + f.used(f.num(e.usedMs)) + ", left " + f.clock(f.num(e.after[side].remainingMs));
+      b.title = t("board.used_left", { side: f.Side(side), used: f.used(f.num(e.usedMs)), left: f.clock(f.num(e.after[side].remainingMs)) });
       b.onclick = () => { this.pick = e; this.drawPosition(); };
       li.append(b);
       items.push(li);
     }
-    if (!items.length) items.push(el("li", "dim", "No moves: this board's clock sends presses only (an e-board sends the moves)."));
+    if (!items.length) items.push(el("li", "dim", t("board.no_moves")));
     this.moves.replaceChildren(...items);
   }
 
   drawPosition() {
     const st = (this.rec && this.rec.state) || {};
     let fen = st.fen;
-    let caption = "the position now";
+    let caption = t("board.position_now");
     if (this.pick) {
       fen = this.pick.action.fen || (this.pick.after && this.pick.after.fen);
-      caption = "after " + (this.pick.action.san || "the move");
+      caption = this.pick.action.san ? t("board.after", { move: this.pick.action.san }) : t("board.after_move");
     }
     if (!fen) {
-      this.position.replaceChildren(el("p", "dim", "No position: this board has no e-board."));
+      this.position.replaceChildren(el("p", "dim", t("board.no_position")));
       return;
     }
-    this.position.replaceChildren(boardDiagram(fen), el("p", "dim caption", caption + (this.pick ? " (click the board for now)" : "")));
+    this.position.replaceChildren(boardDiagram(fen), el("p", "dim caption", caption + (this.pick ? " " + t("board.click_for_now") : "")));
     this.position.firstChild.onclick = () => { this.pick = null; this.drawPosition(); };
   }
 
@@ -257,56 +258,58 @@ export class BoardPanel {
       pts.push({ x: pts.length, w: f.num(e.after.white && e.after.white.remainingMs), b: f.num(e.after.black && e.after.black.remainingMs), e, jump });
     }
     if (pts.length < 2) {
-      this.chart.replaceChildren(el("p", "dim", "The chart starts with the first moves."));
+      this.chart.replaceChildren(el("p", "dim", t("board.chart_empty")));
       return;
     }
     const W = 600, H = 140, pad = 4;
     const maxMs = Math.max(...pts.map(p => Math.max(p.w, p.b)), 1);
     const X = x => pad + (W - 2 * pad) * x / (pts.length - 1);
     const Y = ms => H - pad - (H - 2 * pad) * ms / maxMs;
-    const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Both clocks over the moves" });
+    const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("board.chart_label") });
     s.append(svg("rect", { x: 0, y: 0, width: W, height: H, class: "bg" }));
     for (const side of ["w", "b"]) {
       s.append(svg("polyline", { class: "line " + side, points: pts.map(p => X(p.x) + "," + Y(p[side])).join(" ") }));
     }
     for (const p of pts.filter(p => p.jump)) {
       const c = svg("circle", { cx: X(p.x), cy: Y(f.num(p.e.whiteChangeMs) ? p.w : p.b), r: 4, class: "ruling" });
-      const t = svg("title");
-      t.textContent = describe(p.e, null).what + " " + changes(p.e);
-      c.append(t);
+      const tip = svg("title");
+      tip.textContent = describe(p.e, null).what + " " + changes(p.e);
+      c.append(tip);
       s.append(c);
     }
     const legend = el("p", "legend");
-    legend.append(el("span", "lw", "White"), el("span", "lb", "Black"), el("span", "dim", " · top: " + f.clock(maxMs) + " · ● a ruling"));
+    legend.append(el("span", "lw", t("side.white")), el("span", "lb", t("side.black")), el("span", "dim", " · " + t("board.chart_legend", { top: f.clock(maxMs) })));
     this.chart.replaceChildren(s, legend);
   }
 }
 
 function deviceLine(rec) {
   const st = rec.state || {}, i = rec.info;
-  if (st.source === "CLOCK_SOURCE_VIRTUAL") return "Virtual clock: the server keeps this board's time (6.10.1).";
-  if (!i.deviceId) return "No clock device: assign one, or use a virtual clock; a result from the scoresheet needs neither.";
+  if (st.source === "CLOCK_SOURCE_VIRTUAL") return t("board.virtual");
+  if (!i.deviceId) return t("board.no_device");
   const d = rec.device;
-  const bits = [(d && d.kind === "tablet" ? "Tablet " : "Clock ") + i.deviceId + (st.deviceOnline ? " online" : " offline")];
+  const tablet = d && d.kind === "tablet", p = { device: i.deviceId };
+  const bits = [tablet ? t(st.deviceOnline ? "board.tablet_online" : "board.tablet_offline", p)
+    : t(st.deviceOnline ? "board.device_online" : "board.device_offline", p)];
   if (d) {
-    if (f.num(d.batteryPct) > 0) bits.push("battery " + f.num(d.batteryPct) + "%");
-    if (d.firmware) bits.push("firmware " + d.firmware);
-    if (d.lastSeenUnixMs) bits.push("last heard " + f.wall(d.lastSeenUnixMs));
+    if (f.num(d.batteryPct) > 0) bits.push(t("board.battery", { pct: f.num(d.batteryPct) }));
+    if (d.firmware) bits.push(t("board.firmware", { firmware: d.firmware }));
+    if (d.lastSeenUnixMs) bits.push(t("board.last_heard", { time: f.wall(d.lastSeenUnixMs) }));
     if (blind.voice(d)) bits.push(blind.voice(d));
   }
-  if (f.num(st.pendingCommands)) bits.push(f.num(st.pendingCommands) + " command(s) not yet applied");
+  if (f.num(st.pendingCommands)) bits.push(t("board.pending", { n: f.num(st.pendingCommands) }));
   return bits.join(" · ");
 }
 
 const DECISION = {
-  QUICKPLAY_DECISION_DRAW: "drawn", QUICKPLAY_DECISION_POSTPONE: "postponed", QUICKPLAY_DECISION_REJECT: "rejected",
-  QUICKPLAY_DECISION_REFER: "referred to the arbiter",
+  QUICKPLAY_DECISION_DRAW: t("decision.draw"), QUICKPLAY_DECISION_POSTPONE: t("decision.postpone"), QUICKPLAY_DECISION_REJECT: t("decision.reject"),
+  QUICKPLAY_DECISION_REFER: t("decision.refer"),
 };
 
 function changes(e) {
   const out = [];
-  if (f.num(e.whiteChangeMs)) out.push("White " + f.change(f.num(e.whiteChangeMs)));
-  if (f.num(e.blackChangeMs)) out.push("Black " + f.change(f.num(e.blackChangeMs)));
+  if (f.num(e.whiteChangeMs)) out.push(t("side.white") + " " + f.change(f.num(e.whiteChangeMs)));
+  if (f.num(e.blackChangeMs)) out.push(t("side.black") + " " + f.change(f.num(e.blackChangeMs)));
   return out.join(", ");
 }
 
@@ -319,54 +322,54 @@ export function describe(e, prev) {
   let detail = "";
   const after = e.after;
   switch (a.kind) {
-    case "ACTION_KIND_START": what = "clock started" + (a.absentWhite ? ", White absent" : "") + (a.absentBlack ? ", Black absent" : ""); break;
-    case "ACTION_KIND_ARRIVE": what = side + " arrives"; break;
+    case "ACTION_KIND_START": what = t("tl.start") + (a.absentWhite ? ", " + t("tl.absent", { side: t("side.white") }) : "") + (a.absentBlack ? ", " + t("tl.absent", { side: t("side.black") }) : ""); break;
+    case "ACTION_KIND_ARRIVE": what = t("tl.arrive", { side }); break;
     case "ACTION_KIND_PRESS": {
       const s = f.sideOf(a.side);
       const n = after ? f.num(after[s] && after[s].moves) : 0;
-      what = (n ? (s === "white" ? n + ". " : n + "… ") : "") + (a.san || side + " pressed");
-      if (after) detail = side + " used " + f.used(f.num(e.usedMs)) + ", left " + f.clock(f.num(after[s] && after[s].remainingMs));
+      what = (n ? (s === "white" ? n + ". " : n + "… ") : "") + (a.san || t("tl.pressed", { side }));
+      if (after) detail = t("board.used_left", { side, used: f.used(f.num(e.usedMs)), left: f.clock(f.num(after[s] && after[s].remainingMs)) });
       break;
     }
-    case "ACTION_KIND_PAUSE": what = "clock paused"; break;
-    case "ACTION_KIND_RESUME": what = "clock resumed"; break;
-    case "ACTION_KIND_ADJOURN": what = "game adjourned (sealed move)"; break;
-    case "ACTION_KIND_FLAG_CLAIM": what = side + " claims the flag"; break;
+    case "ACTION_KIND_PAUSE": what = t("tl.pause"); break;
+    case "ACTION_KIND_RESUME": what = t("tl.resume"); break;
+    case "ACTION_KIND_ADJOURN": what = t("tl.adjourn"); break;
+    case "ACTION_KIND_FLAG_CLAIM": what = t("tl.flag_claim", { side }); break;
     case "ACTION_KIND_ILLEGAL_MOVE":
-      what = prev && prev.sealer && prev.sealer === a.side ? side + "'s sealed move illegal (I.8)" : "illegal move by " + side + " (7.5)";
+      what = prev && prev.sealer && prev.sealer === a.side ? t("tl.sealed_illegal", { side }) : t("tl.illegal", { side });
       break;
-    case "ACTION_KIND_DRAW_CLAIM_REJECTED": what = side + "'s draw claim incorrect (9.5)"; break;
-    case "ACTION_KIND_QUICKPLAY_INCREMENT": what = side + ": 5 s a move (III.4)"; break;
-    case "ACTION_KIND_QUICKPLAY_CLAIM": what = side + "'s quickplay claim " + (DECISION[a.decision] || "") + (a.noExtraTime ? ", no extra time" : ""); break;
+    case "ACTION_KIND_DRAW_CLAIM_REJECTED": what = t("tl.draw_claim_rejected", { side }); break;
+    case "ACTION_KIND_QUICKPLAY_INCREMENT": what = t("tl.quickplay_increment", { side }); break;
+    case "ACTION_KIND_QUICKPLAY_CLAIM": what = t("tl.quickplay_claim", { side, decision: DECISION[a.decision] || "" }) + (a.noExtraTime ? ", " + t("tl.no_extra_time") : ""); break;
     case "ACTION_KIND_ADD_TIME": what = side + " " + f.change(f.num(a.ms)); break;
-    case "ACTION_KIND_SET_CLOCK": what = "clock set: White " + f.clock(f.num(a.whiteMs)) + ", Black " + f.clock(f.num(a.blackMs)) + (a.toMove ? ", " + f.Side(a.toMove) + " to move (retrace)" : ""); break;
-    case "ACTION_KIND_POSITION": what = "position entered"; break;
-    case "ACTION_KIND_RESULT": what = "result " + f.resultText(a.result) + (a.termination ? " (" + f.termination(a.termination) + ")" : "") + (a.unplayed ? ", unplayed: less than one move, not rated" : ""); break;
-    case "ACTION_KIND_FLAG": what = side + "'s flag fell"; break;
-    case "ACTION_KIND_ILLEGAL_MOVE_FOUND": what = "illegal move found later: " + side + "'s move " + f.num(a.move) + " (7.5.1)"; break;
-    case "ACTION_KIND_FLAGS_UNORDERED": what = "both flags down, order unknown"; break;
-    case "ACTION_KIND_DECLARE_LOST": what = "game declared lost by " + side + (a.result ? " (" + f.resultText(a.result) + ")" : ""); break;
-    case "ACTION_KIND_ARBITER_FLAG": what = "the arbiter calls " + side + "'s flag"; break;
-    case "ACTION_KIND_SEALED_MOVE_ENDS": what = "the sealed move ended the game: " + f.resultText(a.result) + " (I.10)"; break;
-    case "ACTION_KIND_ENVELOPE_LOST": what = "envelope lost: play resumes, the sealer moves (I.12)"; break;
+    case "ACTION_KIND_SET_CLOCK": what = t("tl.set_clock", { white: f.clock(f.num(a.whiteMs)), black: f.clock(f.num(a.blackMs)) }) + (a.toMove ? ", " + t("tl.retrace", { side: f.Side(a.toMove) }) : ""); break;
+    case "ACTION_KIND_POSITION": what = t("tl.position"); break;
+    case "ACTION_KIND_RESULT": what = t("board.result", { result: f.resultText(a.result) }) + (a.termination ? " (" + f.termination(a.termination) + ")" : "") + (a.unplayed ? ", " + t("tl.unplayed") : ""); break;
+    case "ACTION_KIND_FLAG": what = t("tl.flag", { side }); break;
+    case "ACTION_KIND_ILLEGAL_MOVE_FOUND": what = t("tl.illegal_found", { side, move: f.num(a.move) }); break;
+    case "ACTION_KIND_FLAGS_UNORDERED": what = t("tl.flags_unordered"); break;
+    case "ACTION_KIND_DECLARE_LOST": what = t("tl.declare_lost", { side }) + (a.result ? " (" + f.resultText(a.result) + ")" : ""); break;
+    case "ACTION_KIND_ARBITER_FLAG": what = t("tl.arbiter_flag", { side }); break;
+    case "ACTION_KIND_SEALED_MOVE_ENDS": what = t("tl.sealed_ends", { result: f.resultText(a.result) }); break;
+    case "ACTION_KIND_ENVELOPE_LOST": what = t("tl.envelope_lost"); break;
   }
   if (after && a.kind !== "ACTION_KIND_PRESS") detail = changes(e);
   if (after && prev) {
     for (const s of f.SIDES) {
       const was = f.num(prev[s] && prev[s].period), is = f.num(after[s] && after[s].period);
-      if (is > was) detail = (detail ? detail + "; " : "") + f.Side(s) + " enters period " + is;
+      if (is > was) detail = (detail ? detail + "; " : "") + t("tl.enters_period", { side: f.Side(s), n: is });
     }
     if (after.result && after.result !== "*" && (!prev.result || prev.result === "*")) {
-      detail = (detail ? detail + "; " : "") + "game over: " + f.stateResult(after) + " " + f.termination(after.termination);
+      detail = (detail ? detail + "; " : "") + t("tl.game_over", { result: f.stateResult(after) }) + " " + f.termination(after.termination);
     }
   }
   let who = f.actorName(e.actor);
-  if (e.issuedBy) who = f.actorName(e.issuedBy) + " via " + who;
+  if (e.issuedBy) who = t("tl.via", { who: f.actorName(e.issuedBy), via: who });
   let outcome = "", cls = "applied";
   const o = e.outcome || "";
   if (o.startsWith("refused")) { outcome = o; cls = "refused"; }
   else if (o.startsWith("alert")) { outcome = o; cls = "alert"; }
-  else if (o === "pending") { outcome = "sent to the clock"; cls = "pending"; }
+  else if (o === "pending") { outcome = t("tl.pending"); cls = "pending"; }
   if (a.kind === "ACTION_KIND_PRESS" && o === "applied") cls += " press";
   return { who, what, detail, outcome, cls };
 }

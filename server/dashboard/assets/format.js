@@ -1,6 +1,8 @@
 // Words and numbers as the hall writes them. protojson writes int64 as
 // strings and leaves out zero values: num() reads either.
 
+import { t, time } from "./t.js";
+
 export const num = v => Number(v || 0);
 
 export const SIDES = ["white", "black"];
@@ -12,7 +14,7 @@ export function sideOf(s) {
 
 export function Side(s) {
   const x = typeof s === "string" && s.startsWith("SIDE_") ? sideOf(s) : s;
-  return x === "white" ? "White" : x === "black" ? "Black" : "";
+  return x === "white" ? t("side.white") : x === "black" ? t("side.black") : "";
 }
 
 export const other = side => (side === "white" ? "black" : "white");
@@ -55,12 +57,12 @@ export function change(ms) {
 export function wall(unixMs) {
   if (!unixMs) return "";
   const d = new Date(num(unixMs));
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+  return time(d, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
 }
 
 export const STATUS = {
-  BOARD_STATUS_WAITING: "not started", BOARD_STATUS_RUNNING: "playing", BOARD_STATUS_PAUSED: "paused",
-  BOARD_STATUS_ADJOURNED: "adjourned", BOARD_STATUS_FINISHED: "finished", BOARD_STATUS_REFERRED: "claim referred",
+  BOARD_STATUS_WAITING: t("status.waiting"), BOARD_STATUS_RUNNING: t("status.running"), BOARD_STATUS_PAUSED: t("status.paused"),
+  BOARD_STATUS_ADJOURNED: t("status.adjourned"), BOARD_STATUS_FINISHED: t("status.finished"), BOARD_STATUS_REFERRED: t("status.referred"),
 };
 
 export const statusKey = st => (st && st.status) || "BOARD_STATUS_WAITING";
@@ -87,8 +89,7 @@ export function counts(st) {
 export function drawOdds(info) {
   const o = info && info.config && info.config.regulations && info.config.regulations.drawOdds;
   if (!o) return "";
-  const s = o[0].toUpperCase() + o.slice(1);
-  return "draw odds for " + s + ": a draw counts as " + s + "'s win";
+  return o === "white" ? t("odds.white") : t("odds.black");
 }
 
 // stateResult writes a board's result and, under draw odds, what it counts
@@ -96,12 +97,12 @@ export function drawOdds(info) {
 export function stateResult(st, short = false) {
   const r = resultText(st && st.result), c = counts(st);
   if (!c) return r;
-  return short ? r + " → " + resultText(c) : r + ", counts " + resultText(c);
+  return short ? r + " → " + resultText(c) : t("result.counts", { result: r, counts: resultText(c) });
 }
 
 export const TERMINATION = {
-  normal: "", time: "on time", illegal_move: "illegal moves", default: "by default", quickplay_claim: "quickplay claim",
-  arbiter: "arbiter's decision", agreement: "agreed",
+  normal: "", time: t("term.time"), illegal_move: t("term.illegal_move"), default: t("term.default"), quickplay_claim: t("term.quickplay_claim"),
+  arbiter: t("term.arbiter"), agreement: t("term.agreement"),
 };
 
 export function termination(t) {
@@ -136,10 +137,10 @@ export function playerName(p, withTitle = true) {
 export function playerTitle(p) {
   if (!p) return "";
   const bits = [playerName(p)];
-  if (p.rating) bits.push("rating " + p.rating);
+  if (p.rating) bits.push(t("player.rating", { rating: p.rating }));
   if (p.fideId) bits.push("FIDE id " + p.fideId);
   if (p.federation) bits.push(p.federation);
-  if (p.startRank) bits.push("pairing no. " + p.startRank);
+  if (p.startRank) bits.push(t("player.start_rank", { n: p.startRank }));
   return bits.join(" · ");
 }
 
@@ -180,6 +181,8 @@ export function actorName(a) {
   const i = a.indexOf(":");
   if (i < 0) return a;
   const role = a.slice(0, i), who = a.slice(i + 1);
-  const as = r => (who.toLowerCase().includes(r.split(" ").pop()) ? who : who + " (" + r + ")");
-  return { device: "clock " + who, chief: as("chief arbiter"), arbiter: as("arbiter"), broadcast: who, assistant: as("assistant") }[role] || a;
+  // (the label is the hall's, in English: "Chief arbiter Anna" names the role)
+  const as = (r, word) => (who.toLowerCase().includes(r) ? who : who + " (" + word + ")");
+  return { device: t("actor.device", { who }), chief: as("arbiter", t("actor.chief")), arbiter: as("arbiter", t("actor.arbiter")), broadcast: who,
+    assistant: as("assistant", t("actor.assistant")) }[role] || a;
 }

@@ -8,6 +8,7 @@ import { el } from "./dom.js";
 import { remaining, isRunning } from "./clock.js";
 import { rulingText } from "./attention.js";
 import * as blind from "./blind.js";
+import { t } from "./t.js";
 
 const GAP = 3; // px between tiles, as in style.css
 
@@ -85,7 +86,8 @@ export class Hall {
   renderList() {
     const table = el("table", "list");
     const head = el("tr");
-    for (const h of ["Round", "Board", "White", "Rating", "White's clock", "Black's clock", "Black", "Rating", "Move · period · type · status", "Game type", "Status", "Result", "Clock device", "⚑"]) head.append(el("th", "", h));
+    for (const h of [t("list.round"), t("list.board"), t("side.white"), t("list.rating"), t("list.white_clock"), t("list.black_clock"), t("side.black"), t("list.rating"),
+      t("list.meta"), t("list.game_type"), t("list.status"), t("list.result"), t("list.device"), "⚑"]) head.append(el("th", "", h));
     const thead = el("thead");
     thead.append(head);
     const tbody = el("tbody");
@@ -185,7 +187,7 @@ export class Hall {
       if (f.finished(st)) results.push(rec);
     }
     results.sort((a, b) => (b.finishedLive || 0) - (a.finishedLive || 0) || a.info.number - b.info.number);
-    const title = i.tournamentName + " · Round " + i.roundNumber + (g.section ? " · Section " + g.section : "");
+    const title = i.tournamentName + " · " + t("group.round", { round: i.roundNumber }) + (g.section ? " · " + t("group.section", { section: g.section }) : "");
     const tc = (i.timeControlInfo && (i.timeControlInfo.withUnits + " · " + i.timeControlInfo.gameType)) || "";
     const n = g.recs.length;
     const bar = el("span", "bar");
@@ -194,15 +196,15 @@ export class Hall {
     play.style.width = (100 * counts.playing / n) + "%";
     bar.append(done, play);
     const prog = el("span", "prog");
-    prog.append(bar, el("span", "", counts.finished + " finished · " + counts.playing + " playing · " + counts.waiting + " not started"));
+    prog.append(bar, el("span", "", t("group.progress", { finished: counts.finished, playing: counts.playing, waiting: counts.waiting })));
     // A long tournament name gives way; its round and section never do.
     const gtitle = el("span", "gtitle");
     gtitle.append(el("span", "gname", i.tournamentName), el("span", "gwhere", title.slice(i.tournamentName.length)));
     const parts = [gtitle];
     if (this.addBoard) {
-      const add = el("button", "gadd", "+ board");
+      const add = el("button", "gadd", t("group.add"));
       add.type = "button";
-      add.title = "Add a board to this round (an Armageddon, a board by hand)";
+      add.title = t("group.add_title");
       add.onclick = e => {
         e.stopPropagation();
         this.addBoard(g.roundId, title, Math.max(0, ...g.recs.map(r => r.info.number || 0)) + 1);
@@ -211,11 +213,11 @@ export class Hall {
     }
     parts.push(el("span", "gtc", tc), prog);
     if (results.length) {
-      parts.push(el("span", "gres", "latest: " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.stateResult(r.state, true)).join(", ")));
+      parts.push(el("span", "gres", t("group.latest") + " " + results.slice(0, 5).map(r => f.boardLabel(r.info) + " " + f.stateResult(r.state, true)).join(", ")));
     }
     const relay = this.ctx.broadcasts.get(g.roundId);
     if (relay && relay.relay) parts.push(relayBadge(relay.relay));
-    if (round && round.status === "ROUND_STATUS_COMPLETE") parts.push(el("span", "gdone", "round complete"));
+    if (round && round.status === "ROUND_STATUS_COMPLETE") parts.push(el("span", "gdone", t("group.complete")));
     g.head.replaceChildren(...parts);
     g.head.title = title + (i.timeControlInfo ? "\n" + i.timeControlInfo.words : "");
   }
@@ -305,7 +307,7 @@ function tile(rec) {
   e.tabIndex = 0;
   const i = rec.info;
   const no = el("span", "no", f.boardLabel(i));
-  no.title = "Board " + f.boardLabel(i) + (i.table ? ", table " + i.table : "");
+  no.title = t("tile.board", { board: f.boardLabel(i) }) + (i.table ? ", " + t("tile.table", { table: i.table }) : "");
   const ck = {}, vd = {}, parts = [no];
   for (const s of f.SIDES) {
     const p = i[s] || {};
@@ -334,10 +336,10 @@ function markBlind(parts, i) {
     const m = blind.mark(i, s), a = parts.vd[s];
     if (a.textContent === m) continue;
     a.textContent = m;
-    a.title = m ? f.Side(s) + " " + blind.words(i, s) + " (Appendix D)" : "";
+    a.title = m ? f.Side(s) + " " + blind.words(i, s) + " " + t("tile.appendix_d") : "";
   }
   const sum = blind.summary(i);
-  parts.el.setAttribute("aria-label", "Board " + f.boardLabel(i) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black) + (sum ? "; " + sum : ""));
+  parts.el.setAttribute("aria-label", t("tile.board", { board: f.boardLabel(i) }) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black) + (sum ? "; " + sum : ""));
 }
 
 function row(rec) {
@@ -407,7 +409,7 @@ function metaTitle(rec) {
   const lines = [f.boardLabel(i) + ": " + f.playerName(i.white) + " – " + f.playerName(i.black)];
   if (i.timeControlInfo) lines.push(i.timeControlInfo.words + " (" + i.timeControlInfo.gameType + ")");
   lines.push(f.statusWord(st) + (st.result && st.result !== "*" ? " " + f.stateResult(st) + " " + f.termination(st.termination) : ""));
-  if (st.lastRuling) lines.push("last ruling: " + rulingText(st.lastRuling));
+  if (st.lastRuling) lines.push(t("tile.last_ruling") + " " + rulingText(st.lastRuling));
   lines.push(deviceText(rec));
   return lines.join("\n");
 }
@@ -416,30 +418,30 @@ function statusText(rec) {
   const st = rec.state || {};
   switch (f.statusKey(st)) {
     case "BOARD_STATUS_FINISHED": return (f.stateResult(st) + " " + f.termination(st.termination)).trim();
-    case "BOARD_STATUS_PAUSED": return "paused";
-    case "BOARD_STATUS_ADJOURNED": return "adjourned";
-    case "BOARD_STATUS_REFERRED": return "referred";
-    case "BOARD_STATUS_WAITING": return "not started";
+    case "BOARD_STATUS_PAUSED": return t("status.paused");
+    case "BOARD_STATUS_ADJOURNED": return t("status.adjourned");
+    case "BOARD_STATUS_REFERRED": return t("tile.referred");
+    case "BOARD_STATUS_WAITING": return t("status.waiting");
   }
-  if (st.firstFlag) return "flag " + f.Side(st.firstFlag);
+  if (st.firstFlag) return st.firstFlag === "SIDE_WHITE" ? t("tile.flag_white") : t("tile.flag_black");
   return "";
 }
 
 function deviceText(rec) {
   const st = rec.state || {}, i = rec.info;
-  if (st.source === "CLOCK_SOURCE_VIRTUAL") return "virtual clock";
-  if (!i.deviceId) return "no clock";
-  let s = i.deviceId + (st.deviceOnline ? "" : " offline");
+  if (st.source === "CLOCK_SOURCE_VIRTUAL") return t("device.virtual");
+  if (!i.deviceId) return t("device.none");
+  let s = i.deviceId + (st.deviceOnline ? "" : " " + t("device.offline"));
   if (rec.device && f.num(rec.device.batteryPct) > 0) s += " " + f.num(rec.device.batteryPct) + "%";
-  if (f.num(st.pendingCommands)) s += " · " + f.num(st.pendingCommands) + " pending";
+  if (f.num(st.pendingCommands)) s += " · " + t("device.pending", { n: f.num(st.pendingCommands) });
   return s;
 }
 
 function relayBadge(r) {
   const ok = r.state === "up_to_date" && !r.behind;
   const b = el("span", "grelay " + (ok ? "ok" : r.consecutiveFailures ? "bad" : "busy"),
-    "relay " + (ok ? "✓" : (r.state || "").replaceAll("_", " ") + (r.consecutiveFailures ? " (" + r.consecutiveFailures + " failures)" : "")));
-  b.title = r.url + (r.lastError ? "\nlast error: " + r.lastError : "") + "\npushes " + f.num(r.pushes) + ", failures " + f.num(r.failures);
+    t("relay.badge") + " " + (ok ? "✓" : (r.state || "").replaceAll("_", " ") + (r.consecutiveFailures ? " " + t("relay.failing", { n: r.consecutiveFailures }) : "")));
+  b.title = r.url + (r.lastError ? "\n" + t("relay.last_error", { error: r.lastError }) : "") + "\n" + t("relay.counts", { pushes: f.num(r.pushes), failures: f.num(r.failures) });
   return b;
 }
 

@@ -4,6 +4,7 @@
 // it shows a button, so a chat app's preview does not spend it.
 
 import * as api from "./api.js";
+import { t } from "./t.js";
 import { wall } from "./format.js";
 
 export function wireSignInLink(open, dialog) {
@@ -26,10 +27,9 @@ export function wireSignInLink(open, dialog) {
       const l = await api.call("IssueSignInLink", { forToken: $("link-for").value.trim(), baseUrl: location.origin });
       $("link-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(l.qrSvg);
       $("link-url").value = l.url;
-      const role = { ROLE_CHIEF_ARBITER: "chief arbiter", ROLE_ARBITER: "arbiter", ROLE_BROADCAST: "broadcast" }[l.role] || "";
-      const sections = l.sections && l.sections.length ? ", sections " + l.sections.join(", ") : "";
-      $("link-says").textContent = "Signs one browser in as " + l.label + " (" + role + sections + "), once, until " +
-        wall(l.expiresUnixMs) + ". Scan it with the device's camera, or send the link to that person only.";
+      const role = { ROLE_CHIEF_ARBITER: t("actor.chief"), ROLE_ARBITER: t("actor.arbiter"), ROLE_BROADCAST: t("link.broadcast") }[l.role] || "";
+      const sections = l.sections && l.sections.length ? ", " + t("link.sections", { sections: l.sections.join(", ") }) : "";
+      $("link-says").textContent = t("link.says", { label: l.label, role: role + sections, until: wall(l.expiresUnixMs) });
       $("link-out").hidden = false;
       $("link-url").select();
     } catch (err) {

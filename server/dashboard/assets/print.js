@@ -11,6 +11,10 @@ import * as api from "./api.js";
 import { resultText } from "./format.js";
 import { el } from "./dom.js";
 import { cell } from "./standings.js";
+import { t } from "./t.js";
+
+// printedAt is now, as the page's language writes a date and time.
+const printedAt = () => (window.I18N ? new Intl.DateTimeFormat(window.I18N.lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date()) : new Date().toLocaleString());
 
 const $ = id => document.getElementById(id);
 const BYES = { BYE_KIND_HALF: ["½", "half-point bye"], BYE_KIND_FULL: ["1", "full-point bye"], BYE_KIND_PAIRING: ["1", "pairing-allocated bye"], BYE_KIND_ZERO: ["0", "absent (zero-point bye)"] };
@@ -36,7 +40,7 @@ async function boot() {
     }
     return says(e.message, true);
   }
-  api.init(s, reason => says("Signed out: " + reason, true));
+  api.init(s, reason => says(t("app.signed_out", { reason }), true));
   try {
     if (kind === "standings") await standings(name, q);
     else if (kind === "pairings" || kind === "results") await round(kind, name, q);
@@ -44,7 +48,7 @@ async function boot() {
   } catch (e) {
     return says(e.message, true);
   }
-  says("Ready to print (" + (paper === "letter" ? "Letter" : "A4") + ").");
+  says(t("print.ready", { paper: paper === "letter" ? t("print.letter") : "A4" }));
   document.body.dataset.ready = "1";
 }
 
@@ -74,19 +78,20 @@ async function round(kind, name, q) {
   const boards = (await api.call("ListBoards", req)).boards || [];
   boards.sort((a, b) => (a.section || "").localeCompare(b.section || "") || (a.number || 0) - (b.number || 0));
   const results = kind === "results";
-  document.title = r.tournamentName + " round " + r.number + (results ? " results" : " pairings");
-  $("sheet-title").textContent = r.tournamentName + ": round " + r.number;
-  $("sheet-sub").textContent = (results ? "Results" : "Pairings") + (req.section ? ", section " + req.section : "") + " — " +
-    boards.length + (boards.length === 1 ? " board" : " boards") + ", printed " + new Date().toLocaleString();
-  const t = $("sheet-table");
-  t.className = kind;
-  t.replaceChildren();
+  document.title = r.tournamentName + " " + t("app.round", { round: r.number }) + " " + (results ? t("dash.results") : t("dash.pairings"));
+  $("sheet-title").textContent = r.tournamentName + ": " + t("app.round", { round: r.number });
+  $("sheet-sub").textContent = (results ? t("print.results") : t("print.pairings")) + (req.section ? ", " + t("board.section", { section: req.section }) : "") + " — " +
+    t("app.boards", { n: boards.length }) + ", " + t("print.printed", { when: printedAt() });
+  const tbl = $("sheet-table");
+  tbl.className = kind;
+  tbl.replaceChildren();
   const sections = new Set(boards.map(b => b.section || "")).size > 1;
-  const cols = [["Bd", "num"]];
-  if (sections) cols.push(["Sec", ""]);
-  cols.push(["No", "num"], ["White", ""], ["Rtg", "num"], ["Result", "res"], ["No", "num"], ["Black", ""], ["Rtg", "num"]);
-  if (results) cols.push(["Signatures", "sig"]);
-  heads(t, cols);
+  const cols = [[t("print.bd"), "num"]];
+  if (sections) cols.push([t("print.sec"), ""]);
+  cols.push([t("st.start"), "num"], [t("side.white"), ""], [t("standings.rating"), "num"], [t("list.result"), "res"], [t("st.start"), "num"], [t("side.black"), ""],
+    [t("standings.rating"), "num"]);
+  if (results) cols.push([t("print.signatures"), "sig"]);
+  heads(tbl, cols);
   const body = el("tbody");
   for (const b of boards) {
     const tr = el("tr");
@@ -112,8 +117,8 @@ async function round(kind, name, q) {
     for (const [v, cls] of cells) tr.append(el("td", cls, String(v)));
     body.append(tr);
   }
-  t.append(body);
-  $("sheet-foot").textContent = results ? "Results as the hall records them; a blank result: the game had none when printed." : "";
+  tbl.append(body);
+  $("sheet-foot").textContent = results ? t("print.results_foot") : "";
 }
 
 // standings prints the standings and crosstable after a round.
@@ -123,19 +128,20 @@ async function standings(name, q) {
   if (q.get("section")) req.section = q.get("section");
   const r = await api.call("Standings", req);
   const after = r.afterRound || 0, tbs = r.tieBreaks || [];
-  document.title = r.tournamentName + " standings after round " + after;
-  $("sheet-title").textContent = r.tournamentName + (r.section ? ", section " + r.section : "") + ": standings after round " + after;
+  document.title = r.tournamentName + " " + t("print.standings_after", { round: after });
+  $("sheet-title").textContent = r.tournamentName + (r.section ? ", " + t("board.section", { section: r.section }) : "") + ": " + t("print.standings_after", { round: after });
   const sub = $("sheet-sub");
   sub.replaceChildren();
   if (r.provisional) sub.append(el("span", "provisional", "PROVISIONAL"), " round " + after + " is still playing; ");
-  sub.append((tbs.length ? "Tie-breaks: " + tbs.join(", ") : "No tie-breaks") + (r.roundRobin ? " (round robin)" : "") + ". Printed " + new Date().toLocaleString());
-  const t = $("sheet-table");
-  t.className = "standings";
-  t.replaceChildren();
-  const cols = [["Rk", "num"], ["No", "num"], ["Name", ""], ["Rtg", "num"], ["Fed", ""]];
+  sub.append((tbs.length ? t("print.tie_breaks", { list: tbs.join(", ") }) : t("print.no_tie_breaks")) + (r.roundRobin ? " " + t("st.round_robin") : "") + ". " +
+    t("print.printed_cap", { when: printedAt() }));
+  const tbl = $("sheet-table");
+  tbl.className = "standings";
+  tbl.replaceChildren();
+  const cols = [[t("st.rank"), "num"], [t("st.start"), "num"], [t("standings.name"), ""], [t("standings.rating"), "num"], [t("standings.fed"), ""]];
   for (let i = 1; i <= after; i++) cols.push([String(i), "round"]);
-  cols.push(["Pts", "num"], ...tbs.map(x => [x, "num"]));
-  heads(t, cols);
+  cols.push([t("standings.pts"), "num"], ...tbs.map(x => [x, "num"]));
+  heads(tbl, cols);
   const body = el("tbody");
   for (const x of r.rows || []) {
     const tr = el("tr");
@@ -146,8 +152,8 @@ async function standings(name, q) {
     for (const [v, cls] of cells) tr.append(el("td", cls, String(v)));
     body.append(tr);
   }
-  t.append(body);
-  $("sheet-foot").textContent = "Crosstable: opponent's start number, colour (w/b), result (1 ½ 0; + − a forfeit; F H Z U a full-, half-, zero-point or pairing-allocated bye; * still playing).";
+  tbl.append(body);
+  $("sheet-foot").textContent = t("print.crosstable_foot");
 }
 
 boot();

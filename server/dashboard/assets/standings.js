@@ -9,6 +9,7 @@
 
 import { el, option } from "./dom.js";
 import { call } from "./api.js";
+import { t } from "./t.js";
 
 export class Standings {
   constructor(dialog, { rounds, sections }) {
@@ -37,7 +38,7 @@ export class Standings {
     sel.value = ts.includes(keep) ? keep : (ts[0] || "");
     const sec = this.form.elements.section, keepSec = sec.value;
     const ss = this.sections().filter(Boolean).sort();
-    sec.replaceChildren(option("", ss.length ? "Every section" : "The tournament"), ...ss.map(s => option(s, "Section " + s)));
+    sec.replaceChildren(option("", ss.length ? t("st.every_section") : t("st.the_tournament")), ...ss.map(s => option(s, t("group.section", { section: s }))));
     sec.value = ss.includes(keepSec) ? keepSec : "";
     if (!this.dialog.open) this.dialog.showModal();
     this.show();
@@ -64,13 +65,13 @@ export class Standings {
     const req = this.request();
     if (!req.tournament) {
       this.says.className = "dim";
-      this.says.textContent = "No tournament yet.";
+      this.says.textContent = t("st.no_tournament");
       return;
     }
     const n = (this.asked = (this.asked || 0) + 1);
     if (!quiet) {
       this.says.className = "dim";
-      this.says.textContent = "Asking the hall…";
+      this.says.textContent = t("st.asking");
     }
     let r;
     try {
@@ -106,8 +107,8 @@ export class Standings {
     const sel = this.form.elements.after, keep = sel.value;
     const latest = Math.max(r.afterRound || 0, this.latest || 0);
     if (!keep) this.latest = r.afterRound || 0;
-    const opts = [option("", "the latest round")];
-    for (let i = 1; i <= Math.max(latest, this.latest); i++) opts.push(option(String(i), "round " + i));
+    const opts = [option("", t("dash.the_latest_round"))];
+    for (let i = 1; i <= Math.max(latest, this.latest); i++) opts.push(option(String(i), t("app.round", { round: i })));
     sel.replaceChildren(...opts);
     sel.value = keep;
   }
@@ -122,20 +123,22 @@ export class Standings {
     shown.sort((a, b) => dir * compare(valueOf(a, key), valueOf(b, key)) || (a.rank || 0) - (b.rank || 0) || (a.start || 0) - (b.start || 0));
     this.dialog.classList.toggle("provisional", !!r.provisional);
     this.says.className = r.provisional ? "provisional" : "dim";
-    this.says.textContent = (r.provisional ? "PROVISIONAL — round " + after + " is still playing: its games playing count as not yet played. " : "") +
-      (r.tournamentName || "") + (r.section ? ", section " + r.section : "") + ", after round " + after + (r.roundRobin ? " (round robin)" : "") +
-      ": " + (needle ? shown.length + " of " : "") + rows.length + (rows.length === 1 ? " player" : " players") +
-      (tbs.length ? "; tie-breaks " + tbs.join(", ") : "") + ".";
-    const cols = [["rank", "Rk", "num"], ["start", "No", "num"], ["title", "Ti", ""], ["name", "Name", "name"], ["rating", "Rtg", "num"], ["federation", "Fed", ""]];
+    this.says.textContent = (r.provisional ? t("st.provisional", { round: after }) + " " : "") +
+      (r.tournamentName || "") + (r.section ? ", " + t("board.section", { section: r.section }) : "") + ", " + t("standings.after", { round: after }) +
+      (r.roundRobin ? " " + t("st.round_robin") : "") + ": " +
+      (needle ? t("st.players_of", { shown: shown.length, n: rows.length }) : t("st.players", { n: rows.length })) +
+      (tbs.length ? "; " + t("st.tie_breaks", { list: tbs.join(", ") }) : "") + ".";
+    const cols = [["rank", t("st.rank"), "num"], ["start", t("st.start"), "num"], ["title", t("st.title"), ""], ["name", t("standings.name"), "name"],
+      ["rating", t("standings.rating"), "num"], ["federation", t("standings.fed"), ""]];
     for (let i = 1; i <= after; i++) cols.push(["r" + i, String(i), "round"]);
-    cols.push(["points", "Pts", "num pts"]);
-    tbs.forEach((t, i) => cols.push(["tb" + i, t, "num tb"]));
+    cols.push(["points", t("standings.pts"), "num pts"]);
+    tbs.forEach((tb, i) => cols.push(["tb" + i, tb, "num tb"]));
     const head = el("tr");
     for (const [k, label, cls] of cols) {
       const th = el("th", cls, label);
       th.dataset.key = k;
       th.scope = "col";
-      th.title = k.startsWith("r") && cls === "round" ? "Round " + k.slice(1) + ": opponent, colour, result" : "Sort by " + label;
+      th.title = k.startsWith("r") && cls === "round" ? t("st.round_col", { round: k.slice(1) }) : t("st.sort_by", { label });
       if (k === key) th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
       th.tabIndex = 0;
       const sortBy = () => { this.sort = { key: k, dir: k === key ? -dir : 1 }; this.render(); };
