@@ -5,6 +5,7 @@ import (
 
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
+	"github.com/chesshall/hallclock/server/clockface"
 	"github.com/chesshall/hallclock/server/dashboard"
 	"github.com/chesshall/hallclock/server/wslink"
 )
@@ -22,6 +23,7 @@ import (
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
 	assist.Routes(mux)
+	clockface.Routes(mux) // the tablet clock's face: /clock
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	s.arbiter.Routes(mux)
 	mux.HandleFunc("GET /api/stream", s.serveStream)

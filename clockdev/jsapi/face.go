@@ -55,6 +55,8 @@ type FaceView struct {
 	BlackBonus  BonusView  `json:"black_bonus"`             //
 	DelayLeftMs int64      `json:"delay_left_ms,omitempty"` // simple delay left on the running side's move
 	Talking     bool       `json:"talking"`                 // played under the appendix for visually disabled players
+	WhiteBlind  bool       `json:"white_blind,omitempty"`   // White is visually disabled: his half can ask for the time
+	BlackBlind  bool       `json:"black_blind,omitempty"`
 	WhiteLang   string     `json:"white_language,omitempty"`
 	BlackLang   string     `json:"black_language,omitempty"`
 	PauseReason string     `json:"pause_reason,omitempty"` // the arbiter's, while paused
@@ -109,7 +111,8 @@ func (f *Face) State() FaceView {
 		v.DelayLeftMs = st.P[side].DelayLeftMs
 	}
 	bp := a.GetConfig().GetBlindPlay()
-	v.Talking = bp.GetWhite().GetVisuallyDisabled() || bp.GetBlack().GetVisuallyDisabled()
+	v.WhiteBlind, v.BlackBlind = bp.GetWhite().GetVisuallyDisabled(), bp.GetBlack().GetVisuallyDisabled()
+	v.Talking = v.WhiteBlind || v.BlackBlind
 	v.WhiteLang, v.BlackLang = bp.GetWhite().GetLanguage(), bp.GetBlack().GetLanguage()
 	if st.Status == rules.Paused {
 		v.PauseReason, v.PauseBy = f.pauseReason, f.pauseBy
