@@ -36,6 +36,21 @@ func NewFace(d *clockdev.Device, unknownGap bool) *Face {
 	return &Face{d: d, timeUnknown: unknownGap}
 }
 
+// Pause returns the arbiter's reason for the pause in force and who gave
+// it, as the notices told (the page keeps them across a reload).
+func (f *Face) Pause() (reason, by string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pauseReason, f.pauseBy
+}
+
+// SetPause restores the reason for a pause a reloaded page kept.
+func (f *Face) SetPause(reason, by string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pauseReason, f.pauseBy = reason, by
+}
+
 // FaceView is the face's state in JSON: the board, its players, the times
 // and the link.
 type FaceView struct {
@@ -184,8 +199,15 @@ func (f *Face) Note(n clockdev.Notice) NoticeView {
 		c := n.Command
 		v.Command = c.GetAction().GetKind().String()
 		v.Reason, v.IssuedBy = c.GetReason(), c.GetIssuedBy()
-		if c.GetAction().GetKind() == hallv1.ActionKind_ACTION_KIND_PAUSE && n.Err == nil {
-			f.pauseReason, f.pauseBy = c.GetReason(), c.GetIssuedBy()
+		switch c.GetAction().GetKind() {
+		case hallv1.ActionKind_ACTION_KIND_PAUSE:
+			if n.Err == nil {
+				f.pauseReason, f.pauseBy = c.GetReason(), c.GetIssuedBy()
+			}
+		case hallv1.ActionKind_ACTION_KIND_SET_CLOCK:
+			if n.Err == nil {
+				f.timeUnknown = false // the arbiter has set the clock
+			}
 		}
 	case clockdev.NoticeAnnouncement:
 		if n.Speech != nil {

@@ -81,6 +81,9 @@ func openDevice(_ js.Value, args []js.Value) any {
 		return jsonString(map[string]string{"error": err.Error()})
 	}
 	face := jsapi.NewFace(d, unknown)
+	if a := d.Assignment(); a != nil {
+		face.SetPause(wall.pause(a.GetBoardId()))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { _ = d.Run(ctx); close(ran) }()
@@ -108,7 +111,7 @@ func openDevice(_ js.Value, args []js.Value) any {
 			case <-ctx.Done():
 				return
 			case <-time.After(time.Second):
-				wall.save(d)
+				wall.save(d, face)
 			}
 		}
 	}()
@@ -132,7 +135,7 @@ func openDevice(_ js.Value, args []js.Value) any {
 		}
 		err := face.Press(a[0].String())
 		if err == nil {
-			wall.save(d)
+			wall.save(d, face)
 		}
 		return answer(err)
 	})
@@ -155,7 +158,7 @@ func openDevice(_ js.Value, args []js.Value) any {
 		cancel()
 		go func() {
 			<-ran
-			wall.save(d)
+			wall.save(d, face)
 			_ = d.Close()
 		}()
 		return nil
@@ -279,23 +282,36 @@ type wallNote struct {
 }
 
 type note struct {
-	Board string `json:"board"`
-	T     int64  `json:"t"`
-	Wall  int64  `json:"wall"`
+	Board   string `json:"board"`
+	T       int64  `json:"t"`
+	Wall    int64  `json:"wall"`
+	Pause   string `json:"pause,omitempty"` // the arbiter's reason for the pause in force
+	PauseBy string `json:"pause_by,omitempty"`
 }
 
 func now() int64 { return int64(js.Global().Get("Date").Call("now").Float()) }
 
-func (w *wallNote) save(d *clockdev.Device) {
+func (w *wallNote) save(d *clockdev.Device, f *jsapi.Face) {
 	a := d.Assignment()
 	if a == nil {
 		return
 	}
 	t := d.BoardNow()
-	b, _ := json.Marshal(note{a.GetBoardId(), t, now()})
+	reason, by := f.Pause()
+	b, _ := json.Marshal(note{Board: a.GetBoardId(), T: t, Wall: now(), Pause: reason, PauseBy: by})
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	_ = jsTry(func() { storage().Call("setItem", w.key, string(b)) })
+}
+
+// pause is the pause reason the note kept for board.
+func (w *wallNote) pause(board string) (reason, by string) {
+	v := storage().Call("getItem", w.key)
+	var n note
+	if v.IsNull() || json.Unmarshal([]byte(v.String()), &n) != nil || n.Board != board {
+		return "", ""
+	}
+	return n.Pause, n.PauseBy
 }
 
 // resume answers clockdev.Config.Resume: the board time now, and whether

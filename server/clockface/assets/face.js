@@ -100,6 +100,9 @@ function linkText(v) {
 
 function noticeOf(v) {
   if (v.taken_over) return ["", ""];
+  if (v.time_unknown) {
+    return ["This clock was closed and cannot know how long: the arbiter must check the times", ""];
+  }
   if (v.status === "finished") {
     const how = terminations[v.termination] || v.termination || "";
     return [`Result ${v.result}${how ? " — " + how : ""}`, "ended"];
@@ -107,9 +110,6 @@ function noticeOf(v) {
   if (v.status === "paused") {
     const reason = v.pause_reason ? ` — ${v.pause_reason}` : "";
     return [`Paused by the arbiter${reason}`, ""];
-  }
-  if (v.time_unknown) {
-    return ["This clock was closed and cannot know how long: the arbiter must check the times", ""];
   }
   if (v.status === "adjourned") return ["Adjourned", ""];
   if (v.status === "referred") return ["The game is referred to the arbiter", ""];
