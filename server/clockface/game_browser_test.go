@@ -78,10 +78,14 @@ func TestFacePlaysAGameToTheFlag(t *testing.T) {
 		t.Fatalf("after four presses the moves are %d and %d, want 2 and 2", s.WhiteMoves, s.BlackMoves)
 	}
 
+	// The flag's sound, counted (headless Chromium plays to no speaker).
+	evalAs[bool](f, `window.beeps = 0; const osc = AudioContext.prototype.createOscillator;
+		AudioContext.prototype.createOscillator = function () { window.beeps++; return osc.call(this); }; true`)
 	// White's 20 seconds run out: the page counts tenths, then the flag.
 	f.poll("tenths under ten seconds", `/^\d\.\d$/.test(document.querySelector("#half-a .time").textContent)`, 30*time.Second)
 	f.poll("White's flag", `!document.querySelector("#half-a .flag").hidden &&
 		document.getElementById("notice").textContent === "Result 0-1 — on time"`, 15*time.Second)
+	f.poll("the flag's sound", `window.beeps >= 3`, 2*time.Second)
 	f.poll("every event acknowledged", `JSON.parse(hallclockDevice.state()).outbox === 0`, 5*time.Second)
 
 	page := f.state()
