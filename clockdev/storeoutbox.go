@@ -27,16 +27,23 @@ type JournalStore interface {
 // text on every Append (localStorage does).
 const storeCompactAfter = 256
 
+// storeRetained is how many acknowledged events a store outbox keeps for
+// Resend: fewer than a file's RetainedEvents, since a browser's
+// localStorage holds a few megabytes in all; a day of a tablet's games.
+const storeRetained = 512
+
 // OpenStoreOutbox opens the Outbox journaled in s: what OpenFileOutbox is
 // for a file, for a store of the same JSON lines. A device reopened on
 // the same store resends the same pending events with the same numbers
-// and recovers its board with that board's history.
+// and recovers its board with that board's history. It keeps the last
+// 512 acknowledged events for Resend (a file, RetainedEvents).
 func OpenStoreOutbox(s JournalStore) (Outbox, error) {
 	data, err := s.Load()
 	if err != nil {
 		return nil, fmt.Errorf("clockdev: read outbox: %w", err)
 	}
 	l := newLedger()
+	l.keep = storeRetained
 	good, lines, err := loadJournal(data, &l)
 	if err != nil {
 		return nil, fmt.Errorf("clockdev: outbox %w", err)
