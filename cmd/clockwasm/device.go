@@ -93,6 +93,9 @@ func openDevice(_ js.Value, args []js.Value) any {
 	go func() { // the notices, to the page
 		for n := range d.Events() {
 			v := face.Note(n)
+			if n.Kind == clockdev.NoticeCommand {
+				wall.save(d, face) // a pause's reason survives a reload at once
+			}
 			if v.TakenOver {
 				cancel() // another browser is this clock now: do not come back
 			}

@@ -35,6 +35,7 @@ func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
 	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 5*time.Second)
 	f.pressTo("white", "black")
 	f.pressTo("black", "white")
+	f.poll("sent", `JSON.parse(hallclockDevice.state()).outbox === 0`, 5*time.Second)
 
 	hall.shut()
 	h.RestartAfter(t, func() {
