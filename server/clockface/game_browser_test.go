@@ -64,7 +64,7 @@ func TestFacePlaysAGameToTheFlag(t *testing.T) {
 	}
 
 	startRound(t, h, boards[0])
-	f.poll("White's clock runs", `document.getElementById("half-a").classList.contains("running")`, 5*time.Second)
+	f.poll("White's clock runs", `document.getElementById("half-a").classList.contains("running")`, 15*time.Second)
 	f.press("white")
 	f.poll("Black's clock runs", `document.getElementById("half-b").classList.contains("running")`, 2*time.Second)
 	f.press("white") // the half not running: nothing (the law's press, not the finger's)

@@ -29,7 +29,7 @@ func TestFaceTalksUnderTheAppendix(t *testing.T) {
 		t.Fatalf("the visually disabled player's half (White's) has no button to ask the time, or the other half has one:\n%s", f.dump())
 	}
 	startRound(t, h, boards[0])
-	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 5*time.Second)
+	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 15*time.Second)
 	f.pressTo("white", "black")
 
 	evalAs[bool](f, `document.getElementById("say-a").click(), true`)
