@@ -229,7 +229,7 @@ function speak(s) {
 // --- presses ---------------------------------------------------------------------------
 
 function press(side) {
-  if (!dev || stopped) return;
+  if (!dev || stopped || (last && !last.assigned)) return; // no board: nothing to press
   unlockAudio();
   keepAwake();
   const a = JSON.parse(dev.press(side));
@@ -267,10 +267,13 @@ function bindInput() {
       if (running !== "none") press(running);
     }
   });
-  $("swap").addEventListener("click", () => {
+  // The tools give the focus back: Space is a press, never their click.
+  $("swap").addEventListener("click", (e) => {
+    e.currentTarget.blur();
     localStorage.setItem(SWAP_KEY, swapped() ? "0" : "1");
   });
-  $("full").addEventListener("click", () => {
+  $("full").addEventListener("click", (e) => {
+    e.currentTarget.blur();
     const d = document.documentElement;
     if (document.fullscreenElement) document.exitFullscreen();
     else if (d.requestFullscreen) d.requestFullscreen().catch(() => {});
