@@ -45,10 +45,12 @@ func (t *Transport) Open(ctx context.Context, token string) (clockdev.Stream, er
 	s.listen()
 	if err := s.waitOpen(ctx); err != nil {
 		s.close(1000, "")
+		s.release()
 		return nil, fmt.Errorf("clockdev/wsdial: dial %s: %w", t.URL, err)
 	}
 	if p := ws.Get("protocol").String(); p != Subprotocol {
-		s.close(1002, "the hall must select "+Subprotocol)
+		s.close(1000, "the hall must select "+Subprotocol) // a browser may close only with 1000 or 3000–4999
+		s.release()
 		return nil, fmt.Errorf("clockdev/wsdial: %s selected subprotocol %q, not %q: is it a hall's ClockLink?", t.URL, p, Subprotocol)
 	}
 	stop := context.AfterFunc(ctx, func() { s.close(1000, "") })
