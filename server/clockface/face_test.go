@@ -244,6 +244,11 @@ type boardEvent struct {
 func boardEvents(t *testing.T, h *halltest.Hall, boardID string) []boardEvent {
 	t.Helper()
 	arb, ctx := h.Arbiter(t)
+	return auditEvents(t, arb, ctx, boardID)
+}
+
+func auditEvents(t *testing.T, arb pb.ArbiterClient, ctx context.Context, boardID string) []boardEvent {
+	t.Helper()
 	r, err := arb.AuditLog(ctx, &pb.AuditLogRequest{BoardId: boardID})
 	if err != nil {
 		t.Fatal(err)
