@@ -85,7 +85,7 @@ func TestFaceFitsLandscapeAndPortrait(t *testing.T) {
 	}{{"tablet-clock.png", 1280, 800}, {"tablet-clock-portrait.png", 390, 844}} {
 		f := openFace(t, v.w, v.h)
 		f.enrol(base, "CLK-012", h.DeviceToken(t, "CLK-012"))
-		f.poll("online", `document.getElementById("link").textContent === "online"`, 10*time.Second)
+		f.poll("online, on its board", `document.getElementById("link").textContent === "online" && JSON.parse(hallclockDevice.state()).assigned`, 10*time.Second)
 		f.fits(v.name + " before the start")
 		if !started {
 			startRound(t, h, b)

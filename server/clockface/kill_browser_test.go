@@ -130,7 +130,7 @@ func TestFaceThroughAHallKilled(t *testing.T) {
 
 	f := openFace(t, 1280, 800)
 	f.enrol("http://"+s.http, "TAB-1", tok.GetToken())
-	f.poll("online", `document.getElementById("link").textContent === "online"`, 10*time.Second)
+	f.poll("online, on its board", `document.getElementById("link").textContent === "online" && JSON.parse(hallclockDevice.state()).assigned`, 10*time.Second)
 	if st, err := arb.StartRound(ctx, &pb.StartRoundRequest{RoundId: r.GetRoundId()}); err != nil || st.GetBoards()[0].GetStatus() != pb.CommandStatus_COMMAND_STATUS_APPLIED {
 		t.Fatalf("start: %v %v", st, err)
 	}

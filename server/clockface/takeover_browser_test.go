@@ -51,7 +51,7 @@ func TestFaceTakenOverStops(t *testing.T) {
 	door := openDoor(t, srv.URL)
 	f := openFace(t, 1280, 800)
 	f.enrol(door.url(), "CLK-001", h.DeviceToken(t, "CLK-001"))
-	f.poll("online", `document.getElementById("link").textContent === "online"`, 10*time.Second)
+	f.poll("online, on its board", `document.getElementById("link").textContent === "online" && JSON.parse(hallclockDevice.state()).assigned`, 10*time.Second)
 
 	p.taken.Store(true)
 	door.shut() // the link is cut; the face comes back to a hall that says another browser has it
