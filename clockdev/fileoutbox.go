@@ -116,26 +116,38 @@ func (j *fileJournal) load(l *ledger) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("clockdev: read outbox: %w", err)
 	}
-	var good int64
+	good, lines, err := loadJournal(data, l)
+	if err != nil {
+		return 0, fmt.Errorf("clockdev: outbox %s %w", j.path, err)
+	}
+	j.lines = lines
+	return good, nil
+}
+
+// loadJournal replays a journal's text into l and returns the length of
+// its intact part and how many lines that holds. An unterminated or
+// damaged last line is left out (its write did not complete); damage
+// anywhere else is an error.
+func loadJournal(data []byte, l *ledger) (good int64, lines int, err error) {
 	r := bufio.NewReader(bytes.NewReader(data))
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if err == io.EOF {
 			// An unterminated last line was cut short: drop it.
-			return good, nil
+			return good, lines, nil
 		}
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		perr := replay(l, bytes.TrimSpace(line))
 		if perr != nil {
 			if _, err := r.Peek(1); err == io.EOF {
-				return good, nil // a damaged last line: the write did not complete
+				return good, lines, nil // a damaged last line: the write did not complete
 			}
-			return 0, fmt.Errorf("clockdev: outbox %s line %d: %w", j.path, n, perr)
+			return 0, 0, fmt.Errorf("line %d: %w", n, perr)
 		}
 		good += int64(len(line))
-		j.lines++
+		lines++
 	}
 }
 
@@ -273,7 +285,9 @@ func (j *fileJournal) recorded(l *ledger) {
 	j.retryAt = 0
 }
 
-func (j *fileJournal) rewrite(l *ledger) error {
+// compacted is the shortest journal of l: base, board with its history,
+// the events held, the boards left. It returns the text and its lines.
+func compacted(l *ledger) ([]byte, int, error) {
 	var buf bytes.Buffer
 	events := append(append([]*hallv1.DeviceEvent(nil), l.retained...), l.pending...)
 	first := l.next - uint64(len(l.pending))
@@ -284,7 +298,7 @@ func (j *fileJournal) rewrite(l *ledger) error {
 	if l.board != nil {
 		b, err := protojson.Marshal(l.board)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		recs = append(recs, fileRecord{Op: opBoard, Board: b})
 	}
@@ -292,7 +306,7 @@ func (j *fileJournal) rewrite(l *ledger) error {
 		// Not "applied": the board record above already holds the history.
 		b, err := protojson.Marshal(ev)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		recs = append(recs, fileRecord{Op: opEvent, Event: b})
 	}
@@ -303,23 +317,31 @@ func (j *fileJournal) rewrite(l *ledger) error {
 	for _, a := range l.left {
 		b, err := protojson.Marshal(a)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		recs = append(recs, fileRecord{Op: opLeft, Board: b})
 	}
 	for _, r := range recs {
 		b, err := encodeRecord(r)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		buf.Write(b)
+	}
+	return buf.Bytes(), len(recs), nil
+}
+
+func (j *fileJournal) rewrite(l *ledger) error {
+	buf, lines, err := compacted(l)
+	if err != nil {
+		return err
 	}
 	tmp := j.path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if _, err := f.Write(buf); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err
@@ -348,7 +370,7 @@ func (j *fileJournal) rewrite(l *ledger) error {
 	}
 	j.f.Close()
 	j.f = nf
-	j.lines = len(recs)
+	j.lines = lines
 	return nil
 }
 

@@ -83,31 +83,45 @@ func (d *Device) flagDue(gen uint64) {
 	d.armFlagLocked()
 }
 
-// catchUpLocked records, in order, every deadline of the board due by t:
-// each is reported as a KindFlag event of the side to move at the exact
-// deadline instant, if the rules accept it (a flag fell, or an absent
-// player's default time passed). A deadline the rules do not turn into a
-// flag (a period added at the flag, 6.4) only moves the state on. Timers
-// fire late; the events' instants do not.
+// catchUpLocked records, in order, every deadline of the board due by t
+// (CatchUp) in the outbox. Timers fire late; the events' instants do not.
 func (d *Device) catchUpLocked(t int64) {
-	last := int64(math.MinInt64)
-	for {
-		dl, ok := d.st.NextDeadline()
-		if !ok || dl > t || dl <= last {
-			return
-		}
-		last = dl
-		e := rules.Event{Kind: rules.KindFlag, Side: d.st.ToMove, T: dl}
-		n, err := rules.Apply(d.st, e)
-		if err != nil {
-			d.st = d.st.Project(dl)
-			continue
-		}
+	d.st = CatchUp(d.st, t, func(e rules.Event, n rules.State) bool {
 		action := wire.Action(e)
 		if _, err := d.recordLocked(action, nil, true, n); err != nil {
-			return // the outbox failed; the next event or timer tries again
+			return false // the outbox failed; the next event or timer tries again
 		}
-		d.st = n
 		d.hist = append(d.hist, action)
+		return true
+	})
+}
+
+// CatchUp is a clock's law for the deadlines of st due by t, in order:
+// each is a KindFlag event of the side to move at the exact deadline
+// instant, if the rules accept it (a flag fell, or an absent player's
+// default time passed); record is handed the event and the state after it
+// and says whether it was recorded (false stops: the state stays before
+// it). A deadline the rules do not turn into a flag (a period added at
+// the flag, 6.4) only moves the state on. It returns the state after the
+// last deadline handled. A Device and the browser's local clock
+// (clockdev/jsapi) both keep their boards with it.
+func CatchUp(st rules.State, t int64, record func(e rules.Event, after rules.State) bool) rules.State {
+	last := int64(math.MinInt64)
+	for {
+		dl, ok := st.NextDeadline()
+		if !ok || dl > t || dl <= last {
+			return st
+		}
+		last = dl
+		e := rules.Event{Kind: rules.KindFlag, Side: st.ToMove, T: dl}
+		n, err := rules.Apply(st, e)
+		if err != nil {
+			st = st.Project(dl)
+			continue
+		}
+		if !record(e, n) {
+			return st
+		}
+		st = n
 	}
 }

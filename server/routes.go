@@ -8,6 +8,7 @@ import (
 	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/server/assist"
 	"github.com/chesshall/hallclock/server/auth"
+	"github.com/chesshall/hallclock/server/clockface"
 	"github.com/chesshall/hallclock/server/dashboard"
 	"github.com/chesshall/hallclock/server/enrol"
 	"github.com/chesshall/hallclock/server/wslink"
@@ -30,6 +31,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
 	i18n.Routes(mux, s.opts.Lang)
 	assist.Routes(mux)
+	clockface.Routes(mux) // the tablet clock's face: /clock
 	mux.HandleFunc("GET /api/watch", s.serveWatch)
 	s.arbiter.Routes(mux)
 	mux.HandleFunc("GET /api/stream", s.serveStream)

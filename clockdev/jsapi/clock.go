@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 
+	"github.com/chesshall/hallclock/clockdev"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/rules/conformance"
 )
@@ -101,18 +101,23 @@ func (c *Clock) Do(step string) (View, error) {
 
 // View projects the state to board time t (at least the last action's).
 func (c *Clock) View(t int64) View {
-	st := c.st.Project(max(t, c.st.At))
+	return viewOf(c.st.Project(max(t, c.st.At)), c.st, len(c.hist))
+}
+
+// viewOf is the display of st, the state of the last action projected;
+// its next deadline is last's.
+func viewOf(st, last rules.State, history int) View {
 	w, b := &st.P[rules.White], &st.P[rules.Black]
 	v := View{At: st.At, WhiteMs: w.MainMs, BlackMs: b.MainMs, Running: "none", ToMove: st.ToMove.String(),
 		Status: st.Status.String(), Flag: "none", Result: string(st.Result), Termination: string(st.Termination),
-		WhiteMoves: w.Moves, BlackMoves: b.Moves, WhitePeriod: w.Period + 1, BlackPeriod: b.Period + 1, History: len(c.hist)}
+		WhiteMoves: w.Moves, BlackMoves: b.Moves, WhitePeriod: w.Period + 1, BlackPeriod: b.Period + 1, History: history}
 	if side, ok := st.Running(); ok {
 		v.Running = side.String()
 	}
 	if st.HasFlag {
 		v.Flag = st.FirstFlag.String()
 	}
-	if dl, ok := c.st.NextDeadline(); ok {
+	if dl, ok := last.NextDeadline(); ok {
 		v.Deadline = &dl
 	}
 	return v
@@ -136,25 +141,13 @@ func (c *Clock) apply(e rules.Event) (View, error) {
 	return v, err
 }
 
-// catchUp records every deadline due by t as a flag of the side to move
-// at the exact deadline instant, when the rules accept it.
+// catchUp records every deadline due by t as the device library does
+// (clockdev.CatchUp).
 func (c *Clock) catchUp(t int64) {
-	last := int64(math.MinInt64)
-	for {
-		dl, ok := c.st.NextDeadline()
-		if !ok || dl > t || dl <= last {
-			return
-		}
-		last = dl
-		e := rules.Event{Kind: rules.KindFlag, Side: c.st.ToMove, T: dl}
-		n, err := rules.Apply(c.st, e)
-		if err != nil {
-			c.st = c.st.Project(dl)
-			continue
-		}
-		c.st = n
+	c.st = clockdev.CatchUp(c.st, t, func(e rules.Event, _ rules.State) bool {
 		c.record(e)
-	}
+		return true
+	})
 }
 
 func (c *Clock) record(e rules.Event) {

@@ -1,13 +1,16 @@
 //go:build js && wasm
 
-// Command clockwasm is the browser clock's law, compiled to WebAssembly:
-// package clockdev/jsapi bound to JavaScript. tools/wasm/build.sh builds it
+// Command clockwasm is the browser's clock, compiled to WebAssembly: the
+// device library (clockdev, on its WebSocket transport) and the law
+// (package clockdev/jsapi) bound to JavaScript. tools/wasm/build.sh builds it
 // into internal/clockwasm, whence the hall serves it.
 //
 // Loaded with Go's wasm_exec.js (served beside it), it sets
 // globalThis.hallclock before go.run returns and then waits:
 //
 //	hallclock.version                    the Go version that built it
+//	dev = hallclock.openDevice({url, token, deviceID, voices})
+//	                                     the page's clock device (device.go)
 //	hallclock.runVectors({name: json})   conformance vectors' outcomes, as JSON
 //	c = hallclock.newClock(setupJSON)    a board clock, or {error} as JSON
 //	c.press("white", t)                  JSON {view} or {error, refused}
@@ -32,6 +35,7 @@ func main() {
 	api.Set("version", runtime.Version())
 	api.Set("runVectors", js.FuncOf(runVectors))
 	api.Set("newClock", js.FuncOf(newClock))
+	api.Set("openDevice", js.FuncOf(openDevice))
 	js.Global().Set("hallclock", api)
 	select {}
 }

@@ -25,6 +25,7 @@ import (
 // Set is a page's files by name ("app.js"), read once.
 type Set struct {
 	files map[string]file
+	csp   string
 }
 
 type file struct {
@@ -36,7 +37,7 @@ type file struct {
 // Must reads every file under dir of fsys, by its base name; it panics on
 // an error (the files are embedded: an error is a build's).
 func Must(fsys fs.FS, dir string) *Set {
-	s := &Set{files: map[string]file{}}
+	s := &Set{files: map[string]file{}, csp: CSP}
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -63,6 +64,18 @@ func Must(fsys fs.FS, dir string) *Set {
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
+// CSPWasm is CSP for a page that runs WebAssembly (the tablet clock's
+// face): its scripts may compile the hall's own WebAssembly
+// ('wasm-unsafe-eval'), and nothing else changes. No other page needs it.
+const CSPWasm = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// WithWasm returns s serving its files under CSPWasm: for the one page
+// that instantiates the hall's WebAssembly.
+func (s *Set) WithWasm() *Set {
+	return &Set{files: s.files, csp: CSPWasm}
+}
+
 // Serve writes the file name, or 404 if the set has none.
 func (s *Set) Serve(w http.ResponseWriter, r *http.Request, name string) {
 	f, ok := s.files[name]
@@ -75,7 +88,7 @@ func (s *Set) Serve(w http.ResponseWriter, r *http.Request, name string) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("ETag", f.etag)
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", CSP)
+	h.Set("Content-Security-Policy", s.csp)
 	h.Set("Referrer-Policy", "same-origin")
 	if r.Header.Get("If-None-Match") == f.etag {
 		w.WriteHeader(http.StatusNotModified)

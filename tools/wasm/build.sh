@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the browser clock's law (cmd/clockwasm) to WebAssembly and writes
-# it, compressed, where the hall embeds and serves it (internal/clockwasm).
+# Builds the browser clock (cmd/clockwasm: the device library and the law)
+# to WebAssembly and writes it, compressed, where the hall embeds and
+# serves it (internal/clockwasm).
 #
 #   tools/wasm/build.sh          # rebuild: clock.wasm.gz, clock.wasm.sha256, wasm_exec.js
 #   tools/wasm/build.sh -check   # fail if the committed artifact is not current
@@ -10,8 +11,8 @@
 # the uncompressed WebAssembly (and wasm_exec.js, which must come from the
 # Go that built it), so a different gzip cannot fail it; a different Go
 # version can (the artifact is current only for the go.mod's toolchain).
-# Run it after any change to rules, rules/conformance, clockdev/jsapi or
-# cmd/clockwasm.
+# Run it after any change to rules, rules/conformance, clockdev (any of it:
+# the device library is linked), proto or cmd/clockwasm.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=internal/clockwasm
