@@ -8011,8 +8011,12 @@ type StandingsResponse struct {
 	Rows           []*StandingsRow        `protobuf:"bytes,6,rep,name=rows,proto3" json:"rows,omitempty"`                            // in rank order
 	Section        string                 `protobuf:"bytes,7,opt,name=section,proto3" json:"section,omitempty"`
 	RoundRobin     bool                   `protobuf:"varint,8,opt,name=round_robin,json=roundRobin,proto3" json:"round_robin,omitempty"` // counted as a round robin (pre-determined pairings)
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// A team event (its TRF has team lines, 013 or 310): the teams' table,
+	// in rank order, and the acronyms of its tie-break list; empty otherwise.
+	Teams         []*TeamStandingsRow `protobuf:"bytes,9,rep,name=teams,proto3" json:"teams,omitempty"`
+	TeamTieBreaks []string            `protobuf:"bytes,10,rep,name=team_tie_breaks,json=teamTieBreaks,proto3" json:"team_tie_breaks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StandingsResponse) Reset() {
@@ -8099,6 +8103,20 @@ func (x *StandingsResponse) GetRoundRobin() bool {
 		return x.RoundRobin
 	}
 	return false
+}
+
+func (x *StandingsResponse) GetTeams() []*TeamStandingsRow {
+	if x != nil {
+		return x.Teams
+	}
+	return nil
+}
+
+func (x *StandingsResponse) GetTeamTieBreaks() []string {
+	if x != nil {
+		return x.TeamTieBreaks
+	}
+	return nil
 }
 
 type StandingsRow struct {
@@ -8351,6 +8369,91 @@ func (x *SetTieBreaksRequest) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+// TeamStandingsRow is one team's line of a team event's standings.
+type TeamStandingsRow struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Rank          int32                  `protobuf:"varint,1,opt,name=rank,proto3" json:"rank,omitempty"`   // shared only when the ranking score and every tie-break are equal
+	Start         int32                  `protobuf:"varint,2,opt,name=start,proto3" json:"start,omitempty"` // the team's number (its order in the file's team lines)
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	MatchPoints   string                 `protobuf:"bytes,4,opt,name=match_points,json=matchPoints,proto3" json:"match_points,omitempty"` // exact decimals: "5", "4.5"
+	GamePoints    string                 `protobuf:"bytes,5,opt,name=game_points,json=gamePoints,proto3" json:"game_points,omitempty"`
+	TieBreaks     []string               `protobuf:"bytes,6,rep,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"` // in the order of StandingsResponse.team_tie_breaks
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TeamStandingsRow) Reset() {
+	*x = TeamStandingsRow{}
+	mi := &file_hall_v1_hall_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TeamStandingsRow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TeamStandingsRow) ProtoMessage() {}
+
+func (x *TeamStandingsRow) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TeamStandingsRow.ProtoReflect.Descriptor instead.
+func (*TeamStandingsRow) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *TeamStandingsRow) GetRank() int32 {
+	if x != nil {
+		return x.Rank
+	}
+	return 0
+}
+
+func (x *TeamStandingsRow) GetStart() int32 {
+	if x != nil {
+		return x.Start
+	}
+	return 0
+}
+
+func (x *TeamStandingsRow) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *TeamStandingsRow) GetMatchPoints() string {
+	if x != nil {
+		return x.MatchPoints
+	}
+	return ""
+}
+
+func (x *TeamStandingsRow) GetGamePoints() string {
+	if x != nil {
+		return x.GamePoints
+	}
+	return ""
+}
+
+func (x *TeamStandingsRow) GetTieBreaks() []string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return nil
 }
 
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
@@ -9012,7 +9115,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"tournament\x12\x1f\n" +
 	"\vafter_round\x18\x02 \x01(\x05R\n" +
 	"afterRound\x12\x18\n" +
-	"\asection\x18\x03 \x01(\tR\asection\"\xa9\x02\n" +
+	"\asection\x18\x03 \x01(\tR\asection\"\x82\x03\n" +
 	"\x11StandingsResponse\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12'\n" +
 	"\x0ftournament_name\x18\x02 \x01(\tR\x0etournamentName\x12\x1f\n" +
@@ -9024,7 +9127,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x04rows\x18\x06 \x03(\v2\x15.hall.v1.StandingsRowR\x04rows\x12\x18\n" +
 	"\asection\x18\a \x01(\tR\asection\x12\x1f\n" +
 	"\vround_robin\x18\b \x01(\bR\n" +
-	"roundRobin\"\x82\x02\n" +
+	"roundRobin\x12/\n" +
+	"\x05teams\x18\t \x03(\v2\x19.hall.v1.TeamStandingsRowR\x05teams\x12&\n" +
+	"\x0fteam_tie_breaks\x18\n" +
+	" \x03(\tR\rteamTieBreaks\"\x82\x02\n" +
 	"\fStandingsRow\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x14\n" +
 	"\x05start\x18\x02 \x01(\x05R\x05start\x12\x14\n" +
@@ -9051,7 +9157,16 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\n" +
 	"tie_breaks\x18\x02 \x01(\tR\ttieBreaks\x12\x18\n" +
 	"\asection\x18\x03 \x01(\tR\asection\x12\x16\n" +
-	"\x06reason\x18\x04 \x01(\tR\x06reason*<\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"\xb3\x01\n" +
+	"\x10TeamStandingsRow\x12\x12\n" +
+	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x14\n" +
+	"\x05start\x18\x02 \x01(\x05R\x05start\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12!\n" +
+	"\fmatch_points\x18\x04 \x01(\tR\vmatchPoints\x12\x1f\n" +
+	"\vgame_points\x18\x05 \x01(\tR\n" +
+	"gamePoints\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\x06 \x03(\tR\ttieBreaks*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -9199,7 +9314,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 99)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 100)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -9311,8 +9426,9 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*StandingsRow)(nil),               // 107: hall.v1.StandingsRow
 	(*CrosstableCell)(nil),             // 108: hall.v1.CrosstableCell
 	(*SetTieBreaksRequest)(nil),        // 109: hall.v1.SetTieBreaksRequest
-	nil,                                // 110: hall.v1.Tournament.SectionTieBreaksEntry
-	nil,                                // 111: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	(*TeamStandingsRow)(nil),           // 110: hall.v1.TeamStandingsRow
+	nil,                                // 111: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 112: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -9368,9 +9484,9 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	42,  // 50: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
 	15,  // 51: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
 	41,  // 52: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	110, // 53: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	111, // 53: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
 	15,  // 54: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	111, // 55: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	112, // 55: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 	15,  // 56: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
 	7,   // 57: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
 	47,  // 58: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
@@ -9424,84 +9540,85 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	100, // 106: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
 	20,  // 107: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
 	107, // 108: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
-	108, // 109: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
-	22,  // 110: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 111: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 112: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 113: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 114: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 115: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 116: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 117: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 118: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 119: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 120: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 121: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 122: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 123: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 124: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 125: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 126: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 127: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 128: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 129: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 130: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 131: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 132: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 133: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 134: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 135: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 136: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 137: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 138: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 139: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	105, // 140: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
-	109, // 141: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
-	98,  // 142: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 143: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 144: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 145: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 146: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 147: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 148: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 149: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 150: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 151: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 152: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 153: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 154: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 155: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 156: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 157: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 158: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 159: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 160: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 161: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 162: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 163: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 164: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 165: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 166: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 167: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 168: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 169: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 170: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 171: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 172: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 173: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 174: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 175: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	106, // 176: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
-	44,  // 177: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
-	99,  // 178: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 179: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 180: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 181: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	146, // [146:182] is the sub-list for method output_type
-	110, // [110:146] is the sub-list for method input_type
-	110, // [110:110] is the sub-list for extension type_name
-	110, // [110:110] is the sub-list for extension extendee
-	0,   // [0:110] is the sub-list for field type_name
+	110, // 109: hall.v1.StandingsResponse.teams:type_name -> hall.v1.TeamStandingsRow
+	108, // 110: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
+	22,  // 111: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 112: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 113: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 114: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 115: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 116: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 117: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 118: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 119: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 120: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 121: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 122: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 123: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 124: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 125: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 126: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 127: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 128: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 129: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 130: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 131: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 132: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 133: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 134: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 135: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 136: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 137: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 138: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 139: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 140: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	105, // 141: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
+	109, // 142: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
+	98,  // 143: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 144: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 145: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 146: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 147: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 148: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 149: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 150: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 151: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 152: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 153: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 154: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 155: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 156: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 157: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 158: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 159: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 160: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 161: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 162: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 163: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 164: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 165: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 166: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 167: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 168: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 169: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 170: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 171: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 172: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 173: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 174: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 175: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 176: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 177: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 178: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	99,  // 179: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 180: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 181: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 182: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	147, // [147:183] is the sub-list for method output_type
+	111, // [111:147] is the sub-list for method input_type
+	111, // [111:111] is the sub-list for extension type_name
+	111, // [111:111] is the sub-list for extension extendee
+	0,   // [0:111] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -9531,7 +9648,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   99,
+			NumMessages:   100,
 			NumExtensions: 0,
 			NumServices:   4,
 		},
