@@ -2,6 +2,9 @@ package server_test
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,4 +119,47 @@ func tieBreakServerTeams(t *testing.T, name string) ([]string, [][]string) {
 		t.Fatalf("TieBreakServer's table: %v (want StartNo,Rank,MPTS,GPTS,...)", err)
 	}
 	return recs[0], recs[1:]
+}
+
+// The public standings feed of a team event (its round public, no token)
+// carries the teams' table as the Standings answer has it, beside the
+// players: the JSON the /standings and /display/standings pages show.
+func TestTeamStandingsFeed(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	rf := realRound(t, realFile("constructed/team-013-swiss.trf"), 3, classicPoints)
+	imp := realImport(t, arb, ctx, "Nordic Teams", nil, &pb.ImportRoundRequest{Content: rf.paired})
+	if _, err := arb.SetBroadcast(ctx, &pb.SetBroadcastRequest{RoundId: imp.GetRound().GetRoundId(), Public: ptrBool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	want := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Nordic Teams"})
+	code, _, body := getFeed(t, h.HTTP(t), "/api/standings/Nordic%20Teams", "")
+	if code != http.StatusOK {
+		t.Fatalf("the public feed: %d %s", code, body)
+	}
+	var feed struct {
+		Standings struct {
+			TeamTieBreaks []string `json:"teamTieBreaks"`
+			Teams         []struct {
+				Rank        int    `json:"rank"`
+				Name        string `json:"name"`
+				MatchPoints string `json:"matchPoints"`
+				GamePoints  string `json:"gamePoints"`
+			} `json:"teams"`
+		} `json:"standings"`
+	}
+	if err := json.Unmarshal([]byte(body), &feed); err != nil {
+		t.Fatal(err)
+	}
+	var got, wantRows []string
+	for _, r := range feed.Standings.Teams {
+		got = append(got, fmt.Sprintf("%d %s %s %s", r.Rank, r.Name, r.MatchPoints, r.GamePoints))
+	}
+	for _, r := range want.GetTeams() {
+		wantRows = append(wantRows, fmt.Sprintf("%d %s %s %s", r.GetRank(), r.GetName(), r.GetMatchPoints(), r.GetGamePoints()))
+	}
+	if len(got) != 5 || !slices.Equal(got, wantRows) || !slices.Equal(feed.Standings.TeamTieBreaks, want.GetTeamTieBreaks()) {
+		t.Errorf("the public feed's teams: %q %v, want the Standings answer's %q %v", got, feed.Standings.TeamTieBreaks, wantRows, want.GetTeamTieBreaks())
+	}
 }
