@@ -123,18 +123,20 @@ func tieBreakServerTeams(t *testing.T, name string) ([]string, [][]string) {
 
 // The public standings feed of a team event (its round public, no token)
 // carries the teams' table as the Standings answer has it, beside the
-// players: the JSON the /standings and /display/standings pages show.
+// players: the JSON the /standings and /display/standings pages show. An
+// arbiter of another section sees no team (none has a player of his).
 func TestTeamStandingsFeed(t *testing.T) {
 	t.Parallel()
 	h := halltest.Start(t)
 	arb, ctx := h.Arbiter(t)
 	rf := realRound(t, realFile("constructed/team-013-swiss.trf"), 3, classicPoints)
-	imp := realImport(t, arb, ctx, "Nordic Teams", nil, &pb.ImportRoundRequest{Content: rf.paired})
+	imp := realImport(t, arb, ctx, "Nordic Teams", nil, &pb.ImportRoundRequest{Content: rf.paired, Section: "Teams"})
 	if _, err := arb.SetBroadcast(ctx, &pb.SetBroadcastRequest{RoundId: imp.GetRound().GetRoundId(), Public: ptrBool(true)}); err != nil {
 		t.Fatal(err)
 	}
 	want := getStandings(t, arb, ctx, &pb.StandingsRequest{Tournament: "Nordic Teams"})
-	code, _, body := getFeed(t, h.HTTP(t), "/api/standings/Nordic%20Teams", "")
+	base := h.HTTP(t)
+	code, _, body := getFeed(t, base, "/api/standings/Nordic%20Teams", "")
 	if code != http.StatusOK {
 		t.Fatalf("the public feed: %d %s", code, body)
 	}
@@ -161,5 +163,15 @@ func TestTeamStandingsFeed(t *testing.T) {
 	}
 	if len(got) != 5 || !slices.Equal(got, wantRows) || !slices.Equal(feed.Standings.TeamTieBreaks, want.GetTeamTieBreaks()) {
 		t.Errorf("the public feed's teams: %q %v, want the Standings answer's %q %v", got, feed.Standings.TeamTieBreaks, wantRows, want.GetTeamTieBreaks())
+	}
+	for _, c := range []struct {
+		section string
+		teams   int
+	}{{"Juniors", 0}, {"Teams", 5}} {
+		tok := h.Token(t, pb.Role_ROLE_ARBITER, "Anna", "", c.section)
+		code, _, body := getFeed(t, base, "/api/standings/Nordic%20Teams", tok)
+		if n := strings.Count(body, `"matchPoints"`); code != http.StatusOK || n != c.teams {
+			t.Errorf("an arbiter of section %s: %d, %d teams (%s); want %d", c.section, code, n, body, c.teams)
+		}
 	}
 }
