@@ -80,11 +80,12 @@ Tournaments and rounds
                                       round, in its encoding), as CSV, or the games as PGN (-lichess:
                                       lichess's Round tags and results), to standard output (-o -),
                                       a file, or a directory (the suggested name)
-  standings TOURNAMENT [-after ROUND] [-section S] [-csv]
+  standings TOURNAMENT [-after ROUND] [-section S] [-teams] [-csv]
                                       standings and crosstable after a round (default: the latest; during
                                       a round provisional, games playing counted as not yet played), with
                                       the tournament's tie-breaks; -csv: rank,start,name,points, then each
-                                      tie-break by its acronym; an arbiter reads their sections only
+                                      tie-break by its acronym; an arbiter reads their sections only;
+                                      -teams: a team event's teams (-csv: rank,team,MP,GP, tie-breaks)
   plan [-venue V]                     the hall plan: which clock sits at which table
   plan set TABLE DEVICE ... | plan clear TABLE ... | plan learn ROUND   [-reset]
 

@@ -19,21 +19,25 @@ import (
 func (c *cli) standings(args []string) error {
 	var after int
 	var section string
-	var asCSV bool
+	var asCSV, teams bool
 	pos, err := parse(args, func(fs *flag.FlagSet) {
 		fs.IntVar(&after, "after", 0, "")
 		fs.StringVar(&section, "section", "", "")
 		fs.BoolVar(&asCSV, "csv", false, "")
+		fs.BoolVar(&teams, "teams", false, "")
 	})
 	if err != nil {
 		return err
 	}
-	if err := need(pos, 1, "standings TOURNAMENT [-after ROUND] [-section S] [-csv]"); err != nil {
+	if err := need(pos, 1, "standings TOURNAMENT [-after ROUND] [-section S] [-teams] [-csv]"); err != nil {
 		return err
 	}
 	st, err := c.arb.Standings(c.ctx, &pb.StandingsRequest{Tournament: pos[0], AfterRound: int32(after), Section: section})
 	if err != nil {
 		return err
+	}
+	if teams {
+		return c.teamStandings(st, asCSV)
 	}
 	if asCSV {
 		w := csv.NewWriter(c.out)
@@ -44,11 +48,7 @@ func (c *cli) standings(args []string) error {
 		w.Flush()
 		return w.Error()
 	}
-	title := fmt.Sprintf("%s, standings after round %d", st.GetTournamentName(), st.GetAfterRound())
-	if st.GetSection() != "" {
-		title += ", section " + st.GetSection()
-	}
-	fmt.Fprintln(c.out, title)
+	fmt.Fprintln(c.out, standingsTitle(st))
 	if st.GetProvisional() {
 		fmt.Fprintln(c.out, "PROVISIONAL: games still playing (*) count as not yet played")
 	}

@@ -134,3 +134,25 @@ func TestErrorKinds(t *testing.T) {
 		}
 	}
 }
+
+// A team event with no list of its own ranks by the other score first,
+// then by FIDE's recommended list for its kind.
+func TestTeamDefaults(t *testing.T) {
+	for _, c := range []struct {
+		rr      bool
+		primary string
+		want    string
+	}{
+		{false, "", "GPTS,BH-C1,BH,DE"},
+		{false, "MP", "GPTS,BH-C1,BH,DE"},
+		{true, "", "GPTS,DE,WIN,SB,KS"},
+		{false, "GP", "MPTS,BH-C1,BH,DE"},
+	} {
+		if got := Format(TeamDefaults(c.rr, c.primary)); got != c.want {
+			t.Errorf("round robin %v, primary %q: %s, want %s", c.rr, c.primary, got, c.want)
+		}
+	}
+	if TeamDefaults(false, "")[1] != DefaultSwiss[0] || len(DefaultSwiss) != 3 {
+		t.Errorf("TeamDefaults changed FIDE's Swiss list: %v", DefaultSwiss)
+	}
+}

@@ -99,6 +99,18 @@ func Defaults(roundRobin bool) []TieBreak {
 	return slices.Clone(DefaultSwiss)
 }
 
+// TeamDefaults returns the hall's list for a team event whose regulations
+// name none: the other score first (GPTS when the event ranks by match
+// points, MPTS when by game points, primary "GP"), then FIDE's
+// recommended list for the kind of tournament, on the ranking score.
+func TeamDefaults(roundRobin bool, primary string) []TieBreak {
+	other := TieBreak{Name: "GPTS"}
+	if primary == "GP" {
+		other.Name = "MPTS"
+	}
+	return append([]TieBreak{other}, Defaults(roundRobin)...)
+}
+
 // Parse reads an ordered tie-break list, "BH-C1,BH,SB": acronyms of the
 // regulations separated by commas (blanks allowed), each with at most one
 // modifier after "-" or "/": C1, C2 (Cut-1, Cut-2), M1, M2 (Median-1,

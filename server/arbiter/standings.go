@@ -91,12 +91,14 @@ func (a *Service) standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 		list = l
 	}
 	tbs := standings.Defaults(rr)
+	var teamTBs []standings.TieBreak // nil: a team event's defaults
 	if list != "" {
 		if tbs, err = standings.Parse(list); err != nil {
 			return nil, time.Time{}, fmt.Errorf("%s's tie-break list %q no longer reads: %w", t.Name, list, err)
 		}
+		teamTBs = tbs
 	}
-	tab, err := standings.Compute(model, after, tbs)
+	tab, err := standings.Compute(model, after, playerTieBreaks(tbs, rr))
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("the standings of %s cannot be computed from its rounds: %w", t.Name, err)
 	}
@@ -109,7 +111,11 @@ func (a *Service) standings(ctx context.Context, req *pb.StandingsRequest) (*pb.
 		}
 		return slices.ContainsFunc(sections[start], rd.sees)
 	}
-	return standingsWire(t, section, rr, tab, shown), due, nil
+	out := standingsWire(t, section, rr, tab, shown)
+	if err := teamStandings(out, f, rr, after, teamTBs, shown); err != nil {
+		return nil, time.Time{}, fmt.Errorf("the team standings of %s cannot be computed from its rounds: %w", t.Name, err)
+	}
+	return out, due, nil
 }
 
 // tournamentFile is the tournament's TRF with every round's results as

@@ -18,13 +18,13 @@ import (
 // a list that does not read is refused with what was wrong and what the
 // regulations allow. "" is FIDE's recommended defaults.
 func checkTieBreaks(list string, sections map[string]string) (string, map[string]string, error) {
-	out, err := checkList("tie_breaks", list)
+	out, err := checkList("tie_breaks", list, false)
 	if err != nil {
 		return "", nil, err
 	}
 	var secs map[string]string
 	for name, l := range sections {
-		v, err := checkList("section_tie_breaks["+name+"]", l)
+		v, err := checkList("section_tie_breaks["+name+"]", l, false)
 		if err != nil {
 			return "", nil, err
 		}
@@ -39,17 +39,18 @@ func checkTieBreaks(list string, sections map[string]string) (string, map[string
 }
 
 // checkList reads one tie-break list (checkTieBreaks); field names it in
-// a refusal.
-func checkList(field, s string) (string, error) {
+// a refusal. teams: the tournament is a team event (its TRF has team
+// lines), where the team tie-breaks rank its teams.
+func checkList(field, s string, teams bool) (string, error) {
 	if strings.TrimSpace(s) == "" {
 		return "", nil
 	}
 	tbs, err := standings.Parse(s)
 	for i, tb := range tbs {
-		if err == nil && tb.TeamOnly() {
-			// The hall's tournaments rank players: a team's tie-break
-			// would refuse every table later, not now.
-			err = &standings.ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): the hall's standings rank players, want one of individuals (no :MP or :GP, not MPTS, GPTS or the extended SB)"}
+		if err == nil && tb.TeamOnly() && !teams {
+			// A tournament of players: a team's tie-break would refuse
+			// every table later, not now.
+			err = &standings.ParseError{Item: i + 1, Entry: tb.String(), Msg: "a tie-break of team events (match and game points): the standings of this tournament rank players (its TRF has no team lines), want one of individuals (no :MP or :GP, not MPTS, GPTS or the extended SB)"}
 		}
 	}
 	if err != nil {
@@ -78,7 +79,11 @@ func (a *Service) SetTieBreaks(ctx context.Context, req *pb.SetTieBreaksRequest)
 	if req.GetSection() != "" {
 		field = "tie_breaks of section " + req.GetSection()
 	}
-	list, err := checkList(field, req.GetTieBreaks())
+	teams, err := s.teamEvent(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	list, err := checkList(field, req.GetTieBreaks(), teams)
 	if err != nil {
 		return nil, err
 	}

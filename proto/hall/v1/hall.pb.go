@@ -8059,8 +8059,12 @@ type StandingsResponse struct {
 	Rows           []*StandingsRow        `protobuf:"bytes,6,rep,name=rows,proto3" json:"rows,omitempty"`                            // in rank order
 	Section        string                 `protobuf:"bytes,7,opt,name=section,proto3" json:"section,omitempty"`
 	RoundRobin     bool                   `protobuf:"varint,8,opt,name=round_robin,json=roundRobin,proto3" json:"round_robin,omitempty"` // counted as a round robin (pre-determined pairings)
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// A team event (its TRF has team lines, 013 or 310): the teams' table,
+	// in rank order, and the acronyms of its tie-break list; empty otherwise.
+	Teams         []*TeamStandingsRow `protobuf:"bytes,9,rep,name=teams,proto3" json:"teams,omitempty"`
+	TeamTieBreaks []string            `protobuf:"bytes,10,rep,name=team_tie_breaks,json=teamTieBreaks,proto3" json:"team_tie_breaks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StandingsResponse) Reset() {
@@ -8147,6 +8151,20 @@ func (x *StandingsResponse) GetRoundRobin() bool {
 		return x.RoundRobin
 	}
 	return false
+}
+
+func (x *StandingsResponse) GetTeams() []*TeamStandingsRow {
+	if x != nil {
+		return x.Teams
+	}
+	return nil
+}
+
+func (x *StandingsResponse) GetTeamTieBreaks() []string {
+	if x != nil {
+		return x.TeamTieBreaks
+	}
+	return nil
 }
 
 type StandingsRow struct {
@@ -8635,6 +8653,91 @@ func (x *EnrolLink) GetQrSvg() string {
 		return x.QrSvg
 	}
 	return ""
+}
+
+// TeamStandingsRow is one team's line of a team event's standings.
+type TeamStandingsRow struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Rank          int32                  `protobuf:"varint,1,opt,name=rank,proto3" json:"rank,omitempty"`   // shared only when the ranking score and every tie-break are equal
+	Start         int32                  `protobuf:"varint,2,opt,name=start,proto3" json:"start,omitempty"` // the team's number (its order in the file's team lines)
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	MatchPoints   string                 `protobuf:"bytes,4,opt,name=match_points,json=matchPoints,proto3" json:"match_points,omitempty"` // exact decimals: "5", "4.5"
+	GamePoints    string                 `protobuf:"bytes,5,opt,name=game_points,json=gamePoints,proto3" json:"game_points,omitempty"`
+	TieBreaks     []string               `protobuf:"bytes,6,rep,name=tie_breaks,json=tieBreaks,proto3" json:"tie_breaks,omitempty"` // in the order of StandingsResponse.team_tie_breaks
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TeamStandingsRow) Reset() {
+	*x = TeamStandingsRow{}
+	mi := &file_hall_v1_hall_proto_msgTypes[100]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TeamStandingsRow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TeamStandingsRow) ProtoMessage() {}
+
+func (x *TeamStandingsRow) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[100]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TeamStandingsRow.ProtoReflect.Descriptor instead.
+func (*TeamStandingsRow) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{100}
+}
+
+func (x *TeamStandingsRow) GetRank() int32 {
+	if x != nil {
+		return x.Rank
+	}
+	return 0
+}
+
+func (x *TeamStandingsRow) GetStart() int32 {
+	if x != nil {
+		return x.Start
+	}
+	return 0
+}
+
+func (x *TeamStandingsRow) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *TeamStandingsRow) GetMatchPoints() string {
+	if x != nil {
+		return x.MatchPoints
+	}
+	return ""
+}
+
+func (x *TeamStandingsRow) GetGamePoints() string {
+	if x != nil {
+		return x.GamePoints
+	}
+	return ""
+}
+
+func (x *TeamStandingsRow) GetTieBreaks() []string {
+	if x != nil {
+		return x.TieBreaks
+	}
+	return nil
 }
 
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
@@ -9303,7 +9406,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"tournament\x12\x1f\n" +
 	"\vafter_round\x18\x02 \x01(\x05R\n" +
 	"afterRound\x12\x18\n" +
-	"\asection\x18\x03 \x01(\tR\asection\"\xa9\x02\n" +
+	"\asection\x18\x03 \x01(\tR\asection\"\x82\x03\n" +
 	"\x11StandingsResponse\x12#\n" +
 	"\rtournament_id\x18\x01 \x01(\tR\ftournamentId\x12'\n" +
 	"\x0ftournament_name\x18\x02 \x01(\tR\x0etournamentName\x12\x1f\n" +
@@ -9315,7 +9418,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x04rows\x18\x06 \x03(\v2\x15.hall.v1.StandingsRowR\x04rows\x12\x18\n" +
 	"\asection\x18\a \x01(\tR\asection\x12\x1f\n" +
 	"\vround_robin\x18\b \x01(\bR\n" +
-	"roundRobin\"\x82\x02\n" +
+	"roundRobin\x12/\n" +
+	"\x05teams\x18\t \x03(\v2\x19.hall.v1.TeamStandingsRowR\x05teams\x12&\n" +
+	"\x0fteam_tie_breaks\x18\n" +
+	" \x03(\tR\rteamTieBreaks\"\x82\x02\n" +
 	"\fStandingsRow\x12\x12\n" +
 	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x14\n" +
 	"\x05start\x18\x02 \x01(\x05R\x05start\x12\x14\n" +
@@ -9363,7 +9469,16 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05table\x18\x05 \x01(\x05R\x05table\x12\x14\n" +
 	"\x05venue\x18\x06 \x01(\tR\x05venue\x12\x12\n" +
 	"\x04what\x18\a \x01(\tR\x04what\x12\x15\n" +
-	"\x06qr_svg\x18\b \x01(\tR\x05qrSvg*<\n" +
+	"\x06qr_svg\x18\b \x01(\tR\x05qrSvg\"\xb3\x01\n" +
+	"\x10TeamStandingsRow\x12\x12\n" +
+	"\x04rank\x18\x01 \x01(\x05R\x04rank\x12\x14\n" +
+	"\x05start\x18\x02 \x01(\x05R\x05start\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12!\n" +
+	"\fmatch_points\x18\x04 \x01(\tR\vmatchPoints\x12\x1f\n" +
+	"\vgame_points\x18\x05 \x01(\tR\n" +
+	"gamePoints\x12\x1d\n" +
+	"\n" +
+	"tie_breaks\x18\x06 \x03(\tR\ttieBreaks*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -9512,7 +9627,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 103)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 104)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -9627,9 +9742,10 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*Words)(nil),                      // 110: hall.v1.Words
 	(*IssueClockLinkRequest)(nil),      // 111: hall.v1.IssueClockLinkRequest
 	(*EnrolLink)(nil),                  // 112: hall.v1.EnrolLink
-	nil,                                // 113: hall.v1.Tournament.SectionTieBreaksEntry
-	nil,                                // 114: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
-	nil,                                // 115: hall.v1.Words.ParamsEntry
+	(*TeamStandingsRow)(nil),           // 113: hall.v1.TeamStandingsRow
+	nil,                                // 114: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 115: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	nil,                                // 116: hall.v1.Words.ParamsEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -9686,9 +9802,9 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	42,  // 51: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
 	15,  // 52: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
 	41,  // 53: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	113, // 54: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	114, // 54: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
 	15,  // 55: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	114, // 56: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	115, // 56: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
 	15,  // 57: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
 	7,   // 58: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
 	47,  // 59: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
@@ -9744,87 +9860,88 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	100, // 109: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
 	20,  // 110: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
 	107, // 111: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
-	108, // 112: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
-	115, // 113: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
-	22,  // 114: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 115: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 116: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 117: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 118: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 119: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 120: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 121: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 122: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 123: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 124: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 125: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 126: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 127: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 128: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 129: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 130: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 131: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 132: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 133: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 134: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 135: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 136: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 137: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 138: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 139: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 140: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 141: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 142: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 143: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	105, // 144: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
-	109, // 145: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
-	111, // 146: hall.v1.Arbiter.IssueClockLink:input_type -> hall.v1.IssueClockLinkRequest
-	98,  // 147: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 148: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 149: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 150: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 151: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 152: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 153: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 154: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 155: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 156: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 157: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 158: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 159: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 160: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 161: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 162: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 163: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 164: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 165: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 166: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 167: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 168: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 169: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 170: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 171: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 172: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 173: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 174: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 175: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 176: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 177: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 178: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 179: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 180: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	106, // 181: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
-	44,  // 182: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
-	112, // 183: hall.v1.Arbiter.IssueClockLink:output_type -> hall.v1.EnrolLink
-	99,  // 184: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 185: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 186: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 187: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	151, // [151:188] is the sub-list for method output_type
-	114, // [114:151] is the sub-list for method input_type
-	114, // [114:114] is the sub-list for extension type_name
-	114, // [114:114] is the sub-list for extension extendee
-	0,   // [0:114] is the sub-list for field type_name
+	113, // 112: hall.v1.StandingsResponse.teams:type_name -> hall.v1.TeamStandingsRow
+	108, // 113: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
+	116, // 114: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
+	22,  // 115: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 116: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 117: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 118: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 119: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 120: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 121: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 122: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 123: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 124: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 125: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 126: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 127: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 128: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 129: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 130: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 131: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 132: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 133: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 134: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 135: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 136: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 137: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 138: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 139: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 140: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 141: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 142: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 143: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 144: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	105, // 145: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
+	109, // 146: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
+	111, // 147: hall.v1.Arbiter.IssueClockLink:input_type -> hall.v1.IssueClockLinkRequest
+	98,  // 148: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 149: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 150: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 151: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 152: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 153: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 154: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 155: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 156: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 157: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 158: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 159: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 160: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 161: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 162: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 163: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 164: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 165: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 166: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 167: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 168: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 169: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 170: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 171: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 172: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 173: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 174: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 175: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 176: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 177: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 178: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 179: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 180: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 181: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 182: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 183: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	112, // 184: hall.v1.Arbiter.IssueClockLink:output_type -> hall.v1.EnrolLink
+	99,  // 185: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 186: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 187: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 188: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	152, // [152:189] is the sub-list for method output_type
+	115, // [115:152] is the sub-list for method input_type
+	115, // [115:115] is the sub-list for extension type_name
+	115, // [115:115] is the sub-list for extension extendee
+	0,   // [0:115] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -9854,7 +9971,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   103,
+			NumMessages:   104,
 			NumExtensions: 0,
 			NumServices:   4,
 		},

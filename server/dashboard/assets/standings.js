@@ -6,6 +6,8 @@
 // sort on a click (again: the other way), the search narrows the rows by
 // name, and standings of a round still playing say they are provisional.
 // A result arriving on the hall's feed, or corrected, moves them at once.
+// A team event's answer has its teams too: their table (rank, team, match
+// and game points, the teams' tie-breaks) stands above the players'.
 
 import { el, option } from "./dom.js";
 import { call } from "./api.js";
@@ -19,6 +21,7 @@ export class Standings {
     this.form = dialog.querySelector("form");
     this.says = dialog.querySelector("#st-says");
     this.table = dialog.querySelector("#st-table");
+    this.teams = dialog.querySelector("#st-teams");
     this.print = dialog.querySelector("#st-print");
     this.pairings = dialog.querySelector("#st-pairings");
     this.results = dialog.querySelector("#st-results");
@@ -82,6 +85,7 @@ export class Standings {
       this.says.textContent = e.message;
       this.answer = null;
       this.table.replaceChildren();
+      this.teams.hidden = true;
       return;
     }
     if (n !== this.asked) return;
@@ -156,6 +160,24 @@ export class Standings {
     thead.append(head);
     tbody.append(...body);
     this.table.replaceChildren(thead, tbody);
+    this.renderTeams(r);
+  }
+
+  // renderTeams fills the teams' table (its first four headings are the
+  // page's), hidden when the tournament has no teams.
+  renderTeams(r) {
+    const teams = r.teams || [], tbs = r.teamTieBreaks || [];
+    this.teams.hidden = !teams.length;
+    const head = this.teams.tHead.rows[0];
+    while (head.cells.length > 4) head.lastElementChild.remove();
+    for (const t of tbs) head.append(el("th", "num tb", t));
+    this.teams.tBodies[0].replaceChildren(...teams.map(x => {
+      const tr = el("tr");
+      tr.dataset.team = x.start;
+      tr.append(el("td", "num", String(x.rank || "")), el("td", "name", x.name || ""), el("td", "num pts", x.matchPoints || "0"), el("td", "num", x.gamePoints || "0"));
+      for (const v of x.tieBreaks || []) tr.append(el("td", "num tb", v));
+      return tr;
+    }));
   }
 }
 
