@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,5 +67,13 @@ func TestDashboardTeamStandingsOnAPhone(t *testing.T) {
 	}
 	if w := widerThanView(t, p); len(w) != 0 {
 		t.Errorf("at 390 px, wider than the phone: %v", w)
+	}
+
+	// The print page puts the same teams above the players, on paper.
+	pr := p.printPage("teams-standings.pdf", "/print/standings/Nordic%20Teams")
+	for _, w := range want.GetTeams() {
+		if l := pr.lineOf(append([]string{strconv.Itoa(int(w.GetRank()))}, append(strings.Fields(w.GetName()), w.GetMatchPoints(), w.GetGamePoints())...)...); l == "" {
+			t.Errorf("the printed standings lack team %s (%s MP, %s GP):\n%s", w.GetName(), w.GetMatchPoints(), w.GetGamePoints(), strings.Join(pr.lines, "\n"))
+		}
 	}
 }

@@ -132,9 +132,10 @@ async function standings(name, q) {
   $("sheet-title").textContent = r.tournamentName + (r.section ? ", " + t("board.section", { section: r.section }) : "") + ": " + t("print.standings_after", { round: after });
   const sub = $("sheet-sub");
   sub.replaceChildren();
-  if (r.provisional) sub.append(el("span", "provisional", "PROVISIONAL"), " round " + after + " is still playing; ");
+  if (r.provisional) sub.append(el("span", "provisional", t("st.provisional", { round: after })), " ");
   sub.append((tbs.length ? t("print.tie_breaks", { list: tbs.join(", ") }) : t("print.no_tie_breaks")) + (r.roundRobin ? " " + t("st.round_robin") : "") + ". " +
     t("print.printed_cap", { when: printedAt() }));
+  teams(r);
   const tbl = $("sheet-table");
   tbl.className = "standings";
   tbl.replaceChildren();
@@ -154,6 +155,24 @@ async function standings(name, q) {
   }
   tbl.append(body);
   $("sheet-foot").textContent = t("print.crosstable_foot");
+}
+
+// teams prints a team event's table (rank, team, match and game points,
+// the teams' tie-breaks) above the players', or hides it.
+function teams(r) {
+  const tbl = $("sheet-teams"), list = r.teams || [], tbs = r.teamTieBreaks || [];
+  tbl.hidden = !list.length;
+  tbl.replaceChildren();
+  if (!list.length) return;
+  heads(tbl, [[t("st.rank"), "num"], [t("st.team"), ""], [t("st.mp"), "num"], [t("st.gp"), "num"], ...tbs.map(x => [x, "num"])]);
+  const body = el("tbody");
+  for (const x of list) {
+    const tr = el("tr");
+    const cells = [[x.rank, "num"], [x.name || "", "name"], [x.matchPoints || "0", "num"], [x.gamePoints || "0", "num"], ...tbs.map((_, i) => [(x.tieBreaks || [])[i] || "", "num"])];
+    for (const [v, cls] of cells) tr.append(el("td", cls, String(v)));
+    body.append(tr);
+  }
+  tbl.append(body);
 }
 
 boot();
