@@ -60,6 +60,20 @@ func TestFacePlaysAGameToTheFlag(t *testing.T) {
 	f.poll("on its board, online", `document.getElementById("link").textContent === "online" &&
 		JSON.parse(hallclockDevice.state()).assigned &&
 		document.getElementById("where").textContent.includes("board 1")`, 10*time.Second)
+	arb, ctx := h.Arbiter(t)
+	devs, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, d := range devs.GetDevices() {
+		if d.GetDeviceId() == dev {
+			listed = d.GetKind() == "tablet" && d.GetBoardId() == board && d.GetOnline()
+		}
+	}
+	if !listed {
+		t.Errorf("the enrolled browser %s is not listed as an online tablet on board %s: %v", dev, board, devs.GetDevices())
+	}
 	if got := f.text("#status"); got != "Waiting for the start" {
 		t.Errorf("before the start the status says %q", got)
 	}
