@@ -67,6 +67,10 @@ var routesNotReads = map[string]string{
 	"GET /print/":                         "the print pages' HTML (pairings, results, standings) for a signed-in arbiter; what they show is read through the API",
 	"GET /words/{file}":                   "the catalogues of the audit's words in each language, the same for every hall",
 	"GET /clock/enrol":                    "a clock link's page: the board or table the link makes a clock of, to the holder of its one-time code only",
+	"GET /clock":                          "the tablet clock face's HTML, nothing of the hall: what it shows it hears through the device's own stream (/clocklink), with the credentials the browser keeps",
+	"GET /clockface/{file}":               "the clock face's script and style, the same for every hall",
+	"GET /clockface/wasm.json":            "the names (content hashes) of the current WebAssembly and its loader, the same for every hall",
+	"GET /assets/{file}":                  "the device library compiled to WebAssembly and its loader, the same for every hall",
 }
 
 // sectionHallWithByes is a round of sections A and B, each with a board
@@ -385,7 +389,7 @@ func TestReadPathsComplete(t *testing.T) {
 	root := filepath.Dir(file)
 	route := regexp.MustCompile(`\.Handle(?:Func)?\("((?:GET|POST|DELETE) [^"]+)"`)
 	var found []string
-	for _, dir := range []string{".", "arbiter", "auth", "broadcast", "dashboard", "fanout", "enrol"} {
+	for _, dir := range []string{".", "arbiter", "auth", "broadcast", "dashboard", "fanout", "enrol", "clockface", "../internal/clockwasm"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {

@@ -50,6 +50,8 @@ var pageFiles = []string{
 	"server/gateway/federation.html",
 	"server/assist/assets/index.html",
 	"server/assist/assets/assist.js",
+	"server/clockface/assets/index.html",
+	"server/clockface/assets/face.js",
 	"server/dashboard/assets/index.html",
 	"server/dashboard/assets/print.html",
 	"server/dashboard/assets/actions.js",

@@ -38,6 +38,13 @@ func TestOnlyTheFaceRunsWasm(t *testing.T) {
 			t.Errorf("GET %s: Content-Security-Policy %q is not the hall's strict one", path, csp)
 		}
 	}
+	// The face's words come from the hall's catalogues: its page loads
+	// /i18n/i18n.js from the hall itself, which its policy allows.
+	face := get("/clock")
+	if !strings.Contains(face.Body.String(), `<script src="/i18n/i18n.js"></script>`) ||
+		!strings.Contains(face.Header().Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Errorf("GET /clock: the page does not load /i18n/i18n.js under script-src 'self' (policy %q)", face.Header().Get("Content-Security-Policy"))
+	}
 	var paths map[string]string
 	if err := json.Unmarshal(get("/clockface/wasm.json").Body.Bytes(), &paths); err != nil {
 		t.Fatal(err)

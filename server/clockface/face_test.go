@@ -148,6 +148,41 @@ func (f *face) enrol(base, deviceID, token string) {
 	f.reload()
 }
 
+// enrolByLink makes the browser the clock of board as a person does: the
+// arbiter issues a clock link (IssueClockLink, as `hallctl clock-link`
+// does), the browser opens it, the button is pressed and the enrolment
+// page opens the face. It returns the credentials the page kept.
+func (f *face) enrolByLink(h *halltest.Hall, base, board string) credentials {
+	f.t.Helper()
+	arb, ctx := h.Arbiter(f.t)
+	l, err := arb.IssueClockLink(ctx, &pb.IssueClockLinkRequest{BoardId: board, BaseUrl: base})
+	if err != nil {
+		f.t.Fatalf("a clock link for board %s: %v", board, err)
+	}
+	f.do("open the clock link", navigate(l.GetUrl()))
+	if err := browsertest.Click(f.ctx, "#enrol", 10*time.Second); err != nil {
+		f.t.Fatalf("press the enrolment page's button: %v\n%s", err, f.dump())
+	}
+	f.poll("the face shown", `location.pathname === "/clock" && !document.getElementById("face").hidden && !!window.hallclockDevice`, 20*time.Second)
+	return f.credentials()
+}
+
+// credentials is what the enrolment page keeps in the browser.
+type credentials struct {
+	DeviceID string `json:"device_id"`
+	Token    string `json:"token"`
+	Label    string `json:"label"`
+}
+
+func (f *face) credentials() credentials {
+	f.t.Helper()
+	var c credentials
+	if err := json.Unmarshal([]byte(evalAs[string](f, `localStorage.getItem("hallclock.device") || "{}"`)), &c); err != nil || c.DeviceID == "" || c.Token == "" {
+		f.t.Fatalf("the browser keeps no clock credentials (%+v, %v)", c, err)
+	}
+	return c
+}
+
 func (f *face) reload() {
 	f.t.Helper()
 	f.do("reload", chromedp.Reload())

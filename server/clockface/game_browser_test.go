@@ -34,8 +34,9 @@ func getBoard(t *testing.T, h *halltest.Hall, id string) *pb.Board {
 	return b
 }
 
-// A browser without a clock's credentials says so plainly; with them
-// (as the enrolment page leaves them) it is the board's clock: the
+// A browser without a clock's credentials says so plainly; enrolled by a
+// clock link (the button pressed on the link's page) it is the board's
+// clock: the
 // arbiter starts the round, the players press their halves and keys, a
 // press on the half not running does nothing, White's flag falls, and
 // the hall's result, times and record are the page's.
@@ -53,9 +54,26 @@ func TestFacePlaysAGameToTheFlag(t *testing.T) {
 		t.Errorf("without credentials the page says %q", got)
 	}
 
-	f.enrol(base, "CLK-001", h.DeviceToken(t, "CLK-001"))
+	// Enrolled by a real clock link: the tablet is a new device of the
+	// hall, the board's clock from now on.
+	dev := f.enrolByLink(h, base, board).DeviceID
 	f.poll("on its board, online", `document.getElementById("link").textContent === "online" &&
+		JSON.parse(hallclockDevice.state()).assigned &&
 		document.getElementById("where").textContent.includes("board 1")`, 10*time.Second)
+	arb, ctx := h.Arbiter(t)
+	devs, err := arb.ListDevices(ctx, &pb.ListDevicesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, d := range devs.GetDevices() {
+		if d.GetDeviceId() == dev {
+			listed = d.GetKind() == "tablet" && d.GetBoardId() == board && d.GetOnline()
+		}
+	}
+	if !listed {
+		t.Errorf("the enrolled browser %s is not listed as an online tablet on board %s: %v", dev, board, devs.GetDevices())
+	}
 	if got := f.text("#status"); got != "Waiting for the start" {
 		t.Errorf("before the start the status says %q", got)
 	}
@@ -96,14 +114,14 @@ func TestFacePlaysAGameToTheFlag(t *testing.T) {
 	if hall.GetWhite().GetRemainingMs() != page.WhiteMs || hall.GetBlack().GetRemainingMs() != page.BlackMs {
 		t.Errorf("times: hall %d / %d ms, page %d / %d ms", hall.GetWhite().GetRemainingMs(), hall.GetBlack().GetRemainingMs(), page.WhiteMs, page.BlackMs)
 	}
-	sameEvents(t, f.recorded("CLK-001"), boardEvents(t, h, board), "CLK-001")
+	sameEvents(t, f.recorded(dev), boardEvents(t, h, board), dev)
 	if s := f.state(); s.Status != "finished" {
 		t.Errorf("status %q after the flag", s.Status)
 	}
 	// A press after the end: refused by the law, recorded nowhere.
-	n := len(f.recorded("CLK-001"))
+	n := len(f.recorded(dev))
 	f.press("black")
-	if m := len(f.recorded("CLK-001")); m != n {
+	if m := len(f.recorded(dev)); m != n {
 		t.Errorf("a press after the game ended recorded %d events", m-n)
 	}
 }

@@ -45,7 +45,9 @@ func (b *Board) assignment(ctx context.Context) (*pb.Assignment, error) {
 // SendAssignment tells a connected device which board it keeps (with the
 // board's history) and, on connect (withCommands), sends again the board's
 // pending commands. A device that keeps no board is told so (an empty
-// Assignment).
+// Assignment). From then on (and not before) the board's commands reach
+// the device (toldLink): a command issued while a new session's Welcome
+// is out but its board is not stays pending and follows the Assignment.
 func (h *Hall) SendAssignment(ctx context.Context, dev string, withCommands bool) {
 	l := h.link(dev)
 	if l == nil {
@@ -54,11 +56,13 @@ func (h *Hall) SendAssignment(ctx context.Context, dev string, withCommands bool
 	b := h.BoardOfDevice(dev)
 	if b == nil {
 		l.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
+		h.assigned(l, dev)
 		return
 	}
 	_ = b.do(ctx, func() {
 		if b.rec.DeviceID != dev || b.rec.Source != storage.SourceDevice {
 			l.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: &pb.Assignment{}}})
+			h.assigned(l, dev)
 			return
 		}
 		a, err := b.assignment(ctx)
@@ -70,6 +74,7 @@ func (h *Hall) SendAssignment(ctx context.Context, dev string, withCommands bool
 			return
 		}
 		l.Send(&pb.ServerMessage{Msg: &pb.ServerMessage_Assignment{Assignment: a}})
+		h.assigned(l, dev)
 		if withCommands {
 			for _, c := range b.pending {
 				b.sendCommand(c)

@@ -126,12 +126,12 @@ func (b *Board) announce(ctx context.Context, id *auth.Identity, side rules.Side
 	default:
 		talking, voices := b.h.Voice(dev)
 		switch {
-		case b.h.link(dev) == nil:
+		case b.h.toldLink(dev) == nil:
 			resp.Note = "the clock " + dev + " is not connected"
 		case !talking:
 			resp.Note = "the clock " + dev + " is not a talking clock"
 		default:
-			l, resp.DeviceId = b.h.link(dev), dev
+			l, resp.DeviceId = b.h.toldLink(dev), dev
 			resp.Announce = wire.Announce(b.state.Project(b.now()), side, voices)
 		}
 	}

@@ -158,9 +158,12 @@ func (b *Board) assistantMay(id *auth.Identity, e rules.Event) error {
 	return rules.AssistantMay(b.state, side, e)
 }
 
-// sendCommand sends a command to the board's device if it is connected.
+// sendCommand sends a command to the board's device if it is connected
+// and was sent its board: a command never reaches a clock ahead of its
+// Assignment (it would refuse it for want of a board, and not take it
+// again when it comes with the Assignment).
 func (b *Board) sendCommand(c *command) bool {
-	l := b.h.link(b.rec.DeviceID)
+	l := b.h.toldLink(b.rec.DeviceID)
 	if l == nil {
 		return false
 	}

@@ -46,6 +46,7 @@ func (h *Hall) attach(l DeviceLink, dev string, hello *pb.Hello, acked uint64) *
 	f.mu.Lock()
 	old := f.links[dev]
 	f.links[dev] = l
+	delete(f.told, dev) // until its board is sent (SendAssignment)
 	info := f.devices[dev]
 	if info == nil {
 		info = &Device{rec: storage.DeviceRecord{ID: dev, BatteryPct: -1}}
@@ -94,6 +95,7 @@ func (h *Hall) detach(l DeviceLink, dev string) {
 	current := f.links[dev] == l
 	if current {
 		delete(f.links, dev)
+		delete(f.told, dev)
 		if info := f.devices[dev]; info != nil {
 			info.mu.Lock()
 			info.online = false

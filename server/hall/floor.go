@@ -19,7 +19,12 @@ type floor struct {
 	boards   map[string]*Board
 	byDevice map[string]string     // device id → board id
 	links    map[string]DeviceLink // device id → its live link
-	devices  map[string]*Device    // devices heard from since the start
+	// told holds a device's live link once the link was sent its board
+	// (an Assignment, empty if none): commands and announcements go to
+	// it only then, so that none reaches a clock before its board
+	// (docs/protocol.md: Hello → Welcome → Assignment → the rest).
+	told    map[string]DeviceLink
+	devices map[string]*Device // devices heard from since the start
 }
 
 // keep records that dev keeps board boardID's clock ("": no board's),
@@ -46,7 +51,7 @@ func (h *Hall) Fleet() int {
 }
 
 func newFloor() floor {
-	return floor{boards: map[string]*Board{}, byDevice: map[string]string{}, links: map[string]DeviceLink{}, devices: map[string]*Device{}}
+	return floor{boards: map[string]*Board{}, byDevice: map[string]string{}, links: map[string]DeviceLink{}, told: map[string]DeviceLink{}, devices: map[string]*Device{}}
 }
 
 // Board returns a board by id (hallerr.ErrUnknownBoard if there is none).
@@ -98,6 +103,31 @@ func (h *Hall) link(dev string) DeviceLink {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	return f.links[dev]
+}
+
+// toldLink returns a device's live link if it was sent its board
+// (assigned), or nil: what a board sends its clock (a command, an
+// announcement) goes through it, never ahead of the Assignment.
+func (h *Hall) toldLink(dev string) DeviceLink {
+	f := &h.floor
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if l := f.told[dev]; l != nil && f.links[dev] == l {
+		return l
+	}
+	return nil
+}
+
+// assigned records that link l of dev was sent its board (SendAssignment,
+// on the board's actor, before the board's pending commands), if l is
+// still the device's live link.
+func (h *Hall) assigned(l DeviceLink, dev string) {
+	f := &h.floor
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.links[dev] == l {
+		f.told[dev] = l
+	}
 }
 
 // DeviceState says whether a device is connected and which board it keeps

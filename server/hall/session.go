@@ -87,7 +87,8 @@ func (h *Hall) SessionStats() SessionStats {
 // carries: the session is registered after it, so nothing (an assignment,
 // a command) reaches the device before it. Then a board the Hello names
 // that the device does not keep is refused, and the device is sent its
-// assignment. An error (the store failed) means the device comes back;
+// assignment, then its board's pending commands: a command issued before
+// the assignment is out waits for it (toldLink). An error (the store failed) means the device comes back;
 // nothing was registered.
 func (h *Hall) Open(ctx context.Context, dev string, hello *pb.Hello, out DeviceLink, beatEvery time.Duration) (*Session, *pb.Welcome, error) {
 	acked, err := h.store.DeviceAcked(ctx, dev)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -342,5 +344,72 @@ func TestSecondSessionTakesOver(t *testing.T) {
 	defer second.mu.Unlock()
 	if second.cut != nil {
 		t.Errorf("the second link was cut with %v, want it kept", second.cut)
+	}
+}
+
+// A command issued between a session's Welcome and its Assignment (the
+// device's link registered, its board not yet sent: the board's actor
+// busy) reaches the device only after the Assignment, once: before,
+// the device refused it for want of a board and ignored it when it came
+// again with the Assignment, while the hall kept it pending as sent.
+func TestCommandNeverReachesTheDeviceBeforeItsBoard(t *testing.T) {
+	t.Parallel()
+	h := hallForTest(t)
+	ctx := context.Background()
+	first, _, _ := open(t, h, 0, 1)
+	if err := first.Event(ctx, event(1, "b1", start(0))); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	b, err := h.Board("b1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy, release, issued := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		issued <- b.do(ctx, func() {
+			close(busy)
+			<-release
+			// On the actor, as every arbiter's command is issued: the
+			// device's new link is registered, its board not yet sent.
+			chief := &auth.Identity{Role: auth.RoleChief, Label: "test"}
+			_, _, err := b.submit(ctx, chief, &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_PAUSE}, "test")
+			if err != nil {
+				t.Errorf("the command was refused: %v", err)
+			}
+		})
+	}()
+	<-busy
+	l := &fakeLink{}
+	opened := make(chan error, 1)
+	go func() {
+		_, _, err := h.Open(ctx, "d1", &pb.Hello{DeviceId: "d1", LastAckedSeq: 1, NextSeq: 2}, l, time.Second)
+		opened <- err
+	}()
+	// The condition, not a time: Open has registered the link and waits
+	// for the board's actor to send the Assignment.
+	for h.link("d1") != l {
+		runtime.Gosched()
+	}
+	close(release)
+	if err := <-issued; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-opened; err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, m := range l.take() {
+		switch {
+		case m.m.GetWelcome() != nil:
+			order = append(order, "welcome")
+		case m.m.GetAssignment() != nil:
+			order = append(order, "assignment")
+		case m.m.GetCommand() != nil:
+			order = append(order, "command")
+		}
+	}
+	if want := []string{"welcome", "assignment", "command"}; !slices.Equal(order, want) {
+		t.Errorf("the device was sent %v; want %v (its board before any command, the command once)", order, want)
 	}
 }

@@ -4,6 +4,9 @@
 // screen's wake lock.
 
 const $ = (id) => document.getElementById(id);
+// The page's words, from the hall's catalogues (/i18n/i18n.js, loaded
+// before this module runs).
+const t = (key, params) => (window.I18N ? I18N.t(key, params) : key);
 const CREDS_KEY = "hallclock.device";
 const SWAP_KEY = "hallclock.swap";
 
@@ -61,13 +64,26 @@ export function formatMs(ms) {
   return h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
 }
 
+// tenths writes a number of seconds with at most (or, fixed, exactly) one
+// decimal, as the page's language writes numbers.
+function tenths(s, fixed) {
+  const opts = { maximumFractionDigits: 1, minimumFractionDigits: fixed ? 1 : 0 };
+  return window.I18N ? I18N.number(s, opts) : s.toFixed(fixed ? 1 : 0);
+}
+
 function secs(ms) {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+  return t("face.secs", { s: tenths(Math.floor(ms / 100) / 10, false) });
 }
 
 function bonusText(b) {
   if (!b || !b.kind) return "";
-  return { increment: `+${secs(b.ms)} a move`, delay: `delay ${secs(b.ms)}`, bronstein: `Bronstein ${secs(b.ms)}` }[b.kind] || "";
+  const s = secs(b.ms);
+  switch (b.kind) {
+    case "increment": return t("face.increment", { s });
+    case "delay": return t("face.delay", { s });
+    case "bronstein": return t("face.bronstein", { s });
+  }
+  return "";
 }
 
 function playerText(p) {
@@ -75,10 +91,20 @@ function playerText(p) {
   return [p.title, p.name, p.rating ? `(${p.rating})` : ""].filter(Boolean).join(" ");
 }
 
-const terminations = {
-  normal: "", time: "on time", illegal_move: "illegal move", default: "by default",
-  quickplay_claim: "quickplay claim", arbiter: "by the arbiter", agreement: "by agreement",
-};
+// terminationText is how a game ended, in words ("" for a normal end or
+// one the catalogue does not know: the hall's own word is shown then).
+function terminationText(term) {
+  switch (term) {
+    case "": case "normal": return "";
+    case "time": return t("face.term.time");
+    case "illegal_move": return t("face.term.illegal_move");
+    case "default": return t("face.term.default");
+    case "quickplay_claim": return t("face.term.quickplay_claim");
+    case "arbiter": return t("face.term.arbiter");
+    case "agreement": return t("face.term.agreement");
+  }
+  return term;
+}
 
 // --- drawing -----------------------------------------------------------------
 
@@ -86,39 +112,38 @@ function where(v, label) {
   const parts = [];
   if (v.tournament) parts.push(v.tournament);
   if (v.section) parts.push(v.section);
-  if (v.round) parts.push(`round ${v.round}`);
-  if (v.board_number) parts.push(`board ${v.board_number}`);
-  if (v.table) parts.push(`table ${v.table}`);
+  if (v.round) parts.push(t("face.round", { n: v.round }));
+  if (v.board_number) parts.push(t("face.board", { n: v.board_number }));
+  if (v.table) parts.push(t("face.table", { n: v.table }));
   if (!parts.length && label) parts.push(label);
   return parts.join(" · ");
 }
 
 function linkText(v) {
-  if (v.connected) return v.outbox > 0 ? `online — sending ${v.outbox}` : "online";
-  return `offline — ${v.outbox} ${v.outbox === 1 ? "press" : "presses"} kept`;
+  if (v.connected) return v.outbox > 0 ? t("face.sending", { n: v.outbox }) : t("face.online");
+  return t("face.offline", { n: v.outbox });
 }
 
 function noticeOf(v) {
   if (v.taken_over) return ["", ""];
   if (v.time_unknown) {
-    return ["This clock was closed and cannot know how long: the arbiter must check the times", ""];
+    return [t("face.time_unknown"), ""];
   }
   if (v.status === "finished") {
-    const how = terminations[v.termination] || v.termination || "";
-    return [`Result ${v.result}${how ? " — " + how : ""}`, "ended"];
+    const how = terminationText(v.termination || "");
+    return [how ? t("face.result_how", { result: v.result, how }) : t("face.result", { result: v.result }), "ended"];
   }
   if (v.status === "paused") {
-    const reason = v.pause_reason ? ` — ${v.pause_reason}` : "";
-    return [`Paused by the arbiter${reason}`, ""];
+    return [v.pause_reason ? t("face.paused_reason", { reason: v.pause_reason }) : t("face.paused"), ""];
   }
-  if (v.status === "adjourned") return ["Adjourned", ""];
-  if (v.status === "referred") return ["The game is referred to the arbiter", ""];
+  if (v.status === "adjourned") return [t("face.adjourned"), ""];
+  if (v.status === "referred") return [t("face.referred"), ""];
   return ["", ""];
 }
 
 function statusText(v) {
-  if (!v.assigned) return "Waiting for the arbiter to give this clock a board";
-  if (v.status === "waiting") return "Waiting for the start";
+  if (!v.assigned) return t("face.no_board");
+  if (v.status === "waiting") return t("face.waiting");
   return "";
 }
 
@@ -131,17 +156,17 @@ function drawHalf(pos, v) {
   el.classList.toggle("running", running);
   el.classList.toggle("fallen", fallen);
   el.dataset.side = side;
-  el.setAttribute("aria-label", `${side === "white" ? "White" : "Black"}: press to complete the move`);
-  el.querySelector(".player").textContent = playerText(side === "white" ? v.white : v.black) || (side === "white" ? "White" : "Black");
+  el.setAttribute("aria-label", side === "white" ? t("face.press_white") : t("face.press_black"));
+  el.querySelector(".player").textContent = playerText(side === "white" ? v.white : v.black) || (side === "white" ? t("face.white") : t("face.black"));
   el.querySelector(".time").textContent = v.assigned ? formatMs(ms) : "–:––";
   const moves = side === "white" ? v.white_moves : v.black_moves;
   const period = side === "white" ? v.white_period : v.black_period;
   const parts = [];
-  if (v.periods > 1) parts.push(`period ${period}`);
-  if (v.assigned) parts.push(`${moves} ${moves === 1 ? "move" : "moves"}`);
+  if (v.periods > 1) parts.push(t("face.period", { n: period }));
+  if (v.assigned) parts.push(t("face.moves", { n: moves }));
   el.querySelector(".moves").textContent = parts.join(" · ");
   let bonus = bonusText(side === "white" ? v.white_bonus : v.black_bonus);
-  if (running && v.delay_left_ms > 0) bonus = `delay ${(Math.floor(v.delay_left_ms / 100) / 10).toFixed(1)}`;
+  if (running && v.delay_left_ms > 0) bonus = t("face.delay", { s: tenths(Math.floor(v.delay_left_ms / 100) / 10, true) });
   el.querySelector(".bonus").textContent = bonus;
   el.querySelector(".flag").hidden = !fallen;
   const say = $("say-" + pos);
@@ -196,15 +221,15 @@ function flagSound() {
 async function keepAwake() {
   const el = $("awake");
   if (!("wakeLock" in navigator) || !window.isSecureContext) {
-    el.textContent = "The screen may sleep: this page is not on HTTPS. Set the tablet's screen to stay on during the game.";
+    el.textContent = t("face.awake_http");
     return;
   }
   if (wakeLock && !wakeLock.released) return;
   try {
     wakeLock = await navigator.wakeLock.request("screen");
-    el.textContent = "The screen stays on";
+    el.textContent = t("face.awake_on");
   } catch (e) {
-    el.textContent = "The screen may sleep: " + e.message;
+    el.textContent = t("face.awake_error", { error: e.message });
   }
 }
 
@@ -287,9 +312,7 @@ function takenOver() {
   if (stopped) return;
   stopped = true;
   if (dev) dev.close();
-  message("Another browser is this clock now",
-    "This clock's link was opened in another browser, which has taken over the board. " +
-    "This page no longer keeps time. To use this tablet as a clock again, open a new clock link from the arbiter.");
+  message(t("face.taken_title"), t("face.taken_text"));
 }
 
 function onNotice(json) {
@@ -309,7 +332,7 @@ async function boot(creds) {
   const url = (location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/clocklink";
   const d = hallclock.openDevice({ url, token: creds.token, deviceID: creds.device_id, voices: voices() });
   if (typeof d === "string") {
-    message("This clock could not start", JSON.parse(d).error);
+    message(t("face.start_failed"), JSON.parse(d).error);
     return;
   }
   dev = d;
@@ -333,9 +356,7 @@ async function boot(creds) {
 
 const creds = readCreds();
 if (!creds) {
-  message("This browser is not a clock of the hall yet",
-    "To make it one, open a clock link from the arbiter on this tablet or phone " +
-    "(the dashboard's “Use a tablet as this table's clock”, or hallctl clock-link).");
+  message(t("face.not_clock_title"), t("face.not_clock_text"));
 } else {
-  boot(creds).catch((e) => message("This clock could not start", String(e && e.message || e)));
+  boot(creds).catch((e) => message(t("face.start_failed"), String(e && e.message || e)));
 }

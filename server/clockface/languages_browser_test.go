@@ -1,0 +1,148 @@
+package clockface_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/chesshall/hallclock/internal/i18n"
+	"github.com/chesshall/hallclock/internal/testkit/browsertest"
+	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/testkit/longtest"
+	pb "github.com/chesshall/hallclock/proto/hall/v1"
+)
+
+// words is a language's catalogue, its plain messages by key.
+func words(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	raw, err := i18n.Catalogue(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for k, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+// The face holds in every language of the hall (English, Korean, Russian,
+// Armenian), on a tablet in landscape (1280×800) and a phone in portrait
+// (390×844): before the start and paused by the arbiter with a reason
+// (its longest words), it says them from the language's catalogue, the
+// switcher is in the footer set to the language and never over a time,
+// nothing reaches past the screen and no text is cut.
+func TestFaceHoldsInEveryLanguage(t *testing.T) {
+	longtest.Skip(t)
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	r := h.NewRound(t, "Nordic Open Rapid Championship", 3, &pb.ClockConfig{TimeControl: "40/90m+30s:30m+30s"})
+	b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: 12, DeviceId: "CLK-012",
+		White: &pb.Player{Name: "Kristiansen-Vandenberghe, Magdalena", Title: "WGM", Rating: 2431},
+		Black: &pb.Player{Name: "Hallgrímsson, Þorvaldur", Title: "IM", Rating: 2467}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := h.HTTP(t)
+	token := h.DeviceToken(t, "CLK-012")
+	const reason = "a phone rang in the playing hall, the arbiter is checking it"
+	langs := i18n.Langs()
+
+	// check checks the face in lang as it is now, in both sizes.
+	check := func(f *face, lang, phase string, shown map[string]string) {
+		t.Helper()
+		for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {
+			name := fmt.Sprintf("%s %s %d×%d", lang, phase, size.w, size.h)
+			opts := []chromedp.EmulateViewportOption{}
+			if size.w < size.h {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
+			}
+			f.do(name, chromedp.EmulateViewport(size.w, size.h, opts...))
+			// Drawn again at the new size (the face draws every 50 ms).
+			f.poll(name+": laid out", fmt.Sprintf(`innerWidth === %d && innerHeight === %d`, size.w, size.h), 5*time.Second)
+			if got := evalAs[string](f, `document.documentElement.lang`); got != lang {
+				t.Errorf("%s: the page says lang=%q", name, got)
+			}
+			for sel, want := range shown {
+				if got := f.text(sel); strings.TrimSpace(got) != want {
+					t.Errorf("%s: %s says %q, want %q", name, sel, got, want)
+				}
+			}
+			if got := evalAs[string](f, `(document.querySelector("#foot .lang-switch") || {value: "none"}).value`); got != lang {
+				t.Errorf("%s: the footer's language switcher is set to %q", name, got)
+			}
+			f.fits(name)
+			cut, err := browsertest.Cut(f.ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cut {
+				t.Errorf("%s: cut: %s", name, c)
+			}
+			f.shot(fmt.Sprintf("face-%s-%s-%d.png", lang, phase, size.w), false)
+		}
+	}
+	// open opens the face in lang as the board's clock, on its board.
+	open := func(lang string) *face {
+		f := openFace(t, 1280, 800)
+		f.do("open the face in "+lang, navigate(base+"/clock?lang="+lang))
+		creds, _ := json.Marshal(map[string]string{"device_id": "CLK-012", "token": token, "label": "Table 12"})
+		evalAs[bool](f, `localStorage.setItem("hallclock.device", `+jsString(string(creds))+`), true`)
+		f.reload()
+		f.poll(lang+": online, on its board", `JSON.parse(hallclockDevice.state()).connected && JSON.parse(hallclockDevice.state()).assigned`, 15*time.Second)
+		return f
+	}
+	leave := func(f *face) {
+		evalAs[bool](f, `hallclockDevice.close(), true`) // one browser at a time is this clock
+		f.do("leave", navigate("about:blank"))
+	}
+
+	for i, lang := range langs {
+		w := words(t, lang)
+		f := open(lang)
+		check(f, lang, "waiting", map[string]string{"#status": w["face.waiting"]})
+		if i < len(langs)-1 {
+			leave(f)
+			continue
+		}
+		// The game starts and White moves.
+		startRound(t, h, b)
+		f.poll("running", `JSON.parse(hallclockDevice.state()).status === "running"`, 10*time.Second)
+		f.pressTo("white", "black")
+		leave(f)
+	}
+	// act has the arbiter act on the board, carried out by the face.
+	act := func(kind pb.ActionKind, reason string) {
+		t.Helper()
+		res, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: b.GetBoardId(), Reason: reason, Action: &pb.ClockAction{Kind: kind}})
+		if err != nil || res.GetStatus() != pb.CommandStatus_COMMAND_STATUS_APPLIED {
+			t.Fatalf("the arbiter's %v: %v %v", kind, res, err)
+		}
+	}
+	for _, lang := range langs {
+		w := words(t, lang)
+		f := open(lang)
+		if f.state().Status == "paused" { // the clock left paused (closed by the test's last page)
+			act(pb.ActionKind_ACTION_KIND_RESUME, "play goes on")
+			f.poll(lang+": running", `JSON.parse(hallclockDevice.state()).status === "running"`, 10*time.Second)
+		}
+		act(pb.ActionKind_ACTION_KIND_PAUSE, reason) // the face hears the reason with the command
+		f.poll(lang+": paused", `JSON.parse(hallclockDevice.state()).status === "paused"`, 10*time.Second)
+		check(f, lang, "paused", map[string]string{
+			"#notice":         strings.ReplaceAll(w["face.paused_reason"], "{reason}", reason),
+			"#half-b .bonus":  strings.ReplaceAll(w["face.increment"], "{s}", strings.ReplaceAll(w["face.secs"], "{s}", "30")),
+			"#swap":           "⇄",
+			"#half-a .flag":   w["face.flag"],
+			"#say-a":          w["face.say"],
+			"#half-a .player": "WGM Kristiansen-Vandenberghe, Magdalena (2431)",
+		})
+		leave(f)
+	}
+}
