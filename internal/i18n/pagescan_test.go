@@ -48,6 +48,7 @@ var pageFiles = []string{
 	"server/broadcast/display.html",
 	"server/broadcast/standings.html",
 	"server/gateway/federation.html",
+	"server/enrol/enrol.html",
 	"server/assist/assets/index.html",
 	"server/assist/assets/assist.js",
 	"server/dashboard/assets/index.html",
@@ -70,6 +71,7 @@ var pageFiles = []string{
 	"server/dashboard/assets/standings.js",
 	"server/dashboard/assets/stream.js",
 	"server/dashboard/assets/t.js",
+	"server/dashboard/assets/tablet.js",
 }
 
 // pending are page files not translated yet, each with why: the scan

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"time"
 
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
@@ -19,6 +20,16 @@ var enrolPage = template.Must(template.New("enrol").Parse(enrolHTML))
 type Page struct {
 	Links *Links
 	Codes hallerr.Codes // the statuses of refusals
+	// Zone is the hall's time zone: the page says the link's expiry in
+	// it, naming it (auth.Clock). nil: UTC.
+	Zone *time.Location
+}
+
+func (p *Page) zone() *time.Location {
+	if p.Zone == nil {
+		return time.UTC
+	}
+	return p.Zone
 }
 
 // maxBody bounds the POST: a code.
@@ -41,7 +52,7 @@ func (p *Page) render(w http.ResponseWriter, status int, d pageData) {
 	w.Header().Set("Cache-Control", "no-store")
 	// The page's URL holds the code: no referrer carries it elsewhere.
 	w.Header().Set("Referrer-Policy", "same-origin")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'")
 	w.WriteHeader(status)
 	d.StorageKey, d.FacePath = StorageKey, FacePath
 	_ = enrolPage.Execute(w, d)
@@ -61,7 +72,7 @@ func (p *Page) serveGet(w http.ResponseWriter, r *http.Request) {
 		p.render(w, status, pageData{Error: msg})
 		return
 	}
-	p.render(w, http.StatusOK, pageData{Code: code, What: what, Until: link.Expires.Local().Format("15:04")})
+	p.render(w, http.StatusOK, pageData{Code: code, What: what, Until: auth.Clock(link.Expires, p.zone())})
 }
 
 // POST Path, form code: spends the link and answers the new device's

@@ -87,9 +87,9 @@ export class BoardPanel {
     this.device.append(this.deviceText);
     if (this.canAudit) {
       // Arbiters and the chief: a tablet or phone as this board's clock.
-      const tablet = el("button", "tablet", i.table ? "Use a tablet as this table's clock" : "Use a tablet as this board's clock");
+      const tablet = el("button", "tablet", i.table ? t("tablet.button_table", { table: i.table }) : t("tablet.button_board"));
       tablet.type = "button";
-      tablet.title = "A one-time link and QR code: the tablet or phone that opens it becomes this board's clock";
+      tablet.title = t("tablet.button_title");
       tablet.onclick = () => offerTablet(this.rec.info);
       this.device.append(tablet);
     }
