@@ -96,6 +96,19 @@
 
   function t(key, params) { return tIn(lang, key, params); }
 
+  // refusal writes why the hall refused an action, from its Words w and
+  // its English sentence: in English the hall's own sentence (it names
+  // the article and the detail) in the message wrapKey ("Refused:
+  // {reason}"); in another language the refusal's words, with the
+  // article its parameter rule names.
+  function refusal(w, english, wrapKey) {
+    if (lang !== "en" && wordsKnown(w)) {
+      const rule = w.params && w.params.rule;
+      return words(w) + (rule ? " (" + rule + ")" : "");
+    }
+    return t(wrapKey, { reason: english || "" });
+  }
+
   // wordsKnown says whether the catalogues have words for w, an API's
   // Words {kind, params, text} (a refusal, an alert, what the hall did):
   // its kind is not "text" (English the hall wrote before kinds) and a
@@ -204,7 +217,7 @@
     host.appendChild(s);
   }
 
-  const api = { t, tIn, words, wordsKnown, lang: () => lang, langs: () => langs.slice(), choose, setLang, apply, number, date, time, switcher: fillSwitcher };
+  const api = { t, tIn, words, wordsKnown, refusal, lang: () => lang, langs: () => langs.slice(), choose, setLang, apply, number, date, time, switcher: fillSwitcher };
   root.I18N = api;
   // Translate what is parsed now (include the script at the end of the
   // body, before the page's own scripts), and the rest once parsed.
