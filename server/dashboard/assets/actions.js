@@ -404,7 +404,7 @@ export class Actions {
         else { text = refusal(r); cls = "error"; }
       }
       if (method === "IssueAssistantLink") {
-        text = t("af.assistant_link", { until: f.wall(r.expiresUnixMs), url: location.origin + r.signinPath });
+        text = t("af.assistant_link", { until: f.until(r.expiresUnixMs), url: location.origin + r.signinPath });
       }
       if (method === "Announce") {
         const a = r.announce || {};

@@ -52,12 +52,7 @@ export class Audit {
   // request reads the filters into an AuditLogRequest.
   request() {
     const v = name => String(this.form.elements[name].value || "").trim();
-    const today = hm => {
-      if (!hm) return 0;
-      const [h, m] = hm.split(":").map(Number), d = new Date();
-      d.setHours(h, m, 0, 0);
-      return d.getTime();
-    };
+    const today = f.todayAt; // the hall's clock time today
     const req = { limit: 500 };
     if (v("tournament")) req.tournament = v("tournament");
     if (v("round")) req.roundId = v("round");
@@ -87,7 +82,9 @@ export class Audit {
     // as on the board's timeline: its pending entry goes once applied.
     const applied = new Set((r.entries || []).filter(e => e.commandId && f.num(e.boardSeq) > 0 && (e.outcome || "applied") === "applied").map(e => e.commandId));
     const entries = (r.entries || []).filter(e => !(e.outcome === "pending" && applied.has(e.commandId)));
-    this.says.textContent = entries.length === 0 ? t("auditp.none") : t(r.more ? "auditp.count_more" : "auditp.count", { n: entries.length });
+    // The times are the hall's, and the line says which zone.
+    const zone = f.zoneLabel(Date.now());
+    this.says.textContent = (entries.length === 0 ? t("auditp.none") : t(r.more ? "auditp.count_more" : "auditp.count", { n: entries.length })) + " " + t("auditp.times_in", { zone });
     this.list.replaceChildren(...entries.map(entry));
   }
 }

@@ -294,7 +294,7 @@ function deviceLine(rec) {
   if (d) {
     if (f.num(d.batteryPct) > 0) bits.push(t("board.battery", { pct: f.num(d.batteryPct) }));
     if (d.firmware) bits.push(t("board.firmware", { firmware: d.firmware }));
-    if (d.lastSeenUnixMs) bits.push(t("board.last_heard", { time: f.wall(d.lastSeenUnixMs) }));
+    if (d.lastSeenUnixMs) bits.push(t("board.last_heard", { time: f.zoned(d.lastSeenUnixMs) }));
     if (blind.voice(d)) bits.push(blind.voice(d));
   }
   if (f.num(st.pendingCommands)) bits.push(t("board.pending", { n: f.num(st.pendingCommands) }));

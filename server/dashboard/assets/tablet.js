@@ -5,7 +5,7 @@
 // the tablet in the hall plan there, as any replacement clock.
 
 import * as api from "./api.js";
-import { wall } from "./format.js";
+import { until } from "./format.js";
 import { t } from "./t.js";
 
 // offerTablet opens the dialog for board info (a Board of ListBoards).
@@ -22,7 +22,7 @@ export async function offerTablet(info) {
     const l = await api.call("IssueClockLink", { boardId: info.boardId, baseUrl: location.origin });
     $("tablet-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(l.qrSvg);
     $("tablet-url").value = l.url;
-    const p = { what: l.what, until: wall(l.expiresUnixMs), device: info.deviceId };
+    const p = { what: l.what, until: until(l.expiresUnixMs), device: info.deviceId };
     $("tablet-says").textContent = info.deviceId ? t("tablet.says_replaces", p) : t("tablet.says", p);
     $("tablet-out").hidden = false;
     $("tablet-url").select();
