@@ -30,6 +30,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	"github.com/chesshall/hallclock/formats/words"
 )
 
@@ -61,6 +63,25 @@ func Check(lang string) error {
 		return nil
 	}
 	return fmt.Errorf("language %q has no catalogue; the hall speaks %s", lang, strings.Join(Langs(), ", "))
+}
+
+// Match returns the language a page is first written in for a browser
+// that says acceptLanguage (its Accept-Language header) and has no choice
+// of its own remembered: the first of its languages, by preference, the
+// hall has a catalogue of ("ko-KR" is "ko"), as i18n.js chooses from
+// navigator.languages; else the hall's default def; else English.
+func Match(acceptLanguage, def string) string {
+	langs := Langs()
+	tags, _, _ := language.ParseAcceptLanguage(acceptLanguage)
+	for _, t := range tags {
+		if b, _ := t.Base(); slices.Contains(langs, b.String()) {
+			return b.String()
+		}
+	}
+	if slices.Contains(langs, def) {
+		return def
+	}
+	return "en"
 }
 
 // Catalogue returns the raw catalogue of lang.
