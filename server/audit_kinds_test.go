@@ -12,8 +12,10 @@ import (
 
 // The hall's own actions enter the audit as a kind and its parameters
 // (issue 34, item 3), not only as English: a hall plan set, a token
-// issued, a tablet's clock link made — each reads in Korean with every
-// parameter written in, and the clock link's expiry in the hall's zone.
+// issued, a tablet's clock link made, a section's tie-breaks set — each
+// reads in Korean with every parameter written in (a term such as "the
+// tournament's" in Korean too), and the clock link's expiry in the hall's
+// zone.
 func TestHallActionsAreKindsInTheAudit(t *testing.T) {
 	t.Parallel()
 	h := halltest.Start(t)
@@ -30,6 +32,9 @@ func TestHallActionsAreKindsInTheAudit(t *testing.T) {
 	if _, err := arb.IssueClockLink(ctx, &pb.IssueClockLinkRequest{BoardId: b.GetBoardId()}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "Open", Section: "A", TieBreaks: "WIN,SB"}); err != nil {
+		t.Fatal(err)
+	}
 	log, err := arb.AuditLog(ctx, &pb.AuditLogRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +42,7 @@ func TestHallActionsAreKindsInTheAudit(t *testing.T) {
 	// each kind's entry (the one whose English says the first) and what
 	// its Korean must say
 	want := map[string][2]string{"did.set_plan_hall": {"CLK-009", "2: CLK-009"}, "did.issue_token": {"Bo", "Bo (심판)"},
-		"did.clock_link": {"clock link", "UTC"}}
+		"did.clock_link": {"clock link", "UTC"}, "did.set_section_tie_breaks": {"WIN,SB", "WIN,SB (이전: 대회의 것)"}}
 	for _, e := range log.GetEntries() {
 		w := e.GetWords()
 		pick, ok := want[w.GetKind()]
