@@ -38,9 +38,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	s.feeds.Routes(mux)
 	mux.Handle("GET /metrics", s.metrics.handler())
 	(&auth.Pages{Sessions: s.sessions, Codes: s.codes, Now: s.clock.Now, BroadcastDelay: s.opts.BroadcastDelay, Limit: s.signIns,
-		Zone: s.opts.Zone}).Routes(mux)
+		Zone: s.opts.Zone, Lang: s.opts.Lang}).Routes(mux)
 	mux.Handle("GET "+wslink.Path, s.wslink)
-	(&enrol.Page{Links: s.enrol, Codes: s.codes}).Routes(mux)
+	(&enrol.Page{Links: s.enrol, Codes: s.codes, Zone: s.opts.Zone, Lang: s.opts.Lang}).Routes(mux)
 	mux.HandleFunc("GET /healthz", s.serveHealthz)
 	mux.HandleFunc("GET /readyz", s.serveReadyz)
 	mux.HandleFunc("GET /words/{file}", serveWords)

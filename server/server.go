@@ -322,7 +322,7 @@ func New(ctx context.Context, st *storage.Store, opts Options) (*Server, error) 
 		public = s.public.Hub()
 	}
 	// Clock links expire on the wall clock, as sign-in links do.
-	s.enrol = &enrol.Links{Store: st, Tokens: s.tokens, Hall: s.hall, Now: time.Now, Log: s.log}
+	s.enrol = &enrol.Links{Store: st, Tokens: s.tokens, Hall: s.hall, Now: time.Now, Log: s.log, Zone: opts.Zone}
 	s.arbiter = arbiter.New(arbiter.Options{Hall: s.hall, Store: st, Clock: s.clock, Logger: s.log, Tokens: s.tokens,
 		Sessions: s.sessions, Streams: s.streams, Feeds: s.feeds, Codes: s.codes, Live: s.hub, Public: public,
 		CommandWait: opts.CommandWait, BroadcastDelay: opts.BroadcastDelay, Bodies: &s.calls.bodies, Zone: opts.Zone, Enrol: s.enrol})

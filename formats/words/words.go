@@ -13,16 +13,17 @@
 //
 // # Catalogues
 //
-// One JSON file a language, i18n/audit.<lang>.json (en, ko, ru, hy): a
-// flat object of keys "audit.<kind>" whose values hold {param}
-// placeholders. A parameter whose value names a term the catalogue knows
-// as "audit.<param>.<value>" (an event kind as "audit.event.add_time", a
-// side as "audit.side.white") is written in the language's word for it;
-// any other is written as it is. A kind a language lacks is written as
-// English's; a kind no catalogue knows (and the kind "text", which the
-// audit rows written before kinds carry) is its "text" parameter. The
-// pages fetch the same files (the dashboard serves them at
-// /dashboard/i18n/audit.<lang>.json) and render them the same way.
+// One JSON file a language, i18n/audit.<lang>.json (en, ko, ru, hy; a
+// new file is a new language): a flat object of keys "audit.<kind>" whose
+// values hold {param} placeholders. A parameter whose value names a term
+// the catalogue knows as "audit.<param>.<value>" (an event kind as
+// "audit.event.add_time", a side as "audit.side.white") is written in the
+// language's word for it; any other is written as it is. A kind a
+// language lacks is written as English's; a kind no catalogue knows (and
+// the kind "text", which the audit rows written before kinds carry) is
+// its "text" parameter. The pages render the same files the same way:
+// internal/i18n puts them in the pages' catalogues (I18N.words), and the
+// hall serves them to other programs at /words/audit.<lang>.json.
 package words
 
 import (
@@ -58,13 +59,26 @@ func (m Message) English() string { return Render(English, m) }
 // not have.
 const English = "en"
 
-// Languages lists the catalogues' languages, English first.
-var Languages = []string{"en", "ko", "ru", "hy"}
-
 // Files are the catalogues, i18n/audit.<lang>.json, for the pages.
 //
 //go:embed i18n/audit.*.json
 var Files embed.FS
+
+// Languages lists the catalogues' languages (a file each), English first.
+var Languages = func() []string {
+	ents, err := Files.ReadDir("i18n")
+	if err != nil {
+		panic(err)
+	}
+	out := []string{English}
+	for _, e := range ents {
+		l, ok := strings.CutSuffix(strings.TrimPrefix(e.Name(), "audit."), ".json")
+		if ok && l != English {
+			out = append(out, l)
+		}
+	}
+	return out
+}()
 
 // catalogues holds each language's keys, read once.
 var catalogues = func() map[string]map[string]string {

@@ -9,8 +9,11 @@
 // {name} placeholders, or an object of CLDR plural forms ("one", "few",
 // "many", "other") chosen by the parameter n with Intl.PluralRules. The
 // glossary of the Laws' terms (docs/glossary.tsv) says which words the
-// catalogues use for them; the tests hold the catalogues to it. See
-// docs/languages.md for adding a language.
+// catalogues use for them; the tests hold the catalogues to it. The
+// script's catalogues also carry the words the hall writes for people
+// (formats/words' files, keys "audit.<kind>"), which I18N.words renders
+// from an API's Words {kind, params}. See docs/languages.md for adding a
+// language.
 package i18n
 
 import (
@@ -26,6 +29,10 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/chesshall/hallclock/formats/words"
 )
 
 //go:embed catalogues/*.json i18n.js
@@ -56,6 +63,25 @@ func Check(lang string) error {
 		return nil
 	}
 	return fmt.Errorf("language %q has no catalogue; the hall speaks %s", lang, strings.Join(Langs(), ", "))
+}
+
+// Match returns the language a page is first written in for a browser
+// that says acceptLanguage (its Accept-Language header) and has no choice
+// of its own remembered: the first of its languages, by preference, the
+// hall has a catalogue of ("ko-KR" is "ko"), as i18n.js chooses from
+// navigator.languages; else the hall's default def; else English.
+func Match(acceptLanguage, def string) string {
+	langs := Langs()
+	tags, _, _ := language.ParseAcceptLanguage(acceptLanguage)
+	for _, t := range tags {
+		if b, _ := t.Base(); slices.Contains(langs, b.String()) {
+			return b.String()
+		}
+	}
+	if slices.Contains(langs, def) {
+		return def
+	}
+	return "en"
 }
 
 // Catalogue returns the raw catalogue of lang.
@@ -90,15 +116,15 @@ func Script(defaultLang string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		var c bytes.Buffer
-		if err := json.Compact(&c, raw); err != nil {
-			return nil, fmt.Errorf("catalogue %s: %w", l, err)
+		c, err := withWords(l, raw)
+		if err != nil {
+			return nil, err
 		}
 		if i > 0 {
 			b.WriteString(",")
 		}
 		fmt.Fprintf(&b, "\n%q: ", l)
-		b.Write(c.Bytes())
+		b.Write(c)
 	}
 	b.WriteString("}};\n")
 	js, err := files.ReadFile("i18n.js")
@@ -107,6 +133,37 @@ func Script(defaultLang string) ([]byte, error) {
 	}
 	b.Write(js)
 	return b.Bytes(), nil
+}
+
+// withWords returns lang's catalogue (raw) compacted, with the words the
+// hall writes for people (formats/words' i18n/audit.<lang>.json, keys
+// "audit.<kind>") added: the pages render an API's Words {kind, params}
+// with the same files the Go side renders them with (I18N.words).
+func withWords(lang string, raw []byte) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("catalogue %s: %w", lang, err)
+	}
+	w, err := words.Files.ReadFile("i18n/audit." + lang + ".json")
+	if err == nil {
+		var audit map[string]json.RawMessage
+		if err := json.Unmarshal(w, &audit); err != nil {
+			return nil, fmt.Errorf("words of %s: %w", lang, err)
+		}
+		for k, v := range audit {
+			if _, ok := m[k]; ok {
+				return nil, fmt.Errorf("catalogue %s: key %s is the words' (formats/words): give it another name", lang, k)
+			}
+			m[k] = v
+		}
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(out.Bytes()), nil
 }
 
 // Handler serves Script(defaultLang). It panics on a language without a

@@ -13,7 +13,8 @@
 //           data-i18n-value); parameters as data-p-name="value".
 //           <span data-i18n-switcher></span> becomes the language switcher.
 // In scripts: I18N.t("key", {name: value}); a plural message chooses its
-// form by the parameter n, with Intl.PluralRules (CLDR). I18N.number,
+// form by the parameter n, with Intl.PluralRules (CLDR); I18N.words(w)
+// writes an API's Words {kind, params} (formats/words). I18N.number,
 // I18N.date and I18N.time format by Intl in the page's language.
 (function (root) {
   "use strict";
@@ -94,6 +95,44 @@
   }
 
   function t(key, params) { return tIn(lang, key, params); }
+
+  // refusal writes why the hall refused an action, from its Words w and
+  // its English sentence: in English the hall's own sentence (it names
+  // the article and the detail) in the message wrapKey ("Refused:
+  // {reason}"); in another language the refusal's words, with the
+  // article its parameter rule names.
+  function refusal(w, english, wrapKey) {
+    if (lang !== "en" && wordsKnown(w)) {
+      const rule = w.params && w.params.rule;
+      return words(w) + (rule ? " (" + rule + ")" : "");
+    }
+    return t(wrapKey, { reason: english || "" });
+  }
+
+  // wordsKnown says whether the catalogues have words for w, an API's
+  // Words {kind, params, text} (a refusal, an alert, what the hall did):
+  // its kind is not "text" (English the hall wrote before kinds) and a
+  // catalogue has "audit.<kind>".
+  function wordsKnown(w, l) {
+    return !!(w && w.kind && w.kind !== "text" && typeof message(l || lang, "audit." + w.kind) === "string");
+  }
+
+  // words writes w in the page's language (or l), as formats/words.Render does
+  // in Go: the message "audit.<kind>" with its {params}; a parameter whose
+  // value the catalogue names as "audit.<param>.<value>" (an event kind,
+  // a side) in the language's word for it. Words it has none for: their
+  // English text.
+  function words(w, l) {
+    if (!w) return "";
+    l = l || lang;
+    const p = w.params || {};
+    if (!wordsKnown(w, l)) return p.text !== undefined ? String(p.text) : w.text || w.kind || "";
+    return String(message(l, "audit." + w.kind)).replace(/\{(\w+)\}/g, (all, name) => {
+      const v = p[name] === undefined || p[name] === null ? "" : String(p[name]);
+      const term = v === "" ? undefined : message(l, "audit." + name + "." + v);
+      return typeof term === "string" ? term : v;
+    });
+  }
 
   function number(n, opts) { return new Intl.NumberFormat(lang, opts).format(n); }
   function date(d, opts) { return new Intl.DateTimeFormat(lang, opts || { dateStyle: "medium" }).format(d); }
@@ -178,7 +217,7 @@
     host.appendChild(s);
   }
 
-  const api = { t, tIn, lang: () => lang, langs: () => langs.slice(), choose, setLang, apply, number, date, time, switcher: fillSwitcher };
+  const api = { t, tIn, words, wordsKnown, refusal, lang: () => lang, langs: () => langs.slice(), choose, setLang, apply, number, date, time, switcher: fillSwitcher };
   root.I18N = api;
   // Translate what is parsed now (include the script at the end of the
   // body, before the page's own scripts), and the rest once parsed.

@@ -67,9 +67,16 @@ func (a *Service) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*pb.Hall
 	if req.GetClear() {
 		what = append(what, "cleared")
 	}
+	var tables []string // "3: CLK-007", the same in every language
 	for _, st := range sets {
 		what = append(what, fmt.Sprintf("table %d %s", st.table, or(st.dev, "-")))
+		tables = append(tables, fmt.Sprintf("%d: %s", st.table, or(st.dev, "—")))
 	}
+	kind := "did.set_plan"
+	if venue == "" {
+		kind += "_hall"
+	}
+	text := fmt.Sprintf("set_plan of %s: %s", venueName(venue), strings.Join(what, ", "))
 	err := s.store.Write(ctx, func(tx *storage.Tx) error {
 		if req.GetClear() {
 			if err := tx.ClearPlan(venue); err != nil {
@@ -81,8 +88,8 @@ func (a *Service) SetPlan(ctx context.Context, req *pb.SetPlanRequest) (*pb.Hall
 				return err
 			}
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: fmt.Sprintf("set_plan of %s: %s", venueName(venue), strings.Join(what, ", ")),
-			Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: text, Outcome: storage.OutcomeApplied,
+			Kind: kind, Params: map[string]string{"venue": venue, "tables": strings.Join(tables, ", "), "cleared": fmt.Sprint(req.GetClear()), "text": text}})
 	})
 	if err != nil {
 		return nil, err

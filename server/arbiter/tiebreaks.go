@@ -95,6 +95,14 @@ func (a *Service) SetTieBreaks(ctx context.Context, req *pb.SetTieBreaksRequest)
 	if req.GetSection() != "" && list == "" {
 		now = "the tournament's"
 	}
+	// The words' parameters: a list as it is, or a term the catalogues
+	// write in each language (audit.now.fide, audit.was.tournament).
+	params := map[string]string{"tournament": t.Name, "now": or(list, "fide"), "was": or(t.TieBreaks, "fide")}
+	kind := "did.set_tie_breaks"
+	if req.GetSection() != "" {
+		kind = "did.set_section_tie_breaks"
+		params["section"], params["now"], params["was"] = req.GetSection(), or(list, "tournament"), or(t.SectionTieBreaks[req.GetSection()], "tournament")
+	}
 	var rec storage.TournamentRecord
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if rec, err = tx.SetTieBreaks(t.ID, req.GetSection(), list); err != nil {
@@ -104,7 +112,9 @@ func (a *Service) SetTieBreaks(ctx context.Context, req *pb.SetTieBreaksRequest)
 		if req.GetSection() != "" {
 			what = fmt.Sprintf("set_tie_breaks %s section %s: %s (was %s)", t.Name, req.GetSection(), now, was)
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: what, Reason: req.GetReason(), Outcome: storage.OutcomeApplied})
+		params["text"] = what
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: what, Reason: req.GetReason(), Outcome: storage.OutcomeApplied,
+			Kind: kind, Params: params})
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chesshall/hallclock/internal/ident"
@@ -54,9 +55,13 @@ func ResetChief(ctx context.Context, st *storage.Store, actor string) (secret st
 		if err := tx.PutToken(&rec); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: actor,
-			What:    fmt.Sprintf("reset_chief: issued %s, revoked %d chief token(s) %v", rec.ID, len(revoked), revoked),
-			Outcome: storage.OutcomeApplied})
+		text := fmt.Sprintf("reset_chief: issued %s, revoked %d chief token(s) %v", rec.ID, len(revoked), revoked)
+		list := strings.Join(revoked, ", ")
+		if list == "" {
+			list = "—"
+		}
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: text, Outcome: storage.OutcomeApplied,
+			Kind: "did.reset_chief", Params: map[string]string{"token": rec.ID, "revoked": list, "text": text}})
 	})
 	if err != nil {
 		return "", nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
 
@@ -33,6 +34,10 @@ type Pages struct {
 	// it, naming it, and tells the pages its name (SessionInfo.TimeZone).
 	// nil: UTC.
 	Zone *time.Location
+	// Lang is the hall's default language (hallserver -lang): the page's
+	// first lang attribute for a browser whose Accept-Language the hall
+	// does not speak. "": English.
+	Lang string
 }
 
 // zone is the hall's time zone.
@@ -72,9 +77,9 @@ func (p *Pages) limited(h http.HandlerFunc, refuse func(http.ResponseWriter, *ht
 }
 
 // refusePage answers a refused sign-in with the form and why.
-func (p *Pages) refusePage(w http.ResponseWriter, _ *http.Request, err error) {
+func (p *Pages) refusePage(w http.ResponseWriter, r *http.Request, err error) {
 	c, _, msg := p.Codes.HTTP(err)
-	p.renderSignIn(w, c, signInPage{Error: msg, Next: "/"})
+	p.renderSignIn(w, r, c, signInPage{Error: msg, Next: "/"})
 }
 
 // refuseText answers a refused sign-in as text.
@@ -98,9 +103,10 @@ type signInPage struct {
 	TTLHours         int // TTL in hours, for the page's plural
 	// Code: a sign-in link's, valid; its button signs in as Who until Until.
 	Code, Who, Until string
+	Lang             string // the page's language until its script chose (i18n.Match)
 }
 
-func (p *Pages) renderSignIn(w http.ResponseWriter, code int, page signInPage) {
+func (p *Pages) renderSignIn(w http.ResponseWriter, r *http.Request, code int, page signInPage) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	// The page of a link holds its code in its URL: no referrer carries it
@@ -110,6 +116,9 @@ func (p *Pages) renderSignIn(w http.ResponseWriter, code int, page signInPage) {
 	w.WriteHeader(code)
 	page.TTL = SessionTTL.String()
 	page.TTLHours = int(SessionTTL / time.Hour)
+	page.Lang = i18n.Match(r.Header.Get("Accept-Language"), p.Lang)
+	w.Header().Set("Content-Language", page.Lang)
+	w.Header().Add("Vary", "Accept-Language")
 	_ = signinPage.Execute(w, page)
 }
 
@@ -117,21 +126,21 @@ func (p *Pages) renderSignIn(w http.ResponseWriter, code int, page signInPage) {
 // a button that signs in (a POST): opening the link spends nothing.
 func (p *Pages) serveSignInPage(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("token") {
-		p.renderSignIn(w, http.StatusBadRequest, signInPage{Error: "Tokens never go in links: type it below.", Next: "/"})
+		p.renderSignIn(w, r, http.StatusBadRequest, signInPage{Error: "Tokens never go in links: type it below.", Next: "/"})
 		return
 	}
 	if code := r.URL.Query().Get("code"); code != "" {
 		id, until, err := p.Sessions.Link(r.Context(), code)
 		if err != nil {
 			c, _, msg := p.Codes.HTTP(err)
-			p.renderSignIn(w, c, signInPage{Error: msg, Next: "/"})
+			p.renderSignIn(w, r, c, signInPage{Error: msg, Next: "/"})
 			return
 		}
-		p.renderSignIn(w, http.StatusOK, signInPage{Next: next(r), Code: code, Who: Describe(id),
+		p.renderSignIn(w, r, http.StatusOK, signInPage{Next: next(r), Code: code, Who: Describe(id),
 			Until: Clock(until, p.zone())})
 		return
 	}
-	p.renderSignIn(w, http.StatusOK, signInPage{Next: next(r)})
+	p.renderSignIn(w, r, http.StatusOK, signInPage{Next: next(r)})
 }
 
 // Describe names an identity for people: "Anna (arbiter, sections A, B)".
@@ -171,7 +180,7 @@ func (p *Pages) serveSignInForm(w http.ResponseWriter, r *http.Request) {
 	id, _, err := p.Sessions.SignIn(w, r, cred)
 	if err != nil {
 		c, _, msg := p.Codes.HTTP(err)
-		p.renderSignIn(w, c, signInPage{Error: msg, Next: next(r)})
+		p.renderSignIn(w, r, c, signInPage{Error: msg, Next: next(r)})
 		return
 	}
 	http.Redirect(w, r, Home(id, next(r)), http.StatusSeeOther)

@@ -248,10 +248,13 @@ func (t *Tokens) issue(ctx context.Context, rec storage.TokenRecord, actor strin
 			return err
 		}
 		what := "issue_token " + string(role) + " " + rec.Label
+		kind, params := "did.issue_token", map[string]string{"role": string(role), "label": rec.Label, "token": rec.ID}
 		if role == RoleAssistant {
 			what += " (the assistant of " + rec.Side + ")"
+			kind, params["side"] = "did.issue_assistant_token", rec.Side
 		}
-		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.BoardID, Actor: actor, What: what, Outcome: storage.OutcomeApplied})
+		params["text"] = what
+		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.BoardID, Actor: actor, What: what, Outcome: storage.OutcomeApplied, Kind: kind, Params: params})
 	})
 	if err != nil {
 		return rec, "", err

@@ -52,7 +52,7 @@ func TestDashboardAuditView(t *testing.T) {
 				t.Errorf("Bo's result reads %+v; want board Nordic Open:3.B1, Bo, his reason", l)
 			}
 		}
-		if strings.Contains(l.Text, "add_time black +60000ms") && l.Board == "Nordic Open:3.A1" {
+		if strings.Contains(l.Text, "Black +1:00") && l.Board == "Nordic Open:3.A1" {
 			added++
 		}
 	}

@@ -21,7 +21,8 @@ import (
 
 // Every page a person reads holds in every language of the hall: the
 // sign-in page, the dashboard, a board open on it, the round's display, the
-// standings screen and the assistant's page, in English, Korean, Russian and Armenian, on a
+// standings screen, the assistant's page, the board's tablet dialog and
+// the enrolment page the tablet opens, in English, Korean, Russian and Armenian, on a
 // hall's screen (1920×1080) and a phone (390×844), show their words in the
 // language chosen (?lang=, then remembered) and nothing reaches past the
 // screen's edge or is cut without the ellipsis the design meant. With
@@ -93,7 +94,16 @@ func TestPagesHoldInEveryLanguage(t *testing.T) {
 			p.click(name+": a board", tile(b0))
 			holds("board", `!document.getElementById("board").hidden && document.querySelectorAll("#board .timeline li").length > 0`,
 				map[string]string{"#board h3": "board.chart"})
+			// The board's tablet: its one-time clock link, and the page
+			// the tablet opens (opening it spends nothing).
+			p.click(name+": a tablet as the clock", "#board button.tablet")
+			holds("tablet dialog", `document.getElementById("tablet-dialog").open && !document.getElementById("tablet-out").hidden`,
+				map[string]string{"#tablet-close": "dash.close"})
+			clockLink := evalAs[string](p, `document.getElementById("tablet-url").value`)
+			p.do(name+": close the dialog", keyEscape())
 			p.do(name+": back", keyEscape())
+			p.do(name+": the enrolment page", navigate(clockLink))
+			holds("enrolment", `!!document.getElementById("enrol")`, map[string]string{"h1": "enrol.heading", "#enrol": "enrol.button"})
 
 			p.do(name+": the display", navigate(base+"/display/round/"+tb.round.GetRoundId()))
 			holds("display", `document.querySelectorAll("section.board").length === 6`, nil)

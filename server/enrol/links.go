@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,9 @@ type Links struct {
 	Hall   *hall.Hall
 	Now    func() time.Time // the server's wall clock
 	Log    *slog.Logger
+	// Zone is the hall's time zone: the audit says a link's expiry in it,
+	// naming it (auth.Clock). nil: UTC.
+	Zone *time.Location
 }
 
 // Target is what a link makes the browser the clock of: a board, or a
@@ -81,9 +85,15 @@ func (l *Links) Issue(ctx context.Context, maker *auth.Identity, t Target) (Issu
 			MadeBy: maker.Actor(), MakerToken: maker.TokenID, Created: now, Expires: out.Expires}); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{BoardID: t.BoardID, Actor: maker.Actor(),
-			What:    fmt.Sprintf("clock link made for %s, valid until %s", what, out.Expires.Format("15:04:05 MST")),
-			Outcome: storage.OutcomeApplied})
+		zone := l.Zone
+		if zone == nil {
+			zone = time.UTC
+		}
+		until := auth.Clock(out.Expires, zone)
+		text := fmt.Sprintf("clock link made for %s, valid until %s", what, until)
+		return tx.AddAudit(&storage.AuditRecord{BoardID: t.BoardID, Actor: maker.Actor(), What: text, Outcome: storage.OutcomeApplied,
+			Kind: "did.clock_link", Params: map[string]string{"what": what, "until": until,
+				"until_unix_ms": strconv.FormatInt(out.Expires.UnixMilli(), 10), "text": text}})
 	})
 	if err != nil {
 		return Issued{}, err
@@ -270,8 +280,9 @@ func (l *Links) place(ctx context.Context, maker *auth.Identity, link storage.Cl
 		if err := tx.SetPlanTable(link.Venue, link.Table, dev); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: maker.Actor(), Reason: reason, Outcome: storage.OutcomeApplied,
-			What: fmt.Sprintf("set_plan of %s: table %d %s (tablet)", venueName(link.Venue), link.Table, dev)})
+		text := fmt.Sprintf("set_plan of %s: table %d %s (tablet)", venueName(link.Venue), link.Table, dev)
+		return tx.AddAudit(&storage.AuditRecord{Actor: maker.Actor(), Reason: reason, Outcome: storage.OutcomeApplied, What: text,
+			Kind: planKind(link.Venue, "did.plan_tablet"), Params: map[string]string{"venue": link.Venue, "table": strconv.Itoa(link.Table), "device": dev, "text": text}})
 	})
 	if err != nil {
 		return err
@@ -311,6 +322,15 @@ func (l *Links) boardName(b *hall.Board) string {
 		section = " (" + b.Section() + ")"
 	}
 	return fmt.Sprintf("board %d%s of %s, round %d", b.Number(), section, tournament, n)
+}
+
+// planKind is the kind of a hall plan's entry: kind for a venue,
+// kind_hall for the hall's own plan.
+func planKind(venue, kind string) string {
+	if venue == "" {
+		return kind + "_hall"
+	}
+	return kind
 }
 
 func venueName(v string) string {

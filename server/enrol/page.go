@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"time"
 
+	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
 )
@@ -19,6 +21,20 @@ var enrolPage = template.Must(template.New("enrol").Parse(enrolHTML))
 type Page struct {
 	Links *Links
 	Codes hallerr.Codes // the statuses of refusals
+	// Zone is the hall's time zone: the page says the link's expiry in
+	// it, naming it (auth.Clock). nil: UTC.
+	Zone *time.Location
+	// Lang is the hall's default language: the page's first lang
+	// attribute for a browser whose Accept-Language the hall does not
+	// speak (i18n.Match).
+	Lang string
+}
+
+func (p *Page) zone() *time.Location {
+	if p.Zone == nil {
+		return time.UTC
+	}
+	return p.Zone
 }
 
 // maxBody bounds the POST: a code.
@@ -34,14 +50,18 @@ func (p *Page) Routes(mux *http.ServeMux) {
 type pageData struct {
 	Error, Code, What, Until string
 	StorageKey, FacePath     string
+	Lang                     string // until the page's script chose
 }
 
-func (p *Page) render(w http.ResponseWriter, status int, d pageData) {
+func (p *Page) render(w http.ResponseWriter, r *http.Request, status int, d pageData) {
+	d.Lang = i18n.Match(r.Header.Get("Accept-Language"), p.Lang)
+	w.Header().Set("Content-Language", d.Lang)
+	w.Header().Add("Vary", "Accept-Language")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	// The page's URL holds the code: no referrer carries it elsewhere.
 	w.Header().Set("Referrer-Policy", "same-origin")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'")
 	w.WriteHeader(status)
 	d.StorageKey, d.FacePath = StorageKey, FacePath
 	_ = enrolPage.Execute(w, d)
@@ -52,16 +72,16 @@ func (p *Page) render(w http.ResponseWriter, status int, d pageData) {
 func (p *Page) serveGet(w http.ResponseWriter, r *http.Request) {
 	code := r.URL.Query().Get("code")
 	if code == "" {
-		p.render(w, http.StatusBadRequest, pageData{Error: "This page needs a clock link's code: ask the arbiter for a clock link (hallctl clock-link, or the dashboard's \"Use a tablet as this table's clock\")."})
+		p.render(w, r, http.StatusBadRequest, pageData{Error: "This page needs a clock link's code: ask the arbiter for a clock link (hallctl clock-link, or the dashboard's \"Use a tablet as this table's clock\")."})
 		return
 	}
 	link, what, err := p.Links.Peek(r.Context(), code)
 	if err != nil {
 		status, _, msg := p.Codes.HTTP(err)
-		p.render(w, status, pageData{Error: msg})
+		p.render(w, r, status, pageData{Error: msg})
 		return
 	}
-	p.render(w, http.StatusOK, pageData{Code: code, What: what, Until: link.Expires.Local().Format("15:04")})
+	p.render(w, r, http.StatusOK, pageData{Code: code, What: what, Until: auth.Clock(link.Expires, p.zone())})
 }
 
 // POST Path, form code: spends the link and answers the new device's

@@ -5,7 +5,7 @@
 // the assistant asks for an announcement, and only if the player's clock
 // did not say it.
 
-const { t } = window.I18N;
+const { t, refusal } = window.I18N;
 const $ = id => document.getElementById(id);
 const num = v => Number(v || 0);
 const SIDE = { white: t("side.white"), black: t("side.black") };
@@ -198,7 +198,8 @@ async function act(kind, reason, applied) {
         say(applied(r.state || {}));
         break;
       case "COMMAND_STATUS_REFUSED":
-        say(t("assist.refused", { reason: r.message }), true);
+        // why, in the reader's language where the catalogues know its kind
+        say(refusal(r.words, r.message, "assist.refused"), true);
         break;
       default:
         say(t("assist.sent", { message: r.message || t("assist.waiting_for_it") }));

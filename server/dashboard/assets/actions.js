@@ -10,7 +10,7 @@ import { el, option } from "./dom.js";
 import { remaining } from "./clock.js";
 import { call } from "./api.js";
 import * as blind from "./blind.js";
-import { t } from "./t.js";
+import { t, refusal } from "./t.js";
 
 const K = k => "ACTION_KIND_" + k;
 const running = st => st.status === "BOARD_STATUS_RUNNING";
@@ -352,7 +352,7 @@ export class Actions {
       const r = await call("BoardAction", { ...req, dryRun: true, waitMs: 0 });
       if (n !== this.checks || this.done) return;
       if (r.status === "COMMAND_STATUS_REFUSED") {
-        this.show([el("p", "error", t("af.rules_refuse", { reason: r.message }))], false);
+        this.show([el("p", "error", refusal(r, "af.rules_refuse"))], false);
         return;
       }
       this.dry = { before: r.before || null, after: r.state };
@@ -401,10 +401,10 @@ export class Actions {
       if (method === "BoardAction") {
         if (r.status === "COMMAND_STATUS_APPLIED") text = this.rec.state.source === "CLOCK_SOURCE_VIRTUAL" ? t("af.applied") : t("af.applied_clock");
         else if (r.status === "COMMAND_STATUS_PENDING") { text = t("af.pending", { message: r.message || t("af.waiting_clock") }); cls = "pending"; }
-        else { text = t("assist.refused", { reason: r.message }); cls = "error"; }
+        else { text = refusal(r); cls = "error"; }
       }
       if (method === "IssueAssistantLink") {
-        text = t("af.assistant_link", { until: f.wall(r.expiresUnixMs), url: location.origin + r.signinPath });
+        text = t("af.assistant_link", { until: f.until(r.expiresUnixMs), url: location.origin + r.signinPath });
       }
       if (method === "Announce") {
         const a = r.announce || {};

@@ -143,6 +143,7 @@ async function boot() {
     return;
   }
   state.session = s;
+  f.setZone(s.time_zone); // the hall's clock times, not the browser's
   api.init(s, signedOut);
   setDelay(s.delay_ms || 0);
   $("signout-csrf").value = s.csrf;

@@ -18,32 +18,36 @@
 
 import { num, Side, change, duration, finished, waiting, SIDES, termination } from "./format.js";
 import { boardNow, remaining, now } from "./clock.js";
+import { t, words } from "./t.js";
 
 export const LOW_BATTERY = 20; // per cent
 const RECENT_RULING_MS = 15 * 60_000;
 const RECENT_FLAG_MS = 5 * 60_000;
 
+// RULING: a ruling's kind and its catalogue key, att.r.<key> (by a side)
+// or att.r.<key>_any (no side said); time given or a clock set name none.
 const RULING = {
-  ACTION_KIND_ILLEGAL_MOVE: "illegal move", ACTION_KIND_ILLEGAL_MOVE_FOUND: "illegal move found later",
-  ACTION_KIND_DRAW_CLAIM_REJECTED: "incorrect draw claim", ACTION_KIND_QUICKPLAY_CLAIM: "quickplay claim",
-  ACTION_KIND_QUICKPLAY_INCREMENT: "quickplay: 5 s a move", ACTION_KIND_ADD_TIME: "time given or taken",
-  ACTION_KIND_SET_CLOCK: "clock set",
+  ACTION_KIND_ILLEGAL_MOVE: "illegal_move", ACTION_KIND_ILLEGAL_MOVE_FOUND: "illegal_move_found",
+  ACTION_KIND_DRAW_CLAIM_REJECTED: "draw_claim_rejected", ACTION_KIND_QUICKPLAY_CLAIM: "quickplay_claim",
+  ACTION_KIND_QUICKPLAY_INCREMENT: "quickplay_increment", ACTION_KIND_ADD_TIME: "add_time",
+  ACTION_KIND_SET_CLOCK: "set_clock",
 };
+const SIDELESS = new Set(["add_time", "set_clock"]);
 
 // rulingText says which ruling made a jump: "White +2:00 — illegal move by Black".
 export function rulingText(r) {
   if (!r) return "";
   const parts = [];
-  if (num(r.whiteChangeMs)) parts.push("White " + change(num(r.whiteChangeMs)));
-  if (num(r.blackChangeMs)) parts.push("Black " + change(num(r.blackChangeMs)));
-  let what = RULING[r.kind] || r.kind;
-  if (r.side && r.kind !== "ACTION_KIND_ADD_TIME") what += " by " + Side(r.side);
+  if (num(r.whiteChangeMs)) parts.push(t("side.white") + " " + change(num(r.whiteChangeMs)));
+  if (num(r.blackChangeMs)) parts.push(t("side.black") + " " + change(num(r.blackChangeMs)));
+  const k = RULING[r.kind];
+  const what = !k ? r.kind : SIDELESS.has(k) ? t("att.r." + k) : r.side ? t("att.r." + k, { side: Side(r.side) }) : t("att.r." + k + "_any");
   return parts.join(", ") + " — " + what;
 }
 
 export function attention(boards, dismissed = new Set()) {
   const out = [];
-  const t = now();
+  const nowMs = now();
   for (const b of boards) {
     const st = b.state;
     if (!st) continue;
@@ -56,52 +60,56 @@ export function attention(boards, dismissed = new Set()) {
     const over = finished(st);
     const live = !over && !waiting(st) && st.status !== "BOARD_STATUS_REFERRED";
     if (st.firstFlag && !over) {
-      add(1, "flag", Side(st.firstFlag) + "'s flag has fallen" + (bothFlags(st) ? " (first of both)" : "") + ": the game goes on until it is claimed",
+      add(1, "flag", t(bothFlags(st) ? "att.flag_both" : "att.flag", { side: Side(st.firstFlag) }),
         num(st.firstFlag === "SIDE_WHITE" ? st.white.flagAtMs : st.black.flagAtMs));
     }
     if (st.status === "BOARD_STATUS_REFERRED") {
-      add(1, "referred", Side(st.claimReferredBy) + "'s claim is referred to the arbiter (III.6): decide the result");
+      add(1, "referred", t("att.referred", { side: Side(st.claimReferredBy) }));
     }
     if (st.quickplayPostponed && !over) {
-      add(1, "quickplay", "a quickplay claim awaits the arbiter's decision (III.5)");
+      add(1, "quickplay", t("att.quickplay"));
     }
     for (const side of SIDES) {
       const p = st[side] || {};
       if (!p.absent || over || waiting(st)) continue;
       const d = num(st.nextDeadlineMs);
       const left = d ? d - boardNow(st) : Infinity;
-      if (left <= 2 * 60_000) add(1, "absent-" + side, Side(side) + " absent: " + (left <= 0 ? "the default time has passed" : "default in " + duration(left)), left);
-      else if (left <= 10 * 60_000) add(2, "absent-" + side, Side(side) + " absent: default in " + duration(left), left);
-      else add(4, "absent-" + side, Side(side) + " not yet at the board" + (d ? " (default in " + duration(left) + ")" : ""), left);
+      const who = Side(side);
+      if (left <= 2 * 60_000) add(1, "absent-" + side, left <= 0 ? t("att.absent_passed", { side: who }) : t("att.absent_in", { side: who, left: duration(left) }), left);
+      else if (left <= 10 * 60_000) add(2, "absent-" + side, t("att.absent_in", { side: who, left: duration(left) }), left);
+      else add(4, "absent-" + side, d ? t("att.not_yet_in", { side: who, left: duration(left) }) : t("att.not_yet", { side: who }), left);
     }
     if (st.source !== "CLOCK_SOURCE_VIRTUAL" && !over) {
-      if (!b.info.deviceId) add(2, "nodevice", "no clock: assign one or use a virtual clock");
-      else if (!st.deviceOnline) add(2, "offline", "clock " + b.info.deviceId + " offline" + (num(st.pendingCommands) ? "; " + num(st.pendingCommands) + " command(s) wait for it" : ""), 0, "offline", "clock offline");
+      if (!b.info.deviceId) add(2, "nodevice", t("att.nodevice"));
+      else if (!st.deviceOnline) {
+        const n = num(st.pendingCommands), device = b.info.deviceId;
+        add(2, "offline", n ? t("att.offline_waiting", { device, n }) : t("att.offline", { device }), 0, "offline", t("att.clock_offline"));
+      }
     }
     if (num(st.pendingCommands) && (st.deviceOnline || st.source === "CLOCK_SOURCE_VIRTUAL")) {
-      add(2, "pending", num(st.pendingCommands) + " command(s) not yet applied by the clock");
+      add(2, "pending", t("att.pending", { n: num(st.pendingCommands) }));
     }
-    if (st.status === "BOARD_STATUS_PAUSED") add(3, "paused", "clock paused: an arbiter is called, or one stopped it");
+    if (st.status === "BOARD_STATUS_PAUSED") add(3, "paused", t("att.paused"));
     const alerts = st.alerts || [];
-    if (alerts.length) add(3, "alert", "clock and rules disagree: " + alerts[alerts.length - 1], 0, "alert" + alerts.length);
+    if (alerts.length) add(3, "alert", t("att.alert", { alert: alertText(st, alerts.length - 1) }), 0, "alert" + alerts.length);
     // batteryPct: -1 (or left out, 0) while the clock has not said.
     const battery = b.device && b.device.online ? num(b.device.batteryPct) : -1;
     if (battery > 0 && battery < LOW_BATTERY && !over) {
-      add(3, "battery", "clock " + b.device.deviceId + " battery " + num(b.device.batteryPct) + "%", 0, "battery", "clock battery under " + LOW_BATTERY + "%");
+      add(3, "battery", t("att.battery", { device: b.device.deviceId, pct: num(b.device.batteryPct) }), 0, "battery", t("att.battery_low", { pct: LOW_BATTERY }));
     }
     const r = st.lastRuling;
-    if (r && t - num(r.unixMs) < RECENT_RULING_MS) {
+    if (r && nowMs - num(r.unixMs) < RECENT_RULING_MS) {
       add(4, "ruling", rulingText(r), -num(r.unixMs), "ruling" + r.boardSeq);
     }
-    if (over && st.termination === "time" && b.finishedLive && t - b.finishedLive < RECENT_FLAG_MS) {
-      const loser = st.firstFlag ? Side(st.firstFlag) : "";
-      add(4, "flagged", (loser ? loser + "'s flag fell: " : "") + "game over " + (st.result || "") + " " + termination(st.termination), -b.finishedLive, "flagged" + st.boardSeq);
+    if (over && st.termination === "time" && b.finishedLive && nowMs - b.finishedLive < RECENT_FLAG_MS) {
+      const p = { result: st.result || "", termination: termination(st.termination) };
+      add(4, "flagged", st.firstFlag ? t("att.flagged", { side: Side(st.firstFlag), ...p }) : t("att.over", p), -b.finishedLive, "flagged" + st.boardSeq);
     }
     if (live && st.category === "standard") {
       const trouble = SIDES.filter(s => st[s] && st[s].timeTrouble);
       if (trouble.length) {
         const least = Math.min(...trouble.map(s => remaining(st, s)));
-        add(5, "trouble", trouble.map(s => Side(s)).join(" and ") + " in time trouble (8.4)", least);
+        add(5, "trouble", trouble.length > 1 ? t("att.trouble_both") : t("att.trouble", { side: Side(trouble[0]) }), least);
       }
     }
   }
@@ -114,6 +122,13 @@ export function attention(boards, dismissed = new Set()) {
 // before a claim, a claim before an absent player...
 const KINDS = ["flag", "referred", "quickplay", "absent", "offline", "nodevice", "pending", "paused", "alert", "battery", "ruling", "flagged", "trouble"];
 const rank = kind => KINDS.indexOf(kind.split("-")[0]);
+
+// alertText is the board's alert i in the page's language: its Words
+// (alertWords, one for each of alerts), else the English the hall sent.
+export function alertText(st, i) {
+  const w = (st.alertWords || [])[i];
+  return w && w.kind ? words(w) : (st.alerts || [])[i] || "";
+}
 
 function bothFlags(st) {
   return st.white && st.black && st.white.flagAtMs !== undefined && st.black.flagAtMs !== undefined;

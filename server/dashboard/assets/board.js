@@ -6,12 +6,12 @@
 import * as f from "./format.js";
 import { el, svg } from "./dom.js";
 import { remaining, isRunning } from "./clock.js";
-import { rulingText } from "./attention.js";
+import { rulingText, alertText } from "./attention.js";
 import { call } from "./api.js";
 import { moveNumber, troubleCounts } from "./hall.js";
 import * as blind from "./blind.js";
 import { offerTablet } from "./tablet.js";
-import { t } from "./t.js";
+import { t, words } from "./t.js";
 
 export class BoardPanel {
   // actions: {buttons(rec) → [elements]}; canAudit: the session may read
@@ -87,9 +87,9 @@ export class BoardPanel {
     this.device.append(this.deviceText);
     if (this.canAudit) {
       // Arbiters and the chief: a tablet or phone as this board's clock.
-      const tablet = el("button", "tablet", i.table ? "Use a tablet as this table's clock" : "Use a tablet as this board's clock");
+      const tablet = el("button", "tablet", i.table ? t("tablet.button_table", { table: i.table }) : t("tablet.button_board"));
       tablet.type = "button";
-      tablet.title = "A one-time link and QR code: the tablet or phone that opens it becomes this board's clock";
+      tablet.title = t("tablet.button_title");
       tablet.onclick = () => offerTablet(this.rec.info);
       this.device.append(tablet);
     }
@@ -148,7 +148,7 @@ export class BoardPanel {
     this.status.textContent = words.join(" · ");
     this.deviceText.textContent = deviceLine(rec);
     this.device.classList.toggle("bad", st.source !== "CLOCK_SOURCE_VIRTUAL" && !st.deviceOnline && !f.finished(st));
-    this.alerts.replaceChildren(...(st.alerts || []).map(a => el("li", "", a)));
+    this.alerts.replaceChildren(...(st.alerts || []).map((a, i) => el("li", "", alertText(st, i))));
     this.actionBox.replaceChildren(...this.actions.buttons(rec));
     this.drawPosition();
     const seq = f.num(st.boardSeq);
@@ -294,7 +294,7 @@ function deviceLine(rec) {
   if (d) {
     if (f.num(d.batteryPct) > 0) bits.push(t("board.battery", { pct: f.num(d.batteryPct) }));
     if (d.firmware) bits.push(t("board.firmware", { firmware: d.firmware }));
-    if (d.lastSeenUnixMs) bits.push(t("board.last_heard", { time: f.wall(d.lastSeenUnixMs) }));
+    if (d.lastSeenUnixMs) bits.push(t("board.last_heard", { time: f.zoned(d.lastSeenUnixMs) }));
     if (blind.voice(d)) bits.push(blind.voice(d));
   }
   if (f.num(st.pendingCommands)) bits.push(t("board.pending", { n: f.num(st.pendingCommands) }));
@@ -367,8 +367,13 @@ export function describe(e, prev) {
   if (e.issuedBy) who = t("tl.via", { who: f.actorName(e.issuedBy), via: who });
   let outcome = "", cls = "applied";
   const o = e.outcome || "";
-  if (o.startsWith("refused")) { outcome = o; cls = "refused"; }
-  else if (o.startsWith("alert")) { outcome = o; cls = "alert"; }
+  // The entry's Words: why it was refused, the alert, or (no clock
+  // action) what the hall did — in the page's language.
+  const said = e.words && e.words.kind ? words(e.words) : "";
+  const ruled = o.startsWith("refused") || o.startsWith("alert");
+  if (said && !ruled && !e.action) what = said;
+  if (o.startsWith("refused")) { outcome = said ? said + (e.words.params && e.words.params.rule ? " (" + e.words.params.rule + ")" : "") : o; cls = "refused"; }
+  else if (o.startsWith("alert")) { outcome = said ? t("tl.alert", { alert: said }) : o; cls = "alert"; }
   else if (o === "pending") { outcome = t("tl.pending"); cls = "pending"; }
   if (a.kind === "ACTION_KIND_PRESS" && o === "applied") cls += " press";
   return { who, what, detail, outcome, cls };

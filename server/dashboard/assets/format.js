@@ -54,10 +54,78 @@ export function change(ms) {
   return (ms < 0 ? "\u2212" : "+") + duration(ms);
 }
 
+// The hall's time zone (IANA, "Asia/Yerevan": the session's time_zone):
+// the pages write the hall's local time, not the browser's. Undefined:
+// the browser's own.
+let zone;
+
+// setZone sets the hall's time zone; one the browser does not know is
+// left out (the browser's own zone, and the offset says which).
+export function setZone(tz) {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz || undefined });
+    zone = tz || undefined;
+  } catch (e) {
+    zone = undefined;
+  }
+}
+
+// hallZone is the hall's zone's name, "" if the page does not know it.
+export const hallZone = () => zone || "";
+
+// wall writes an instant as the hall's clock time, 14:30:05.
 export function wall(unixMs) {
   if (!unixMs) return "";
   const d = new Date(num(unixMs));
-  return time(d, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+  return time(d, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: zone });
+}
+
+// offsetMs is the hall's zone's offset from UTC at an instant, ms.
+function offsetMs(ms) {
+  const part = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }).formatToParts(new Date(ms)).find(p => p.type === "timeZoneName");
+  const m = /([+\u2212-])(\d\d):?(\d\d)?/.exec(part ? part.value : "");
+  return m ? (m[1] === "+" ? 1 : -1) * (Number(m[2]) * 60 + Number(m[3] || 0)) * 60_000 : 0;
+}
+
+// offset writes the zone's offset at an instant as hallctl and the
+// sign-in page do: +04, -0330, UTC.
+export function offset(unixMs) {
+  const o = offsetMs(num(unixMs));
+  if (o === 0) return "UTC";
+  const m = Math.abs(o) / 60_000, pad = n => String(n).padStart(2, "0");
+  return (o < 0 ? "-" : "+") + pad(Math.floor(m / 60)) + (m % 60 ? pad(m % 60) : "");
+}
+
+// zoneLabel names the hall's zone at an instant: "+04 (Asia/Yerevan)",
+// "UTC".
+export function zoneLabel(unixMs) {
+  const o = offset(unixMs);
+  return zone && zone !== "UTC" && zone !== "Etc/UTC" ? o + " (" + zone + ")" : o;
+}
+
+// until writes an expiry where it could be mistaken (a link read on
+// another device): the hall's clock time to the minute with its zone,
+// "14:30 +04 (Asia/Yerevan)", as the sign-in page and hallctl say it.
+export function until(unixMs) {
+  if (!unixMs) return "";
+  const d = new Date(num(unixMs));
+  return time(d, { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone }) + " " + zoneLabel(unixMs);
+}
+
+// zoned writes an instant to the second with its zone's offset:
+// "14:30:05 +04".
+export function zoned(unixMs) {
+  return unixMs ? wall(unixMs) + " " + offset(unixMs) : "";
+}
+
+// todayAt is the instant of a clock time ("14:30") today in the hall's
+// zone, or 0 for none.
+export function todayAt(hm) {
+  if (!hm) return 0;
+  const [h, m] = hm.split(":").map(Number);
+  const now = Date.now(), off = offsetMs(now), hall = new Date(now + off);
+  const at = Date.UTC(hall.getUTCFullYear(), hall.getUTCMonth(), hall.getUTCDate(), h, m || 0);
+  return at - offsetMs(at - off);
 }
 
 export const STATUS = {

@@ -5,7 +5,7 @@
 
 import * as api from "./api.js";
 import { t } from "./t.js";
-import { wall } from "./format.js";
+import { until } from "./format.js";
 
 export function wireSignInLink(open, dialog) {
   const $ = id => dialog.querySelector("#" + id);
@@ -29,7 +29,7 @@ export function wireSignInLink(open, dialog) {
       $("link-url").value = l.url;
       const role = { ROLE_CHIEF_ARBITER: t("actor.chief"), ROLE_ARBITER: t("actor.arbiter"), ROLE_BROADCAST: t("link.broadcast") }[l.role] || "";
       const sections = l.sections && l.sections.length ? ", " + t("link.sections", { sections: l.sections.join(", ") }) : "";
-      $("link-says").textContent = t("link.says", { label: l.label, role: role + sections, until: wall(l.expiresUnixMs) });
+      $("link-says").textContent = t("link.says", { label: l.label, role: role + sections, until: until(l.expiresUnixMs) });
       $("link-out").hidden = false;
       $("link-url").select();
     } catch (err) {

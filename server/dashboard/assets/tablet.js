@@ -5,7 +5,8 @@
 // the tablet in the hall plan there, as any replacement clock.
 
 import * as api from "./api.js";
-import { wall } from "./format.js";
+import { until } from "./format.js";
+import { t } from "./t.js";
 
 // offerTablet opens the dialog for board info (a Board of ListBoards).
 export async function offerTablet(info) {
@@ -15,15 +16,14 @@ export async function offerTablet(info) {
   $("tablet-error").hidden = true;
   $("tablet-qr").removeAttribute("src");
   $("tablet-url").value = "";
-  $("tablet-title").textContent = info.table ? "Use a tablet as table " + info.table + "'s clock" : "Use a tablet as this board's clock";
+  $("tablet-title").textContent = info.table ? t("tablet.button_table", { table: info.table }) : t("tablet.button_board");
   dialog.showModal();
   try {
     const l = await api.call("IssueClockLink", { boardId: info.boardId, baseUrl: location.origin });
     $("tablet-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(l.qrSvg);
     $("tablet-url").value = l.url;
-    $("tablet-says").textContent = "Makes one tablet or phone the clock of " + l.what + ", once, until " + wall(l.expiresUnixMs) +
-      ". Scan it with the device's camera and press its button; the clock " + (info.deviceId ? info.deviceId + " is replaced" : "is the tablet") +
-      ". Revoke the tablet's token to end it.";
+    const p = { what: l.what, until: until(l.expiresUnixMs), device: info.deviceId };
+    $("tablet-says").textContent = info.deviceId ? t("tablet.says_replaces", p) : t("tablet.says", p);
     $("tablet-out").hidden = false;
     $("tablet-url").select();
   } catch (err) {
