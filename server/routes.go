@@ -1,8 +1,9 @@
 package server
 
 import (
-	"io/fs"
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/i18n"
@@ -50,9 +51,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 // (package formats/words: /words/audit.<lang>.json), with which the pages
 // write the audit's kinds and parameters in their reader's language.
 func serveWords(w http.ResponseWriter, r *http.Request) {
-	b, err := fs.ReadFile(words.Files, "i18n/"+r.PathValue("file"))
-	if err != nil {
+	lang, ok := strings.CutPrefix(r.PathValue("file"), "audit.")
+	lang, isJSON := strings.CutSuffix(lang, ".json")
+	m, err := words.AuditWords(lang)
+	if !ok || !isJSON || err != nil {
 		http.NotFound(w, r)
+		return
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -13,9 +13,10 @@
 //
 // # Catalogues
 //
-// One JSON file a language, i18n/audit.<lang>.json (en, ko, ru, hy; a
-// new file is a new language): a flat object of keys "audit.<kind>" whose
-// values hold {param} placeholders. A parameter whose value names a term
+// One JSON file a language, i18n/<lang>.json (en, ko, ru, hy; a
+// new file is a new language, the same file the pages take their words
+// from): this package reads its keys "audit.<kind>", whose values hold
+// {param} placeholders. A parameter whose value names a term
 // the catalogue knows as "audit.<param>.<value>" (an event kind as
 // "audit.event.add_time", a side as "audit.side.white") is written in the
 // language's word for it; any other is written as it is. A kind a
@@ -59,10 +60,37 @@ func (m Message) English() string { return Render(English, m) }
 // not have.
 const English = "en"
 
-// Files are the catalogues, i18n/audit.<lang>.json, for the pages.
+// Files are the catalogues, i18n/<lang>.json: one file a language, with
+// every word a person reads in it — the pages' (package internal/i18n
+// serves them to the pages) and the hall's words for people (keys
+// "audit.<kind>" and the terms "audit.<param>.<value>", which this package
+// renders).
 //
-//go:embed i18n/audit.*.json
+//go:embed i18n/*.json
 var Files embed.FS
+
+// Catalogue returns lang's whole catalogue as it is written: a message is
+// a string, or an object of CLDR plural forms (the pages').
+func Catalogue(lang string) (map[string]json.RawMessage, error) {
+	b, err := Files.ReadFile("i18n/" + lang + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("words: no catalogue of language %q", lang)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("words: i18n/%s.json: %w", lang, err)
+	}
+	return m, nil
+}
+
+// AuditWords returns the hall's words for people of lang's catalogue (the
+// keys "audit.…"), as served at /words/audit.<lang>.json.
+func AuditWords(lang string) (map[string]string, error) {
+	if c, ok := catalogues[lang]; ok {
+		return c, nil
+	}
+	return nil, fmt.Errorf("words: no catalogue of language %q", lang)
+}
 
 // Languages lists the catalogues' languages (a file each), English first.
 var Languages = func() []string {
@@ -72,7 +100,7 @@ var Languages = func() []string {
 	}
 	out := []string{English}
 	for _, e := range ents {
-		l, ok := strings.CutSuffix(strings.TrimPrefix(e.Name(), "audit."), ".json")
+		l, ok := strings.CutSuffix(e.Name(), ".json")
 		if ok && l != English {
 			out = append(out, l)
 		}
@@ -84,13 +112,20 @@ var Languages = func() []string {
 var catalogues = func() map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, lang := range Languages {
-		b, err := Files.ReadFile("i18n/audit." + lang + ".json")
+		all, err := Catalogue(lang)
 		if err != nil {
 			panic(err)
 		}
-		var c map[string]string
-		if err := json.Unmarshal(b, &c); err != nil {
-			panic(fmt.Sprintf("words: i18n/audit.%s.json: %v", lang, err))
+		c := map[string]string{}
+		for k, v := range all {
+			if !strings.HasPrefix(k, "audit.") {
+				continue // the pages' words
+			}
+			var text string
+			if err := json.Unmarshal(v, &text); err != nil {
+				panic(fmt.Sprintf("words: i18n/%s.json: %s is not a string: %v", lang, k, err))
+			}
+			c[k] = text
 		}
 		out[lang] = c
 	}

@@ -1,6 +1,7 @@
-// Package i18n holds the words of the hall's pages, one catalogue per
-// language (catalogues/en.json, ko.json, ru.json, hy.json: plain data, no
-// build step), and the one small script every page includes to show them
+// Package i18n serves the words of the hall's pages, one catalogue per
+// language (formats/words/i18n/en.json, ko.json, ru.json, hy.json: plain
+// data, no build step, one file a language for the pages and for the words
+// the hall writes for people alike), and the one small script every page includes to show them
 // (i18n.js). It serves both as one script, GET /i18n/i18n.js: the
 // catalogues and the hall's default language first, then the script,
 // gzipped when the browser takes it, with an ETag.
@@ -10,9 +11,9 @@
 // "many", "other") chosen by the parameter n with Intl.PluralRules. The
 // glossary of the Laws' terms (docs/glossary.tsv) says which words the
 // catalogues use for them; the tests hold the catalogues to it. The
-// script's catalogues also carry the words the hall writes for people
-// (formats/words' files, keys "audit.<kind>"), which I18N.words renders
-// from an API's Words {kind, params}. See docs/languages.md for adding a
+// catalogues' keys "audit.<kind>" are the words the hall writes for people,
+// which I18N.words renders from an API's Words {kind, params} as package
+// words renders them in Go. See docs/languages.md for adding a
 // language.
 package i18n
 
@@ -24,9 +25,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/http"
-	"path"
 	"slices"
 	"strings"
 
@@ -35,26 +34,17 @@ import (
 	"github.com/chesshall/hallclock/formats/words"
 )
 
-//go:embed catalogues/*.json i18n.js
+//go:embed i18n.js
 var files embed.FS
 
 // Path is where pages load the script.
 const Path = "/i18n/i18n.js"
 
-// Langs lists the languages there are catalogues for, sorted.
+// Langs lists the languages there are catalogues for, sorted: a file
+// each in formats/words/i18n (one file a language, for the pages and for
+// the words the hall writes for people alike).
 func Langs() []string {
-	ents, err := fs.ReadDir(files, "catalogues")
-	if err != nil {
-		panic(err)
-	}
-	var out []string
-	for _, e := range ents {
-		if l, ok := strings.CutSuffix(e.Name(), ".json"); ok {
-			out = append(out, l)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(slices.Values(words.Languages))
 }
 
 // Check says whether lang has a catalogue, naming those there are if not.
@@ -86,15 +76,7 @@ func Match(acceptLanguage, def string) string {
 
 // Catalogue returns the raw catalogue of lang.
 func Catalogue(lang string) (map[string]json.RawMessage, error) {
-	b, err := files.ReadFile(path.Join("catalogues", lang+".json"))
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("catalogue %s: %w", lang, err)
-	}
-	return m, nil
+	return words.Catalogue(lang)
 }
 
 // Script returns the script pages load: the catalogues, the default
@@ -112,11 +94,7 @@ func Script(defaultLang string) ([]byte, error) {
 	b.Write(d)
 	b.WriteString(", \"catalogues\": {")
 	for i, l := range Langs() {
-		raw, err := files.ReadFile(path.Join("catalogues", l+".json"))
-		if err != nil {
-			return nil, err
-		}
-		c, err := withWords(l, raw)
+		c, err := compact(l)
 		if err != nil {
 			return nil, err
 		}
@@ -135,27 +113,11 @@ func Script(defaultLang string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// withWords returns lang's catalogue (raw) compacted, with the words the
-// hall writes for people (formats/words' i18n/audit.<lang>.json, keys
-// "audit.<kind>") added: the pages render an API's Words {kind, params}
-// with the same files the Go side renders them with (I18N.words).
-func withWords(lang string, raw []byte) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("catalogue %s: %w", lang, err)
-	}
-	w, err := words.Files.ReadFile("i18n/audit." + lang + ".json")
-	if err == nil {
-		var audit map[string]json.RawMessage
-		if err := json.Unmarshal(w, &audit); err != nil {
-			return nil, fmt.Errorf("words of %s: %w", lang, err)
-		}
-		for k, v := range audit {
-			if _, ok := m[k]; ok {
-				return nil, fmt.Errorf("catalogue %s: key %s is the words' (formats/words): give it another name", lang, k)
-			}
-			m[k] = v
-		}
+// compact returns lang's catalogue as one line of JSON.
+func compact(lang string) ([]byte, error) {
+	m, err := Catalogue(lang)
+	if err != nil {
+		return nil, err
 	}
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)

@@ -109,7 +109,7 @@ func TestPagesHoldInEveryLanguage(t *testing.T) {
 			holds("display", `document.querySelectorAll("section.board").length === 6`, nil)
 
 			p.do(name+": the standings screen", navigate(base+"/display/standings/"+url.PathEscape(tb.round.GetTournamentName())))
-			holds("standings", `Number(document.body.dataset.updates) > 0`, map[string]string{"th.name": "standings.name"})
+			holds("standings", `Number(document.body.dataset.updates) > 0`, map[string]string{"#table th.name": "standings.name"})
 
 			link, err := arb.IssueAssistantLink(ctx, &pb.IssueAssistantLinkRequest{BoardId: b0, Side: pb.Side_SIDE_WHITE, Label: "Maria"})
 			if err != nil {
