@@ -2,6 +2,7 @@ package clockface_test
 
 import (
 	"fmt"
+	"github.com/chesshall/hallclock/internal/testkit/relay"
 	"testing"
 	"time"
 
@@ -27,9 +28,9 @@ func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
 	h := halltest.Start(t)
 	boards := h.Round(t, "5m", 1)
 	board := boards[0].GetBoardId()
-	hall := openDoor(t, h.HTTP(t))
+	hall := relay.Open(t, h.HTTP(t))
 	f := openFace(t, 1280, 800)
-	f.enrol(hall.url(), "CLK-001", h.DeviceToken(t, "CLK-001"))
+	f.enrol(hall.URL(), "CLK-001", h.DeviceToken(t, "CLK-001"))
 	f.poll("online, on its board", `document.getElementById("link").textContent === "online" && JSON.parse(hallclockDevice.state()).assigned`, 10*time.Second)
 	startRound(t, h, boards[0])
 	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 15*time.Second)
@@ -37,7 +38,7 @@ func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
 	f.pressTo("black", "white")
 	f.poll("sent", `JSON.parse(hallclockDevice.state()).outbox === 0`, 5*time.Second)
 
-	hall.shut()
+	hall.Shut()
 	h.RestartAfter(t, func() {
 		f.poll("offline", `document.getElementById("link").textContent.startsWith("offline")`, 10*time.Second)
 		at := f.state().At
@@ -47,7 +48,7 @@ func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
 		f.poll("the presses kept, said", `document.getElementById("link").textContent === "offline — 3 presses kept"`, 2*time.Second)
 		f.poll("the clock counts on", fmt.Sprintf(`JSON.parse(hallclockDevice.state()).at > %d + 500`, at), 3*time.Second)
 	})
-	hall.open(h.HTTP(t))
+	hall.Open(h.HTTP(t))
 	f.poll("online again, everything sent", `document.getElementById("link").textContent === "online" &&
 		JSON.parse(hallclockDevice.state()).outbox === 0`, 20*time.Second)
 
@@ -72,9 +73,9 @@ func TestFaceReloadedAndTheArbiter(t *testing.T) {
 	h := halltest.Start(t)
 	boards := h.Round(t, "5m", 1)
 	board := boards[0].GetBoardId()
-	hall := openDoor(t, h.HTTP(t))
+	hall := relay.Open(t, h.HTTP(t))
 	f := openFace(t, 1280, 800)
-	f.enrol(hall.url(), "CLK-001", h.DeviceToken(t, "CLK-001"))
+	f.enrol(hall.URL(), "CLK-001", h.DeviceToken(t, "CLK-001"))
 	f.poll("online, on its board", `document.getElementById("link").textContent === "online" && JSON.parse(hallclockDevice.state()).assigned`, 10*time.Second)
 	startRound(t, h, boards[0])
 	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 15*time.Second)
@@ -118,9 +119,9 @@ func TestFaceReloadedAndTheArbiter(t *testing.T) {
 	// Reloaded without its note of the time (a tablet whose storage kept
 	// the outbox but not the note): the page cannot know how long it was
 	// closed, and says so until the arbiter sets the clock.
-	f.do("leave the face", navigate(hall.url()+"/clockface/face.css"))
+	f.do("leave the face", navigate(hall.URL()+"/clockface/face.css"))
 	evalAs[bool](f, `localStorage.removeItem("hallclock.wall.CLK-001"), true`)
-	f.do("open the face again", navigate(hall.url()+"/clock"))
+	f.do("open the face again", navigate(hall.URL()+"/clock"))
 	f.poll("cannot know", `document.getElementById("notice").textContent.includes("cannot know how long")`, 10*time.Second)
 	s := f.state()
 	if r, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: board, Action: &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_SET_CLOCK,

@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"fmt"
+	"github.com/chesshall/hallclock/internal/testkit/relay"
 	"testing"
 	"time"
 
@@ -25,9 +26,9 @@ func TestDashboardWhenTheServerStops(t *testing.T) {
 	}
 	tb := newTable(t, h, "3m+2s", specs)
 	tb.start(t)
-	hall := openDoor(t, h.HTTP(t))
-	p := openPage(t, hall.url(), 1280, 800)
-	p.useLink(hall.url() + "/signin?code=" + tb.code(t))
+	hall := relay.Open(t, h.HTTP(t))
+	p := openPage(t, hall.URL(), 1280, 800)
+	p.useLink(hall.URL() + "/signin?code=" + tb.code(t))
 	p.waitHall(len(tb.boards))
 	p.click("open a board", tile(tb.boards[0].GetBoardId()))
 	p.poll("the board open", `!document.getElementById("board").hidden`, 2*time.Second)
@@ -35,7 +36,7 @@ func TestDashboardWhenTheServerStops(t *testing.T) {
 		t.Fatalf("the clocks do not tick while the hall is live:\n%s", p.dump())
 	}
 
-	hall.shut()
+	hall.Shut()
 	lost := time.Now()
 	p.poll("the page says it lost the hall", `document.body.classList.contains("stale") &&
 		/^no news since \d\d:\d\d:\d\d — reconnecting/.test(document.getElementById("live").textContent) &&
@@ -47,7 +48,7 @@ func TestDashboardWhenTheServerStops(t *testing.T) {
 	p.poll("the board closed", `document.getElementById("board").hidden`, 2*time.Second)
 	p.shot("dashboard-offline.png", "")
 
-	hall.open(h.HTTP(t))
+	hall.Open(h.HTTP(t))
 	// The session is in the hall's database: the restart signed nobody out.
 	p.poll("the page live again, still signed in", `document.getElementById("live").textContent === "live" &&
 		!document.body.classList.contains("stale")`, 20*time.Second)

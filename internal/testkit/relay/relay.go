@@ -1,4 +1,10 @@
-package clockface_test
+// Package relay is a test's stand-in for a hall's HTTP port as a browser
+// sees it: a relay on a port of its own that a test can shut (the port
+// refuses connections, as a stopped server's does, and open connections
+// are cut) and open again, on the same port, to the same hall or to one
+// started again. The pages' offline tests (the dashboard, the clock face)
+// stop the hall this way without stopping it.
+package relay
 
 import (
 	"io"
@@ -8,12 +14,9 @@ import (
 	"testing"
 )
 
-// door is the hall's HTTP port as a browser sees it: a relay on a port of
-// its own to the hall's HTTP server. A test shuts it — the port refuses
-// connections, as a stopped server's does, and open connections are cut —
-// and opens it again, on the same port, to the same server or to one
-// started again.
-type door struct {
+// Door is the hall's HTTP port as a browser sees it: a relay on a port of
+// its own to the hall's HTTP server.
+type Door struct {
 	t    *testing.T
 	addr string // 127.0.0.1:port, kept across shut and open
 
@@ -24,24 +27,24 @@ type door struct {
 	wg    sync.WaitGroup
 }
 
-// openDoor relays a new port to base ("http://host:port"), until the test
+// Open relays a new port to base ("http://host:port"), until the test
 // ends.
-func openDoor(t *testing.T, base string) *door {
+func Open(t *testing.T, base string) *Door {
 	t.Helper()
-	d := &door{t: t, addr: "127.0.0.1:0", conns: map[net.Conn]bool{}}
-	d.open(base)
+	d := &Door{t: t, addr: "127.0.0.1:0", conns: map[net.Conn]bool{}}
+	d.Open(base)
 	t.Cleanup(func() {
-		d.shut()
+		d.Shut()
 		d.wg.Wait()
 	})
 	return d
 }
 
-// url is the door's base URL.
-func (d *door) url() string { return "http://" + d.addr }
+// URL is the door's base URL.
+func (d *Door) URL() string { return "http://" + d.addr }
 
-// open starts relaying the door's port to base.
-func (d *door) open(base string) {
+// Open starts relaying the door's port to base again (after Shut).
+func (d *Door) Open(base string) {
 	d.t.Helper()
 	l, err := net.Listen("tcp", d.addr)
 	if err != nil {
@@ -67,8 +70,8 @@ func (d *door) open(base string) {
 	}()
 }
 
-// shut closes the port and cuts every connection through it.
-func (d *door) shut() {
+// Shut closes the port and cuts every connection through it.
+func (d *Door) Shut() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.l != nil {
@@ -80,7 +83,7 @@ func (d *door) shut() {
 	}
 }
 
-func (d *door) relay(c net.Conn) {
+func (d *Door) relay(c net.Conn) {
 	d.mu.Lock()
 	to, open := d.to, d.l != nil
 	d.mu.Unlock()
