@@ -71,6 +71,7 @@ var routesNotReads = map[string]string{
 	"GET /clockface/{file}":               "the clock face's script and style, the same for every hall",
 	"GET /clockface/wasm.json":            "the names (content hashes) of the current WebAssembly and its loader, the same for every hall",
 	"GET /assets/{file}":                  "the device library compiled to WebAssembly and its loader, the same for every hall",
+	"GET /clocklink":                      "a clock's ClockLink over WebSocket, for a device's token only (refused to any other), which hears only the board the hall assigned it: a device's stream, no reader's path",
 }
 
 // sectionHallWithByes is a round of sections A and B, each with a board
@@ -387,7 +388,9 @@ func TestReadPathsComplete(t *testing.T) {
 	reads := rh.httpReads("")
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(file)
-	route := regexp.MustCompile(`\.Handle(?:Func)?\("((?:GET|POST|DELETE) [^"]+)"`)
+	// A route is written whole ("GET /x") or as its method and a
+	// package's constant ("GET "+wslink.Path), read from that package.
+	route := regexp.MustCompile(`\.Handle(?:Func)?\("((?:GET|POST|DELETE) )(?:([^"]+)"|"\s*\+\s*(\w+)\.(\w+))`)
 	var found []string
 	for _, dir := range []string{".", "arbiter", "auth", "broadcast", "dashboard", "fanout", "enrol", "clockface", "../internal/clockwasm"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
@@ -400,7 +403,11 @@ func TestReadPathsComplete(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range route.FindAllStringSubmatch(string(src), -1) {
-				found = append(found, m[1])
+				path := m[2]
+				if m[3] != "" {
+					path = constant(t, filepath.Join(root, m[3]), m[4])
+				}
+				found = append(found, m[1]+path)
 			}
 		}
 	}
@@ -415,6 +422,25 @@ func TestReadPathsComplete(t *testing.T) {
 			t.Errorf("route %q is neither a read of httpReads nor in routesNotReads", r)
 		}
 	}
+}
+
+// constant is the value of the string constant name declared in the
+// package in dir.
+func constant(t *testing.T, dir, name string) string {
+	t.Helper()
+	decl := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*=\s*"([^"]*)"`)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := decl.FindSubmatch(src); m != nil && !strings.HasSuffix(f, "_test.go") {
+			return string(m[1])
+		}
+	}
+	t.Fatalf("a route names %s.%s, which %s does not declare as a string constant", filepath.Base(dir), name, dir)
+	return ""
 }
 
 // A broadcast token, under a broadcast delay, sees on every read path the

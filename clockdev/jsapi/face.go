@@ -37,7 +37,8 @@ func NewFace(d *clockdev.Device, unknownGap bool) *Face {
 }
 
 // Pause returns the arbiter's reason for the pause in force and who gave
-// it, as the notices told (the page keeps them across a reload).
+// it, as the notices told — a command's, or the board's as the hall sent
+// it (Assignment.pause) — (the page keeps them across a reload).
 func (f *Face) Pause() (reason, by string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -131,6 +132,11 @@ func (f *Face) State() FaceView {
 	v.WhiteLang, v.BlackLang = bp.GetWhite().GetLanguage(), bp.GetBlack().GetLanguage()
 	if st.Status == rules.Paused {
 		v.PauseReason, v.PauseBy = f.pauseReason, f.pauseBy
+		if p := a.GetPause(); v.PauseReason == "" && v.PauseBy == "" && p != nil {
+			// Nothing heard of this pause but the board as the hall sent
+			// it (a page that picked up a paused board, or lost its note).
+			v.PauseReason, v.PauseBy = p.GetReason(), p.GetIssuedBy()
+		}
 	}
 	v.TimeUnknown = f.timeUnknown && st.Status != rules.Finished
 	return v
@@ -220,6 +226,14 @@ func (f *Face) Note(n clockdev.Notice) NoticeView {
 		}
 	case clockdev.NoticeAssignment:
 		f.timeUnknown = f.timeUnknown && !n.Adopted
+		// The hall's word on the pause in force: a browser that picks up
+		// a paused board has heard no command. Adopted without one, the
+		// board is not paused by the arbiter (any more).
+		if p := n.Assignment.GetPause(); p != nil {
+			f.pauseReason, f.pauseBy = p.GetReason(), p.GetIssuedBy()
+		} else if n.Adopted {
+			f.pauseReason, f.pauseBy = "", ""
+		}
 	}
 	return v
 }

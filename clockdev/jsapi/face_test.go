@@ -10,6 +10,7 @@ import (
 	"github.com/chesshall/hallclock/clockdev"
 	"github.com/chesshall/hallclock/internal/mono"
 	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // noHall is a transport that never connects: the face's device is only
@@ -98,5 +99,43 @@ func TestFaceShowsTheDevice(t *testing.T) {
 	took := g.Note(clockdev.Notice{Kind: clockdev.NoticeTakenOver, Err: fmt.Errorf("%w: %w", clockdev.ErrTakenOver, &clockdev.LinkError{Code: 10, Message: "another connection of this device took over"})})
 	if !took.TakenOver || took.Code != 10 || g.State().TakenOver == "" {
 		t.Errorf("NoticeTakenOver not shown as a takeover: %+v, state %q", took, g.State().TakenOver)
+	}
+}
+
+// A page that picks up a paused board — a fresh browser taking over a
+// device, a tablet replacing a clock — has heard no command: it says the
+// arbiter's reason the hall sent with the board (Assignment.pause), keeps
+// it for a reload (Pause), and forgets it when the hall's board is no
+// longer paused by the arbiter.
+func TestFaceShowsThePauseTheHallSent(t *testing.T) {
+	ob := clockdev.NewMemoryOutbox()
+	a := &hallv1.Assignment{BoardId: "B1", Config: &hallv1.ClockConfig{TimeControl: "5m"},
+		History: []*hallv1.ClockAction{{Kind: hallv1.ActionKind_ACTION_KIND_START},
+			{Kind: hallv1.ActionKind_ACTION_KIND_PAUSE, TMs: 1000}},
+		Pause: &hallv1.PauseNote{Reason: "a phone rang", IssuedBy: "chief:Anna"}}
+	if err := ob.SaveBoard(a); err != nil {
+		t.Fatal(err)
+	}
+	d, err := clockdev.New(clockdev.Config{DeviceID: "TAB-1", Token: "t", Transport: noHall{}, Outbox: ob, Clock: mono.NewFake(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	f := NewFace(d, false)
+	if v := f.State(); v.Status != "paused" || v.PauseReason != "a phone rang" || v.PauseBy != "chief:Anna" {
+		t.Errorf("a board paused by the hall's word: status %q, reason %q by %q; want paused, the arbiter's reason", v.Status, v.PauseReason, v.PauseBy)
+	}
+
+	// Sent by the hall as the device connects (an Assignment notice).
+	b := proto.Clone(a).(*hallv1.Assignment)
+	b.Pause = &hallv1.PauseNote{Reason: "the lights went out", IssuedBy: "arbiter:Ben"}
+	f.Note(clockdev.Notice{Kind: clockdev.NoticeAssignment, Assignment: b, Adopted: true})
+	if r, by := f.Pause(); r != "the lights went out" || by != "arbiter:Ben" {
+		t.Errorf("after the hall's board: the pause kept for a reload is %q by %q; want the hall's", r, by)
+	}
+	b.Pause = nil
+	f.Note(clockdev.Notice{Kind: clockdev.NoticeAssignment, Assignment: b, Adopted: true})
+	if r, by := f.Pause(); r != "" || by != "" {
+		t.Errorf("the hall's board no longer paused by the arbiter: the face keeps %q by %q", r, by)
 	}
 }

@@ -2,10 +2,12 @@ package hall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
+	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
 )
 
@@ -39,7 +41,40 @@ func (b *Board) assignment(ctx context.Context) (*pb.Assignment, error) {
 		}
 		a.History = append(a.History, wire.Action(e.Event))
 	}
+	if st.Status == rules.Paused {
+		if a.Pause, err = b.pauseNote(ctx, evs[:len(a.History)]); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
+}
+
+// pauseNote is why and by whom the paused board was paused: its last
+// pause action, as recorded (a command's reason and who issued it; an
+// arbiter's own action's actor), nil if a resumption came after it (the
+// clock stopped otherwise, e.g. a claim setting flags aside) or there is
+// none.
+func (b *Board) pauseNote(ctx context.Context, evs []storage.EventRecord) (*pb.PauseNote, error) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		switch e.Event.Kind {
+		case rules.KindResume:
+			return nil, nil
+		case rules.KindPause:
+			n := &pb.PauseNote{Reason: e.Reason, IssuedBy: e.Actor}
+			if e.CommandID != "" {
+				c, err := b.h.store.Command(ctx, e.CommandID)
+				switch {
+				case err == nil:
+					n.Reason, n.IssuedBy = c.Reason, c.IssuedBy
+				case !errors.Is(err, storage.ErrNotFound):
+					return nil, fmt.Errorf("board %s: reading the command that paused it: %w", b.rec.ID, err)
+				}
+			}
+			return n, nil
+		}
+	}
+	return nil, nil
 }
 
 // SendAssignment tells a connected device which board it keeps (with the

@@ -2730,20 +2730,25 @@ func (x *Player) GetFederation() string {
 }
 
 type Assignment struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	BoardId       string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"` // empty: the device is not assigned (any more)
-	Tournament    string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`
-	Round         int32                  `protobuf:"varint,3,opt,name=round,proto3" json:"round,omitempty"`
-	BoardNumber   int32                  `protobuf:"varint,4,opt,name=board_number,json=boardNumber,proto3" json:"board_number,omitempty"`
-	White         *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
-	Black         *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
-	Config        *ClockConfig           `protobuf:"bytes,7,opt,name=config,proto3" json:"config,omitempty"`
-	State         *BoardState            `protobuf:"bytes,8,opt,name=state,proto3" json:"state,omitempty"`                     // the board as committed, projected to the server's estimate of board time now
-	History       []*ClockAction         `protobuf:"bytes,9,rep,name=history,proto3" json:"history,omitempty"`                 // every committed event of the board, in order: fold them with the rules to get the exact state
-	RoundId       string                 `protobuf:"bytes,10,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // the board's round (with tournament_id, section and table: what a hall restored from an older backup rebuilds the board from)
-	TournamentId  string                 `protobuf:"bytes,11,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
-	Section       string                 `protobuf:"bytes,12,opt,name=section,proto3" json:"section,omitempty"` // "" if the event has no sections
-	Table         int32                  `protobuf:"varint,13,opt,name=table,proto3" json:"table,omitempty"`    // the table in the round's venue (hall plan), 0 if none
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	BoardId      string                 `protobuf:"bytes,1,opt,name=board_id,json=boardId,proto3" json:"board_id,omitempty"` // empty: the device is not assigned (any more)
+	Tournament   string                 `protobuf:"bytes,2,opt,name=tournament,proto3" json:"tournament,omitempty"`
+	Round        int32                  `protobuf:"varint,3,opt,name=round,proto3" json:"round,omitempty"`
+	BoardNumber  int32                  `protobuf:"varint,4,opt,name=board_number,json=boardNumber,proto3" json:"board_number,omitempty"`
+	White        *Player                `protobuf:"bytes,5,opt,name=white,proto3" json:"white,omitempty"`
+	Black        *Player                `protobuf:"bytes,6,opt,name=black,proto3" json:"black,omitempty"`
+	Config       *ClockConfig           `protobuf:"bytes,7,opt,name=config,proto3" json:"config,omitempty"`
+	State        *BoardState            `protobuf:"bytes,8,opt,name=state,proto3" json:"state,omitempty"`                     // the board as committed, projected to the server's estimate of board time now
+	History      []*ClockAction         `protobuf:"bytes,9,rep,name=history,proto3" json:"history,omitempty"`                 // every committed event of the board, in order: fold them with the rules to get the exact state
+	RoundId      string                 `protobuf:"bytes,10,opt,name=round_id,json=roundId,proto3" json:"round_id,omitempty"` // the board's round (with tournament_id, section and table: what a hall restored from an older backup rebuilds the board from)
+	TournamentId string                 `protobuf:"bytes,11,opt,name=tournament_id,json=tournamentId,proto3" json:"tournament_id,omitempty"`
+	Section      string                 `protobuf:"bytes,12,opt,name=section,proto3" json:"section,omitempty"` // "" if the event has no sections
+	Table        int32                  `protobuf:"varint,13,opt,name=table,proto3" json:"table,omitempty"`    // the table in the round's venue (hall plan), 0 if none
+	// The pause in force (state paused): why and by whom, as the history's
+	// actions do not say, so that a clock that picks the board up (a
+	// replacement, another browser) shows it. Unset if the board is not
+	// paused by a pause action.
+	Pause         *PauseNote `protobuf:"bytes,14,opt,name=pause,proto3" json:"pause,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2867,6 +2872,13 @@ func (x *Assignment) GetTable() int32 {
 		return x.Table
 	}
 	return 0
+}
+
+func (x *Assignment) GetPause() *PauseNote {
+	if x != nil {
+		return x.Pause
+	}
+	return nil
 }
 
 type Ack struct {
@@ -8740,6 +8752,59 @@ func (x *TeamStandingsRow) GetTieBreaks() []string {
 	return nil
 }
 
+// PauseNote is why a board's clock was paused and who paused it.
+type PauseNote struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`                     // the arbiter's words, "" if he gave none
+	IssuedBy      string                 `protobuf:"bytes,2,opt,name=issued_by,json=issuedBy,proto3" json:"issued_by,omitempty"` // who: "chief:Anna", "arbiter:Ben", "device:CLK-7"
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PauseNote) Reset() {
+	*x = PauseNote{}
+	mi := &file_hall_v1_hall_proto_msgTypes[101]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PauseNote) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PauseNote) ProtoMessage() {}
+
+func (x *PauseNote) ProtoReflect() protoreflect.Message {
+	mi := &file_hall_v1_hall_proto_msgTypes[101]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PauseNote.ProtoReflect.Descriptor instead.
+func (*PauseNote) Descriptor() ([]byte, []int) {
+	return file_hall_v1_hall_proto_rawDescGZIP(), []int{101}
+}
+
+func (x *PauseNote) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *PauseNote) GetIssuedBy() string {
+	if x != nil {
+		return x.IssuedBy
+	}
+	return ""
+}
+
 var File_hall_v1_hall_proto protoreflect.FileDescriptor
 
 const file_hall_v1_hall_proto_rawDesc = "" +
@@ -8940,7 +9005,7 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\x05title\x18\x05 \x01(\tR\x05title\x12\x1e\n" +
 	"\n" +
 	"federation\x18\x06 \x01(\tR\n" +
-	"federation\"\xc7\x03\n" +
+	"federation\"\xf1\x03\n" +
 	"\n" +
 	"Assignment\x12\x19\n" +
 	"\bboard_id\x18\x01 \x01(\tR\aboardId\x12\x1e\n" +
@@ -8958,7 +9023,8 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	" \x01(\tR\aroundId\x12#\n" +
 	"\rtournament_id\x18\v \x01(\tR\ftournamentId\x12\x18\n" +
 	"\asection\x18\f \x01(\tR\asection\x12\x14\n" +
-	"\x05table\x18\r \x01(\x05R\x05table\"Q\n" +
+	"\x05table\x18\r \x01(\x05R\x05table\x12(\n" +
+	"\x05pause\x18\x0e \x01(\v2\x12.hall.v1.PauseNoteR\x05pause\"Q\n" +
 	"\x03Ack\x12\x1a\n" +
 	"\tup_to_seq\x18\x01 \x01(\x04R\aupToSeq\x12.\n" +
 	"\brejected\x18\x02 \x03(\v2\x12.hall.v1.RejectionR\brejected\"K\n" +
@@ -9478,7 +9544,10 @@ const file_hall_v1_hall_proto_rawDesc = "" +
 	"\vgame_points\x18\x05 \x01(\tR\n" +
 	"gamePoints\x12\x1d\n" +
 	"\n" +
-	"tie_breaks\x18\x06 \x03(\tR\ttieBreaks*<\n" +
+	"tie_breaks\x18\x06 \x03(\tR\ttieBreaks\"@\n" +
+	"\tPauseNote\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x1b\n" +
+	"\tissued_by\x18\x02 \x01(\tR\bissuedBy*<\n" +
 	"\x04Side\x12\x14\n" +
 	"\x10SIDE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -9627,7 +9696,7 @@ func file_hall_v1_hall_proto_rawDescGZIP() []byte {
 }
 
 var file_hall_v1_hall_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
-var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 104)
+var file_hall_v1_hall_proto_msgTypes = make([]protoimpl.MessageInfo, 105)
 var file_hall_v1_hall_proto_goTypes = []any{
 	(Side)(0),                          // 0: hall.v1.Side
 	(Supervision)(0),                   // 1: hall.v1.Supervision
@@ -9743,9 +9812,10 @@ var file_hall_v1_hall_proto_goTypes = []any{
 	(*IssueClockLinkRequest)(nil),      // 111: hall.v1.IssueClockLinkRequest
 	(*EnrolLink)(nil),                  // 112: hall.v1.EnrolLink
 	(*TeamStandingsRow)(nil),           // 113: hall.v1.TeamStandingsRow
-	nil,                                // 114: hall.v1.Tournament.SectionTieBreaksEntry
-	nil,                                // 115: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
-	nil,                                // 116: hall.v1.Words.ParamsEntry
+	(*PauseNote)(nil),                  // 114: hall.v1.PauseNote
+	nil,                                // 115: hall.v1.Tournament.SectionTieBreaksEntry
+	nil,                                // 116: hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	nil,                                // 117: hall.v1.Words.ParamsEntry
 }
 var file_hall_v1_hall_proto_depIdxs = []int32{
 	1,   // 0: hall.v1.Regulations.supervision:type_name -> hall.v1.Supervision
@@ -9791,157 +9861,158 @@ var file_hall_v1_hall_proto_depIdxs = []int32{
 	15,  // 40: hall.v1.Assignment.config:type_name -> hall.v1.ClockConfig
 	20,  // 41: hall.v1.Assignment.state:type_name -> hall.v1.BoardState
 	18,  // 42: hall.v1.Assignment.history:type_name -> hall.v1.ClockAction
-	34,  // 43: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
-	18,  // 44: hall.v1.Command.action:type_name -> hall.v1.ClockAction
-	16,  // 45: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
-	0,   // 46: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
-	29,  // 47: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
-	0,   // 48: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
-	0,   // 49: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
-	42,  // 50: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
-	42,  // 51: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
-	15,  // 52: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
-	41,  // 53: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
-	114, // 54: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
-	15,  // 55: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
-	115, // 56: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
-	15,  // 57: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
-	7,   // 58: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
-	47,  // 59: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
-	48,  // 60: hall.v1.Round.byes:type_name -> hall.v1.Bye
-	41,  // 61: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
-	31,  // 62: hall.v1.Bye.player:type_name -> hall.v1.Player
-	8,   // 63: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
-	15,  // 64: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
-	31,  // 65: hall.v1.Board.white:type_name -> hall.v1.Player
-	31,  // 66: hall.v1.Board.black:type_name -> hall.v1.Player
-	15,  // 67: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
-	20,  // 68: hall.v1.Board.state:type_name -> hall.v1.BoardState
-	51,  // 69: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
-	41,  // 70: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
-	18,  // 71: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
-	31,  // 72: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
-	31,  // 73: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
-	15,  // 74: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
-	50,  // 75: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
-	50,  // 76: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
-	58,  // 77: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
-	0,   // 78: hall.v1.Absence.side:type_name -> hall.v1.Side
-	61,  // 79: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
-	18,  // 80: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
-	9,   // 81: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
-	20,  // 82: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
-	20,  // 83: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
-	110, // 84: hall.v1.BoardActionResponse.words:type_name -> hall.v1.Words
-	50,  // 85: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
-	18,  // 86: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
-	20,  // 87: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
-	110, // 88: hall.v1.AuditEntry.words:type_name -> hall.v1.Words
-	66,  // 89: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
-	69,  // 90: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
-	10,  // 91: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
-	0,   // 92: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
-	10,  // 93: hall.v1.SignInLink.role:type_name -> hall.v1.Role
-	10,  // 94: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
-	0,   // 95: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
-	78,  // 96: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
-	44,  // 97: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
-	46,  // 98: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
-	11,  // 99: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
-	15,  // 100: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
-	46,  // 101: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
-	50,  // 102: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
-	31,  // 103: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
-	12,  // 104: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
-	89,  // 105: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
-	89,  // 106: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
-	95,  // 107: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
-	94,  // 108: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
-	100, // 109: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
-	20,  // 110: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
-	107, // 111: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
-	113, // 112: hall.v1.StandingsResponse.teams:type_name -> hall.v1.TeamStandingsRow
-	108, // 113: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
-	116, // 114: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
-	22,  // 115: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
-	45,  // 116: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
-	49,  // 117: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
-	52,  // 118: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
-	53,  // 119: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
-	54,  // 120: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
-	56,  // 121: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
-	57,  // 122: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
-	60,  // 123: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
-	62,  // 124: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
-	64,  // 125: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
-	65,  // 126: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
-	68,  // 127: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
-	71,  // 128: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
-	75,  // 129: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
-	77,  // 130: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
-	43,  // 131: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
-	80,  // 132: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
-	82,  // 133: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
-	84,  // 134: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
-	85,  // 135: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
-	87,  // 136: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
-	91,  // 137: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
-	92,  // 138: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
-	93,  // 139: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
-	96,  // 140: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
-	73,  // 141: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
-	36,  // 142: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
-	37,  // 143: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
-	39,  // 144: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
-	105, // 145: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
-	109, // 146: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
-	111, // 147: hall.v1.Arbiter.IssueClockLink:input_type -> hall.v1.IssueClockLinkRequest
-	98,  // 148: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
-	101, // 149: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
-	102, // 150: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
-	103, // 151: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
-	28,  // 152: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
-	44,  // 153: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
-	46,  // 154: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
-	50,  // 155: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
-	50,  // 156: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
-	55,  // 157: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
-	50,  // 158: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
-	59,  // 159: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
-	61,  // 160: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
-	63,  // 161: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
-	50,  // 162: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
-	67,  // 163: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
-	70,  // 164: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
-	72,  // 165: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
-	76,  // 166: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
-	79,  // 167: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
-	41,  // 168: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
-	81,  // 169: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
-	83,  // 170: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
-	46,  // 171: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
-	86,  // 172: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
-	88,  // 173: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
-	90,  // 174: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
-	90,  // 175: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
-	94,  // 176: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
-	97,  // 177: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
-	74,  // 178: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
-	50,  // 179: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
-	38,  // 180: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
-	40,  // 181: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
-	106, // 182: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
-	44,  // 183: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
-	112, // 184: hall.v1.Arbiter.IssueClockLink:output_type -> hall.v1.EnrolLink
-	99,  // 185: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
-	104, // 186: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
-	104, // 187: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
-	104, // 188: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
-	152, // [152:189] is the sub-list for method output_type
-	115, // [115:152] is the sub-list for method input_type
-	115, // [115:115] is the sub-list for extension type_name
-	115, // [115:115] is the sub-list for extension extendee
-	0,   // [0:115] is the sub-list for field type_name
+	114, // 43: hall.v1.Assignment.pause:type_name -> hall.v1.PauseNote
+	34,  // 44: hall.v1.Ack.rejected:type_name -> hall.v1.Rejection
+	18,  // 45: hall.v1.Command.action:type_name -> hall.v1.ClockAction
+	16,  // 46: hall.v1.SetBlindPlayRequest.blind_play:type_name -> hall.v1.BlindPlay
+	0,   // 47: hall.v1.AnnounceRequest.side:type_name -> hall.v1.Side
+	29,  // 48: hall.v1.AnnounceResponse.announce:type_name -> hall.v1.Announce
+	0,   // 49: hall.v1.IssueAssistantLinkRequest.side:type_name -> hall.v1.Side
+	0,   // 50: hall.v1.IssueAssistantLinkResponse.side:type_name -> hall.v1.Side
+	42,  // 51: hall.v1.TimeControlInfo.periods:type_name -> hall.v1.PeriodInfo
+	42,  // 52: hall.v1.TimeControlInfo.black_periods:type_name -> hall.v1.PeriodInfo
+	15,  // 53: hall.v1.Tournament.default_config:type_name -> hall.v1.ClockConfig
+	41,  // 54: hall.v1.Tournament.time_control_info:type_name -> hall.v1.TimeControlInfo
+	115, // 55: hall.v1.Tournament.section_tie_breaks:type_name -> hall.v1.Tournament.SectionTieBreaksEntry
+	15,  // 56: hall.v1.CreateTournamentRequest.default_config:type_name -> hall.v1.ClockConfig
+	116, // 57: hall.v1.CreateTournamentRequest.section_tie_breaks:type_name -> hall.v1.CreateTournamentRequest.SectionTieBreaksEntry
+	15,  // 58: hall.v1.Round.config:type_name -> hall.v1.ClockConfig
+	7,   // 59: hall.v1.Round.status:type_name -> hall.v1.RoundStatus
+	47,  // 60: hall.v1.Round.tally:type_name -> hall.v1.RoundTally
+	48,  // 61: hall.v1.Round.byes:type_name -> hall.v1.Bye
+	41,  // 62: hall.v1.Round.time_control_info:type_name -> hall.v1.TimeControlInfo
+	31,  // 63: hall.v1.Bye.player:type_name -> hall.v1.Player
+	8,   // 64: hall.v1.Bye.kind:type_name -> hall.v1.ByeKind
+	15,  // 65: hall.v1.CreateRoundRequest.config:type_name -> hall.v1.ClockConfig
+	31,  // 66: hall.v1.Board.white:type_name -> hall.v1.Player
+	31,  // 67: hall.v1.Board.black:type_name -> hall.v1.Player
+	15,  // 68: hall.v1.Board.config:type_name -> hall.v1.ClockConfig
+	20,  // 69: hall.v1.Board.state:type_name -> hall.v1.BoardState
+	51,  // 70: hall.v1.Board.pending:type_name -> hall.v1.PendingCommand
+	41,  // 71: hall.v1.Board.time_control_info:type_name -> hall.v1.TimeControlInfo
+	18,  // 72: hall.v1.PendingCommand.action:type_name -> hall.v1.ClockAction
+	31,  // 73: hall.v1.AddBoardRequest.white:type_name -> hall.v1.Player
+	31,  // 74: hall.v1.AddBoardRequest.black:type_name -> hall.v1.Player
+	15,  // 75: hall.v1.AddBoardRequest.config:type_name -> hall.v1.ClockConfig
+	50,  // 76: hall.v1.SwapDevicesResponse.a:type_name -> hall.v1.Board
+	50,  // 77: hall.v1.SwapDevicesResponse.b:type_name -> hall.v1.Board
+	58,  // 78: hall.v1.StartRoundRequest.absent:type_name -> hall.v1.Absence
+	0,   // 79: hall.v1.Absence.side:type_name -> hall.v1.Side
+	61,  // 80: hall.v1.StartRoundResponse.boards:type_name -> hall.v1.BoardActionResponse
+	18,  // 81: hall.v1.BoardActionRequest.action:type_name -> hall.v1.ClockAction
+	9,   // 82: hall.v1.BoardActionResponse.status:type_name -> hall.v1.CommandStatus
+	20,  // 83: hall.v1.BoardActionResponse.state:type_name -> hall.v1.BoardState
+	20,  // 84: hall.v1.BoardActionResponse.before:type_name -> hall.v1.BoardState
+	110, // 85: hall.v1.BoardActionResponse.words:type_name -> hall.v1.Words
+	50,  // 86: hall.v1.ListBoardsResponse.boards:type_name -> hall.v1.Board
+	18,  // 87: hall.v1.AuditEntry.action:type_name -> hall.v1.ClockAction
+	20,  // 88: hall.v1.AuditEntry.after:type_name -> hall.v1.BoardState
+	110, // 89: hall.v1.AuditEntry.words:type_name -> hall.v1.Words
+	66,  // 90: hall.v1.AuditLogResponse.entries:type_name -> hall.v1.AuditEntry
+	69,  // 91: hall.v1.ListDevicesResponse.devices:type_name -> hall.v1.Device
+	10,  // 92: hall.v1.IssueTokenRequest.role:type_name -> hall.v1.Role
+	0,   // 93: hall.v1.IssueTokenRequest.side:type_name -> hall.v1.Side
+	10,  // 94: hall.v1.SignInLink.role:type_name -> hall.v1.Role
+	10,  // 95: hall.v1.TokenInfo.role:type_name -> hall.v1.Role
+	0,   // 96: hall.v1.TokenInfo.side:type_name -> hall.v1.Side
+	78,  // 97: hall.v1.ListTokensResponse.tokens:type_name -> hall.v1.TokenInfo
+	44,  // 98: hall.v1.ListTournamentsResponse.tournaments:type_name -> hall.v1.Tournament
+	46,  // 99: hall.v1.ListRoundsResponse.rounds:type_name -> hall.v1.Round
+	11,  // 100: hall.v1.ImportRoundRequest.format:type_name -> hall.v1.ImportFormat
+	15,  // 101: hall.v1.ImportRoundRequest.config:type_name -> hall.v1.ClockConfig
+	46,  // 102: hall.v1.ImportRoundResponse.round:type_name -> hall.v1.Round
+	50,  // 103: hall.v1.ImportRoundResponse.boards:type_name -> hall.v1.Board
+	31,  // 104: hall.v1.ImportRoundResponse.absent:type_name -> hall.v1.Player
+	12,  // 105: hall.v1.ExportRoundRequest.format:type_name -> hall.v1.ExportFormat
+	89,  // 106: hall.v1.HallPlan.tables:type_name -> hall.v1.PlanTable
+	89,  // 107: hall.v1.SetPlanRequest.tables:type_name -> hall.v1.PlanTable
+	95,  // 108: hall.v1.RoundBroadcast.relay:type_name -> hall.v1.RelayStatus
+	94,  // 109: hall.v1.ListBroadcastsResponse.broadcasts:type_name -> hall.v1.RoundBroadcast
+	100, // 110: hall.v1.BackupChunk.summary:type_name -> hall.v1.BackupSummary
+	20,  // 111: hall.v1.WatchUpdate.boards:type_name -> hall.v1.BoardState
+	107, // 112: hall.v1.StandingsResponse.rows:type_name -> hall.v1.StandingsRow
+	113, // 113: hall.v1.StandingsResponse.teams:type_name -> hall.v1.TeamStandingsRow
+	108, // 114: hall.v1.StandingsRow.rounds:type_name -> hall.v1.CrosstableCell
+	117, // 115: hall.v1.Words.params:type_name -> hall.v1.Words.ParamsEntry
+	22,  // 116: hall.v1.ClockLink.Connect:input_type -> hall.v1.DeviceMessage
+	45,  // 117: hall.v1.Arbiter.CreateTournament:input_type -> hall.v1.CreateTournamentRequest
+	49,  // 118: hall.v1.Arbiter.CreateRound:input_type -> hall.v1.CreateRoundRequest
+	52,  // 119: hall.v1.Arbiter.AddBoard:input_type -> hall.v1.AddBoardRequest
+	53,  // 120: hall.v1.Arbiter.AssignDevice:input_type -> hall.v1.AssignDeviceRequest
+	54,  // 121: hall.v1.Arbiter.SwapDevices:input_type -> hall.v1.SwapDevicesRequest
+	56,  // 122: hall.v1.Arbiter.UseVirtualClock:input_type -> hall.v1.UseVirtualClockRequest
+	57,  // 123: hall.v1.Arbiter.StartRound:input_type -> hall.v1.StartRoundRequest
+	60,  // 124: hall.v1.Arbiter.BoardAction:input_type -> hall.v1.BoardActionRequest
+	62,  // 125: hall.v1.Arbiter.ListBoards:input_type -> hall.v1.ListBoardsRequest
+	64,  // 126: hall.v1.Arbiter.GetBoard:input_type -> hall.v1.GetBoardRequest
+	65,  // 127: hall.v1.Arbiter.AuditLog:input_type -> hall.v1.AuditLogRequest
+	68,  // 128: hall.v1.Arbiter.ListDevices:input_type -> hall.v1.ListDevicesRequest
+	71,  // 129: hall.v1.Arbiter.IssueToken:input_type -> hall.v1.IssueTokenRequest
+	75,  // 130: hall.v1.Arbiter.RevokeToken:input_type -> hall.v1.RevokeTokenRequest
+	77,  // 131: hall.v1.Arbiter.ListTokens:input_type -> hall.v1.ListTokensRequest
+	43,  // 132: hall.v1.Arbiter.DescribeTimeControl:input_type -> hall.v1.DescribeTimeControlRequest
+	80,  // 133: hall.v1.Arbiter.ListTournaments:input_type -> hall.v1.ListTournamentsRequest
+	82,  // 134: hall.v1.Arbiter.ListRounds:input_type -> hall.v1.ListRoundsRequest
+	84,  // 135: hall.v1.Arbiter.GetRound:input_type -> hall.v1.GetRoundRequest
+	85,  // 136: hall.v1.Arbiter.ImportRound:input_type -> hall.v1.ImportRoundRequest
+	87,  // 137: hall.v1.Arbiter.ExportRound:input_type -> hall.v1.ExportRoundRequest
+	91,  // 138: hall.v1.Arbiter.GetPlan:input_type -> hall.v1.GetPlanRequest
+	92,  // 139: hall.v1.Arbiter.SetPlan:input_type -> hall.v1.SetPlanRequest
+	93,  // 140: hall.v1.Arbiter.SetBroadcast:input_type -> hall.v1.SetBroadcastRequest
+	96,  // 141: hall.v1.Arbiter.ListBroadcasts:input_type -> hall.v1.ListBroadcastsRequest
+	73,  // 142: hall.v1.Arbiter.IssueSignInLink:input_type -> hall.v1.IssueSignInLinkRequest
+	36,  // 143: hall.v1.Arbiter.SetBlindPlay:input_type -> hall.v1.SetBlindPlayRequest
+	37,  // 144: hall.v1.Arbiter.Announce:input_type -> hall.v1.AnnounceRequest
+	39,  // 145: hall.v1.Arbiter.IssueAssistantLink:input_type -> hall.v1.IssueAssistantLinkRequest
+	105, // 146: hall.v1.Arbiter.Standings:input_type -> hall.v1.StandingsRequest
+	109, // 147: hall.v1.Arbiter.SetTieBreaks:input_type -> hall.v1.SetTieBreaksRequest
+	111, // 148: hall.v1.Arbiter.IssueClockLink:input_type -> hall.v1.IssueClockLinkRequest
+	98,  // 149: hall.v1.Admin.Backup:input_type -> hall.v1.BackupRequest
+	101, // 150: hall.v1.Watch.WatchBoard:input_type -> hall.v1.WatchBoardRequest
+	102, // 151: hall.v1.Watch.WatchRound:input_type -> hall.v1.WatchRoundRequest
+	103, // 152: hall.v1.Watch.WatchHall:input_type -> hall.v1.WatchHallRequest
+	28,  // 153: hall.v1.ClockLink.Connect:output_type -> hall.v1.ServerMessage
+	44,  // 154: hall.v1.Arbiter.CreateTournament:output_type -> hall.v1.Tournament
+	46,  // 155: hall.v1.Arbiter.CreateRound:output_type -> hall.v1.Round
+	50,  // 156: hall.v1.Arbiter.AddBoard:output_type -> hall.v1.Board
+	50,  // 157: hall.v1.Arbiter.AssignDevice:output_type -> hall.v1.Board
+	55,  // 158: hall.v1.Arbiter.SwapDevices:output_type -> hall.v1.SwapDevicesResponse
+	50,  // 159: hall.v1.Arbiter.UseVirtualClock:output_type -> hall.v1.Board
+	59,  // 160: hall.v1.Arbiter.StartRound:output_type -> hall.v1.StartRoundResponse
+	61,  // 161: hall.v1.Arbiter.BoardAction:output_type -> hall.v1.BoardActionResponse
+	63,  // 162: hall.v1.Arbiter.ListBoards:output_type -> hall.v1.ListBoardsResponse
+	50,  // 163: hall.v1.Arbiter.GetBoard:output_type -> hall.v1.Board
+	67,  // 164: hall.v1.Arbiter.AuditLog:output_type -> hall.v1.AuditLogResponse
+	70,  // 165: hall.v1.Arbiter.ListDevices:output_type -> hall.v1.ListDevicesResponse
+	72,  // 166: hall.v1.Arbiter.IssueToken:output_type -> hall.v1.IssueTokenResponse
+	76,  // 167: hall.v1.Arbiter.RevokeToken:output_type -> hall.v1.RevokeTokenResponse
+	79,  // 168: hall.v1.Arbiter.ListTokens:output_type -> hall.v1.ListTokensResponse
+	41,  // 169: hall.v1.Arbiter.DescribeTimeControl:output_type -> hall.v1.TimeControlInfo
+	81,  // 170: hall.v1.Arbiter.ListTournaments:output_type -> hall.v1.ListTournamentsResponse
+	83,  // 171: hall.v1.Arbiter.ListRounds:output_type -> hall.v1.ListRoundsResponse
+	46,  // 172: hall.v1.Arbiter.GetRound:output_type -> hall.v1.Round
+	86,  // 173: hall.v1.Arbiter.ImportRound:output_type -> hall.v1.ImportRoundResponse
+	88,  // 174: hall.v1.Arbiter.ExportRound:output_type -> hall.v1.ExportRoundResponse
+	90,  // 175: hall.v1.Arbiter.GetPlan:output_type -> hall.v1.HallPlan
+	90,  // 176: hall.v1.Arbiter.SetPlan:output_type -> hall.v1.HallPlan
+	94,  // 177: hall.v1.Arbiter.SetBroadcast:output_type -> hall.v1.RoundBroadcast
+	97,  // 178: hall.v1.Arbiter.ListBroadcasts:output_type -> hall.v1.ListBroadcastsResponse
+	74,  // 179: hall.v1.Arbiter.IssueSignInLink:output_type -> hall.v1.SignInLink
+	50,  // 180: hall.v1.Arbiter.SetBlindPlay:output_type -> hall.v1.Board
+	38,  // 181: hall.v1.Arbiter.Announce:output_type -> hall.v1.AnnounceResponse
+	40,  // 182: hall.v1.Arbiter.IssueAssistantLink:output_type -> hall.v1.IssueAssistantLinkResponse
+	106, // 183: hall.v1.Arbiter.Standings:output_type -> hall.v1.StandingsResponse
+	44,  // 184: hall.v1.Arbiter.SetTieBreaks:output_type -> hall.v1.Tournament
+	112, // 185: hall.v1.Arbiter.IssueClockLink:output_type -> hall.v1.EnrolLink
+	99,  // 186: hall.v1.Admin.Backup:output_type -> hall.v1.BackupChunk
+	104, // 187: hall.v1.Watch.WatchBoard:output_type -> hall.v1.WatchUpdate
+	104, // 188: hall.v1.Watch.WatchRound:output_type -> hall.v1.WatchUpdate
+	104, // 189: hall.v1.Watch.WatchHall:output_type -> hall.v1.WatchUpdate
+	153, // [153:190] is the sub-list for method output_type
+	116, // [116:153] is the sub-list for method input_type
+	116, // [116:116] is the sub-list for extension type_name
+	116, // [116:116] is the sub-list for extension extendee
+	0,   // [0:116] is the sub-list for field type_name
 }
 
 func init() { file_hall_v1_hall_proto_init() }
@@ -9971,7 +10042,7 @@ func file_hall_v1_hall_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_hall_v1_hall_proto_rawDesc), len(file_hall_v1_hall_proto_rawDesc)),
 			NumEnums:      13,
-			NumMessages:   104,
+			NumMessages:   105,
 			NumExtensions: 0,
 			NumServices:   4,
 		},
