@@ -59,6 +59,7 @@ const defaultCompactAfter = 1024
 
 // fileJournal is the journal of a file outbox.
 type fileJournal struct {
+	records
 	path    string
 	f       *os.File
 	lines   int // lines in the journal
@@ -78,6 +79,7 @@ type fileJournal struct {
 // line; any other damage is an error.
 func OpenFileOutbox(path string) (Outbox, error) {
 	j := &fileJournal{path: path, compact: defaultCompactAfter}
+	j.records.put = j.write
 	l := newLedger()
 	good, err := j.load(&l)
 	if err != nil {
@@ -235,23 +237,24 @@ func (j *fileJournal) write(rec fileRecord) error {
 	return nil
 }
 
-func (j *fileJournal) event(ev *hallv1.DeviceEvent, applied bool) error {
+// records writes the outbox's operations as journal records through put:
+// the file's journal and a browser's store's (storeoutbox.go) write the
+// same records, each to its own medium.
+type records struct{ put func(fileRecord) error }
+
+func (r records) event(ev *hallv1.DeviceEvent, applied bool) error {
 	b, err := protojson.Marshal(ev)
 	if err != nil {
 		return err
 	}
-	return j.write(fileRecord{Op: opEvent, Event: b, Applied: applied})
+	return r.put(fileRecord{Op: opEvent, Event: b, Applied: applied})
 }
 
-func (j *fileJournal) ack(upTo uint64) error { return j.write(fileRecord{Op: opAck, Seq: upTo}) }
+func (r records) ack(upTo uint64) error       { return r.put(fileRecord{Op: opAck, Seq: upTo}) }
+func (r records) resend(from uint64) error    { return r.put(fileRecord{Op: opResend, Seq: from}) }
+func (r records) renumber(first uint64) error { return r.put(fileRecord{Op: opRenumber, Seq: first}) }
 
-func (j *fileJournal) resend(from uint64) error { return j.write(fileRecord{Op: opResend, Seq: from}) }
-
-func (j *fileJournal) renumber(first uint64) error {
-	return j.write(fileRecord{Op: opRenumber, Seq: first})
-}
-
-func (j *fileJournal) board(a *hallv1.Assignment) error {
+func (r records) board(a *hallv1.Assignment) error {
 	rec := fileRecord{Op: opBoard}
 	if a != nil {
 		b, err := protojson.Marshal(a)
@@ -260,7 +263,7 @@ func (j *fileJournal) board(a *hallv1.Assignment) error {
 		}
 		rec.Board = b
 	}
-	return j.write(rec)
+	return r.put(rec)
 }
 
 func (j *fileJournal) close() error {

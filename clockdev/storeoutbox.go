@@ -2,10 +2,6 @@ package clockdev
 
 import (
 	"fmt"
-
-	"google.golang.org/protobuf/encoding/protojson"
-
-	hallv1 "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 // JournalStore keeps the text of an outbox journal (the file outbox's
@@ -53,11 +49,14 @@ func OpenStoreOutbox(s JournalStore) (Outbox, error) {
 			return nil, fmt.Errorf("clockdev: repair outbox: %w", err)
 		}
 	}
-	return &lockedOutbox{l: l, j: &storeJournal{s: s, lines: lines, compact: storeCompactAfter}}, nil
+	j := &storeJournal{s: s, lines: lines, compact: storeCompactAfter}
+	j.records.put = j.write
+	return &lockedOutbox{l: l, j: j}, nil
 }
 
 // storeJournal is the journal of a store outbox.
 type storeJournal struct {
+	records
 	s       JournalStore
 	lines   int
 	compact int
@@ -74,32 +73,6 @@ func (j *storeJournal) write(rec fileRecord) error {
 	}
 	j.lines++
 	return nil
-}
-
-func (j *storeJournal) event(ev *hallv1.DeviceEvent, applied bool) error {
-	b, err := protojson.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	return j.write(fileRecord{Op: opEvent, Event: b, Applied: applied})
-}
-
-func (j *storeJournal) ack(upTo uint64) error    { return j.write(fileRecord{Op: opAck, Seq: upTo}) }
-func (j *storeJournal) resend(from uint64) error { return j.write(fileRecord{Op: opResend, Seq: from}) }
-func (j *storeJournal) renumber(first uint64) error {
-	return j.write(fileRecord{Op: opRenumber, Seq: first})
-}
-
-func (j *storeJournal) board(a *hallv1.Assignment) error {
-	rec := fileRecord{Op: opBoard}
-	if a != nil {
-		b, err := protojson.Marshal(a)
-		if err != nil {
-			return err
-		}
-		rec.Board = b
-	}
-	return j.write(rec)
 }
 
 func (j *storeJournal) close() error { return nil }
