@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,9 +21,6 @@ import (
 type face struct {
 	t   *testing.T
 	ctx context.Context
-
-	mu   sync.Mutex
-	errs []string
 }
 
 func openFace(t *testing.T, w, h int64) *face {
@@ -34,28 +30,7 @@ func openFace(t *testing.T, w, h int64) *face {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
 		t.Fatalf("viewport: %v", err)
 	}
-	msgs := chromedp.Console(ctx)
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			// A WebSocket refused while the hall is away is the browser's
-			// network error, which the page handles.
-			if m.IsException() || (m.Type == chromedp.ConsoleError && m.Source == "") {
-				f.mu.Lock()
-				f.errs = append(f.errs, m.String()+" at "+m.URL+fmt.Sprintf(":%d", m.Line+1))
-				f.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		for _, e := range f.errs {
-			t.Errorf("the page's console: %s", e)
-		}
-	})
+	browsertest.FailOnConsoleErrors(t, ctx)
 	return f
 }
 
@@ -69,16 +44,7 @@ func (f *face) do(step string, a ...chromedp.Action[chromedp.Void]) {
 // poll waits until js is true in the page, through a reload.
 func (f *face) poll(step, js string, within time.Duration) {
 	f.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		_, err := chromedp.Run(f.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
-		if err == nil {
-			return
-		}
-		if time.Now().Before(deadline) && (strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) && f.ctx.Err() == nil {
-			time.Sleep(20 * time.Millisecond) // the page navigated while polling
-			continue
-		}
+	if err := browsertest.Poll(f.ctx, js, within); err != nil {
 		f.t.Fatalf("%s: not within %s (%s): %v\n%s", step, within, js, err, f.dump())
 	}
 }

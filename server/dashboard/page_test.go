@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,9 +26,6 @@ type page struct {
 	t    *testing.T
 	ctx  context.Context
 	base string
-
-	mu   sync.Mutex
-	errs []string
 }
 
 // openPage opens a tab of the tests' browser (or skips), w×h pixels, with
@@ -41,28 +37,7 @@ func openPage(t *testing.T, base string, w, h int64) *page {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
 		t.Fatalf("viewport: %v", err)
 	}
-	msgs := chromedp.Console(ctx)
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			// The browser logs a refused request (a 401 after a token is
-			// revoked) as a network error: the page handles those.
-			if m.IsException() || (m.Type == chromedp.ConsoleError && m.Source == "") {
-				p.mu.Lock()
-				p.errs = append(p.errs, m.String()+" at "+m.URL+fmt.Sprintf(":%d", m.Line+1))
-				p.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, e := range p.errs {
-			t.Errorf("the page's console: %s", e)
-		}
-	})
+	browsertest.FailOnConsoleErrors(t, ctx)
 	return p
 }
 
@@ -77,16 +52,7 @@ func (p *page) do(step string, a ...chromedp.Action[chromedp.Void]) {
 // submitted, a redirect).
 func (p *page) poll(step, js string, within time.Duration) {
 	p.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
-		if err == nil {
-			return
-		}
-		if time.Now().Before(deadline) && (strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) && p.ctx.Err() == nil {
-			time.Sleep(20 * time.Millisecond) // the page navigated while polling
-			continue
-		}
+	if err := browsertest.Poll(p.ctx, js, within); err != nil {
 		p.t.Fatalf("%s: not within %s (%s): %v\n%s", step, within, js, err, p.dump())
 	}
 }
