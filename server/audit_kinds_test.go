@@ -6,13 +6,14 @@ import (
 
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
-	"github.com/chesshall/hallclock/internal/wire"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
 // The hall's own actions enter the audit as a kind and its parameters
 // (issue 34, item 3), not only as English: a hall plan set, a token
-// issued, a tablet's clock link made, a section's tie-breaks set — each
+// issued, a tablet's clock link made, a section's tie-breaks set, a board
+// added, a round's broadcast set — each
 // reads in Korean with every parameter written in (a term such as "the
 // tournament's" in Korean too), and the clock link's expiry in the hall's
 // zone.
@@ -35,6 +36,10 @@ func TestHallActionsAreKindsInTheAudit(t *testing.T) {
 	if _, err := arb.SetTieBreaks(ctx, &pb.SetTieBreaksRequest{Tournament: "Open", Section: "A", TieBreaks: "WIN,SB"}); err != nil {
 		t.Fatal(err)
 	}
+	public, relay := true, "https://relay.example/push"
+	if _, err := arb.SetBroadcast(ctx, &pb.SetBroadcastRequest{RoundId: r.GetRoundId(), Public: &public, RelayUrl: &relay}); err != nil {
+		t.Fatal(err)
+	}
 	log, err := arb.AuditLog(ctx, &pb.AuditLogRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +47,8 @@ func TestHallActionsAreKindsInTheAudit(t *testing.T) {
 	// each kind's entry (the one whose English says the first) and what
 	// its Korean must say
 	want := map[string][2]string{"did.set_plan_hall": {"CLK-009", "2: CLK-009"}, "did.issue_token": {"Bo", "Bo (심판)"},
-		"did.clock_link": {"clock link", "UTC"}, "did.set_section_tie_breaks": {"WIN,SB", "WIN,SB (이전: 대회의 것)"}}
+		"did.clock_link": {"clock link", "UTC"}, "did.set_section_tie_breaks": {"WIN,SB", "WIN,SB (이전: 대회의 것)"},
+		"did.add_board": {"add_board 1", "체스판 1 추가: w – b"}, "did.set_broadcast_relay": {"set_broadcast", "공개 예, 릴레이 " + relay}}
 	for _, e := range log.GetEntries() {
 		w := e.GetWords()
 		pick, ok := want[w.GetKind()]
@@ -54,7 +60,7 @@ func TestHallActionsAreKindsInTheAudit(t *testing.T) {
 		if !words.Known(w.GetKind()) {
 			t.Errorf("%s: no words in the catalogues", w.GetKind())
 		}
-		m := wire.Message(w)
+		m := wirewords.Message(w)
 		en, ko := words.Render("en", m), words.Render("ko", m)
 		if en == ko || strings.Contains(ko, "{") || !strings.Contains(ko, mark) {
 			t.Errorf("%s (%q) in Korean: %q, English %q; want Korean words with %q written in", w.GetKind(), e.GetWhat(), ko, en, mark)

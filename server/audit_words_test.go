@@ -8,7 +8,7 @@ import (
 
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
-	"github.com/chesshall/hallclock/internal/wire"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
@@ -45,7 +45,7 @@ func TestRefusalIsKindAndParamsInAnswerAndAudit(t *testing.T) {
 		if w.GetText() == "" || w.GetParams()["text"] != english {
 			t.Errorf("%s: English %q, params' text %q; want the hall's English words %q", where, w.GetText(), w.GetParams()["text"], english)
 		}
-		if got, want := words.Render("ko", wire.Message(w)), "시계 설정 거부됨: 먼저 시계를 멈춰야 합니다"; got != want {
+		if got, want := words.Render("ko", wirewords.Message(w)), "시계 설정 거부됨: 먼저 시계를 멈춰야 합니다"; got != want {
 			t.Errorf("%s in Korean: %q, want %q", where, got, want)
 		}
 	}
@@ -90,7 +90,7 @@ func TestRefusalIsKindAndParamsInAnswerAndAudit(t *testing.T) {
 		}
 		if w.GetKind() == "did.create_tournament" {
 			made = true
-			if got := words.Render("ru", wire.Message(w)); got != "создан турнир Open" {
+			if got := words.Render("ru", wirewords.Message(w)); got != "создан турнир Open" {
 				t.Errorf("a tournament made, in Russian: %q", got)
 			}
 		}

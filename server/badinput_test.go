@@ -11,7 +11,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
 
@@ -192,6 +194,10 @@ func TestHelloNamingAnotherBoardIsRefused(t *testing.T) {
 	for _, e := range log.GetEntries() {
 		if strings.HasPrefix(e.GetOutcome(), "refused") && strings.Contains(e.GetOutcome(), mine.GetDeviceId()) {
 			found = true
+			// the refusal is a kind, read in the reader's language
+			if ko := words.Render("ko", wirewords.Message(e.GetWords())); e.GetWords().GetKind() != "refused.hello_board" || !strings.Contains(ko, "거부됨") || !strings.Contains(ko, theirs.GetBoardId()) {
+				t.Errorf("the refusal's words: kind %q, in Korean %q; want refused.hello_board naming board %s", e.GetWords().GetKind(), ko, theirs.GetBoardId())
+			}
 		}
 	}
 	if !found {

@@ -12,8 +12,10 @@ import (
 
 	"github.com/chesshall/hallclock/clockdev"
 	"github.com/chesshall/hallclock/formats/announce"
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/testkit/halltest"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server"
@@ -164,6 +166,8 @@ func TestSetBlindPlay(t *testing.T) {
 	e := findAudit(auditWhats(t, arb, ctx, id), "blind_play")
 	if e == nil || e.GetWhat() != "blind_play W+A:de" || e.GetOutcome() != "applied" || e.GetReason() != "Anna plays with her assistant" {
 		t.Errorf("audit entry %v, want blind_play W+A:de applied, with the reason", e)
+	} else if ru := words.Render("ru", wirewords.Message(e.GetWords())); e.GetWords().GetKind() != "did.blind_play" || !strings.Contains(ru, "игроков") {
+		t.Errorf("the setting's words: kind %q, in Russian %q; want did.blind_play", e.GetWords().GetKind(), ru)
 	}
 
 	// D.2.10: an assistant comes with a visually disabled player.
@@ -173,6 +177,9 @@ func TestSetBlindPlay(t *testing.T) {
 	}
 	if e := findAudit(auditWhats(t, arb, ctx, id), "blind_play B=A"); e == nil || !strings.HasPrefix(e.GetOutcome(), "refused") {
 		t.Errorf("the refused setting is audited as %v, want refused", e)
+	} else if ko := words.Render("ko", wirewords.Message(e.GetWords())); e.GetWords().GetKind() != "refused.blind_play" || !strings.Contains(ko, "보조자(흑)") {
+		// the refusal is a kind that names the setting and the side in the reader's language
+		t.Errorf("the refusal's words: kind %q, in Korean %q; want refused.blind_play saying 보조자(흑)", e.GetWords().GetKind(), ko)
 	}
 	deputyB := halltest.Ctx(context.Background(), h.Token(t, pb.Role_ROLE_ARBITER, "Bert", "", "B"))
 	if _, err := arb.SetBlindPlay(deputyB, &pb.SetBlindPlayRequest{BoardId: id}); codeOf(err) != codes.NotFound {

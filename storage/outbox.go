@@ -158,7 +158,9 @@ func (s *Store) SetHallID(ctx context.Context, id string) error {
 		if _, err := tx.exec(`UPDATE hall SET hall_id = ? WHERE id = 1`, id); err != nil {
 			return fmt.Errorf("storage: hall id: %w", err)
 		}
-		if err := tx.AddAudit(&AuditRecord{Actor: "server", What: "hall id " + was + " → " + id, Outcome: OutcomeApplied}); err != nil {
+		what := "hall id " + was + " → " + id
+		if err := tx.AddAudit(&AuditRecord{Actor: "server", What: what, Outcome: OutcomeApplied,
+			Kind: "did.hall_id", Params: map[string]string{"was": was, "id": id, "text": what}}); err != nil {
 			return err
 		}
 		return tx.ReseedOutbox()

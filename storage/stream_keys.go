@@ -76,11 +76,12 @@ func (s *Store) AddStreamKey(ctx context.Context, key ed25519.PrivateKey, endors
 			}
 			return fmt.Errorf("storage: stream key: %w", err)
 		}
-		what := "stream signing key made: "
+		what, kind := "stream signing key made: ", "did.stream_key_made"
 		if n > 0 {
-			what = "stream signing key rotated: now "
+			what, kind = "stream signing key rotated: now ", "did.stream_key_rotated"
 		}
-		what += base64.RawURLEncoding.EncodeToString(pub)
-		return tx.AddAudit(&AuditRecord{Actor: "server", What: what, Outcome: OutcomeApplied})
+		key64 := base64.RawURLEncoding.EncodeToString(pub)
+		what += key64
+		return tx.AddAudit(&AuditRecord{Actor: "server", What: what, Outcome: OutcomeApplied, Kind: kind, Params: map[string]string{"key": key64, "text": what}})
 	})
 }

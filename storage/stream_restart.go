@@ -57,7 +57,11 @@ func (s *Store) RestartStream(ctx context.Context, all bool, why string) error {
 		if _, err := tx.exec(q); err != nil {
 			return fmt.Errorf("storage: stream restart: %w", err)
 		}
-		return tx.AddAudit(&AuditRecord{Actor: "server", What: "stream to be started again: " + why, Outcome: OutcomeApplied})
+		what, kind := "stream to be started again: "+why, "did.stream_restart"
+		if all {
+			kind = "did.stream_reset"
+		}
+		return tx.AddAudit(&AuditRecord{Actor: "server", What: what, Outcome: OutcomeApplied, Kind: kind, Params: map[string]string{"why": why, "text": what}})
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hallerr"
@@ -54,7 +55,7 @@ func (a *Service) StartRound(ctx context.Context, req *pb.StartRoundRequest) (*p
 			r, err := a.act(ctx, id, absent[id], "start of round", 0)
 			if err != nil {
 				r = &pb.BoardActionResponse{BoardId: id, Status: pb.CommandStatus_COMMAND_STATUS_REFUSED, Message: err.Error(),
-					Words: wire.Words(words.Refused("start", err))}
+					Words: wirewords.Words(words.Refused("start", err))}
 			}
 			out[i] = r
 		}()

@@ -49,15 +49,17 @@ func (a *Service) SetBroadcast(ctx context.Context, req *pb.SetBroadcastRequest)
 		b.RelayToken = req.GetRelayToken()
 	}
 	b.Updated = s.clock.Now()
-	what := "set_broadcast public=" + map[bool]string{true: "yes", false: "no"}[b.Public]
+	public := map[bool]string{true: "yes", false: "no"}[b.Public]
+	what, kind := "set_broadcast public="+public, "did.set_broadcast"
 	if b.RelayURL != "" {
-		what += " relay=" + b.RelayURL
+		what, kind = what+" relay="+b.RelayURL, "did.set_broadcast_relay"
 	}
 	err = s.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.PutRoundBroadcast(&b); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: auth.IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied,
+			Kind: kind, Params: map[string]string{"public": public, "relay": b.RelayURL, "text": what}})
 	})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package arbiter
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/chesshall/hallclock/formats/trf"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
@@ -62,7 +63,9 @@ type importPlan struct {
 	moves    []clockMove           // clocks leaving boards whose games are over, audited there
 	byes     []storage.ByeRecord
 	file     storage.RoundFile
-	what     string // the audit entry
+	what     string            // the audit entry
+	kind     string            // the audit entry as a kind (formats/words)
+	params   map[string]string // and its parameters
 	warnings []string
 }
 
@@ -148,9 +151,13 @@ func (a *Service) planImport(ctx context.Context, req *pb.ImportRoundRequest, p 
 		plan.byes = append(plan.byes, b)
 	}
 	plan.what = fmt.Sprintf("import_round %d of %s from %s: %s", plan.round.Number, t.Name, p.format, p.describe())
+	plan.kind = "did.import_round"
 	if plan.existing {
 		plan.what = fmt.Sprintf("import_round %d of %s from %s, replacing its %d boards: %s", plan.round.Number, t.Name, p.format, len(plan.old), p.describe())
+		plan.kind = "did.import_round_replacing"
 	}
+	plan.params = map[string]string{"number": strconv.Itoa(plan.round.Number), "tournament": t.Name, "format": p.format,
+		"boards": strconv.Itoa(len(p.games)), "byes": strconv.Itoa(len(p.byes)), "old": strconv.Itoa(len(plan.old)), "text": plan.what}
 	plan.file = storage.RoundFile{RoundID: plan.round.ID, Format: p.format, Content: req.GetContent(), Pairings: req.GetPairings(), Encoding: p.encoding}
 	return plan, nil
 }
@@ -247,7 +254,7 @@ func (plan *importPlan) write(actor string) func(tx *storage.Tx) error {
 		if err := tx.PutRoundFile(&plan.file); err != nil {
 			return err
 		}
-		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: plan.what, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: plan.what, Outcome: storage.OutcomeApplied, Kind: plan.kind, Params: plan.params})
 	}
 }
 

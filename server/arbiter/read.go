@@ -12,6 +12,7 @@ import (
 
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
@@ -163,7 +164,7 @@ func (a *Service) AuditLog(ctx context.Context, req *pb.AuditLogRequest) (*pb.Au
 func auditEntry(r storage.AuditRecord) *pb.AuditEntry {
 	e := &pb.AuditEntry{Seq: r.Seq, UnixMs: r.Wall.UnixMilli(), Actor: r.Actor, What: r.What, Reason: r.Reason, Outcome: r.Outcome,
 		BoardSeq: r.BoardSeq, CommandId: r.CommandID, BoardId: r.BoardID,
-		Words: wire.Words(words.Message{Kind: r.Kind, Params: r.Params})}
+		Words: wirewords.Words(words.Message{Kind: r.Kind, Params: r.Params})}
 	if len(r.Action) > 0 {
 		var act pb.ClockAction
 		if protojson.Unmarshal(r.Action, &act) == nil {

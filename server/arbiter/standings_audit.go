@@ -72,13 +72,15 @@ func (a *Service) auditStandingsMoved(ctx context.Context, b *hall.Board, tourna
 		}
 		return starts[i] < starts[j]
 	})
-	var moved []string
+	var moved, ranks []string // ranks: the words of any language, "Anna 3 → 1"
 	for i, start := range starts {
 		if i == 12 {
 			moved = append(moved, fmt.Sprintf("and %d more", len(starts)-12))
+			ranks = append(ranks, fmt.Sprintf("+%d", len(starts)-12))
 			break
 		}
 		moved = append(moved, fmt.Sprintf("%s from %s to %s", names[start], ordinal(before[start]), ordinal(after[start])))
+		ranks = append(ranks, fmt.Sprintf("%s %d → %d", names[start], before[start], after[start]))
 	}
 	if len(moved) == 0 {
 		return nil
@@ -89,7 +91,8 @@ func (a *Service) auditStandingsMoved(ctx context.Context, b *hall.Board, tourna
 	}
 	what := fmt.Sprintf("standings of %s: %s", t.Name, strings.Join(moved, ", "))
 	return a.store.Write(ctx, func(tx *storage.Tx) error {
-		return tx.AddAudit(&storage.AuditRecord{BoardID: b.ID(), Actor: auth.IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{BoardID: b.ID(), Actor: auth.IdentityFrom(ctx).Actor(), What: what, Outcome: storage.OutcomeApplied,
+			Kind: "did.standings_moved", Params: map[string]string{"tournament": t.Name, "moved": strings.Join(ranks, ", "), "text": what}})
 	})
 }
 

@@ -34,13 +34,13 @@ func words(t *testing.T, lang string) map[string]string {
 }
 
 // The face holds in every language of the hall (English, Korean, Russian,
-// Armenian), on a tablet in landscape (1280×800) and a phone in portrait
-// (390×844): before the start and paused by the arbiter with a reason
-// (its longest words; each language's page after the first a fresh
-// browser that picks the paused board up and hears the reason with the
-// board), it says them from the language's catalogue, the
-// switcher is in the footer set to the language and never over a time,
-// nothing reaches past the screen and no text is cut.
+// Armenian), on a tablet in landscape (1280×800), on a hall's screen
+// (1920×1080) and a phone in portrait (390×844): before the start and
+// paused by the arbiter with a reason (its longest words; each language's
+// page after the first a fresh browser that picks the paused board up and
+// hears the reason with the board), it says them from the language's
+// catalogue, the switcher is in the footer set to the language and never
+// over a time, nothing reaches past the screen and no text is cut.
 func TestFaceHoldsInEveryLanguage(t *testing.T) {
 	longtest.Skip(t)
 	h := halltest.Start(t)
@@ -60,7 +60,7 @@ func TestFaceHoldsInEveryLanguage(t *testing.T) {
 	// check checks the face in lang as it is now, in both sizes.
 	check := func(f *face, lang, phase string, shown map[string]string) {
 		t.Helper()
-		for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {
+		for _, size := range []struct{ w, h int64 }{{1280, 800}, {1920, 1080}, {390, 844}} {
 			name := fmt.Sprintf("%s %s %d×%d", lang, phase, size.w, size.h)
 			opts := []chromedp.EmulateViewportOption{}
 			if size.w < size.h {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
@@ -33,7 +34,7 @@ func (b *Board) Act(ctx context.Context, id *auth.Identity, action *pb.ClockActi
 	}); err != nil {
 		return nil, err
 	}
-	resp := &pb.BoardActionResponse{BoardId: b.rec.ID, Status: res.status, Message: res.message, Words: wire.Words(res.words)}
+	resp := &pb.BoardActionResponse{BoardId: b.rec.ID, Status: res.status, Message: res.message, Words: wirewords.Words(res.words)}
 	if serr != nil {
 		if r := rules.RefusalOf(serr); r == nil || r.Code == rules.RefusedNotPermitted {
 			// Not a refusal of the board's state but of the person: the
@@ -42,7 +43,7 @@ func (b *Board) Act(ctx context.Context, id *auth.Identity, action *pb.ClockActi
 		}
 		resp.Status, resp.Message = pb.CommandStatus_COMMAND_STATUS_REFUSED, serr.Error()
 		if resp.Words == nil {
-			resp.Words = wire.Words(words.Refused(action.GetKind().String(), serr))
+			resp.Words = wirewords.Words(words.Refused(action.GetKind().String(), serr))
 		}
 	}
 	if cmd != nil {
@@ -53,7 +54,7 @@ func (b *Board) Act(ctx context.Context, id *auth.Identity, action *pb.ClockActi
 			t := b.h.clock.After(wait)
 			select {
 			case r := <-done:
-				resp.Status, resp.Message, resp.Words = r.status, r.message, wire.Words(r.words)
+				resp.Status, resp.Message, resp.Words = r.status, r.message, wirewords.Words(r.words)
 			case <-t:
 			case <-ctx.Done():
 				return nil, ctx.Err()
@@ -96,7 +97,7 @@ func (b *Board) DryRun(ctx context.Context, id *auth.Identity, action *pb.ClockA
 		}
 		if perr != nil {
 			resp.Status, resp.Message = pb.CommandStatus_COMMAND_STATUS_REFUSED, perr.Error()
-			resp.Words = wire.Words(words.Refused(e.Kind.String(), perr))
+			resp.Words = wirewords.Words(words.Refused(e.Kind.String(), perr))
 			resp.State = b.wireState(b.state.Project(e.T), b.seq)
 			return
 		}

@@ -2,6 +2,7 @@ package hall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/chesshall/hallclock/formats/announce"
@@ -36,7 +37,7 @@ func (b *Board) SetBlind(ctx context.Context, id *auth.Identity, blind rules.Bli
 		cfg := b.config()
 		cfg.Blind = blind
 		if _, err = rules.NewState(cfg); err != nil {
-			m := words.Text(err.Error())
+			m := blindRefused(err)
 			werr := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 				return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
 					Outcome: storage.OutcomeRefused(err.Error()), Kind: m.Kind, Params: m.Params})
@@ -51,7 +52,7 @@ func (b *Board) SetBlind(ctx context.Context, id *auth.Identity, blind rules.Bli
 				return err
 			}
 			return tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: id.Actor(), What: what, Reason: reason,
-				Outcome: storage.OutcomeApplied})
+				Outcome: storage.OutcomeApplied, Kind: "did.blind_play", Params: map[string]string{"settings": blindText(blind), "text": what}})
 		})
 		if err != nil {
 			return
@@ -73,6 +74,24 @@ func (b *Board) SetBlind(ctx context.Context, id *auth.Identity, blind rules.Bli
 
 // blindText says a board's play under the appendix for the audit log:
 // the short notation (rules.BlindPlay.String), or "none".
+// blindRefused is the refusal of blind play settings the rules do not
+// take: kind "refused.blind_play", the setting refused ("language" or
+// "assistant") and its value (a side, a language tag) its parameters.
+func blindRefused(err error) words.Message {
+	setting, value := "settings", ""
+	var in *rules.InputError
+	if errors.As(err, &in) {
+		value = in.Value
+		switch in.What {
+		case "announcement language":
+			setting = "language"
+		case "assistant":
+			setting = "assistant"
+		}
+	}
+	return words.Message{Kind: "refused.blind_play", Params: map[string]string{"event": "blind_play", "setting": setting, "value": value, "text": err.Error()}}
+}
+
 func blindText(b rules.BlindPlay) string {
 	if s := b.String(); s != "" {
 		return s

@@ -7,6 +7,7 @@ import (
 	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/mono"
 	"github.com/chesshall/hallclock/internal/wire"
+	"github.com/chesshall/hallclock/internal/wirewords"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
@@ -143,7 +144,7 @@ func (b *Board) wireStateWith(st rules.State, seq uint64, alerts []words.Message
 	w.PendingCommands = int32(pending)
 	for _, a := range alerts {
 		w.Alerts = append(w.Alerts, a.Params["text"])
-		w.AlertWords = append(w.AlertWords, wire.Words(a))
+		w.AlertWords = append(w.AlertWords, wirewords.Words(a))
 	}
 	w.LastRuling = b.ruling
 	return w

@@ -83,11 +83,12 @@ func (m DeviceMove) Audit(tx *storage.Tx, actor, toBoard, reason string) error {
 	if m.from == nil {
 		return nil
 	}
-	what := fmt.Sprintf("device %s moved to board %s (its game here was over)", m.dev, toBoard)
+	what, kind := fmt.Sprintf("device %s moved to board %s (its game here was over)", m.dev, toBoard), "did.device_moved"
 	if m.running {
-		what = fmt.Sprintf("device %s taken to board %s (replace): this board has no clock now; assign one or use a virtual clock", m.dev, toBoard)
+		what, kind = fmt.Sprintf("device %s taken to board %s (replace): this board has no clock now; assign one or use a virtual clock", m.dev, toBoard), "did.device_taken"
 	}
-	return tx.AddAudit(&storage.AuditRecord{BoardID: m.from.rec.ID, Actor: actor, What: what, Reason: reason, Outcome: storage.OutcomeApplied})
+	return tx.AddAudit(&storage.AuditRecord{BoardID: m.from.rec.ID, Actor: actor, What: what, Reason: reason, Outcome: storage.OutcomeApplied,
+		Kind: kind, Params: map[string]string{"device": m.dev, "board": toBoard, "text": what}})
 }
 
 // Note says what the move did, for the audit entry of the board joined.

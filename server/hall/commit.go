@@ -22,7 +22,7 @@ type change struct {
 	actor     string   // who: "device:d1", "chief:Anna", "server"
 	reason    string
 	alert     words.Message // a failed display check to audit, if any
-	note      string        // what the audit log says of it besides the event, if anything (a result from the scoresheet)
+	note      string        // what the audit log says of it besides the event, if anything: a result from the scoresheet (kind "did.scoresheet_result"), the only note there is
 }
 
 // commit writes an applied event (with its device acknowledgement, command
@@ -93,7 +93,7 @@ func (b *Board) commit(ctx context.Context, c change) error {
 		}
 		if note != "" {
 			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: note, Reason: reason,
-				Outcome: storage.OutcomeApplied, BoardSeq: seq}); err != nil {
+				Outcome: storage.OutcomeApplied, BoardSeq: seq, Kind: "did.scoresheet_result", Params: map[string]string{"event": c.event.Kind.String(), "text": note}}); err != nil {
 				return err
 			}
 		}

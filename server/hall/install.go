@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -37,11 +38,12 @@ func (h *Hall) AddBoard(ctx context.Context, id *auth.Identity, rec storage.Boar
 		if err := move.Audit(tx, id.Actor(), rec.ID, ""); err != nil {
 			return err
 		}
-		what := fmt.Sprintf("add_board %d %s - %s", rec.Number, rec.White.Name, rec.Black.Name)
+		what, kind := fmt.Sprintf("add_board %d %s - %s", rec.Number, rec.White.Name, rec.Black.Name), "did.add_board"
 		if rec.DeviceID != "" {
-			what += fmt.Sprintf(", device %s%s", rec.DeviceID, move.Note())
+			what, kind = what+fmt.Sprintf(", device %s%s", rec.DeviceID, move.Note()), "did.add_board_device"
 		}
-		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(), What: what, Outcome: storage.OutcomeApplied})
+		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: id.Actor(), What: what, Outcome: storage.OutcomeApplied, Kind: kind,
+			Params: map[string]string{"number": strconv.Itoa(rec.Number), "white": rec.White.Name, "black": rec.Black.Name, "device": rec.DeviceID, "text": what}})
 	})
 	if err != nil {
 		return nil, err

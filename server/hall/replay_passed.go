@@ -3,6 +3,7 @@ package hall
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
@@ -23,10 +24,11 @@ func (h *Hall) notePassed(ctx context.Context, boardID string, st rules.State, s
 	}
 	return h.store.Write(ctx, func(tx *storage.Tx) error {
 		for _, p := range passed {
+			alert := fmt.Sprintf("event %d, recorded under an earlier version, is refused by this version's rules (%v): passed over; the arbiter decides the game's record",
+				p.BoardSeq, p.Refusal)
 			if err := tx.AddAudit(&storage.AuditRecord{BoardID: boardID, Actor: "server", What: "replay " + p.Event.Kind.String(),
-				BoardSeq: p.BoardSeq, Outcome: storage.OutcomeAlert(fmt.Sprintf(
-					"event %d, recorded under an earlier version, is refused by this version's rules (%v): passed over; the arbiter decides the game's record",
-					p.BoardSeq, p.Refusal))}); err != nil {
+				BoardSeq: p.BoardSeq, Outcome: storage.OutcomeAlert(alert), Kind: "alert.replay_passed",
+				Params: map[string]string{"seq": strconv.FormatUint(p.BoardSeq, 10), "event": p.Event.Kind.String(), "text": alert}}); err != nil {
 				return err
 			}
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
+	"github.com/chesshall/hallclock/formats/words"
 	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
@@ -62,9 +64,11 @@ func (h *Hall) Restore(ctx context.Context, dev string, hello *pb.Hello, acked u
 	// stored on its boards, what it no longer holds is audited as lost
 	// when its numbering passes it.
 	err := h.store.Write(ctx, func(tx *storage.Tx) error {
+		alert := fmt.Sprintf("the hall was restored from a backup older than device %s's events %d to %d, which it had acknowledged: the clock resends those it holds, each to the board it recorded it on",
+			dev, acked+1, hello.GetLastAckedSeq())
 		return tx.AddAudit(&storage.AuditRecord{BoardID: res.KeptAtBackup, Actor: "server", What: "events asked of a clock after a restore",
-			Outcome: storage.OutcomeAlert(fmt.Sprintf("the hall was restored from a backup older than device %s's events %d to %d, which it had acknowledged: the clock resends those it holds, each to the board it recorded it on",
-				dev, acked+1, hello.GetLastAckedSeq()))})
+			Outcome: storage.OutcomeAlert(alert), Kind: "alert.restore_asked",
+			Params: map[string]string{"device": dev, "from": strconv.FormatUint(acked+1, 10), "to": strconv.FormatUint(hello.GetLastAckedSeq(), 10), "text": alert}})
 	})
 	if err != nil {
 		return nil, err
@@ -74,8 +78,9 @@ func (h *Hall) Restore(ctx context.Context, dev string, hello *pb.Hello, acked u
 	for i := len(recs) - 1; i >= 0; i-- {
 		a := recs[i]
 		if err := a.ValidateHeld(); err != nil {
-			if err := h.auditHall(ctx, "device:"+dev, "a clock's record of a board after a restore",
-				storage.OutcomeRefused(fmt.Sprintf("device %s's record of board %q cannot be used (%v): the board is not rebuilt from it", dev, a.GetBoardId(), err))); err != nil {
+			why := fmt.Sprintf("device %s's record of board %q cannot be used (%v): the board is not rebuilt from it", dev, a.GetBoardId(), err)
+			if err := h.auditHall(ctx, "device:"+dev, "a clock's record of a board after a restore", storage.OutcomeRefused(why),
+				words.Message{Kind: "refused.restore_record", Params: map[string]string{"device": dev, "board": a.GetBoardId(), "text": why}}); err != nil {
 				return nil, err
 			}
 			continue
@@ -87,7 +92,8 @@ func (h *Hall) Restore(ctx context.Context, dev string, hello *pb.Hello, acked u
 		err := h.rebuildBoard(ctx, dev, a)
 		var refused rebuildRefused
 		if errors.As(err, &refused) {
-			if err := h.auditHall(ctx, "server", fmt.Sprintf("rebuild board %s after a restore", a.GetBoardId()), storage.OutcomeRefused(refused.Error())); err != nil {
+			if err := h.auditHall(ctx, "server", fmt.Sprintf("rebuild board %s after a restore", a.GetBoardId()), storage.OutcomeRefused(refused.Error()),
+				words.Message{Kind: "refused.restore_rebuild", Params: map[string]string{"device": dev, "board": a.GetBoardId(), "text": refused.Error()}}); err != nil {
 				return nil, err
 			}
 			continue
@@ -105,8 +111,9 @@ func (h *Hall) Restore(ctx context.Context, dev string, hello *pb.Hello, acked u
 	default:
 		if _, err := h.Board(keeps); err != nil {
 			res.Unknown = keeps
-			if err := h.auditHall(ctx, "device:"+dev, "a clock's board after a restore",
-				storage.OutcomeAlert(fmt.Sprintf("device %s keeps board %s, which the restored hall does not know and could not rebuild (the clock holds no usable record of it): the clock keeps its board, its events there are refused; pair the board again and assign the device", dev, keeps))); err != nil {
+			alert := fmt.Sprintf("device %s keeps board %s, which the restored hall does not know and could not rebuild (the clock holds no usable record of it): the clock keeps its board, its events there are refused; pair the board again and assign the device", dev, keeps)
+			if err := h.auditHall(ctx, "device:"+dev, "a clock's board after a restore", storage.OutcomeAlert(alert),
+				words.Message{Kind: "alert.restore_unknown_board", Params: map[string]string{"device": dev, "board": keeps, "text": alert}}); err != nil {
 				return nil, err
 			}
 			return res, h.releaseAfterRestore(ctx, dev, res.KeptAtBackup, fmt.Sprintf("it keeps board %s now, unknown to the restored hall", keeps))
@@ -168,8 +175,10 @@ func (h *Hall) rebuildBoard(ctx context.Context, dev string, a *pb.Assignment) e
 			if err := tx.CreateTournament(&t); err != nil {
 				return err
 			}
+			alert := fmt.Sprintf("the backup is older than tournament %q: it is rebuilt from device %s's record of board %s; check its settings", t.Name, dev, rec.ID)
 			if err := tx.AddAudit(&storage.AuditRecord{Actor: "server", What: "create_tournament " + t.Name + " (rebuilt after a restore)",
-				Outcome: storage.OutcomeAlert(fmt.Sprintf("the backup is older than tournament %q: it is rebuilt from device %s's record of board %s; check its settings", t.Name, dev, rec.ID))}); err != nil {
+				Outcome: storage.OutcomeAlert(alert), Kind: "alert.restore_tournament",
+				Params: map[string]string{"tournament": t.Name, "device": dev, "board": rec.ID, "text": alert}}); err != nil {
 				return err
 			}
 		}
@@ -177,8 +186,10 @@ func (h *Hall) rebuildBoard(ctx context.Context, dev string, a *pb.Assignment) e
 			if err := tx.CreateRound(&r); err != nil {
 				return err
 			}
+			alert := fmt.Sprintf("the backup is older than round %d of %s: its boards are rebuilt from the records their clocks kept; its byes, and boards whose clock keeps no record of them, are not known: check the round against the pairing program's file", r.Number, t.Name)
 			if err := tx.AddAudit(&storage.AuditRecord{Actor: "server", What: fmt.Sprintf("round %d of %s rebuilt after a restore", r.Number, t.Name),
-				Outcome: storage.OutcomeAlert(fmt.Sprintf("the backup is older than round %d of %s: its boards are rebuilt from the records their clocks kept; its byes, and boards whose clock keeps no record of them, are not known: check the round against the pairing program's file", r.Number, t.Name))}); err != nil {
+				Outcome: storage.OutcomeAlert(alert), Kind: "alert.restore_round",
+				Params: map[string]string{"number": strconv.Itoa(r.Number), "tournament": t.Name, "text": alert}}); err != nil {
 				return err
 			}
 		}
@@ -186,9 +197,10 @@ func (h *Hall) rebuildBoard(ctx context.Context, dev string, a *pb.Assignment) e
 			return err
 		}
 		tx.AfterCommit(func() { h.publish(rec.RoundID, b.wireState(st, 0), 0) })
+		alert := fmt.Sprintf("the backup is older than this board: it is rebuilt from device %s's record of it, and its events are the clocks'; of its round, the byes and the boards whose clocks keep no record are not known", dev)
 		return tx.AddAudit(&storage.AuditRecord{BoardID: rec.ID, Actor: "server",
 			What:    fmt.Sprintf("board rebuilt after a restore: round %d of %s, board %d, %s - %s", r.Number, t.Name, rec.Number, rec.White.Name, rec.Black.Name),
-			Outcome: storage.OutcomeAlert(fmt.Sprintf("the backup is older than this board: it is rebuilt from device %s's record of it, and its events are the clocks'; of its round, the byes and the boards whose clocks keep no record are not known", dev))})
+			Outcome: storage.OutcomeAlert(alert), Kind: "alert.restore_board", Params: map[string]string{"device": dev, "text": alert}})
 	})
 	if errors.Is(err, storage.ErrDuplicate) || errors.Is(err, storage.ErrNotFound) {
 		return rebuildRefused{fmt.Sprintf("board %s (board %d of section %q of round %d of %s) cannot be rebuilt from device %s's record: %v", rec.ID, rec.Number, rec.Section, r.Number, t.Name, dev, err)}
@@ -246,18 +258,21 @@ func (h *Hall) followClock(ctx context.Context, dev, to, from string) error {
 			if err := tx.SetBoardSource(to, storage.SourceDevice); err != nil {
 				return err
 			}
-			was := "no board"
+			was, kind := "no board", "did.restore_kept_new"
 			if from != "" {
+				kind = "did.restore_kept"
 				was = "board " + from
+				const alert = "after the restore the board is not handed back to the clock: the events it recorded here and still holds come back as it recorded them; if the game's end is not among them, enter the result"
 				if err := tx.AddAudit(&storage.AuditRecord{BoardID: from, Actor: "server",
 					What:    fmt.Sprintf("device %s left this board after the backup (it keeps board %s now)", dev, to),
-					Outcome: storage.OutcomeAlert("after the restore the board is not handed back to the clock: the events it recorded here and still holds come back as it recorded them; if the game's end is not among them, enter the result")}); err != nil {
+					Outcome: storage.OutcomeAlert(alert), Kind: "alert.restore_left", Params: map[string]string{"device": dev, "board": to, "text": alert}}); err != nil {
 					return err
 				}
 			}
 			return tx.AddAudit(&storage.AuditRecord{BoardID: to, Actor: "server",
 				What:    fmt.Sprintf("device %s keeps this board, as it said after the restore (the backup gave it %s)", dev, was),
-				Outcome: storage.OutcomeApplied})
+				Outcome: storage.OutcomeApplied, Kind: kind, Params: map[string]string{"device": dev, "board": from,
+					"text": fmt.Sprintf("device %s keeps this board, as it said after the restore (the backup gave it %s)", dev, was)}})
 		})
 		if werr == nil {
 			b.keptBy(dev)
@@ -292,9 +307,10 @@ func (h *Hall) releaseAfterRestore(ctx context.Context, dev, from, why string) e
 			if err := tx.SetBoardDevice(from, ""); err != nil {
 				return err
 			}
+			const alert = "after the restore the board is not handed back to the clock, and has none: the events the clock recorded here and still holds come back as it recorded them; if the game's end is not among them, enter the result, or assign a clock"
 			return tx.AddAudit(&storage.AuditRecord{BoardID: from, Actor: "server",
 				What:    fmt.Sprintf("device %s left this board after the backup (%s)", dev, why),
-				Outcome: storage.OutcomeAlert("after the restore the board is not handed back to the clock, and has none: the events the clock recorded here and still holds come back as it recorded them; if the game's end is not among them, enter the result, or assign a clock")})
+				Outcome: storage.OutcomeAlert(alert), Kind: "alert.restore_released", Params: map[string]string{"device": dev, "text": alert}})
 		})
 		if werr != nil {
 			return
@@ -313,9 +329,9 @@ func (h *Hall) releaseAfterRestore(ctx context.Context, dev, from, why string) e
 	return nil
 }
 
-// auditHall writes a hall-wide audit entry.
-func (h *Hall) auditHall(ctx context.Context, actor, what, outcome string) error {
+// auditHall writes a hall-wide audit entry, m its outcome's words.
+func (h *Hall) auditHall(ctx context.Context, actor, what, outcome string, m words.Message) error {
 	return h.store.Write(ctx, func(tx *storage.Tx) error {
-		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: what, Outcome: outcome})
+		return tx.AddAudit(&storage.AuditRecord{Actor: actor, What: what, Outcome: outcome, Kind: m.Kind, Params: m.Params})
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -240,7 +241,8 @@ func (s *Session) skipLost(ctx context.Context, upTo uint64) error {
 			return err
 		}
 		return tx.AddAudit(&storage.AuditRecord{BoardID: board, Actor: "server", What: "events lost in a restore",
-			Outcome: storage.OutcomeAlert(msg)})
+			Outcome: storage.OutcomeAlert(msg), Kind: "alert.restore_lost",
+			Params: map[string]string{"device": s.dev, "from": strconv.FormatUint(from, 10), "to": strconv.FormatUint(upTo, 10), "text": msg}})
 	})
 	if err != nil {
 		return err
@@ -311,14 +313,14 @@ func (h *Hall) refuseHelloClaim(ctx context.Context, dev string, hello *pb.Hello
 		return
 	}
 	_, err := h.Board(named)
-	msg := fmt.Sprintf("device %s's Hello names board %s, which it does not keep (it keeps %q): claim refused, the device is sent its assignment", dev, named, keeps)
+	msg := fmt.Sprintf("device %s's Hello names board %s, which it does not keep (it keeps %q): refused, the device is sent its assignment", dev, named, keeps)
 	h.log.Warn("hello names a board the device does not keep", "device", dev, "named", named, "keeps", keeps)
 	if err != nil {
 		return
 	}
 	_ = h.store.Write(ctx, func(tx *storage.Tx) error {
 		return tx.AddAudit(&storage.AuditRecord{BoardID: named, Actor: "device:" + dev, What: "hello names this board",
-			Outcome: storage.OutcomeRefused(msg)})
+			Outcome: storage.OutcomeRefused(msg), Kind: "refused.hello_board", Params: map[string]string{"device": dev, "board": named, "keeps": keeps, "text": msg}})
 	})
 }
 

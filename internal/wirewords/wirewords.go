@@ -1,4 +1,8 @@
-package wire
+// Package wirewords converts the hall's words for people (formats/words)
+// to and from the contract's Words. It stands apart from internal/wire,
+// which the browser clock links: the words' catalogues are the hall's and
+// its pages', and the clock need not carry them.
+package wirewords
 
 import (
 	"github.com/chesshall/hallclock/formats/words"
