@@ -30,7 +30,7 @@ import (
 // words (/words/audit.<lang>.json).
 func (s *Server) routes(mux *http.ServeMux) {
 	dashboard.Routes(mux)
-	i18n.Routes(mux, s.opts.Lang)
+	i18n.Routes(mux, s.opts.Lang, s.opts.Zone.String())
 	assist.Routes(mux)
 	clockface.Routes(mux) // the tablet clock's face: /clock
 	mux.HandleFunc("GET /api/watch", s.serveWatch)

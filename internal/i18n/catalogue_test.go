@@ -214,7 +214,13 @@ func node(t *testing.T) string {
 // under Node, then js, and returns what js printed.
 func runScript(t *testing.T, js string) string {
 	t.Helper()
-	body, err := Script("en")
+	return runScriptIn(t, "", js)
+}
+
+// runScriptIn is runScript for a hall in zone, under Node in UTC.
+func runScriptIn(t *testing.T, zone, js string) string {
+	t.Helper()
+	body, err := Script("en", zone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +229,9 @@ func runScript(t *testing.T, js string) string {
 	if err := os.WriteFile(f, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(node(t), f).CombinedOutput()
+	cmd := exec.Command(node(t), f)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, out)
 	}
@@ -346,15 +354,30 @@ func TestScriptCarriesTheHallsDefault(t *testing.T) {
 		t.Errorf("Check(tlh) = %v, want a refusal naming the languages", err)
 	}
 	rec := httptest.NewRecorder()
-	Handler("hy").ServeHTTP(rec, httptest.NewRequest(http.MethodGet, Path, nil))
+	Handler("hy", "").ServeHTTP(rec, httptest.NewRequest(http.MethodGet, Path, nil))
 	if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), `window.HALL_I18N = {"default": "hy"`) {
 		t.Errorf("%d %.60s", rec.Code, rec.Body.String())
 	}
 	req := httptest.NewRequest(http.MethodGet, Path, nil)
 	req.Header.Set("If-None-Match", rec.Header().Get("ETag"))
 	rec2 := httptest.NewRecorder()
-	Handler("hy").ServeHTTP(rec2, req)
+	Handler("hy", "").ServeHTTP(rec2, req)
 	if rec2.Code != http.StatusNotModified {
 		t.Errorf("revalidation: %d", rec2.Code)
+	}
+}
+
+// The pages write times in the hall's zone, wherever the browser is: a
+// hall in Tokyo shows the epoch as 09:00 to a browser in UTC, and a hall
+// that gave no zone shows the browser's (00:00); a page that names a zone
+// keeps it.
+func TestPagesWriteTimesInTheHallsZone(t *testing.T) {
+	const js = `const o = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+console.log(JSON.stringify([I18N.time(new Date(0), o), I18N.time(new Date(0), Object.assign({ timeZone: "UTC" }, o))]));`
+	if got := strings.TrimSpace(runScriptIn(t, "Asia/Tokyo", js)); got != `["09:00","00:00"]` {
+		t.Errorf("a hall in Asia/Tokyo, the epoch: %s, want [\"09:00\",\"00:00\"]", got)
+	}
+	if got := strings.TrimSpace(runScriptIn(t, "", js)); got != `["00:00","00:00"]` {
+		t.Errorf("a hall without a zone, in a browser in UTC, the epoch: %s, want [\"00:00\",\"00:00\"]", got)
 	}
 }

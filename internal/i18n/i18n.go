@@ -80,8 +80,9 @@ func Catalogue(lang string) (map[string]json.RawMessage, error) {
 }
 
 // Script returns the script pages load: the catalogues, the default
-// language, then i18n.js.
-func Script(defaultLang string) ([]byte, error) {
+// language, the hall's time zone (an IANA name, "" for none: the pages
+// then write times in the browser's), then i18n.js.
+func Script(defaultLang, zone string) ([]byte, error) {
 	if defaultLang == "" {
 		defaultLang = "en"
 	}
@@ -92,6 +93,11 @@ func Script(defaultLang string) ([]byte, error) {
 	b.WriteString("window.HALL_I18N = {\"default\": ")
 	d, _ := json.Marshal(defaultLang)
 	b.Write(d)
+	if zone != "" {
+		z, _ := json.Marshal(zone)
+		b.WriteString(", \"zone\": ")
+		b.Write(z)
+	}
 	b.WriteString(", \"catalogues\": {")
 	for i, l := range Langs() {
 		c, err := compact(l)
@@ -128,10 +134,10 @@ func compact(lang string) ([]byte, error) {
 	return bytes.TrimSpace(out.Bytes()), nil
 }
 
-// Handler serves Script(defaultLang). It panics on a language without a
-// catalogue: check the flag with Check first.
-func Handler(defaultLang string) http.Handler {
-	body, err := Script(defaultLang)
+// Handler serves Script(defaultLang, zone). It panics on a language
+// without a catalogue: check the flag with Check first.
+func Handler(defaultLang, zone string) http.Handler {
+	body, err := Script(defaultLang, zone)
 	if err != nil {
 		panic(err)
 	}
@@ -161,7 +167,8 @@ func Handler(defaultLang string) http.Handler {
 	})
 }
 
-// Routes registers GET /i18n/i18n.js.
-func Routes(mux *http.ServeMux, defaultLang string) {
-	mux.Handle("GET "+Path, Handler(defaultLang))
+// Routes registers GET /i18n/i18n.js: the pages' words in defaultLang
+// first, and their times in zone (the hall's; "" for the browser's).
+func Routes(mux *http.ServeMux, defaultLang, zone string) {
+	mux.Handle("GET "+Path, Handler(defaultLang, zone))
 }

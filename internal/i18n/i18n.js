@@ -15,7 +15,8 @@
 // In scripts: I18N.t("key", {name: value}); a plural message chooses its
 // form by the parameter n, with Intl.PluralRules (CLDR); I18N.words(w)
 // writes an API's Words {kind, params} (formats/words). I18N.number,
-// I18N.date and I18N.time format by Intl in the page's language.
+// I18N.date and I18N.time format by Intl in the page's language, in the
+// hall's time zone (hallserver -tz) when the hall gave one.
 (function (root) {
   "use strict";
   const cfg = root.HALL_I18N || { catalogues: {}, fallback: "en" };
@@ -135,8 +136,11 @@
   }
 
   function number(n, opts) { return new Intl.NumberFormat(lang, opts).format(n); }
-  function date(d, opts) { return new Intl.DateTimeFormat(lang, opts || { dateStyle: "medium" }).format(d); }
-  function time(d, opts) { return new Intl.DateTimeFormat(lang, opts || { hour: "2-digit", minute: "2-digit" }).format(d); }
+  // inZone gives opts the hall's time zone (hallserver -tz), unless they
+  // name one: a page shows the hall's time, wherever its reader is.
+  function inZone(opts) { return cfg.zone && !opts.timeZone ? Object.assign({ timeZone: cfg.zone }, opts) : opts; }
+  function date(d, opts) { return new Intl.DateTimeFormat(lang, inZone(opts || { dateStyle: "medium" })).format(d); }
+  function time(d, opts) { return new Intl.DateTimeFormat(lang, inZone(opts || { hour: "2-digit", minute: "2-digit" })).format(d); }
 
   const ATTRS = ["title", "placeholder", "aria-label", "alt", "value"];
 

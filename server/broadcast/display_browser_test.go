@@ -136,7 +136,7 @@ func serveDisplay(t *testing.T, h *hall) (*broadcast.Feeds, string, *stoppable) 
 	f := broadcast.New(broadcast.Options{Source: h, Authenticate: door})
 	mux := http.NewServeMux()
 	f.Routes(mux)
-	i18n.Routes(mux, "en") // the page's words, as the hall and the gateway serve them
+	i18n.Routes(mux, "en", "") // the page's words, as the hall and the gateway serve them
 	srv := &stoppable{Server: httptest.NewServer(mux)}
 	t.Cleanup(func() { f.Close(); srv.stop() })
 	return f, srv.URL, srv

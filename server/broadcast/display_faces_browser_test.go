@@ -163,7 +163,7 @@ func serveLive(t *testing.T, h *hall) string {
 	}})
 	mux := http.NewServeMux()
 	f.Routes(mux)
-	i18n.Routes(mux, "en") // the page's words, as the hall and the gateway serve them
+	i18n.Routes(mux, "en", "") // the page's words, as the hall and the gateway serve them
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() { f.Close(); srv.Close() })
 	return srv.URL

@@ -46,7 +46,7 @@ func (g *Gateway) routes(mux *http.ServeMux) {
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = w.Write(federationHTML)
 	})
-	i18n.Routes(mux, g.opts.Lang)
+	i18n.Routes(mux, g.opts.Lang, "") // a gateway is not in the hall: its readers' own zones
 	mux.Handle("GET /metrics", promhttp.HandlerFor(g.reg, promhttp.HandlerOpts{Registry: g.reg}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {

@@ -77,7 +77,7 @@ export const hallZone = () => zone || "";
 export function wall(unixMs) {
   if (!unixMs) return "";
   const d = new Date(num(unixMs));
-  return time(d, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: zone });
+  return time(d, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: zone });
 }
 
 // offsetMs is the hall's zone's offset from UTC at an instant, ms.
@@ -109,7 +109,7 @@ export function zoneLabel(unixMs) {
 export function until(unixMs) {
   if (!unixMs) return "";
   const d = new Date(num(unixMs));
-  return time(d, { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone }) + " " + zoneLabel(unixMs);
+  return time(d, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone }) + " " + zoneLabel(unixMs);
 }
 
 // zoned writes an instant to the second with its zone's offset:
