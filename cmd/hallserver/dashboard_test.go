@@ -22,9 +22,9 @@ import (
 )
 
 // The newcomer's demo, in Chromium: hallserver -demo with 67 boards a
-// tournament (201 clocks) prints a sign-in link; the link's button signs
-// the browser in and shows the whole hall on one 1920×1080 screen, every
-// clock online; a clock stopped at a board shows in the attention panel,
+// tournament (201 clocks, and a board for a phone) prints a sign-in link;
+// the link's button signs the browser in and shows the whole hall on one
+// 1920×1080 screen, every clock of the fleet online; a clock stopped at a board shows in the attention panel,
 // the entry leads to the board, the clock is restarted from the page with
 // a reason, and the board's timeline shows who did it and why.
 func TestDemoDashboardInABrowser(t *testing.T) {
@@ -77,8 +77,10 @@ func TestDemoDashboardInABrowser(t *testing.T) {
 	run("the printed link", chromedp.Navigate(link))
 	click("its button (opening the link signs nobody in)", "#link-signin", 10*time.Second)
 	run("the dashboard", chromedp.WaitVisible(chromedp.ID("top")))
-	poll("the whole hall, live and online", `document.querySelectorAll(".tile").length === 201 && document.getElementById("live").textContent === "live" &&
-		document.querySelectorAll(".tile.st-running").length >= 190 && document.querySelectorAll(".tile.off").length === 0`, time.Minute)
+	// 201 boards of the fleet and the phone's table, whose clock is the
+	// newcomer's phone: it alone is offline until a phone opens its link.
+	poll("the whole hall, live and online", `document.querySelectorAll(".tile").length === 202 && document.getElementById("live").textContent === "live" &&
+		document.querySelectorAll(".tile.st-running").length >= 190 && document.querySelectorAll(".tile.off").length === 1`, time.Minute)
 	poll("on one screen", `[...document.querySelectorAll(".tile")].every(t => { const r = t.getBoundingClientRect(); return r.bottom <= innerHeight && r.right <= innerWidth; })`, 2*time.Second)
 
 	// A player stops a clock to call the arbiter (here: the demo's chief,

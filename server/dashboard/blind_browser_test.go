@@ -55,7 +55,7 @@ func TestDashboardBlindPlay(t *testing.T) {
 	}
 	p.poll("the board's line", `/^Appendix D: White visually disabled, with an assistant, the clock speaks de\. Time used: White \d+:\d\d · Black 0:00\.$/.test(document.querySelector("#board .bblind").textContent)`, 5*time.Second)
 	p.poll("the clock's voice", `document.querySelector("#board .bdevice").textContent.includes("talking clock (en, de)")`, 20*time.Second)
-	p.poll("the timeline", `document.querySelector("#board .timeline").textContent.includes("blind_play W+A:de")`, 5*time.Second)
+	p.poll("the timeline", `document.querySelector("#board .timeline").textContent.includes("rules for visually disabled players on this board: W+A:de")`, 5*time.Second)
 	if e := findEntry(tb.auditOf(t, b1.GetBoardId()), "blind_play W+A:de"); e == nil || e.GetActor() != "chief:chief arbiter" || e.GetReason() != "Anna plays with her assistant" {
 		t.Errorf("the audit log has %v; want the setting with who and why", e)
 	}
