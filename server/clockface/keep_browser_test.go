@@ -18,16 +18,13 @@ func (f *face) pressTo(side, next string) {
 	f.poll(next+"'s clock runs", `JSON.parse(hallclockDevice.state()).running === "`+next+`"`, 3*time.Second)
 }
 
-// The hall stops in the middle of a game (its port closes, its
-// connections are cut) and a new server starts on its database: the page
-// keeps counting and keeps every press, says how many it keeps, and once
-// the hall is back sends them; the hall stores each once, in order, at
-// the page's instants.
-func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
-	longtest.Skip(t)
+// faceInAGame starts a hall with one board of 5 minutes, reached through a
+// relay the test can shut, and a face enrolled as its clock CLK-001 that
+// has started the game and pressed once for each side.
+func faceInAGame(t *testing.T) (*halltest.Hall, string, *relay.Door, *face) {
+	t.Helper()
 	h := halltest.Start(t)
 	boards := h.Round(t, "5m", 1)
-	board := boards[0].GetBoardId()
 	hall := relay.Open(t, h.HTTP(t))
 	f := openFace(t, 1280, 800)
 	f.enrol(hall.URL(), "CLK-001", h.DeviceToken(t, "CLK-001"))
@@ -36,6 +33,17 @@ func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
 	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 15*time.Second)
 	f.pressTo("white", "black")
 	f.pressTo("black", "white")
+	return h, boards[0].GetBoardId(), hall, f
+}
+
+// The hall stops in the middle of a game (its port closes, its
+// connections are cut) and a new server starts on its database: the page
+// keeps counting and keeps every press, says how many it keeps, and once
+// the hall is back sends them; the hall stores each once, in order, at
+// the page's instants.
+func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
+	longtest.Skip(t)
+	h, board, hall, f := faceInAGame(t)
 	f.poll("sent", `JSON.parse(hallclockDevice.state()).outbox === 0`, 5*time.Second)
 
 	hall.Shut()
@@ -70,17 +78,7 @@ func TestFaceKeepsTimeWhenTheHallStops(t *testing.T) {
 // and his time given reach the face.
 func TestFaceReloadedAndTheArbiter(t *testing.T) {
 	longtest.Skip(t)
-	h := halltest.Start(t)
-	boards := h.Round(t, "5m", 1)
-	board := boards[0].GetBoardId()
-	hall := relay.Open(t, h.HTTP(t))
-	f := openFace(t, 1280, 800)
-	f.enrol(hall.URL(), "CLK-001", h.DeviceToken(t, "CLK-001"))
-	f.poll("online, on its board", `document.getElementById("link").textContent === "online" && JSON.parse(hallclockDevice.state()).assigned`, 10*time.Second)
-	startRound(t, h, boards[0])
-	f.poll("White's clock runs", `JSON.parse(hallclockDevice.state()).running === "white"`, 15*time.Second)
-	f.pressTo("white", "black")
-	f.pressTo("black", "white")
+	h, board, hall, f := faceInAGame(t)
 	before, wall := f.state(), time.Now()
 
 	f.reload()
