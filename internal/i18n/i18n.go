@@ -79,6 +79,23 @@ func Catalogue(lang string) (map[string]json.RawMessage, error) {
 	return words.Catalogue(lang)
 }
 
+// Texts returns lang's messages that are text, by key (a plural
+// message, an object of forms, is left out).
+func Texts(lang string) (map[string]string, error) {
+	raw, err := Catalogue(lang)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for k, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		}
+	}
+	return out, nil
+}
+
 // Script returns the script pages load: the catalogues, the default
 // language, the hall's time zone (an IANA name, "" for none: the pages
 // then write times in the browser's), then i18n.js.

@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -126,18 +125,11 @@ func TestPagesHoldInEveryLanguage(t *testing.T) {
 // catalogue returns lang's messages that are text (not plural forms).
 func catalogue(t *testing.T, lang string) map[string]string {
 	t.Helper()
-	raw, err := i18n.Catalogue(lang)
+	m, err := i18n.Texts(lang)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{}
-	for k, v := range raw {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			out[k] = s
-		}
-	}
-	return out
+	return m
 }
 
 // saveDocShot saves the page as docs/screenshots/name with
