@@ -16,19 +16,32 @@ import (
 // expected, fell on the presses as "assists" — at 1,000 presses a second,
 // a cycle of 0.8 s in which every goroutine that allocated marked first
 // and no press was acknowledged on time (benchmark p99 460–890 ms). So the
-// server collects itself once it is idle (no device event for idleFor)
-// while its heap has grown past twice what the last cycle found live: the
+// server collects itself once it is idle (no device event or new clock
+// stream for idleFor) while its heap has grown by half over what the last
+// cycle found live: the
 // cycle after a fleet connected then runs before the round starts, on
 // time the hall has spare, and the next is paced on the new live heap.
 // During play a hall is never idle for long, and the collector runs as
-// Go paces it. (Idle for a second was too short: a cycle started in a
+// Go paces it.
+//
+// Clocks connecting and arbiters' commands (a round starting) count as
+// activity beside events: a collection asked
+// for while they still came measured a live heap of 186 MB where the
+// fleet, once connected, held 286 MB, and the heap never doubled that
+// before the round began. The next cycle, paced on 186 MB, began with 62
+// MB of room and its marking fell on the presses — 0.96-1.4 s of assists
+// and p99 0.5-0.8 s at 1,500-2,000 presses/s (bench saturation sweep,
+// GODEBUG=gctrace=1, 2026-12-07). So the hall waits until clocks stop
+// connecting too, and collects once the heap has grown by half. (Idle for a second was too short: a cycle started in a
 // pause of a second or two and was still marking, half a second of CPU,
 // when the presses came back.)
 
 const (
-	idleFor     = 5 * time.Second
-	idleGrowth  = 2 // collect when the heap holds this many times the last live heap
-	idleLookFor = 250 * time.Millisecond
+	idleFor = 5 * time.Second
+	// collect when the heap holds idleGrowthNum/idleGrowthDen times the
+	// last live heap
+	idleGrowthNum, idleGrowthDen = 3, 2
+	idleLookFor                  = 250 * time.Millisecond
 )
 
 // heapReading is what the idle collector reads of the runtime.
@@ -52,7 +65,7 @@ func (c *idleCollector) look(now time.Time, events uint64, h heapReading) bool {
 		c.events, c.quietSince = events, now
 		return false
 	}
-	if now.Sub(c.quietSince) < idleFor || h.live == 0 || h.now < idleGrowth*h.live {
+	if now.Sub(c.quietSince) < idleFor || h.live == 0 || h.now*idleGrowthDen < idleGrowthNum*h.live {
 		return false
 	}
 	if c.asked && h.cycles <= c.forcedCycle {
@@ -81,9 +94,10 @@ func readHeap() heapReading {
 	return h
 }
 
-// collectWhenIdle runs the idle collector until ctx ends; events returns
-// the device events applied so far.
-func collectWhenIdle(ctx context.Context, events func() uint64) {
+// collectWhenIdle runs the idle collector until ctx ends; activity
+// returns a count that grows with every device event applied, every
+// clock stream welcomed and every arbiter's command.
+func collectWhenIdle(ctx context.Context, activity func() uint64) {
 	var c idleCollector
 	t := time.NewTicker(idleLookFor)
 	defer t.Stop()
@@ -92,7 +106,7 @@ func collectWhenIdle(ctx context.Context, events func() uint64) {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			if c.look(now, events(), readHeap()) {
+			if c.look(now, activity(), readHeap()) {
 				runtime.GC()
 			}
 		}

@@ -317,7 +317,7 @@ func (m *Main) Run(ctx context.Context) error {
 	defer st.Close()
 	defer stream.stop() // after the server's shutdown, before the store closes
 	if m.gc.idle {
-		go collectWhenIdle(ctx, func() uint64 { return srv.Stats().EventsApplied })
+		go collectWhenIdle(ctx, func() uint64 { st := srv.Stats(); return st.EventsApplied + st.Connects + st.Commands })
 	}
 	if err := lock.Announce(hostPort(gl.Addr()), hostPort(hl.Addr())); err != nil {
 		log.Warn("cannot record the addresses in the lock file", "err", err)

@@ -144,6 +144,11 @@ func runServer(c config, tmp, kind string) (*live, error) {
 	res.rss1, res.g1 = s.rss(), s.goroutines()
 	fmt.Printf("   idle: RSS %.0f MB → %.0f MB, goroutines %d → %d\n", float64(res.rss0)/(1<<20), float64(res.rss1)/(1<<20), res.g0, res.g1)
 	if kind == "hall" {
+		// A hall's clocks connect well before its round starts, and the
+		// hall collects once nothing has come for 5 s (cmd/hallserver
+		// gc_idle.go), so that its next cycle is paced on the connected
+		// fleet's heap. The bench's round starts as late as that.
+		time.Sleep(hallIdleBeforeRound)
 		if err := arb.startRound(ctx); err != nil {
 			return nil, fmt.Errorf("starting the round: %w", err)
 		}
@@ -270,6 +275,11 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 	return files, first
 }
 
+// hallIdleBeforeRound is how long the bench leaves the hall idle after
+// its clocks connected (and the 3 s of the idle memory reading) before it
+// starts the round: past the hall's idle collection (5 s and a look).
+const hallIdleBeforeRound = 4 * time.Second
+
 // saturate raises the offered rate step by step until throughput stops
 // rising or p99 passes 100 ms; the saturation throughput is the best
 // acknowledged rate before that.
@@ -282,7 +292,11 @@ func saturate(f *fleet, c config) ([]satStep, float64) {
 		w := f.measure(r, c.warmup/2, c.satDuration, drain, false)
 		st := satStep{offered: r, acked: float64(w.acked.Load()) / c.satDuration.Seconds(), p50: w.lat.quantile(0.5), p99: w.lat.quantile(0.99)}
 		steps = append(steps, st)
-		fmt.Printf("   saturation: offered %.0f/s → acked %.0f/s, p50 %s, p99 %s\n", r, st.acked, ms(st.p50), ms(st.p99))
+		rt := ""
+		if w.rtOK { // what the server's runtime did in the step: a collection is the usual reason a step's p99 jumps
+			rt = fmt.Sprintf("; %d collections, longest pause %s, %s of assists, a goroutine waited at most %s", w.rt.Cycles, ms(w.rt.LongestPause), ms(w.rt.Assist), ms(w.rt.LongestWait))
+		}
+		fmt.Printf("   saturation: offered %.0f/s → acked %.0f/s, p50 %s, p99 %s%s\n", r, st.acked, ms(st.p50), ms(st.p99), rt)
 		if st.p99 > 100*time.Millisecond {
 			break
 		}
