@@ -275,6 +275,16 @@ func profileUnder(ctx context.Context, s *server, f *fleet, c config) ([]string,
 	return files, first
 }
 
+// rtNote says what the server's runtime did in a window, for the lines
+// printed as the bench goes: a collection is the usual reason a window's
+// p99 jumps.
+func rtNote(w *window) string {
+	if !w.rtOK {
+		return ""
+	}
+	return fmt.Sprintf("; server: %d collections, longest pause %s, %s of assists, a goroutine waited at most %s", w.rt.Cycles, ms(w.rt.LongestPause), ms(w.rt.Assist), ms(w.rt.LongestWait))
+}
+
 // hallIdleBeforeRound is how long the bench leaves the hall idle after
 // its clocks connected (and the 3 s of the idle memory reading) before it
 // starts the round: past the hall's idle collection (5 s and a look).
@@ -292,11 +302,7 @@ func saturate(f *fleet, c config) ([]satStep, float64) {
 		w := f.measure(r, c.warmup/2, c.satDuration, drain, false)
 		st := satStep{offered: r, acked: float64(w.acked.Load()) / c.satDuration.Seconds(), p50: w.lat.quantile(0.5), p99: w.lat.quantile(0.99)}
 		steps = append(steps, st)
-		rt := ""
-		if w.rtOK { // what the server's runtime did in the step: a collection is the usual reason a step's p99 jumps
-			rt = fmt.Sprintf("; %d collections, longest pause %s, %s of assists, a goroutine waited at most %s", w.rt.Cycles, ms(w.rt.LongestPause), ms(w.rt.Assist), ms(w.rt.LongestWait))
-		}
-		fmt.Printf("   saturation: offered %.0f/s → acked %.0f/s, p50 %s, p99 %s%s\n", r, st.acked, ms(st.p50), ms(st.p99), rt)
+		fmt.Printf("   saturation: offered %.0f/s → acked %.0f/s, p50 %s, p99 %s%s\n", r, st.acked, ms(st.p50), ms(st.p99), rtNote(w))
 		if st.p99 > 100*time.Millisecond {
 			break
 		}
@@ -380,12 +386,12 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config, satRate float64) (*w
 		u1, b1 := set.counts()
 		wk.updates, wk.bytes = u1-u0, b1-b0
 		wk.lost = set.lost(wk.lat)
-		fmt.Printf("   %d %s watchers (connected in %s): ingest %.0f/s p99 %s (without: %.0f/s p99 %s); ack→update p50 %s p99 %s, %d lost; views aged p99 %s, at most %s; %.1f MB/s to the watchers\n",
+		fmt.Printf("   %d %s watchers (connected in %s): ingest %.0f/s p99 %s (without: %.0f/s p99 %s); ack→update p50 %s p99 %s, %d lost; views aged p99 %s, at most %s; %.1f MB/s to the watchers%s\n",
 			c.watchers, kind, wk.connectedTook.Round(time.Millisecond),
 			float64(wk.with.acked.Load())/c.duration.Seconds(), ms(wk.with.lat.quantile(0.99)),
 			float64(wk.base.acked.Load())/c.duration.Seconds(), ms(wk.base.lat.quantile(0.99)),
 			ms(wk.lat.quantile(0.5)), ms(wk.lat.quantile(0.99)), wk.lost, ms(wk.age.quantile(0.99)), ms(wk.ageMax),
-			float64(wk.bytes)/(c.duration+c.warmup+2*time.Second).Seconds()/(1<<20))
+			float64(wk.bytes)/(c.duration+c.warmup+2*time.Second).Seconds()/(1<<20), rtNote(wk.with))
 		if satRate > 0 {
 			// The same watchers, the hall past saturation: ingest comes
 			// first, and their views must stay fresh all the same.
@@ -449,9 +455,9 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config, satRate float64) (*w
 				(c.stall - stalled).Round(time.Millisecond), c.stall)
 		}
 		res.slow = append(res.slow, o)
-		fmt.Printf("   slow %s watcher, %s without reading: ingest p99 %s (without %s); resumed: snapshot %v after %s, %d updates / %.0f KB before it %v\n",
-			o.kind, c.stall, ms(res.slowWith.lat.quantile(0.99)), ms(res.slowBase.lat.quantile(0.99)), o.report.snapshot,
-			o.report.after.Round(time.Millisecond), o.report.updatesAhead, float64(o.report.bytesBefore)/1024, o.err)
+		fmt.Printf("   slow %s watcher, %s without reading: ingest p99 %s (without %s%s); resumed: snapshot %v after %s, %d updates / %.0f KB before it %v%s\n",
+			o.kind, c.stall, ms(res.slowWith.lat.quantile(0.99)), ms(res.slowBase.lat.quantile(0.99)), rtNote(res.slowBase), o.report.snapshot,
+			o.report.after.Round(time.Millisecond), o.report.updatesAhead, float64(o.report.bytesBefore)/1024, o.err, rtNote(res.slowWith))
 	}
 	f.setRate(0)
 	return res, nil
