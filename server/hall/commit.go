@@ -60,13 +60,14 @@ func (b *Board) commit(ctx context.Context, c change) error {
 	// What the transaction needs of c, taken out of it: c (the board's
 	// whole state after the event) would otherwise move to the heap for
 	// the function handed to the writer, at every press; the state is
-	// copied only for a snapshot.
+	// copied only for a snapshot. Nothing below may name c
+	// (TestCommitKeepsTheChangeOffTheHeap).
 	var snapshot *rules.State
 	if seq%storage.SnapshotEvery == 0 || c.next.Over() {
 		next := c.next
 		snapshot = &next
 	}
-	cmd, actor, reason, note, alert := c.cmd, c.actor, c.reason, c.note, c.alert
+	cmd, actor, reason, note, alert, kind := c.cmd, c.actor, c.reason, c.note, c.alert, c.event.Kind
 	err := b.h.store.Write(ctx, func(tx *storage.Tx) error {
 		if err := tx.AppendEvent(&rec); err != nil {
 			return err
@@ -93,7 +94,7 @@ func (b *Board) commit(ctx context.Context, c change) error {
 		}
 		if note != "" {
 			if err := tx.AddAudit(&storage.AuditRecord{BoardID: b.rec.ID, Actor: actor, What: note, Reason: reason,
-				Outcome: storage.OutcomeApplied, BoardSeq: seq, Kind: "did.scoresheet_result", Params: map[string]string{"event": c.event.Kind.String(), "text": note}}); err != nil {
+				Outcome: storage.OutcomeApplied, BoardSeq: seq, Kind: "did.scoresheet_result", Params: map[string]string{"event": kind.String(), "text": note}}); err != nil {
 				return err
 			}
 		}
