@@ -466,6 +466,12 @@ func (f *fleet) pace(p int) {
 // of the last d once every press of it is acknowledged (or drain passed;
 // the unacknowledged count as lost).
 func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) *window {
+	return f.measureWith(rate, warm, d, drain, probe, nil)
+}
+
+// measureWith is measure, with mid (if not nil) called halfway through the
+// window: the window lasts d from its start however long mid takes.
+func (f *fleet) measureWith(rate float64, warm, d, drain time.Duration, probe bool, mid func()) *window {
 	f.settle(settleLimit)
 	f.collect()
 	f.setRate(rate)
@@ -478,7 +484,11 @@ func (f *fleet) measure(rate float64, warm, d, drain time.Duration, probe bool) 
 	}
 	f.win.Store(w)
 	sched0 := readSched()
-	time.Sleep(d)
+	if mid != nil {
+		time.Sleep(d / 2)
+		mid()
+	}
+	time.Sleep(time.Until(w.to))
 	sched1 := readSched()
 	if w.rtOK {
 		rt1, ok := f.rt()

@@ -20,6 +20,7 @@ type live struct {
 	rss0, rss1     int64 // before the clocks connected, and with them idle
 	g0, g1         int   // goroutines, the same
 	ingest         *window
+	collected      *window       // the same, a collection forced halfway through
 	cpu, gen       time.Duration // server's and generator's CPU over the ingest window
 	sat            []satStep
 	satAt          float64 // the saturation throughput
@@ -182,6 +183,22 @@ func runServer(c config, tmp, kind string) (*live, error) {
 		}
 		if n, err := f.errors(); n > 0 {
 			fmt.Printf("   %d clock stream errors, the last: %v\n", n, err)
+		}
+		if c.parts["ingest"] {
+			// The same window with a collection in it, on every server
+			// alike: a window of 20 s holds one of the runtime's own or
+			// not (about one a minute at 1,000/s), so the row above says
+			// little of what a collection costs the presses; this one
+			// does, and says it of the echo servers too.
+			var gcErr error
+			res.collected = f.measureWith(c.rate, c.warmup, c.duration, drain, false, func() { gcErr = s.collectNow(ctx) })
+			w := res.collected
+			fmt.Printf("   a collection forced halfway through a window at %.0f/s: acked %.0f/s, p50 %s, p99 %s%s\n",
+				c.rate, float64(w.acked.Load())/c.duration.Seconds(), ms(w.lat.quantile(0.5)), ms(w.lat.quantile(0.99)), rtNote(w))
+			if gcErr != nil {
+				fmt.Printf("   (the collection could not be asked for: %v)\n", gcErr)
+				res.collected = nil
+			}
 		}
 	}
 	if c.profile != "" && kind == "hall" {

@@ -22,7 +22,10 @@
 //     server asks for heartbeats at the same interval (-heartbeat, by
 //     default the hall's own for the fleet), and each window reports the
 //     server's longest stop-the-world pause and collection assists
-//     (internal/rtstats, read from its debug listener).
+//     (internal/rtstats, read from its debug listener). Then the same
+//     window on every server with a collection forced halfway through
+//     it: what a collection costs the presses, whether or not one of
+//     the runtime's own fell in the first window.
 //   - saturation: the offered rate raised step by step (-sat-rates) until
 //     throughput stops rising or p99 passes 100 ms, hall and echo.
 //   - watchers: -watchers WatchHall (gRPC) watchers, then as many SSE

@@ -232,6 +232,28 @@ func (s *server) goroutines() int {
 // profile saves the server's profile of kind (profile = CPU, block, mutex)
 // over d (heap: as of now, d 0) into dir, its name ending in label if not
 // empty; it returns the file name.
+// collectNow has the server collect now, through its profiler (a heap
+// profile asked for with gc=1 collects first), and waits for it.
+func (s *server) collectNow(ctx context.Context) error {
+	if s.debug == "" {
+		return fmt.Errorf("%s has no profiler", s.name)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.debug+"heap?gc=1", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("%s: heap?gc=1: %s", s.name, resp.Status)
+	}
+	return err
+}
+
 func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Duration) (string, error) {
 	if s.debug == "" {
 		return "", fmt.Errorf("%s has no profiler", s.name)

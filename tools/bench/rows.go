@@ -83,6 +83,9 @@ func liveRows(c config, hall, echo, durable *live) []row {
 				hall: rt(hall), base: base(rt), target: "no pause or assist over 20 ms",
 				holds: yesNo(w.LongestPause <= 20*time.Millisecond && w.AssistPerCycle() <= 20*time.Millisecond)})
 		}
+		if hall.collected != nil && echo.collected != nil && (durable == nil || durable.collected != nil) {
+			rows = append(rows, collectedRow(scale, hall, echo, durable, base))
+		}
 	}
 	if len(hall.sat) > 0 && len(echo.sat) > 0 {
 		r := row{figure: "saturation: acknowledged presses/s (until p99 > 100 ms or no gain)", hall: perSec(hall.satAt) + satNote(hall.sat),
@@ -224,4 +227,24 @@ func (c config) watchRateOr() float64 {
 		return c.watchRate
 	}
 	return c.rate
+}
+
+// collectedRow is the window with a collection forced halfway through, on
+// every server: its p99 and the runtime's longest pause and assists.
+func collectedRow(scale string, hall, echo, durable *live, base func(func(*live) string) string) row {
+	cell := func(l *live) string {
+		w := l.collected
+		if !w.rtOK {
+			return "p99 " + ms(w.lat.quantile(0.99))
+		}
+		return fmt.Sprintf("p99 %s; pause %s, assists %s (%d collections)", ms(w.lat.quantile(0.99)), ms(w.rt.LongestPause), ms(w.rt.Assist), w.rt.Cycles)
+	}
+	w := hall.collected
+	r := row{figure: scale + ", a collection forced halfway through the window: p99 acknowledgement; the runtime's longest stop-the-world pause and assists (CPU)",
+		hall: cell(hall), base: base(cell), ratio: ratio(float64(w.lat.quantile(0.99)), float64(echo.collected.lat.quantile(0.99))),
+		target: "no pause or assist over 20 ms"}
+	if w.rtOK {
+		r.holds = yesNo(w.rt.LongestPause <= 20*time.Millisecond && w.rt.Assist <= 20*time.Millisecond)
+	}
+	return r
 }
