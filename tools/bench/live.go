@@ -424,10 +424,11 @@ func watchPart(s *server, f *fleet, arb *arbiter, c config, satRate float64) (*w
 			su1, _ := set.counts()
 			wk.satAge, wk.satAgeMax, wk.satUpdates = &ages.hist, ages.maxAge(), su1-su0
 			satLost := set.lost(wk.satLat)
-			fmt.Printf("   %s watchers at %.0f/s offered: ingest %.0f/s p99 %s; views aged p50 %s p99 %s, at most %s; ack→update p50 %s p99 %s, %d never seen; %d updates\n",
+			fmt.Printf("   %s watchers at %.0f/s offered: ingest %.0f/s p99 %s; views aged p50 %s p99 %s, at most %s; ack→update p50 %s p99 %s, %d never seen; %d updates; the bench's goroutines (its sampled watchers among them) waited p99 %s, at most %s, to run%s\n",
 				kind, satRate, float64(wk.sat.acked.Load())/c.duration.Seconds(), ms(wk.sat.lat.quantile(0.99)),
 				ms(wk.satAge.quantile(0.5)), ms(wk.satAge.quantile(0.99)), ms(wk.satAgeMax),
-				ms(wk.satLat.quantile(0.5)), ms(wk.satLat.quantile(0.99)), satLost, wk.satUpdates)
+				ms(wk.satLat.quantile(0.5)), ms(wk.satLat.quantile(0.99)), satLost, wk.satUpdates,
+				ms(wk.sat.schedP99), ms(wk.sat.schedMax), rtNote(wk.sat))
 		}
 		close(stopAges)
 		set.close() // the crowd's last report
