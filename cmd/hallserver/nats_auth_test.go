@@ -28,11 +28,12 @@ type natsUser struct {
 	nc         *nats.Conn
 	mu         sync.Mutex
 	violations []string
+	reported   chan struct{} // a violation was reported
 }
 
 func connectAs(t *testing.T, url, seed string) *natsUser {
 	t.Helper()
-	u := &natsUser{}
+	u := &natsUser{reported: make(chan struct{}, 1)}
 	opt, err := nats.NkeyOptionFromSeed(seed)
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,10 @@ func connectAs(t *testing.T, url, seed string) *natsUser {
 		u.mu.Lock()
 		u.violations = append(u.violations, err.Error())
 		u.mu.Unlock()
+		select {
+		case u.reported <- struct{}{}:
+		default:
+		}
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -49,18 +54,48 @@ func connectAs(t *testing.T, url, seed string) *natsUser {
 	return u
 }
 
+// attempt runs f with at most timeout, and ends it when the server
+// reports a permission violation on a subject starting with prefix: an
+// attempt it refuses gets no answer, and would wait its whole timeout.
+func (u *natsUser) attempt(ctx context.Context, timeout time.Duration, prefix string, f func(context.Context) error) error {
+	c, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for !u.hasViolation(prefix) {
+			select {
+			case <-u.reported:
+			case <-done:
+				return
+			}
+		}
+		cancel()
+	}()
+	return f(c)
+}
+
+func (u *natsUser) hasViolation(prefix string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, v := range u.violations {
+		if strings.Contains(strings.ToLower(v), "permissions violation") && strings.Contains(v, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // violated waits for the server to report a permission violation on a
 // subject starting with prefix.
 func (u *natsUser) violated(t *testing.T, prefix string) {
 	t.Helper()
 	halltest.Eventually(t, 5*time.Second, func() error {
+		if u.hasViolation(prefix) {
+			return nil
+		}
 		u.mu.Lock()
 		defer u.mu.Unlock()
-		for _, v := range u.violations {
-			if strings.Contains(strings.ToLower(v), "permissions violation") && strings.Contains(v, prefix) {
-				return nil
-			}
-		}
 		return errors.New("no permissions violation for " + prefix + " reported: " + strings.Join(u.violations, "; "))
 	})
 }
@@ -109,30 +144,31 @@ func TestEmbeddedNATSAuthorization(t *testing.T) {
 		}
 		return nil
 	})
-	short := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 500*time.Millisecond) }
-	c, cancel := short()
-	if _, err := js.Publish(c, "hall.bergen-1.meta.hall", []byte(`{"delay_ms":0,"all_public":true}`)); err == nil {
+	const short = 500 * time.Millisecond
+	if err := gw.attempt(ctx, short, "hall.bergen-1.meta.hall", func(c context.Context) error {
+		_, err := js.Publish(c, "hall.bergen-1.meta.hall", []byte(`{"delay_ms":0,"all_public":true}`))
+		return err
+	}); err == nil {
 		t.Error("the gateways' user published to the hall's stream")
 	}
-	cancel()
 	gw.violated(t, "hall.bergen-1.meta.hall")
-	c, cancel = short()
-	if err := js.DeleteStream(c, stream); err == nil {
+	if err := gw.attempt(ctx, short, "$JS.API.STREAM.DELETE."+stream, func(c context.Context) error {
+		return js.DeleteStream(c, stream)
+	}); err == nil {
 		t.Error("the gateways' user deleted the hall's stream")
 	}
-	cancel()
 	gw.violated(t, "$JS.API.STREAM.DELETE."+stream)
 	if s, err := js.Stream(ctx, stream); err == nil {
-		c, cancel = short()
-		if err := s.Purge(c); err == nil {
+		if err := gw.attempt(ctx, short, "$JS.API.STREAM.PURGE."+stream, func(c context.Context) error {
+			return s.Purge(c)
+		}); err == nil {
 			t.Error("the gateways' user purged the hall's stream")
 		}
-		cancel()
-		c, cancel = short()
-		if err := s.DeleteMsg(c, 1); err == nil {
+		if err := gw.attempt(ctx, short, "$JS.API.STREAM.MSG.DELETE."+stream, func(c context.Context) error {
+			return s.DeleteMsg(c, 1)
+		}); err == nil {
 			t.Error("the gateways' user deleted a message of the hall's stream")
 		}
-		cancel()
 	}
 	gw.violated(t, "$JS.API.STREAM.PURGE."+stream)
 	gw.violated(t, "$JS.API.STREAM.MSG.DELETE."+stream)

@@ -381,3 +381,22 @@ console.log(JSON.stringify([I18N.time(new Date(0), o), I18N.time(new Date(0), Ob
 		t.Errorf("a hall without a zone, in a browser in UTC, the epoch: %s, want [\"00:00\",\"00:00\"]", got)
 	}
 }
+
+// Every hall's start makes a Handler (every test's hall too): the script
+// is built once a process for each default language and zone — building
+// it decodes, encodes and gzips the catalogues, thousands of allocations —
+// and each zone still gets its own.
+func TestHandlerBuildsTheScriptOnce(t *testing.T) {
+	body := func(zone string) string {
+		rec := httptest.NewRecorder()
+		Handler("ko", zone).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, Path, nil))
+		return rec.Body.String()
+	}
+	oslo, tokyo := body("Europe/Oslo"), body("Asia/Tokyo")
+	if !strings.Contains(oslo, `"zone": "Europe/Oslo"`) || strings.Contains(oslo, "Asia/Tokyo") || !strings.Contains(tokyo, `"zone": "Asia/Tokyo"`) {
+		t.Errorf("each zone's script names its zone only: %.80s / %.80s", oslo, tokyo)
+	}
+	if n := testing.AllocsPerRun(5, func() { Handler("ko", "Europe/Oslo") }); n > 20 {
+		t.Errorf("a second Handler of the same language and zone made %.0f allocations; want the script built once (a few)", n)
+	}
+}

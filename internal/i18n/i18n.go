@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/language"
 
@@ -154,34 +155,54 @@ func compact(lang string) ([]byte, error) {
 // Handler serves Script(defaultLang, zone). It panics on a language
 // without a catalogue: check the flag with Check first.
 func Handler(defaultLang, zone string) http.Handler {
-	body, err := Script(defaultLang, zone)
-	if err != nil {
-		panic(err)
-	}
-	var z bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
-	_, _ = zw.Write(body)
-	_ = zw.Close()
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	sc := served(defaultLang, zone)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "text/javascript; charset=utf-8")
 		h.Set("Cache-Control", "no-cache")
-		h.Set("ETag", etag)
+		h.Set("ETag", sc.etag)
 		h.Set("Vary", "Accept-Encoding")
 		h.Set("X-Content-Type-Options", "nosniff")
-		if r.Header.Get("If-None-Match") == etag {
+		if r.Header.Get("If-None-Match") == sc.etag {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			h.Set("Content-Encoding", "gzip")
-			_, _ = w.Write(z.Bytes())
+			_, _ = w.Write(sc.gz)
 			return
 		}
-		_, _ = w.Write(body)
+		_, _ = w.Write(sc.body)
 	})
+}
+
+// script is Script(defaultLang, zone) as Handler serves it: plain,
+// gzipped and its ETag. It never changes: the catalogues are embedded.
+type script struct {
+	body, gz []byte
+	etag     string
+}
+
+// scripts holds the script of each default language and zone a Handler
+// was made for, built once a process: building it (the catalogues decoded
+// and encoded again, then gzipped at the best compression) took longer
+// than the rest of a hall's start — every test's hall paid it again.
+var scripts sync.Map // defaultLang + "\x00" + zone -> func() *script
+
+func served(defaultLang, zone string) *script {
+	build, _ := scripts.LoadOrStore(defaultLang+"\x00"+zone, sync.OnceValue(func() *script {
+		body, err := Script(defaultLang, zone)
+		if err != nil {
+			panic(err)
+		}
+		var z bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		sum := sha256.Sum256(body)
+		return &script{body: body, gz: z.Bytes(), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	}))
+	return build.(func() *script)()
 }
 
 // Routes registers GET /i18n/i18n.js: the pages' words in defaultLang

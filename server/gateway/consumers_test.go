@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -39,13 +40,13 @@ func consumers(t *testing.T, n *natsrun.Node, stream string) []*server.ConsumerI
 }
 
 // userConn connects as the nkey user whose seed is at path.
-func userConn(t *testing.T, url, seed string) *nats.Conn {
+func userConn(t *testing.T, url, seed string, opts ...nats.Option) *nats.Conn {
 	t.Helper()
 	auth, err := nats.NkeyOptionFromSeed(seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc, err := nats.Connect(url, auth, nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond))
+	nc, err := nats.Connect(url, append([]nats.Option{auth, nats.MaxReconnects(-1), nats.ReconnectWait(50 * time.Millisecond)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,15 +89,31 @@ func TestGatewayUserOnlyFollows(t *testing.T) {
 		return nil
 	})
 
-	// Someone with the gateways' credentials.
-	nc := userConn(t, n.URL(), gwSeed)
+	// Someone with the gateways' credentials. A request to a subject the
+	// user may not publish to gets no answer: the server tells the
+	// connection of the violation, and the attempt ends there instead of
+	// at its timeout.
+	violations := make(chan error, 8)
+	nc := userConn(t, n.URL(), gwSeed, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		if errors.Is(err, nats.ErrPermissionViolation) {
+			violations <- err
+		}
+	}))
 	js, _ := jetstream.New(nc)
 	try := func(what string, f func(ctx context.Context) error) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		if err := f(ctx); err == nil {
-			t.Errorf("the gateways' user could %s", what)
+		done := make(chan error, 1)
+		go func() { done <- f(ctx) }()
+		select {
+		case <-violations: // refused: not the user's to publish
+			cancel()
+			<-done
+		case err := <-done:
+			if err == nil {
+				t.Errorf("the gateways' user could %s", what)
+			}
 		}
 	}
 	try("delete the live gateway's consumer", func(ctx context.Context) error {
