@@ -19,28 +19,7 @@ import (
 func TestMigrationToFilesAsWrittenAndUniqueNames(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hall.db")
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before []sqlMigration
-	for _, m := range ms {
-		if m.version < 100 {
-			before = append(before, m)
-		}
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, nil, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(gooseMigrations(before)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	path, db, left := migratedBelow(t, 100)
 	trfText := "012 Open\r001    1 m    Berzins, Arturs\r"
 	for _, q := range []string{
 		`INSERT INTO tournaments (id, name, config_json, created_ms) VALUES ('t-a', 'Open', '{}', 1), ('t-b', ' open ', '{}', 2), ('t-c', 'OPEN', '{}', 3), ('t-d', 'Blitz', '{}', 4)`,
@@ -52,7 +31,7 @@ func TestMigrationToFilesAsWrittenAndUniqueNames(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if n, err := migrate(ctx, db, slog.New(slog.DiscardHandler)); err != nil || n != len(ms)-len(before) {
+	if n, err := migrate(ctx, db, slog.New(slog.DiscardHandler)); err != nil || n != left {
 		t.Fatalf("migrate: %d, %v", n, err)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT ref FROM outbox WHERE kind = 'tournament' ORDER BY id DESC LIMIT 2`)
@@ -98,4 +77,35 @@ func TestMigrationToFilesAsWrittenAndUniqueNames(t *testing.T) {
 	if !errors.Is(err, ErrDuplicate) || !bytes.Contains([]byte(err.Error()), []byte(`"bLITZ"`)) {
 		t.Errorf("a second Blitz: %v, want ErrDuplicate naming it", err)
 	}
+}
+
+// migratedBelow is a new database at a path of its own with every
+// migration before version applied, as a hall that last ran before it
+// kept it, and how many migrations are left to apply; the caller closes
+// it.
+func migratedBelow(t *testing.T, version int64) (path string, db *sql.DB, left int) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "hall.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before []sqlMigration
+	for _, m := range ms {
+		if m.version < version {
+			before = append(before, m)
+		}
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, nil, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(gooseMigrations(before)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Up(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return path, db, len(ms) - len(before)
 }

@@ -2,13 +2,9 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"log/slog"
-	"path/filepath"
 	"reflect"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // Audit rows written before kinds come through the migration with their
@@ -18,28 +14,7 @@ import (
 func TestMigrationKeepsOldAuditWordsAsText(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hall.db")
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before []sqlMigration
-	for _, m := range ms {
-		if m.version < 170 {
-			before = append(before, m)
-		}
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, nil, goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(gooseMigrations(before)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	path, db, _ := migratedBelow(t, 170)
 	if _, err := db.ExecContext(ctx, `INSERT INTO audit (board_id, wall_ms, actor, what, outcome) VALUES
 		('b1', 1, 'arbiter:Anna', 'add_time white +60000ms', 'refused: add_time refused: the clock must be stopped first (FIDE 2023 Art. 6.10.2)'),
 		('b1', 2, 'server', 'display check', 'alert: device CLK-1 shows white 1 ms'),
