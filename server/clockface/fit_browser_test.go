@@ -1,6 +1,7 @@
 package clockface_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -68,15 +69,7 @@ func (f *face) fits(when string) {
 // moves, increment and players shown.
 func TestFaceFitsLandscapeAndPortrait(t *testing.T) {
 	longtest.Skip(t)
-	h := halltest.Start(t)
-	arb, ctx := h.Arbiter(t)
-	r := h.NewRound(t, "Nordic Open Rapid Championship", 3, &pb.ClockConfig{TimeControl: "40/90m+30s:30m+30s"})
-	b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: 12, DeviceId: "CLK-012",
-		White: &pb.Player{Name: "Kristiansen-Vandenberghe, Magdalena", Title: "WGM", Rating: 2431},
-		Black: &pb.Player{Name: "Hallgrímsson, Þorvaldur", Title: "IM", Rating: 2467}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, _, _, b := longNamesBoard(t)
 	base := h.HTTP(t)
 	started := false
 	for _, v := range []struct {
@@ -111,4 +104,21 @@ func TestFaceFitsLandscapeAndPortrait(t *testing.T) {
 		evalAs[bool](f, `hallclockDevice.close(), true`) // one browser at a time is this clock
 		f.do("leave", navigate("about:blank"))
 	}
+}
+
+// longNamesBoard starts a hall with one board whose round, players and
+// time control have the longest words a face shows (table 12, CLK-012,
+// two periods), for the tests of its layout.
+func longNamesBoard(t *testing.T) (*halltest.Hall, pb.ArbiterClient, context.Context, *pb.Board) {
+	t.Helper()
+	h := halltest.Start(t)
+	arb, ctx := h.Arbiter(t)
+	r := h.NewRound(t, "Nordic Open Rapid Championship", 3, &pb.ClockConfig{TimeControl: "40/90m+30s:30m+30s"})
+	b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: 12, DeviceId: "CLK-012",
+		White: &pb.Player{Name: "Kristiansen-Vandenberghe, Magdalena", Title: "WGM", Rating: 2431},
+		Black: &pb.Player{Name: "Hallgrímsson, Þorvaldur", Title: "IM", Rating: 2467}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, arb, ctx, b
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chesshall/hallclock/internal/i18n"
 	"github.com/chesshall/hallclock/internal/testkit/browsertest"
-	"github.com/chesshall/hallclock/internal/testkit/halltest"
 	"github.com/chesshall/hallclock/internal/testkit/longtest"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 )
@@ -36,15 +35,7 @@ func words(t *testing.T, lang string) map[string]string {
 // over a time, nothing reaches past the screen and no text is cut.
 func TestFaceHoldsInEveryLanguage(t *testing.T) {
 	longtest.Skip(t)
-	h := halltest.Start(t)
-	arb, ctx := h.Arbiter(t)
-	r := h.NewRound(t, "Nordic Open Rapid Championship", 3, &pb.ClockConfig{TimeControl: "40/90m+30s:30m+30s"})
-	b, err := arb.AddBoard(ctx, &pb.AddBoardRequest{RoundId: r.GetRoundId(), Number: 12, DeviceId: "CLK-012",
-		White: &pb.Player{Name: "Kristiansen-Vandenberghe, Magdalena", Title: "WGM", Rating: 2431},
-		Black: &pb.Player{Name: "Hallgrímsson, Þorvaldur", Title: "IM", Rating: 2467}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, arb, ctx, b := longNamesBoard(t)
 	base := h.HTTP(t)
 	token := h.DeviceToken(t, "CLK-012")
 	const reason = "a phone rang in the playing hall, the arbiter is checking it"
