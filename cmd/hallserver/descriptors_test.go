@@ -45,7 +45,7 @@ func TestHallserverChildFewDescriptors(t *testing.T) {
 // answers and a new clock connects.
 func TestSlowBodiesWithFewDescriptors(t *testing.T) {
 	t.Parallel()
-	p := &hallProc{t: t, grpc: freeAddr(t), http: freeAddr(t), run: "TestHallserverChildFewDescriptors", env: []string{childNofileEnv + "=256"}}
+	p := &hallProc{t: t, grpc: halltest.FreeAddr(t), http: halltest.FreeAddr(t), run: "TestHallserverChildFewDescriptors", env: []string{childNofileEnv + "=256"}}
 	p.args = []string{"-data-dir", t.TempDir(), "-grpc-addr", p.grpc, "-http-addr", p.http, "-nats", "off",
 		"-http-body-timeout", "2s", "-log-level", "error", "-shutdown-grace", "1s"}
 	p.start()

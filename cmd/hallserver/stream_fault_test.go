@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -78,16 +77,6 @@ type hallProc struct {
 	cmd        *exec.Cmd
 	out        *halltest.SyncBuffer
 	exited     chan struct{}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // start starts the process and waits until it serves.
@@ -182,7 +171,7 @@ func TestStreamFaults(t *testing.T) {
 			defer os.RemoveAll(d)
 		}
 	}
-	p := &hallProc{t: t, grpc: freeAddr(t), http: freeAddr(t)}
+	p := &hallProc{t: t, grpc: halltest.FreeAddr(t), http: halltest.FreeAddr(t)}
 	p.args = []string{"-data-dir", dir, "-grpc-addr", p.grpc, "-http-addr", p.http, "-nats", cluster.URLs(), "-nats-replicas", "3",
 		"-hall-id", hallID, "-speed", strconv.Itoa(speed), "-log-level", "error", "-shutdown-grace", "2s"}
 	p.start()

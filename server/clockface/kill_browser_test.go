@@ -3,7 +3,6 @@ package clockface_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -30,16 +29,6 @@ type server struct {
 	cmd        *exec.Cmd
 	out        *halltest.SyncBuffer
 	exited     chan struct{}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 var chiefRE = regexp.MustCompile(`chief-arbiter token.*?(hc_[A-Za-z0-9_-]+)`)
@@ -99,7 +88,7 @@ func TestFaceThroughAHallKilled(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/chesshall/hallclock/cmd/hallserver").CombinedOutput(); err != nil {
 		t.Fatalf("go build hallserver: %v\n%s", err, out)
 	}
-	s := &server{t: t, bin: bin, dir: t.TempDir(), grpc: freeAddr(t), http: freeAddr(t)}
+	s := &server{t: t, bin: bin, dir: t.TempDir(), grpc: halltest.FreeAddr(t), http: halltest.FreeAddr(t)}
 	chief := s.start()
 	if chief == "" {
 		t.Fatalf("no chief token in the banner:\n%s", s.out)

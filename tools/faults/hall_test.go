@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -79,17 +78,7 @@ type hall struct {
 }
 
 func newHall(t *testing.T, dir string, speed float64) *hall {
-	return &hall{t: t, bin: hallserver(t), dir: dir, grpc: freeAddr(t), http: freeAddr(t), speed: speed}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
+	return &hall{t: t, bin: hallserver(t), dir: dir, grpc: halltest.FreeAddr(t), http: halltest.FreeAddr(t), speed: speed}
 }
 
 // launch starts a process and returns at once.
