@@ -229,57 +229,58 @@ func (s *server) goroutines() int {
 	return n
 }
 
-// profile saves the server's profile of kind (profile = CPU, block, mutex)
-// over d (heap: as of now, d 0) into dir, its name ending in label if not
-// empty; it returns the file name.
+// debugGet asks the server's profiler for path and returns the answer's
+// body, or what the profiler said if it refused.
+func (s *server) debugGet(ctx context.Context, path string) (io.ReadCloser, error) {
+	if s.debug == "" {
+		return nil, fmt.Errorf("%s has no profiler", s.name)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.debug+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s: %s: %s: %s", s.name, path, resp.Status, b)
+	}
+	return resp.Body, nil
+}
+
 // collectNow has the server collect now, through its profiler (a heap
 // profile asked for with gc=1 collects first), and waits for it.
 func (s *server) collectNow(ctx context.Context) error {
-	if s.debug == "" {
-		return fmt.Errorf("%s has no profiler", s.name)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.debug+"heap?gc=1", nil)
+	body, err := s.debugGet(ctx, "heap?gc=1")
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, resp.Body)
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("%s: heap?gc=1: %s", s.name, resp.Status)
-	}
+	defer body.Close()
+	_, err = io.Copy(io.Discard, body)
 	return err
 }
 
+// profile saves the server's profile of kind (profile = CPU, block, mutex)
+// over d (heap: as of now, d 0) into dir, its name ending in label if not
+// empty; it returns the file name.
 func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Duration) (string, error) {
-	if s.debug == "" {
-		return "", fmt.Errorf("%s has no profiler", s.name)
-	}
-	url := s.debug + kind
+	path := kind
 	switch {
 	case d > 0:
-		url += fmt.Sprintf("?seconds=%d", int(d.Seconds()))
+		path += fmt.Sprintf("?seconds=%d", int(d.Seconds()))
 	case kind == "heap":
 		// As of a collection now: a heap profile is otherwise as of
 		// the last one, and two taken without one between are equal.
-		url += "?gc=1"
+		path += "?gc=1"
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	body, err := s.debugGet(ctx, path)
 	if err != nil {
 		return "", err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		return "", fmt.Errorf("%s profile: %s: %s", kind, resp.Status, b)
-	}
+	defer body.Close()
 	if label != "" {
 		label = "-" + label
 	}
@@ -293,7 +294,7 @@ func (s *server) profile(ctx context.Context, dir, kind, label string, d time.Du
 		return "", err
 	}
 	defer f.Close()
-	if _, err := io.Copy(f, resp.Body); err != nil {
+	if _, err := io.Copy(f, body); err != nil {
 		return "", err
 	}
 	return name, nil
