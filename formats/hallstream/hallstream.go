@@ -47,6 +47,21 @@
 // them only when told to (NewTrust), and never once a signed
 // message of the hall has come.
 //
+// # Signatures in batches (format 3)
+//
+// The hall's publisher signs up to MaxBatch messages at once: the root of
+// a Merkle tree over them (RFC 9162's), each message's leaf being
+// SHA-256 of 0x00 and its bytes as SignedBytes writes them with
+// "hallstream 3". Each message carries format 2's headers (Hall-Format: 3,
+// the signature being of "hallstream 3 batch\n", the batch's size, "\n"
+// and the root) and
+//
+//	Hall-Leaf: i/n              its place in the batch, from 0, of n
+//	Hall-Proof: P               the audit path from its leaf to the root (base64url, no padding)
+//
+// so that each message verifies on its own (Seal.Verify), in any order,
+// and a follower checks a batch's signature once (Trust).
+//
 // A key is rotated by endorsing the next one: the hall signs "this key
 // follows me" with the key it replaces, and every message signed by the
 // new key carries the whole chain from the hall's first key. A follower

@@ -61,11 +61,19 @@ func Endorse(by ed25519.PrivateKey, next ed25519.PublicKey) Endorsement {
 	return Endorsement{By: by.Public().(ed25519.PublicKey), Sig: ed25519.Sign(by, EndorsedBytes(next))}
 }
 
-// SignedBytes is what the hall signs of a message.
+// SignedBytes is what the hall signs of a message in format 2.
 func SignedBytes(subject string, outbox uint64, start bool, body []byte) []byte {
+	return signedBytes(Format, subject, outbox, start, body)
+}
+
+// signedBytes is a message's bytes as a format signs them (format 3: as
+// its batch's tree hashes them).
+func signedBytes(format int, subject string, outbox uint64, start bool, body []byte) []byte {
 	var b bytes.Buffer
 	b.Grow(len(subject) + len(body) + 40)
-	b.WriteString("hallstream 2\n")
+	b.WriteString("hallstream ")
+	b.WriteString(strconv.Itoa(format))
+	b.WriteByte('\n')
 	b.WriteString(subject)
 	b.WriteByte('\n')
 	b.WriteString(strconv.FormatUint(outbox, 10))
@@ -93,7 +101,9 @@ type Signer struct {
 func (s Signer) Public() ed25519.PublicKey { return s.Key.Public().(ed25519.PublicKey) }
 
 // Seal writes a message's format 2 headers: its outbox row, whether the
-// stream starts the hall here, the key, the signature and the chain.
+// stream starts the hall here, the key, the signature and the chain. The
+// hall's publisher seals in batches (SealBatch, format 3); followers read
+// both.
 func (s Signer) Seal(h Header, subject string, outbox uint64, start bool, body []byte) {
 	h.Set(HeaderFormat, strconv.Itoa(Format))
 	h.Set(HeaderOutbox, strconv.FormatUint(outbox, 10))
@@ -102,23 +112,23 @@ func (s Signer) Seal(h Header, subject string, outbox uint64, start bool, body [
 	}
 	h.Set(HeaderKey, KeyString(s.Public()))
 	h.Set(HeaderSignature, b64.EncodeToString(ed25519.Sign(s.Key, SignedBytes(subject, outbox, start, body))))
-	if len(s.Chain) > 0 {
-		links := make([]string, len(s.Chain))
-		for i, e := range s.Chain {
-			links[i] = KeyString(e.By) + ":" + b64.EncodeToString(e.Sig)
-		}
-		h.Set(HeaderKeyChain, strings.Join(links, " "))
+	if chain := s.chainHeader(); chain != "" {
+		h.Set(HeaderKeyChain, chain)
 	}
 }
 
 // Seal is what a message's headers say of who wrote it.
 type Seal struct {
-	Format    int // 1: unsigned (no Hall-Format header), 2: signed
+	Format    int // 1: unsigned (no Hall-Format header), 2: signed, 3: signed in a batch
 	Outbox    uint64
 	Start     bool
 	Key       ed25519.PublicKey // nil for format 1
-	Signature []byte
+	Signature []byte            // format 3: of the batch
 	Chain     []Endorsement
+	// Format 3: the message's place in its batch, of how many, and the
+	// audit path from it to the batch's root.
+	Leaf, Batch int
+	Proof       []byte
 }
 
 // ErrUnreadable: the headers are not a hall's: a header missing or
@@ -140,9 +150,14 @@ func ReadSeal(h Header) (Seal, error) {
 		s.Format = 1
 		return s, nil
 	case "2":
-		s.Format = 2
+		s.Format = Format
+	case "3":
+		s.Format = FormatBatch
+		if !s.readLeaf(h) {
+			return bad("%s %q, %s %q", HeaderLeaf, h.Get(HeaderLeaf), HeaderProof, h.Get(HeaderProof))
+		}
 	default:
-		return bad("%s %q: this follower reads formats 1 and 2; a newer hall needs a newer follower", HeaderFormat, f)
+		return bad("%s %q: this follower reads formats 1 to 3; a newer hall needs a newer follower", HeaderFormat, f)
 	}
 	switch v := h.Get(HeaderStart); v {
 	case "":
@@ -176,5 +191,22 @@ func ReadSeal(h Header) (Seal, error) {
 // Verify reports whether the seal's key signed this message (it says
 // nothing of whether the key is the hall's: Trust does).
 func (s Seal) Verify(subject string, body []byte) bool {
-	return s.Format == Format && ed25519.Verify(s.Key, SignedBytes(subject, s.Outbox, s.Start, body), s.Signature)
+	msg := s.signedMessage(subject, body)
+	return msg != nil && ed25519.Verify(s.Key, msg, s.Signature)
+}
+
+// verify is Verify, remembering in last the signature last checked: the
+// messages of one batch share it.
+func (s Seal) verify(subject string, body []byte, last *verified) bool {
+	msg := s.signedMessage(subject, body)
+	switch {
+	case msg == nil:
+		return false
+	case s.Format == FormatBatch && last.holds(s.Key, msg, s.Signature):
+		return true
+	case !ed25519.Verify(s.Key, msg, s.Signature):
+		return false
+	}
+	*last = verified{key: s.Key, msg: msg, sig: s.Signature}
+	return true
 }

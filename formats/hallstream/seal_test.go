@@ -69,7 +69,7 @@ func TestReadSealRefusesMalformedHeaders(t *testing.T) {
 	good := seal(Signer{Key: testKey(1)}, "hall.h.meta.hall", 1, false, "{}").h
 	for name, h := range map[string]header{
 		"no outbox":      {HeaderFormat: "2"},
-		"future format":  with(good, HeaderFormat, "3"),
+		"future format":  with(good, HeaderFormat, "4"),
 		"short key":      with(good, HeaderKey, "abc"),
 		"bad signature":  with(good, HeaderSignature, "!!"),
 		"bad start":      with(good, HeaderStart, "yes"),

@@ -36,6 +36,7 @@ type Trust struct {
 
 	current ed25519.PublicKey // nil until a signed message was accepted
 	retired [][]byte          // keys the trust moved on from
+	last    verified          // the signature last checked: a batch's
 }
 
 // NewTrust returns the trust in a hall's keys: pinned (any of them may
@@ -65,7 +66,7 @@ func (t *Trust) Check(subject string, h Header, body []byte) (Seal, error) {
 		}
 		return s, fmt.Errorf("%w (a hall that does not sign yet is read only with -allow-unsigned)", ErrUnsigned)
 	}
-	if !s.Verify(subject, body) {
+	if !s.verify(subject, body, &t.last) {
 		return s, ErrBadSignature
 	}
 	switch {

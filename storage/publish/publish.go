@@ -384,14 +384,18 @@ func (p *Publisher) publish(ctx context.Context, pos uint64, lastSeq uint64) err
 				return err
 			}
 			more = rows.more
-			for _, r := range rows.rows {
-				f, err := p.send(r, lastSeq)
+			for chunk := rows.rows; len(chunk) > 0; {
+				k := min(len(chunk), hallstream.MaxBatch)
+				fs, err := p.send(chunk[:k], lastSeq)
 				if err != nil {
 					return err
 				}
-				window = append(window, inflight{row: r.ID, f: f})
-				sent = r.ID
-				lastSeq++
+				for i, f := range fs {
+					window = append(window, inflight{row: chunk[i].ID, f: f})
+				}
+				sent = chunk[k-1].ID
+				lastSeq += uint64(k)
+				chunk = chunk[k:]
 			}
 		}
 		if len(window) == 0 {
@@ -513,41 +517,56 @@ func ready(f jetstream.PubAckFuture) (*jetstream.PubAck, error) {
 	}
 }
 
-// send publishes one outbox row, expecting the stream's last sequence to
-// be lastSeq.
-func (p *Publisher) send(r storage.OutboxEntry, lastSeq uint64) (jetstream.PubAckFuture, error) {
-	m, err := message(p.opts.Hall, r)
-	if err != nil {
-		return nil, err
+// send publishes outbox rows (at most hallstream.MaxBatch), signed
+// together, the first expecting the stream's last sequence to be
+// lastSeq.
+func (p *Publisher) send(rows []storage.OutboxEntry, lastSeq uint64) ([]jetstream.PubAckFuture, error) {
+	msgs := make([]*nats.Msg, len(rows))
+	ids := make([]string, len(rows))
+	seals := make([]hallstream.Sealing, len(rows))
+	for i, r := range rows {
+		m, err := message(p.opts.Hall, r)
+		if err != nil {
+			return nil, err
+		}
+		id := hallstream.MsgID(m, r.ID)
+		switch {
+		case r.ID <= p.resendUpTo:
+			id += "." + p.resendTag
+		case p.streamTag != "":
+			id += "." + p.streamTag
+		}
+		var (
+			subj string
+			body []byte
+		)
+		if r.EventJSON != nil {
+			// Handed over in memory: the event as the database holds it,
+			// not decoded and encoded again.
+			subj, body, err = hallstream.EncodeEvent(m, r.EventJSON)
+		} else {
+			subj, body, err = hallstream.Encode(m)
+		}
+		if err != nil {
+			return nil, err
+		}
+		msg := nats.NewMsg(subj)
+		msg.Data = body
+		msgs[i], ids[i] = msg, id
+		seals[i] = hallstream.Sealing{Header: msg.Header, Subject: subj, Outbox: r.ID, Start: p.startNext && i == 0, Body: body}
 	}
-	id := hallstream.MsgID(m, r.ID)
-	switch {
-	case r.ID <= p.resendUpTo:
-		id += "." + p.resendTag
-	case p.streamTag != "":
-		id += "." + p.streamTag
-	}
-	var (
-		subj string
-		body []byte
-	)
-	if r.EventJSON != nil {
-		// Handed over in memory: the event as the database holds it,
-		// not decoded and encoded again.
-		subj, body, err = hallstream.EncodeEvent(m, r.EventJSON)
-	} else {
-		subj, body, err = hallstream.Encode(m)
-	}
-	if err != nil {
-		return nil, err
-	}
-	msg := nats.NewMsg(subj)
-	msg.Data = body
-	p.signer.Seal(msg.Header, subj, r.ID, p.startNext, body)
+	// One signature for the batch (hallstream format 3): each message
+	// still verifies alone, so a session that ends halfway leaves
+	// nothing a follower cannot check, and the next one seals afresh.
+	p.signer.SealBatch(seals)
 	p.startNext = false
-	f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(id), jetstream.WithExpectLastSequence(lastSeq))
-	if err != nil {
-		return nil, fmt.Errorf("publishing outbox row %d: %w", r.ID, err)
+	fs := make([]jetstream.PubAckFuture, len(msgs))
+	for i, msg := range msgs {
+		f, err := p.js.PublishMsgAsync(msg, jetstream.WithMsgID(ids[i]), jetstream.WithExpectLastSequence(lastSeq+uint64(i)))
+		if err != nil {
+			return nil, fmt.Errorf("publishing outbox row %d: %w", rows[i].ID, err)
+		}
+		fs[i] = f
 	}
-	return f, nil
+	return fs, nil
 }
