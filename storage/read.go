@@ -302,10 +302,7 @@ func (s *Store) DeviceAcked(ctx context.Context, deviceID string) (uint64, error
 		return 0, err
 	}
 	var acked uint64
-	err = db.QueryRowContext(ctx, `SELECT acked_seq FROM device_seqs WHERE device_id = ?`, deviceID).Scan(&acked)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
+	err = db.QueryRowContext(ctx, deviceAckedQuery, deviceID).Scan(&acked)
 	if err != nil {
 		return 0, fmt.Errorf("storage: device %s: %w", deviceID, err)
 	}

@@ -107,15 +107,24 @@ func (t *Tx) DeviceAcked(deviceID string) (uint64, error) {
 		return acked, nil
 	}
 	var acked uint64
-	err := t.queryRow(`SELECT acked_seq FROM device_seqs WHERE device_id = ?`, deviceID).Scan(&acked)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = nil
-	}
+	err := t.queryRow(deviceAckedQuery, deviceID).Scan(&acked)
 	if err == nil {
 		t.s.seqs.learn(true, deviceID, acked)
 	}
 	return acked, err
 }
+
+// Where a device's committed sequence number is. Its events carry their
+// numbers (events.device_seq, indexed with the device); device_seqs holds
+// a row for every device with a committed number, raised by what has no
+// event (AckDevice's refused messages, SkipDeviceSeqs after a restore) and
+// set at a device's first event. An event after the first does not touch
+// device_seqs: at a thousand presses a second on thousands of boards that
+// was a page of its own written to the log for every press. The number is
+// the higher of the two.
+const deviceAckedQuery = `SELECT MAX(
+	COALESCE((SELECT acked_seq FROM device_seqs WHERE device_id = ?1), 0),
+	COALESCE((SELECT MAX(device_seq) FROM events WHERE device_id = ?1), 0))`
 
 // AppendEvent appends r to its board's log. r.BoardSeq must be the next
 // one (the last + 1), else ErrConflict; r.Seq is assigned (hall-wide); a
@@ -168,7 +177,7 @@ func (t *Tx) AppendEvent(r *EventRecord) error {
 		return fmt.Errorf("storage: board %s: append event %d: %w", r.BoardID, r.BoardSeq, err)
 	}
 	if r.DeviceID != "" {
-		if err := t.setDeviceAcked(r.DeviceID, r.DeviceSeq); err != nil {
+		if err := t.deviceEvent(r.DeviceID, r.DeviceSeq); err != nil {
 			return err
 		}
 	}
@@ -230,6 +239,17 @@ func (t *Tx) checkDeviceSeq(deviceID string, seq uint64) error {
 	case seq > acked+1:
 		return errorf(ErrGap, "device %s: sequence %d after %d: %d to %d never received", deviceID, seq, acked, acked+1, seq-1)
 	}
+	return nil
+}
+
+// deviceEvent records that the device's event seq was appended: its
+// number is in the event (deviceAckedQuery); device_seqs gets the
+// device's row at its first number only.
+func (t *Tx) deviceEvent(deviceID string, seq uint64) error {
+	if seq == 1 {
+		return t.setDeviceAcked(deviceID, seq)
+	}
+	t.s.seqs.set(true, deviceID, seq)
 	return nil
 }
 
