@@ -95,9 +95,15 @@ func WithStore(o storage.Options) Option { return func(h *Hall) { h.store = o } 
 // Start starts a hall on a fresh database in t.TempDir().
 func Start(t testing.TB, opts ...Option) *Hall {
 	t.Helper()
-	h := &Hall{DBPath: filepath.Join(t.TempDir(), "hall.db"), tokens: map[string]string{}}
+	fresh := filepath.Join(t.TempDir(), "hall.db")
+	h := &Hall{DBPath: fresh, tokens: map[string]string{}}
 	for _, o := range opts {
 		o(h)
+	}
+	if h.DBPath == fresh { // not InDir, which may be a file system that refuses it
+		if err := copyFresh(h.DBPath); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if h.tls != nil {
 		h.Opts.TLS = h.tls
