@@ -188,9 +188,15 @@ func TestTrustRefusesNoise(t *testing.T) {
 		}
 		return string(b)
 	}
-	good := seal(Signer{Key: testKey(1)}, "hall.h.board.b", 1, false, "{}").h
-	for i := range 2000 {
-		h := with(good, []string{HeaderKey, HeaderSignature, HeaderKeyChain, HeaderOutbox, HeaderStart}[i%5], noise(r.IntN(100)))
+	// A message of each format, each header in turn replaced by noise
+	// (format 3's place and audit path too), the body too.
+	goods := []header{
+		seal(Signer{Key: testKey(1)}, "hall.h.board.b", 1, false, "{}").h,
+		batch(Signer{Key: testKey(1)}, 5, 1, false)[3].h,
+	}
+	keys := []string{HeaderKey, HeaderSignature, HeaderKeyChain, HeaderOutbox, HeaderStart, HeaderLeaf, HeaderProof}
+	for i := range 4000 {
+		h := with(goods[i%2], keys[(i/2)%len(keys)], noise(r.IntN(100)))
 		if _, err := tr.Check("hall.h.board.b", h, []byte(noise(8))); err == nil {
 			t.Fatalf("noise %v accepted", h)
 		}
