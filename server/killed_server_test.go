@@ -159,16 +159,6 @@ func (p *hallProcess) stop(t *testing.T) {
 	}
 }
 
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // DESIGN §4: acknowledged means durable. Every event the device saw
 // acknowledged before the server was killed is in the log exactly once; the
 // device resends the rest to the restarted server, and the log ends up
@@ -180,7 +170,7 @@ func TestKillServerMidStream(t *testing.T) {
 		t.Skip("starts and kills server processes")
 	}
 	db := filepath.Join(t.TempDir(), "hall.db")
-	addr := freeLoopbackAddr(t)
+	addr := halltest.FreeAddr(t)
 	first := startHallProcess(t, db, addr)
 	if first.chief == "" {
 		t.Fatal("the first server printed no chief token")
