@@ -16,25 +16,22 @@ import (
 // expected, fell on the presses as "assists" — at 1,000 presses a second,
 // a cycle of 0.8 s in which every goroutine that allocated marked first
 // and no press was acknowledged on time (benchmark p99 460–890 ms). So the
-// server collects itself once it is idle (no device event or new clock
-// stream for idleFor) while its heap has grown by half over what the last
-// cycle found live: the
-// cycle after a fleet connected then runs before the round starts, on
-// time the hall has spare, and the next is paced on the new live heap.
-// During play a hall is never idle for long, and the collector runs as
-// Go paces it.
+// server collects itself once it is idle (no device event, new clock
+// stream or arbiter's command for idleFor) while its heap has grown by
+// half over what the last cycle found live: the cycle after a fleet
+// connected then runs before the round starts, on time the hall has
+// spare, and the next is paced on the new live heap. During play a hall
+// is never idle for long, and the collector runs as Go paces it.
 //
-// Clocks connecting and arbiters' commands (a round starting) count as
-// activity beside events: a collection asked
-// for while they still came measured a live heap of 186 MB where the
-// fleet, once connected, held 286 MB, and the heap never doubled that
-// before the round began. The next cycle, paced on 186 MB, began with 62
-// MB of room and its marking fell on the presses — 0.96-1.4 s of assists
-// and p99 0.5-0.8 s at 1,500-2,000 presses/s (bench saturation sweep,
-// GODEBUG=gctrace=1, 2026-12-07). So the hall waits until clocks stop
-// connecting too, and collects once the heap has grown by half. (Idle for a second was too short: a cycle started in a
-// pause of a second or two and was still marking, half a second of CPU,
-// when the presses came back.)
+// Clocks connecting and commands (a round starting) count as activity:
+// a collection asked for while clocks still came measured a live heap of
+// 186 MB where the connected fleet held 286 MB, and the heap never
+// doubled that before the round began; the next cycle, paced on 186 MB,
+// began with 62 MB of room and its marking fell on the presses (0.96-1.4
+// s of assists, p99 0.5-0.8 s at 1,500-2,000 presses/s; bench saturation
+// sweep, GODEBUG=gctrace=1, 2026-12-07). Idle for a second was too
+// short: a cycle started in a pause of a second or two and was still
+// marking, half a second of CPU, when the presses came back.
 
 const (
 	idleFor = 5 * time.Second
