@@ -203,18 +203,6 @@ func (s Seal) signedMessage(subject string, body []byte) []byte {
 	return nil
 }
 
-// chainHeader is HeaderKeyChain's value, "" without a chain.
-func (s Signer) chainHeader() string {
-	if len(s.Chain) == 0 {
-		return ""
-	}
-	links := make([]string, len(s.Chain))
-	for i, e := range s.Chain {
-		links[i] = KeyString(e.By) + ":" + b64.EncodeToString(e.Sig)
-	}
-	return strings.Join(links, " ")
-}
-
 // verified remembers the last batch signature a follower checked, so
 // that the other messages of the batch cost a hash each, not a
 // signature's check: ed25519's verdict depends on key, message and

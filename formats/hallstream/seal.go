@@ -117,6 +117,18 @@ func (s Signer) Seal(h Header, subject string, outbox uint64, start bool, body [
 	}
 }
 
+// chainHeader is HeaderKeyChain's value, "" without a chain.
+func (s Signer) chainHeader() string {
+	if len(s.Chain) == 0 {
+		return ""
+	}
+	links := make([]string, len(s.Chain))
+	for i, e := range s.Chain {
+		links[i] = KeyString(e.By) + ":" + b64.EncodeToString(e.Sig)
+	}
+	return strings.Join(links, " ")
+}
+
 // Seal is what a message's headers say of who wrote it.
 type Seal struct {
 	Format    int // 1: unsigned (no Hall-Format header), 2: signed, 3: signed in a batch
@@ -191,8 +203,7 @@ func ReadSeal(h Header) (Seal, error) {
 // Verify reports whether the seal's key signed this message (it says
 // nothing of whether the key is the hall's: Trust does).
 func (s Seal) Verify(subject string, body []byte) bool {
-	msg := s.signedMessage(subject, body)
-	return msg != nil && ed25519.Verify(s.Key, msg, s.Signature)
+	return s.verify(subject, body, &verified{})
 }
 
 // verify is Verify, remembering in last the signature last checked: the
