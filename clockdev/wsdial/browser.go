@@ -156,14 +156,30 @@ func (s *stream) waitOpen(ctx context.Context) error {
 	}
 }
 
-// close closes the socket and releases its callbacks once it has ended.
+// close closes the socket by the device's own hand: the stream has ended
+// (io.EOF) — unless the hall's close frame came first. A socket already
+// closing or closed (readyState 2 or 3) has heard the hall's, and its
+// close event says why the stream ended (4010: another connection of the
+// device took over); the device must not answer that with its own
+// reason, as a send refused in that moment (the socket no longer open)
+// would have the device do, or it would reconnect and take the clock
+// back from the newer connection.
 func (s *stream) close(code int, reason string) {
+	var state int
+	_ = jsTry(func() { state = s.ws.Get("readyState").Int() })
 	_ = jsTry(func() { s.ws.Call("close", code, reason) })
+	if state >= wsClosing {
+		return // the close event ends the stream with the hall's reason
+	}
 	s.mu.Lock()
 	s.endLocked(io.EOF)
 	s.mu.Unlock()
 	s.wake()
 }
+
+// wsClosing is a WebSocket's readyState once either side has begun the
+// closing handshake (CLOSING; 3 is CLOSED).
+const wsClosing = 2
 
 // Send writes m as one binary frame; the browser queues it.
 func (s *stream) Send(m *hallv1.DeviceMessage) error {
