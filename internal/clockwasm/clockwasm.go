@@ -22,6 +22,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/chesshall/hallclock/internal/acceptgzip"
 )
 
 //go:embed clock.wasm.gz
@@ -65,7 +67,7 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "application/wasm")
 		h.Set("Vary", "Accept-Encoding")
 		immutable(h)
-		if !acceptsGzip(r) {
+		if !acceptgzip.Accepts(r) {
 			zr, err := gzip.NewReader(bytes.NewReader(wasmGz))
 			if err != nil {
 				http.Error(w, "the embedded WebAssembly is not gzip: "+err.Error(), http.StatusInternalServerError)
@@ -88,16 +90,4 @@ func serve(w http.ResponseWriter, r *http.Request) {
 func immutable(h http.Header) {
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("X-Content-Type-Options", "nosniff")
-}
-
-// acceptsGzip reports whether r's Accept-Encoding lists gzip (not with q=0).
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") || strings.TrimSpace(name) == "*" {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/chesshall/hallclock/internal/acceptgzip"
 )
 
 // access decides what a request may see of a round: a reader with
@@ -96,7 +98,7 @@ func (f *Feeds) serveDocument(w http.ResponseWriter, r *http.Request, d *documen
 		h.Set("Cache-Control", "no-cache")
 	}
 	body, etag := d.body, d.etag
-	if acceptsGzip(r) {
+	if acceptgzip.Accepts(r) {
 		body, etag = d.gzipped(), strings.TrimSuffix(d.etag, `"`)+`-gz"`
 		h.Set("Content-Encoding", "gzip")
 	}
@@ -104,18 +106,6 @@ func (f *Feeds) serveDocument(w http.ResponseWriter, r *http.Request, d *documen
 	sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
 	http.ServeContent(sw, r, "", d.modified, bytes.NewReader(body))
 	return sw.code
-}
-
-// acceptsGzip reports whether the request's Accept-Encoding takes gzip.
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }
 
 type statusWriter struct {
