@@ -149,11 +149,8 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	stop := s.streams.TrackContext(s.ctx, id.TokenID, &ctx)
 	defer stop()
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	fl.Flush()
+	enc := fanout.StartSSE(w, fl, r)
 	sub := hub.SubscribeAt(scope, from, s.opts.WatchInterval)
 	defer sub.Close()
-	fanout.SendSSE(ctx, w, fl, r, sub, nil)
+	fanout.SendSSE(ctx, w, fl, r, enc, sub, nil)
 }

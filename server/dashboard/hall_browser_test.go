@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,24 @@ func TestDashboardInABrowser(t *testing.T) {
 	p.waitHall(len(tb.boards))
 	if n := evalAs[int](p, `document.querySelectorAll(".tile.off").length`); n != 0 {
 		t.Errorf("%d tiles show their clock offline; every clock is connected", n)
+	}
+	// The live feed comes gzipped (the browser asks for it), and the
+	// browser reads its first event while the stream goes on.
+	feed := evalAs[string](p, `(async () => {
+		const stop = new AbortController();
+		const r = await fetch("/api/watch", {signal: stop.signal});
+		const body = r.body.getReader(), text = new TextDecoder();
+		let got = "";
+		while (!got.includes("\n\n")) {
+			const {value, done} = await body.read();
+			if (done) break;
+			got += text.decode(value, {stream: true});
+		}
+		stop.abort();
+		return (r.headers.get("content-encoding") || "none") + "|" + got.slice(0, 300);
+	})()`)
+	if enc, event, _ := strings.Cut(feed, "|"); enc != "gzip" || !strings.Contains(event, "\ndata: {") || !regexp.MustCompile(`"snapshot":\s*true`).MatchString(event) {
+		t.Errorf("the live feed in the browser: Content-Encoding %q, first event %q; want gzip and the hall's snapshot", enc, event)
 	}
 	if got := p.text("#title"); !strings.Contains(got, "Nordic Open R3") {
 		t.Errorf("title %q: want the tournament and round by name and number", got)

@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/chesshall/hallclock/internal/acceptgzip"
 )
 
 // A dashboard's feed that stops reading must soon stop taking the
@@ -53,12 +55,50 @@ func tcpConn(r *http.Request) *net.TCPConn {
 	return nil
 }
 
+// Encoding is how an event stream's bytes go: as they are, or gzipped.
+type Encoding int
+
+const (
+	Plain Encoding = iota
+	Gzip
+)
+
+// gzipHeader begins a gzip stream (RFC 1952): DEFLATE, no name, no time,
+// an unknown system. The stream's members never end: an event stream ends
+// with its connection, so no trailer follows.
+var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
+
+// StartSSE answers r with the headers of an event stream (200) and
+// flushes them, gzipped when the client takes gzip (a browser does): a
+// whole-hall dashboard takes about 0.45 MB/s of JSON a thousand presses a
+// second, which gzip makes several times smaller, compressed once for
+// every watcher of the update (Update.SSEGzip). It returns the encoding
+// for SendSSE.
+func StartSSE(w http.ResponseWriter, fl http.Flusher, r *http.Request) Encoding {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Add("Vary", "Accept-Encoding")
+	enc := Plain
+	if acceptgzip.Accepts(r) {
+		enc = Gzip
+		h.Set("Content-Encoding", "gzip")
+	}
+	w.WriteHeader(http.StatusOK)
+	if enc == Gzip {
+		_, _ = w.Write(gzipHeader)
+	}
+	fl.Flush()
+	return enc
+}
+
 // SendSSE writes sub's updates to the event stream of r until ctx ends or
 // the client goes: each one encoded once for every watcher of the scope
-// (Update.SSE), and each only once the client's TCP has taken all but
-// sseInFlight of what was written before. sent, if not nil, is called
-// after each update is flushed. The caller has written the headers.
-func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *http.Request, sub *Sub, sent func()) {
+// (Update.SSE, or Update.SSEGzip for a stream StartSSE began gzipped),
+// and each only once the client's TCP has taken all but sseInFlight of
+// what was written before. sent, if not nil, is called after each update
+// is flushed. The caller has begun the stream (StartSSE).
+func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *http.Request, enc Encoding, sub *Sub, sent func()) {
 	// A stream lives as long as its watcher: no deadline on its writes
 	// (the port's bound on answers is for answers that end; a watcher
 	// that stops reading is held back below, not cut).
@@ -73,6 +113,9 @@ func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *htt
 			return
 		}
 		b, err := u.SSE()
+		if enc == Gzip {
+			b, err = u.SSEGzip()
+		}
 		if err != nil {
 			return
 		}

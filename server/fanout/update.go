@@ -1,6 +1,8 @@
 package fanout
 
 import (
+	"bytes"
+	"compress/flate"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -23,6 +25,9 @@ type Update struct {
 	sseOnce sync.Once
 	sseB    []byte
 	sseErr  error
+
+	gzOnce sync.Once
+	gzB    []byte
 }
 
 func newUpdate(m *pb.WatchUpdate, id EventID) *Update { return &Update{msg: m, id: id} }
@@ -57,4 +62,38 @@ func (u *Update) SSE() ([]byte, error) {
 		u.sseB = append(b, "\n\n"...)
 	})
 	return u.sseB, u.sseErr
+}
+
+// SSEGzip returns the server-sent event (SSE) compressed for a stream
+// sent with Content-Encoding gzip: DEFLATE blocks that refer to nothing
+// before them, ended by a sync flush and never a final block, so that the
+// same bytes continue any such stream after its gzip header (StartSSE)
+// and the client can read the event whole as soon as they arrive.
+func (u *Update) SSEGzip() ([]byte, error) {
+	b, err := u.SSE()
+	if err != nil {
+		return nil, err
+	}
+	u.gzOnce.Do(func() { u.gzB = deflateAlone(b) })
+	return u.gzB, nil
+}
+
+// deflaters keep the compressors' state (hundreds of KB each) between
+// updates.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return w
+}}
+
+// deflateAlone compresses b on its own (no earlier bytes to refer to)
+// and ends it with a sync flush.
+func deflateAlone(b []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(b)/4 + 64)
+	w := deflaters.Get().(*flate.Writer)
+	w.Reset(&out)
+	_, _ = w.Write(b) // a bytes.Buffer does not fail
+	_ = w.Flush()
+	deflaters.Put(w)
+	return out.Bytes()
 }
