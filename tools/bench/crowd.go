@@ -38,6 +38,7 @@ type crowdOrders struct {
 	GRPC   string   `json:"grpc"`
 	HTTP   string   `json:"http"`
 	Tokens []string `json:"tokens"`
+	Gzip   bool     `json:"gzip"` // SSE: take gzip (sseGzip)
 }
 
 // crowd is the parent's handle on a crowd process.
@@ -72,7 +73,7 @@ func startCrowd(s *server, kind string, n int, tokens []string) (*crowd, error) 
 		return nil, err
 	}
 	go c.read(out)
-	orders, _ := json.Marshal(crowdOrders{Kind: kind, N: n, GRPC: s.grpc, HTTP: s.http, Tokens: tokens})
+	orders, _ := json.Marshal(crowdOrders{Kind: kind, N: n, GRPC: s.grpc, HTTP: s.http, Tokens: tokens, Gzip: sseGzip})
 	if _, err := fmt.Fprintf(c.stdin, "%s\n", orders); err != nil {
 		c.stop()
 		return nil, err
@@ -142,6 +143,7 @@ func serveCrowd() error {
 	if err := json.Unmarshal(line, &o); err != nil {
 		return fmt.Errorf("orders %q: %w", line, err)
 	}
+	sseGzip = o.Gzip
 	ctx, cancel := context.WithCancel(context.Background())
 	set := &watcherSet{kind: o.Kind, ctx: ctx, cancel: cancel}
 	tr := &http.Transport{MaxIdleConnsPerHost: o.N + 1, DisableCompression: true, ReadBufferSize: 64 << 10}

@@ -134,6 +134,7 @@ func main() {
 	flag.IntVar(&c.watchers, "watchers", 1000, "watchers of each kind (gRPC, then SSE)")
 	flag.Float64Var(&c.watchRate, "watch-rate", 0, "watchers: offered presses per second while the watchers are measured (default: -rate)")
 	flag.Float64Var(&c.watchSatRate, "watch-sat-rate", 0, "watchers: offered presses per second past saturation, where their views are aged (default: the step where the saturation sweep stopped; negative: none)")
+	flag.BoolVar(&sseGzip, "sse-gzip", true, "watchers: the SSE watchers take gzip (Accept-Encoding), as browsers do; the crowd's count its updates on the wire without decompressing")
 	flag.IntVar(&c.sample, "watch-sample", 10, "watchers of each kind that decode every update to time it")
 	flag.DurationVar(&c.stall, "stall", 10*time.Second, "how long the slow watchers stop reading")
 	flag.IntVar(&c.restartBoards, "restart-boards", 10000, "restart: boards")
