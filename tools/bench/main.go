@@ -39,7 +39,9 @@
 //     sampled watcher holds (age.go): ingest first must not leave a
 //     watcher without updates. All but
 //     -watch-sample of them only read, in a process of their own
-//     (-serve-crowd, crowd.go), so as not to starve the clocks. Then one gRPC
+//     (-serve-crowd, crowd.go), so as not to starve the clocks. The SSE
+//     watchers ask for gzip as browsers do (-sse-gzip); those that only
+//     read count updates by their sync flushes, undecompressed. Then one gRPC
 //     and one SSE watcher, with small receive buffers as a phone's, that
 //     stop reading for -stall: ingest p99 against without, and whether the
 //     slow watcher resumes with a fresh snapshot rather than a backlog.

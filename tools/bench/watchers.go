@@ -256,12 +256,14 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 	}
 	var body io.Reader = resp.Body
 	gz := resp.Header.Get("Content-Encoding") == "gzip"
+	wire := &wireCounter{r: resp.Body}
+	var counted int64 // of wire.n, the bytes already counted with an update
 	if gz {
 		if !w.sampled && w.stall == nil {
 			return w.countDeflated(resp.Body)
 		}
-		// Bytes as they came on the wire; the events as they read.
-		zr, err := gzip.NewReader(wireCounter{resp.Body, &w.set.bytes})
+		// The events as they read; the bytes as they came on the wire.
+		zr, err := gzip.NewReader(wire)
 		if err != nil {
 			return fmt.Errorf("GET /api/watch: the gzip stream: %w", err)
 		}
@@ -296,7 +298,10 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 			return err
 		}
 		if gz {
-			size = 0 // counted on the wire
+			if data == nil {
+				continue // counted with the update's data line
+			}
+			size, counted = int(wire.n-counted), wire.n // what came on the wire for it
 		}
 		if data == nil {
 			w.set.bytes.Add(int64(size))
@@ -340,15 +345,15 @@ func (w *watcher) countDeflated(body io.Reader) error {
 	}
 }
 
-// wireCounter counts the bytes read through it.
+// wireCounter counts the bytes read through it (one goroutine's).
 type wireCounter struct {
 	r io.Reader
-	n *atomic.Int64
+	n int64
 }
 
-func (c wireCounter) Read(p []byte) (int, error) {
+func (c *wireCounter) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
-	c.n.Add(int64(k))
+	c.n += int64(k)
 	return k, err
 }
 
