@@ -26,7 +26,7 @@ var allowed = []struct {
 	{"proto/...", nil},
 	// formats are pure codecs beside rules: the contract's conversions and the
 	// embedded NATS may use them.
-	{"internal/...", []string{"internal/chesslib", "internal/ident", "internal/mono", "internal/wire", "internal/natsrun", "proto/...", "rules", "formats/..."}},
+	{"internal/...", []string{"internal/acceptgzip", "internal/chesslib", "internal/ident", "internal/mono", "internal/wire", "internal/natsrun", "proto/...", "rules", "formats/..."}},
 	{"internal/testkit/...", []string{"..."}}, // the harnesses start whatever a test needs
 	{"formats/...", []string{"rules", "formats/internal/...", "internal/chesslib"}},
 	// standings: tie-breaks as the FIDE regulations define them, pure, fed
@@ -38,12 +38,12 @@ var allowed = []struct {
 	// the browser clock, JSON in and out: the device library and its WebSocket, no gRPC (cmd/clockwasm builds it to WebAssembly).
 	{"clockdev/jsapi", []string{"clockdev", "clockdev/wsdial", "rules", "rules/conformance", "proto/..."}},
 	{"server/hallerr", []string{"rules", "formats/words", "formats/standings", "proto/...", "server/broadcast"}},
-	{"server/broadcast", []string{"rules", "formats/...", "internal/mono"}},
+	{"server/broadcast", []string{"rules", "formats/...", "internal/mono", "internal/acceptgzip"}},
 	{"server/dashboard", []string{"internal/webassets", "internal/clockwasm"}},
 	{"server/assist", []string{"internal/webassets"}},
 	{"server/clockface", []string{"internal/webassets", "internal/clockwasm"}},
 	{"server/httpdoor", nil},
-	{"server/fanout", []string{"proto/...", "internal/mono", "server/hallerr"}},
+	{"server/fanout", []string{"proto/...", "internal/mono", "internal/acceptgzip", "server/hallerr"}},
 	{"server/auth", []string{"storage", "proto/...", "internal/ident", "internal/i18n", "server/hallerr"}},
 	{"server/hall", []string{"storage", "rules", "formats/...", "proto/...", "internal/mono", "internal/wire", "internal/wirewords", "internal/hallref",
 		"server/auth", "server/broadcast", "server/hallerr"}},
