@@ -1,9 +1,10 @@
 // Package fanout hands committed board states to watchers: the hub
 // (Publish after each commit, Subscribe per watcher), each update encoded
 // once for all the watchers of a scope (Update: protobuf for Watch
-// streams, a server-sent event for the web pages), a delay line that
-// feeds a second hub late (the broadcast delay), the server-sent events
-// of a connection that stops reading (SendSSE), the check of a watcher's
+// streams, a server-sent event for the web pages, gzipped for those that
+// take it), a delay line that feeds a second hub late (the broadcast
+// delay), the server-sent events of a connection that stops reading
+// (StartSSE, SendSSE), the check of a watcher's
 // resume point (CheckResume), and the hold that gives ingest priority
 // while it is behind (Ingest). The hall (package server) and its followers
 // (package server/gateway) both serve their watchers through it.

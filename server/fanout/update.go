@@ -13,7 +13,8 @@ import (
 
 // Update is one update for watchers with its encodings, each made once
 // however many watchers of the scope send it: the protobuf bytes of a
-// Watch stream and the server-sent event of the dashboard's feed.
+// Watch stream and the server-sent event of the dashboard's feed, as it
+// is and gzipped.
 type Update struct {
 	msg *pb.WatchUpdate
 	id  EventID // the state it brings its watchers to
