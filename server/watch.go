@@ -149,8 +149,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	stop := s.streams.TrackContext(s.ctx, id.TokenID, &ctx)
 	defer stop()
-	enc := fanout.StartSSE(w, fl, r)
 	sub := hub.SubscribeAt(scope, from, s.opts.WatchInterval)
 	defer sub.Close()
-	fanout.SendSSE(ctx, w, fl, r, enc, sub, nil)
+	fanout.SendSSE(ctx, w, fl, r, sub, nil)
 }

@@ -4,7 +4,7 @@
 // streams, a server-sent event for the web pages, gzipped for those that
 // take it), a delay line that feeds a second hub late (the broadcast
 // delay), the server-sent events of a connection that stops reading
-// (StartSSE, SendSSE), the check of a watcher's
+// (SendSSE), the check of a watcher's
 // resume point (CheckResume), and the hold that gives ingest priority
 // while it is behind (Ingest). The hall (package server) and its followers
 // (package server/gateway) both serve their watchers through it.

@@ -55,50 +55,35 @@ func tcpConn(r *http.Request) *net.TCPConn {
 	return nil
 }
 
-// Encoding is how an event stream's bytes go: as they are, or gzipped.
-type Encoding int
-
-const (
-	Plain Encoding = iota
-	Gzip
-)
-
 // gzipHeader begins a gzip stream (RFC 1952): DEFLATE, no name, no time,
 // an unknown system. The stream's members never end: an event stream ends
 // with its connection, so no trailer follows.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
 
-// StartSSE answers r with the headers of an event stream (200) and
-// flushes them, gzipped when the client takes gzip (a browser does): a
-// whole-hall dashboard takes about 0.45 MB/s of JSON a thousand presses a
-// second, which gzip makes several times smaller, compressed once for
-// every watcher of the update (Update.SSEGzip). It returns the encoding
-// for SendSSE.
-func StartSSE(w http.ResponseWriter, fl http.Flusher, r *http.Request) Encoding {
+// SendSSE answers r with an event stream (200) and writes sub's updates
+// to it until ctx ends or the client goes: each one encoded once for
+// every watcher of the scope (Update.SSE), gzipped when the client takes
+// gzip, as a browser does (Update.SSEGzip: a whole-hall dashboard takes
+// about 0.45 MB/s of JSON a thousand presses a second, which gzip makes
+// several times smaller), and each only once the client's TCP has taken
+// all but sseInFlight of what was written before. sent, if not nil, is
+// called after each update is flushed.
+func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *http.Request, sub *Sub, sent func()) {
+	encode := (*Update).SSE
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Add("Vary", "Accept-Encoding")
-	enc := Plain
-	if acceptgzip.Accepts(r) {
-		enc = Gzip
+	gz := acceptgzip.Accepts(r)
+	if gz {
+		encode = (*Update).SSEGzip
 		h.Set("Content-Encoding", "gzip")
 	}
 	w.WriteHeader(http.StatusOK)
-	if enc == Gzip {
+	if gz {
 		_, _ = w.Write(gzipHeader)
 	}
 	fl.Flush()
-	return enc
-}
-
-// SendSSE writes sub's updates to the event stream of r until ctx ends or
-// the client goes: each one encoded once for every watcher of the scope
-// (Update.SSE, or Update.SSEGzip for a stream StartSSE began gzipped),
-// and each only once the client's TCP has taken all but sseInFlight of
-// what was written before. sent, if not nil, is called after each update
-// is flushed. The caller has begun the stream (StartSSE).
-func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *http.Request, enc Encoding, sub *Sub, sent func()) {
 	// A stream lives as long as its watcher: no deadline on its writes
 	// (the port's bound on answers is for answers that end; a watcher
 	// that stops reading is held back below, not cut).
@@ -112,10 +97,7 @@ func SendSSE(ctx context.Context, w http.ResponseWriter, fl http.Flusher, r *htt
 		if err != nil {
 			return
 		}
-		b, err := u.SSE()
-		if enc == Gzip {
-			b, err = u.SSEGzip()
-		}
+		b, err := encode(u)
 		if err != nil {
 			return
 		}

@@ -32,10 +32,9 @@ func sseServer(t *testing.T, hub *fanout.Hub) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fl := w.(http.Flusher)
-		enc := fanout.StartSSE(w, fl, r)
 		sub := hub.Subscribe(fanout.Scope{}, 0, time.Millisecond)
 		defer sub.Close()
-		fanout.SendSSE(r.Context(), w, fl, r, enc, sub, nil)
+		fanout.SendSSE(r.Context(), w, fl, r, sub, nil)
 	}))
 	srv.Config.ConnContext = fanout.ConnContext
 	srv.Start()

@@ -34,10 +34,9 @@ func TestSSEStalledClientGetsSnapshot(t *testing.T) {
 	}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fl := w.(http.Flusher)
-		enc := fanout.StartSSE(w, fl, r)
 		sub := hub.Subscribe(fanout.Scope{}, 0, 5*time.Millisecond)
 		defer sub.Close()
-		fanout.SendSSE(r.Context(), w, fl, r, enc, sub, nil)
+		fanout.SendSSE(r.Context(), w, fl, r, sub, nil)
 	}))
 	srv.Config.ConnContext = fanout.ConnContext
 	srv.Start()

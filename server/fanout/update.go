@@ -68,7 +68,7 @@ func (u *Update) SSE() ([]byte, error) {
 // SSEGzip returns the server-sent event (SSE) compressed for a stream
 // sent with Content-Encoding gzip: DEFLATE blocks that refer to nothing
 // before them, ended by a sync flush and never a final block, so that the
-// same bytes continue any such stream after its gzip header (StartSSE)
+// same bytes continue any such stream after its gzip header (SendSSE)
 // and the client can read the event whole as soon as they arrive.
 func (u *Update) SSEGzip() ([]byte, error) {
 	b, err := u.SSE()

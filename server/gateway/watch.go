@@ -148,10 +148,9 @@ func (g *Gateway) serveWatch(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	stop := context.AfterFunc(g.ctx, cancel)
 	defer stop()
-	enc := fanout.StartSSE(w, fl, r)
 	g.metrics.watchers.Inc()
 	defer g.metrics.watchers.Dec()
 	sub := hub.SubscribeAt(scope, from, max(g.opts.WatchInterval, 250*time.Millisecond))
 	defer sub.Close()
-	fanout.SendSSE(ctx, w, fl, r, enc, sub, g.metrics.updates.Inc)
+	fanout.SendSSE(ctx, w, fl, r, sub, g.metrics.updates.Inc)
 }

@@ -255,14 +255,13 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 		return fmt.Errorf("GET /api/watch: %s: %s", resp.Status, b)
 	}
 	var body io.Reader = resp.Body
-	gz := resp.Header.Get("Content-Encoding") == "gzip"
-	wire := &wireCounter{r: resp.Body}
-	var counted int64 // of wire.n, the bytes already counted with an update
-	if gz {
+	var wire *wireCounter // gzipped: the bytes as they came on the wire
+	var counted int64     // of wire.n, the bytes already counted with an update
+	if resp.Header.Get("Content-Encoding") == "gzip" {
 		if !w.sampled && w.stall == nil {
 			return w.countDeflated(resp.Body)
 		}
-		// The events as they read; the bytes as they came on the wire.
+		wire = &wireCounter{r: resp.Body}
 		zr, err := gzip.NewReader(wire)
 		if err != nil {
 			return fmt.Errorf("GET /api/watch: the gzip stream: %w", err)
@@ -297,7 +296,7 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 		if err != nil {
 			return err
 		}
-		if gz {
+		if wire != nil {
 			if data == nil {
 				continue // counted with the update's data line
 			}
