@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -769,5 +770,51 @@ func TestVirtualClockThenSpare(t *testing.T) {
 	}
 	if st := fetchBoard(t, h, id).GetState(); st.GetBoardSeq() != 4 || st.GetWhite().GetMoves() != 2 || st.GetBlack().GetMoves() != 1 {
 		t.Errorf("board: board_seq %d, moves %d/%d; want 4, 2/1", st.GetBoardSeq(), st.GetWhite().GetMoves(), st.GetBlack().GetMoves())
+	}
+}
+
+// Arbiter commands waiting for their clocks outlive a restart of the hall:
+// each board gets back its own, in the order they were issued, and a
+// board with none gets none.
+func TestPendingCommandsOutliveARestart(t *testing.T) {
+	t.Parallel()
+	h := halltest.Start(t)
+	bs := h.Round(t, "300+2", 3)
+	var ds []*liveDevice
+	for _, b := range bs {
+		ds = append(ds, startClock(t, h, b.GetDeviceId(), nil, false))
+	}
+	startRoundApplied(t, h, bs[0].GetRoundId())
+	for i, d := range ds {
+		d.stop()
+		d.Close()
+		waitDeviceOnline(t, h, bs[i].GetBoardId(), false)
+	}
+	arb, ctx := h.Arbiter(t)
+	want := map[string][]string{}
+	for _, c := range []struct {
+		board int
+		ms    int64
+	}{{0, 60_000}, {2, 30_000}, {0, 10_000}} {
+		id := bs[c.board].GetBoardId()
+		add := &pb.ClockAction{Kind: pb.ActionKind_ACTION_KIND_ADD_TIME, Side: pb.Side_SIDE_WHITE, Ms: c.ms}
+		r, err := arb.BoardAction(ctx, &pb.BoardActionRequest{BoardId: id, Action: add, Reason: "disturbance", WaitMs: 50})
+		if err != nil || r.GetStatus() != pb.CommandStatus_COMMAND_STATUS_PENDING {
+			t.Fatalf("BoardAction on %s = %v, %v; want it pending", id, r, err)
+		}
+		want[id] = append(want[id], r.GetCommandId())
+	}
+
+	h.Restart(t)
+	for _, b := range bs {
+		id := b.GetBoardId()
+		got := fetchBoard(t, h, id)
+		var ids []string
+		for _, p := range got.GetPending() {
+			ids = append(ids, p.GetCommandId())
+		}
+		if !slices.Equal(ids, want[id]) || got.GetState().GetPendingCommands() != int32(len(want[id])) {
+			t.Errorf("%s after the restart: pending %v (pending_commands %d); want %v", id, ids, got.GetState().GetPendingCommands(), want[id])
+		}
 	}
 }

@@ -55,8 +55,10 @@
 // device can drop it and a resend is recognised as a duplicate.
 //
 // Reads ([Store.Board], [Store.Events], [Store.EventsSince], ...) see the
-// last committed state. At startup, rebuild each board with
-// [Store.Replay] and resend [Store.PendingCommands].
+// last committed state. At startup, rebuild every board with
+// [Store.LoadBoards] — each board as [Store.ReplayPassing] would replay
+// it, with its [Head], in a few statements for the whole hall — and
+// resend [Store.PendingCommands].
 //
 // # Concurrency
 //

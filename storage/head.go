@@ -18,9 +18,12 @@ var RulingKinds = []rules.Kind{
 	rules.KindQuickplayIncrement, rules.KindAddTime, rules.KindSetClock,
 }
 
+// rulingKindsSQL is RulingKinds as the index's WHERE clause names them.
+const rulingKindsSQL = `'illegal_move', 'illegal_move_found', 'draw_claim_rejected', 'quickplay_claim',
+	'quickplay_increment', 'add_time', 'set_clock'`
+
 const lastRulingQuery = `SELECT COALESCE(MAX(board_seq), 0) FROM events WHERE board_id = ?
-	AND kind IN ('illegal_move', 'illegal_move_found', 'draw_claim_rejected', 'quickplay_claim',
-	             'quickplay_increment', 'add_time', 'set_clock')`
+	AND kind IN (` + rulingKindsSQL + `)`
 
 // Head is where a board's log ends.
 type Head struct {

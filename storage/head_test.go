@@ -72,22 +72,8 @@ func TestRulingKindsUseTheIndex(t *testing.T) {
 	if n := strings.Count(lastRulingQuery, "'"); n != 2*len(RulingKinds) {
 		t.Errorf("the last-ruling query names %d kinds, RulingKinds has %d", n/2, len(RulingKinds))
 	}
-	s := MustOpen(t)
-	rows, err := s.rdb.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+lastRulingQuery, "b1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var id, parent, notused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(detail + "\n")
-	}
-	if !strings.Contains(plan.String(), "events_rulings") {
-		t.Errorf("the last-ruling query does not use the index events_rulings:\n%s", plan.String())
+	plan := queryPlan(t, MustOpen(t), lastRulingQuery, "b1")
+	if !strings.Contains(plan, "events_rulings") {
+		t.Errorf("the last-ruling query does not use the index events_rulings:\n%s", plan)
 	}
 }

@@ -180,6 +180,14 @@ func (s *Store) replay(ctx context.Context, boardID string, useSnapshot, pass bo
 	if err != nil {
 		return rules.State{}, 0, nil, err
 	}
+	return fold(boardID, st, after, evs, pass)
+}
+
+// fold applies evs, the board's events after event after, to st, its
+// state after that event. With pass, an event the rules refuse is passed
+// over and returned; else it is an error, as is a gap in the log.
+func fold(boardID string, st rules.State, after uint64, evs []EventRecord, pass bool) (rules.State, uint64, []Passed, error) {
+	var passed []Passed
 	for _, e := range evs {
 		if e.BoardSeq != after+1 {
 			return rules.State{}, 0, nil, fmt.Errorf("storage: board %s: the log jumps from event %d to %d", boardID, after, e.BoardSeq)

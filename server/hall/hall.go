@@ -104,41 +104,39 @@ func (h *Hall) load(ctx context.Context) error {
 		return err
 	}
 	h.schedule.load(ts, rs, bcs)
-	bs, err := h.store.Boards(ctx, "")
+	// Every board's state from its last snapshot and the events after
+	// it, where its log ends and its last ruling, in a few statements for
+	// the whole hall: a start reads a bounded part of each board's
+	// history, not all of it (the history a device is given is read when
+	// it connects).
+	bs, err := h.store.LoadBoards(ctx)
+	if err != nil {
+		return fmt.Errorf("loading the boards: %w", err)
+	}
+	all, err := h.store.PendingCommands(ctx, "")
 	if err != nil {
 		return err
 	}
-	for _, rec := range bs {
-		// The state from the board's last snapshot and the events after
-		// it, where its log ends, and its last ruling: a start reads a
-		// bounded part of each board's history, not all of it (the
-		// history a device is given is read when it connects).
-		st, seq, passed, err := h.store.ReplayPassing(ctx, rec.ID)
-		if err != nil {
-			return fmt.Errorf("replaying board %s: %w", rec.ID, err)
-		}
-		if len(passed) > 0 {
-			if err := h.notePassed(ctx, rec.ID, st, seq, passed); err != nil {
+	pending := map[string][]storage.CommandRecord{}
+	for _, c := range all {
+		pending[c.BoardID] = append(pending[c.BoardID], c)
+	}
+	for _, lb := range bs {
+		rec, st, seq := lb.Board, lb.State, lb.Head.BoardSeq
+		if len(lb.Passed) > 0 {
+			if err := h.notePassed(ctx, rec.ID, st, seq, lb.Passed); err != nil {
 				return err
 			}
 		}
-		head, err := h.store.Head(ctx, rec.ID)
-		if err != nil {
-			return err
-		}
 		b := newBoard(h, rec, st, seq)
-		if head.LastRuling > 0 {
+		if lb.Head.LastRuling > 0 {
 			evs, err := h.store.Events(ctx, rec.ID, 0)
 			if err != nil {
 				return err
 			}
 			b.ruling = h.lastRuling(ctx, rec.Config, evs)
 		}
-		cmds, err := h.store.PendingCommands(ctx, rec.ID)
-		if err != nil {
-			return err
-		}
-		for _, c := range cmds {
+		for _, c := range pending[rec.ID] {
 			pc, err := commandFromRecord(c)
 			if err != nil {
 				h.log.Warn("pending command unreadable; left pending", "command", c.ID, "err", err)
@@ -147,7 +145,7 @@ func (h *Hall) load(ctx context.Context) error {
 			b.pending = append(b.pending, pc)
 		}
 		h.addBoard(b)
-		h.seed(rec.RoundID, b.wireState(st, seq), head.Seq)
+		h.seed(rec.RoundID, b.wireState(st, seq), lb.Head.Seq)
 	}
 	return nil
 }
