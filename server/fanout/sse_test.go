@@ -3,12 +3,15 @@ package fanout_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -132,3 +135,94 @@ func TestSSEStalledClientGetsSnapshot(t *testing.T) {
 		t.Errorf("after resuming, %d updates (%d KB) of the stalled time came before a snapshot of now; want at most 256 KB in flight", updates, before>>10)
 	}
 }
+
+// Each update of an event stream goes to the connection in one write,
+// small or larger than net/http's buffers, plain or gzipped: a thousand
+// dashboards make tens of thousands of updates a second, and a chunked
+// body took two or three writes for each.
+func TestSSEWritesEachUpdateOnce(t *testing.T) {
+	t.Parallel()
+	for _, gz := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gzip %v", gz), func(t *testing.T) {
+			t.Parallel()
+			hub := fanout.NewHub(0)
+			hub.Publish("R1", hubState("b0", 1, 0), 1)
+			sent := make(chan struct{}, 1)
+			var writes atomic.Int64
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				sub := hub.Subscribe(fanout.Scope{}, 0, 0)
+				defer sub.Close()
+				fanout.SendSSE(r.Context(), w, w.(http.Flusher), r, sub, func() { sent <- struct{}{} })
+			}))
+			srv.Listener = countingListener{srv.Listener, &writes}
+			srv.Config.ConnContext = fanout.ConnContext
+			srv.Start()
+			defer srv.Close()
+
+			req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+			if gz {
+				req.Header.Set("Accept-Encoding", "gzip")
+			}
+			resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if len(resp.TransferEncoding) != 0 || resp.ContentLength != -1 || !resp.Close {
+				t.Errorf("the stream is sent with transfer encoding %v, length %d, close %v; want its body to end with the connection",
+					resp.TransferEncoding, resp.ContentLength, resp.Close)
+			}
+			<-sent // the first update, a snapshot
+			seq := uint64(1)
+			for _, size := range []int{100, 1_500, 3_000, 6_000, 20_000} {
+				before := writes.Load()
+				seq++
+				// Random hex: gzip leaves it about half as large.
+				hub.Publish("R1", hubState("b-"+randomHex(t, size), seq, 0), seq)
+				select {
+				case <-sent:
+				case <-time.After(10 * time.Second):
+					t.Fatalf("the update of %d bytes was not sent", size)
+				}
+				if n := writes.Load() - before; n != 1 {
+					t.Errorf("an update with a board id of %d bytes took %d writes, want 1", size, n)
+				}
+			}
+		})
+	}
+}
+
+func randomHex(t *testing.T, n int) string {
+	b := make([]byte, (n+1)/2)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)[:n]
+}
+
+// countingListener counts the writes to the connections it accepts.
+type countingListener struct {
+	net.Listener
+	writes *atomic.Int64
+}
+
+func (l countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return countingConn{c, l.writes}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	writes *atomic.Int64
+}
+
+func (c countingConn) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// NetConn lets SendSSE find the TCP connection beneath.
+func (c countingConn) NetConn() net.Conn { return c.Conn }
