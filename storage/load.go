@@ -36,7 +36,7 @@ const tailQuery = `SELECT e.seq, e.board_id, e.board_seq, e.event_json, e.device
 // each replayed as ReplayPassing replays it and with its Head. It reads
 // them in one read transaction and a fixed number of statements, whatever
 // the number of boards: a start of ten thousand boards spent most of its
-// time on the five statements a board that Replay and Head run each.
+// time on the five statements that Replay and Head ran for each board.
 func (s *Store) LoadBoards(ctx context.Context) ([]LoadedBoard, error) {
 	db, err := s.reader()
 	if err != nil {
