@@ -155,29 +155,37 @@ type storedSnapshot struct {
 	js       string
 }
 
+// byBoard reads a query's rows, each a board id and the columns scan
+// reads, into a map by board.
+func byBoard[T any](ctx context.Context, q querier, what string, scan func(sc scanner, id *string) (T, error), query string, args ...any) (map[string]T, error) {
+	type row struct {
+		id string
+		v  T
+	}
+	rows, err := queryAll(ctx, q, func(sc scanner) (r row, err error) {
+		r.v, err = scan(sc, &r.id)
+		if err != nil {
+			err = scanErr(what, err)
+		}
+		return r, err
+	}, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]T, len(rows))
+	for _, r := range rows {
+		out[r.id] = r.v
+	}
+	return out, nil
+}
+
 // loadSnapshots reads the snapshots written for this shape of
 // rules.State.
 func loadSnapshots(ctx context.Context, q querier) (map[string]storedSnapshot, error) {
-	rows, err := q.QueryContext(ctx, `SELECT board_id, board_seq, state_json FROM snapshots WHERE state_type = ?`, stateType)
-	if err != nil {
-		return nil, fmt.Errorf("storage: reading the snapshots: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]storedSnapshot{}
-	for rows.Next() {
-		var (
-			id string
-			sn storedSnapshot
-		)
-		if err := rows.Scan(&id, &sn.boardSeq, &sn.js); err != nil {
-			return nil, fmt.Errorf("storage: reading the snapshots: %w", err)
-		}
-		out[id] = sn
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: reading the snapshots: %w", err)
-	}
-	return out, nil
+	return byBoard(ctx, q, "the snapshots", func(sc scanner, id *string) (sn storedSnapshot, err error) {
+		err = sc.Scan(id, &sn.boardSeq, &sn.js)
+		return sn, err
+	}, `SELECT board_id, board_seq, state_json FROM snapshots WHERE state_type = ?`, stateType)
 }
 
 const lastRulingsQuery = `SELECT board_id, MAX(board_seq) FROM events WHERE kind IN (` + rulingKindsSQL + `) GROUP BY board_id`
@@ -185,26 +193,10 @@ const lastRulingsQuery = `SELECT board_id, MAX(board_seq) FROM events WHERE kind
 // lastRulings reads every board's Head.LastRuling in one pass over the
 // events_rulings index.
 func lastRulings(ctx context.Context, q querier) (map[string]uint64, error) {
-	rows, err := q.QueryContext(ctx, lastRulingsQuery)
-	if err != nil {
-		return nil, fmt.Errorf("storage: reading the boards' last rulings: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]uint64{}
-	for rows.Next() {
-		var (
-			id  string
-			seq uint64
-		)
-		if err := rows.Scan(&id, &seq); err != nil {
-			return nil, fmt.Errorf("storage: reading the boards' last rulings: %w", err)
-		}
-		out[id] = seq
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: reading the boards' last rulings: %w", err)
-	}
-	return out, nil
+	return byBoard(ctx, q, "the boards' last rulings", func(sc scanner, id *string) (seq uint64, err error) {
+		err = sc.Scan(id, &seq)
+		return seq, err
+	}, lastRulingsQuery)
 }
 
 // loadBoard folds a board's tail, as tailQuery reads it: with a usable
