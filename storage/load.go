@@ -123,26 +123,19 @@ func (s *Store) LoadBoards(ctx context.Context) ([]LoadedBoard, error) {
 
 	for i := range out {
 		b := &out[i]
+		if !done[i] { // no events: the state its configuration starts with
+			if _, err := loadBoard(b, storedSnapshot{}, nil); err != nil {
+				return nil, err
+			}
+		}
 		b.Head.LastRuling = rulings[b.Board.ID]
-		if done[i] {
-			continue
-		}
-		// No events: the state its configuration starts with.
-		if b.State, err = rules.NewState(b.Board.Config); err != nil {
-			return nil, fmt.Errorf("storage: board %s: config: %w", b.Board.ID, err)
-		}
 	}
 	for _, i := range redo {
-		b := &out[i]
-		st, err := rules.NewState(b.Board.Config)
-		if err != nil {
-			return nil, fmt.Errorf("storage: board %s: config: %w", b.Board.ID, err)
-		}
-		evs, err := events(ctx, tx, b.Board.ID, 0)
+		evs, err := events(ctx, tx, out[i].Board.ID, 0)
 		if err != nil {
 			return nil, err
 		}
-		if b.State, _, b.Passed, err = fold(b.Board.ID, st, 0, evs, true); err != nil {
+		if _, err := loadBoard(&out[i], storedSnapshot{}, evs); err != nil {
 			return nil, err
 		}
 	}
@@ -200,12 +193,15 @@ func lastRulings(ctx context.Context, q querier) (map[string]uint64, error) {
 }
 
 // loadBoard folds a board's tail, as tailQuery reads it: with a usable
-// snapshot, from the snapshot's own event on. When the snapshot cannot be
-// decoded it returns why, having set only the Head.
+// snapshot, from the snapshot's own event on; without one (sn zero), all
+// its events, if any. When the snapshot cannot be decoded it returns why,
+// having set only the Head.
 func loadBoard(b *LoadedBoard, sn storedSnapshot, tail []EventRecord) (unusable, err error) {
 	id := b.Board.ID
-	last := tail[len(tail)-1]
-	b.Head.BoardSeq, b.Head.Seq = last.BoardSeq, last.Seq
+	if len(tail) > 0 {
+		last := tail[len(tail)-1]
+		b.Head.BoardSeq, b.Head.Seq = last.BoardSeq, last.Seq
+	}
 	var (
 		st    rules.State
 		after uint64
