@@ -69,6 +69,18 @@ func (f *face) text(sel string) string {
 	return evalAs[string](f, `(document.querySelector(`+jsString(sel)+`) || {textContent: ""}).textContent`)
 }
 
+// drawn waits until each selector's text (trimmed) is the one given: the
+// device's state may be ahead of the screen by a frame (the face draws on
+// animation frames, 50 ms apart, later under load). It does not fail: the
+// caller then says which texts are not what they should be.
+func (f *face) drawn(shown map[string]string, within time.Duration) {
+	var all []string
+	for sel, want := range shown {
+		all = append(all, fmt.Sprintf(`((document.querySelector(%s) || {textContent: ""}).textContent.trim() === %s)`, jsString(sel), jsString(want)))
+	}
+	_ = browsertest.Poll(f.ctx, strings.Join(all, " && "), within)
+}
+
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

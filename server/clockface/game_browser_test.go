@@ -74,6 +74,7 @@ func TestFacePlaysAGameToTheFlag(t *testing.T) {
 	if !listed {
 		t.Errorf("the enrolled browser %s is not listed as an online tablet on board %s: %v", dev, board, devs.GetDevices())
 	}
+	f.drawn(map[string]string{"#status": "Waiting for the start", "#half-a .player": "White 1", "#half-b .player": "Black 1"}, 5*time.Second)
 	if got := f.text("#status"); got != "Waiting for the start" {
 		t.Errorf("before the start the status says %q", got)
 	}

@@ -56,14 +56,7 @@ func TestFaceHoldsInEveryLanguage(t *testing.T) {
 			if got := evalAs[string](f, `document.documentElement.lang`); got != lang {
 				t.Errorf("%s: the page says lang=%q", name, got)
 			}
-			// The state may be ahead of the screen by a frame (the face
-			// draws on animation frames, 50 ms apart, later under load):
-			// wait for the texts, then say which are not what they should be.
-			var all []string
-			for sel, want := range shown {
-				all = append(all, fmt.Sprintf(`((document.querySelector(%s) || {textContent: ""}).textContent.trim() === %s)`, jsString(sel), jsString(want)))
-			}
-			_ = browsertest.Poll(f.ctx, strings.Join(all, " && "), 5*time.Second)
+			f.drawn(shown, 5*time.Second)
 			for sel, want := range shown {
 				if got := f.text(sel); strings.TrimSpace(got) != want {
 					t.Errorf("%s: %s says %q, want %q", name, sel, got, want)
