@@ -268,7 +268,7 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 		}
 		body = zr
 	}
-	br := bufio.NewReaderSize(body, 256<<10)
+	br := bufio.NewReaderSize(body, sseReadBuffer)
 	var slow slowTracker
 	for n := 0; ; {
 		line, err := br.ReadSlice('\n')
@@ -276,9 +276,12 @@ func (w *watcher) sse(ctx context.Context, tr *http.Transport, base, token strin
 		var data []byte
 		if bytes.HasPrefix(line, []byte("data:")) {
 			if w.sampled && errors.Is(err, bufio.ErrBufferFull) {
-				// A long line: the sample needs it whole.
+				// A long line: the sample needs it whole. Its head
+				// is the reader's buffer, which reading on refills:
+				// copied first.
+				data = append([]byte(nil), line...)
 				rest, err2 := br.ReadBytes('\n')
-				data = append(append([]byte(nil), line...), rest...)
+				data = append(data, rest...)
 				size, err = len(data), err2
 			} else if errors.Is(err, bufio.ErrBufferFull) {
 				// Reading the rest of the line overwrites the
@@ -580,3 +583,7 @@ func (f *fleet) resetAcks() {
 		c.mu.Unlock()
 	}
 }
+
+// sseReadBuffer is an SSE watcher's read buffer: an update's data line
+// may be longer (a snapshot of 10,000 boards is megabytes of JSON).
+const sseReadBuffer = 256 << 10
