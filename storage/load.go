@@ -70,7 +70,6 @@ func (s *Store) LoadBoards(ctx context.Context) ([]LoadedBoard, error) {
 	// The tails, one board at a time; a board whose snapshot cannot be
 	// read is replayed from its first event once the cursor is closed.
 	var (
-		done    = make([]bool, len(bs))
 		redo    []int
 		tail    []EventRecord
 		boardAt = -1
@@ -80,7 +79,6 @@ func (s *Store) LoadBoards(ctx context.Context) ([]LoadedBoard, error) {
 			return nil
 		}
 		i := boardAt
-		done[i] = true
 		unusable, err := loadBoard(&out[i], snaps[out[i].Board.ID], tail)
 		if err != nil {
 			return err
@@ -123,7 +121,7 @@ func (s *Store) LoadBoards(ctx context.Context) ([]LoadedBoard, error) {
 
 	for i := range out {
 		b := &out[i]
-		if !done[i] { // no events: the state its configuration starts with
+		if b.Head.BoardSeq == 0 { // no events: the state its configuration starts with
 			if _, err := loadBoard(b, storedSnapshot{}, nil); err != nil {
 				return nil, err
 			}
