@@ -47,7 +47,7 @@ func TestStandingsDisplayInABrowser(t *testing.T) {
 	}
 	poll := func(step, js string, within time.Duration) {
 		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(within))); err != nil {
+		if err := browsertest.Poll(ctx, js, within); err != nil {
 			t.Fatalf("%s (%s) not within %s: %v", step, js, within, err)
 		}
 	}

@@ -33,7 +33,7 @@ func TestTeamStandingsDisplayInABrowser(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, ht), chromedp.Navigate(base+path)); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#trows tr").length === 5 && document.querySelectorAll("#rows tr").length === 10 && !document.getElementById("teams").hidden`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		if err := browsertest.Poll(ctx, `document.querySelectorAll("#trows tr").length === 5 && document.querySelectorAll("#rows tr").length === 10 && !document.getElementById("teams").hidden`, 10*time.Second); err != nil {
 			t.Fatalf("%s: the teams' and players' tables not shown: %v", what, err)
 		}
 		if wider, err := browsertest.Wider(ctx); err != nil || len(wider) > 0 {

@@ -68,7 +68,7 @@ func TestDemoDashboardInABrowser(t *testing.T) {
 	}
 	poll := func(step, js string, within time.Duration) {
 		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(within))); err != nil {
+		if err := browsertest.Poll(ctx, js, within); err != nil {
 			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 1500)`))
 			t.Fatalf("%s: not within %s: %v\n%s", step, within, err, page)
 		}

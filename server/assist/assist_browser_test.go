@@ -98,16 +98,7 @@ func evalAs[T any](p *tab, js string) T {
 // poll waits until js is true in the page.
 func (p *tab) poll(step, js string, within time.Duration) {
 	p.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
-		if err == nil {
-			return
-		}
-		if time.Now().Before(deadline) && p.ctx.Err() == nil && (strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) {
-			time.Sleep(20 * time.Millisecond)
-			continue
-		}
+	if err := browsertest.Poll(p.ctx, js, within); err != nil {
 		text, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body.innerText`))
 		p.t.Fatalf("%s: not within %s (%s): %v\nthe page says: %s", step, within, js, err, text)
 	}

@@ -189,7 +189,7 @@ func (d *display) open(step string, w, h int64, url string, n int) {
 
 func (d *display) poll(step, js string, within time.Duration) {
 	d.t.Helper()
-	if _, err := chromedp.Run(d.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(within))); err != nil {
+	if err := browsertest.Poll(d.ctx, js, within); err != nil {
 		d.t.Fatalf("%s (%s) not within %s: %v", step, js, within, err)
 	}
 }

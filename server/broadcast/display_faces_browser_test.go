@@ -100,7 +100,7 @@ func TestDisplayFitsTheNames(t *testing.T) {
 		d.open(q, 1920, 1080, base+"/display/round/r5"+q, n)
 		cutJS := `[...document.querySelectorAll(".player .name")].filter(n => n.scrollWidth > n.clientWidth + 0.5).length`
 		// The page fits the names once its cards have their size: wait for it.
-		_, _ = chromedp.Run(d.ctx, chromedp.Poll[bool](cutJS+" === 0", chromedp.WithPollingTimeout(3*time.Second)))
+		_ = browsertest.Poll(d.ctx, cutJS+" === 0", 3*time.Second)
 		cut := d.eval(q, cutJS)
 		if cut > 0 {
 			t.Errorf("1920×1080 %s: %.0f names are cut: %s", q, cut, d.str(`[...document.querySelectorAll(".player .name")].filter(n => n.scrollWidth > n.clientWidth + 0.5).map(n => n.textContent).join(" | ")`))

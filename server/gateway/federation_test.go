@@ -100,7 +100,7 @@ func TestFederationView(t *testing.T) {
 	if err := chromedp.Do(bctx, chromedp.Navigate(g.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelectorAll("tr[data-board]").length === 2`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if err := browsertest.Poll(bctx, `document.querySelectorAll("tr[data-board]").length === 2`, 10*time.Second); err != nil {
 		t.Fatalf("the page shows no boards: %v", err)
 	}
 	text, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("main")))

@@ -139,7 +139,7 @@ func TestFederationPageSaysWhyItCannotFollow(t *testing.T) {
 	}
 	const shown = `(() => { const p = document.getElementById("problem");
 		return !p.hidden && p.textContent.toLowerCase().includes("authorization violation") && p.textContent.includes("-nats-nkey"); })()`
-	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](shown, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if err := browsertest.Poll(bctx, shown, 10*time.Second); err != nil {
 		text, _ := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("body")))
 		t.Fatalf("the page does not say why the gateway cannot follow: %v\n%s", err, text)
 	}

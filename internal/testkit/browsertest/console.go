@@ -45,11 +45,15 @@ func FailOnConsoleErrors(t testing.TB, ctx context.Context) {
 
 // Poll waits until js is true in the page at ctx, within the given time,
 // through navigations (a form submitted, a redirect, a reload): a poll the
-// page's navigation cut short is asked again.
+// page's navigation cut short is asked again, and js is not asked of a
+// document still being parsed, whose later elements are not there yet
+// (a redirect's page polled mid-load threw "Cannot read properties of
+// null"). Every browser test waits through it.
 func Poll(ctx context.Context, js string, within time.Duration) error {
 	deadline := time.Now().Add(within)
+	guarded := `document.readyState !== "loading" && (` + js + `)`
 	for {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](guarded, chromedp.WithPollingTimeout(time.Until(deadline))))
 		if err == nil {
 			return nil
 		}
