@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -145,11 +146,21 @@ func Artifact(t testing.TB, name string, data []byte) string {
 // soon as there is one, within the given time. It finds and clicks in one
 // step inside the page: a list the page re-renders between a lookup and a
 // click (as chromedp.Click does them, in two round trips) loses the node,
-// "Could not find node with given id".
+// "Could not find node with given id". It does not click in a document
+// still being parsed, and asks again when the page's execution context
+// was gone before the click was asked (a navigation), never after.
 func Click(ctx context.Context, sel string, within time.Duration) error {
 	q, _ := json.Marshal(sel)
-	js := `(() => { const e = [...document.querySelectorAll(` + string(q) + `)].find(e => e.getClientRects().length > 0);
+	js := `(() => { if (document.readyState === "loading") return false;
+		const e = [...document.querySelectorAll(` + string(q) + `)].find(e => e.getClientRects().length > 0);
 		if (!e) return false; e.click(); return true; })()`
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(within)))
-	return err
+	deadline := time.Now().Add(within)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err != nil && strings.Contains(err.Error(), "Cannot find context") && time.Now().Before(deadline) && ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		return err
+	}
 }
