@@ -489,8 +489,14 @@ func (t *Tx) CreateBoard(b *BoardRecord) error {
 	if err != nil {
 		return fmt.Errorf("storage: board %s: %w", b.ID, err)
 	}
-	white, _ := json.Marshal(b.White)
-	black, _ := json.Marshal(b.Black)
+	white, err := json.Marshal(b.White)
+	if err != nil {
+		return fmt.Errorf("storage: board %s: White: %w", b.ID, err)
+	}
+	black, err := json.Marshal(b.Black)
+	if err != nil {
+		return fmt.Errorf("storage: board %s: Black: %w", b.ID, err)
+	}
 	created := t.s.wallMs(b.Created)
 	var table any
 	if b.Table > 0 {
@@ -574,9 +580,12 @@ func (t *Tx) PutToken(tk *TokenRecord) error {
 	if sections == nil {
 		sections = []string{}
 	}
-	js, _ := json.Marshal(sections)
+	js, err := json.Marshal(sections)
+	if err != nil {
+		return fmt.Errorf("storage: token %s: sections: %w", tk.ID, err)
+	}
 	created := t.s.wallMs(tk.Created)
-	_, err := t.exec(`INSERT INTO tokens (id, hash, role, label, device_id, sections_json, created_ms, revoked_ms, board_id, side)
+	_, err = t.exec(`INSERT INTO tokens (id, hash, role, label, device_id, sections_json, created_ms, revoked_ms, board_id, side)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		tk.ID, tk.Hash, tk.Role, tk.Label, tk.DeviceID, string(js), created, nullMs(tk.Revoked), tk.BoardID, tk.Side)
 	if constraint(err) == "unique" {

@@ -74,8 +74,11 @@ func (t *Tx) SetByes(roundID string, byes []ByeRecord) error {
 		default:
 			return fmt.Errorf("storage: round %s: bye of %s: kind %q (want H, F, U or Z)", roundID, b.Player.Name, b.Kind)
 		}
-		js, _ := json.Marshal(b.Player)
-		_, err := t.exec(`INSERT INTO round_byes (round_id, section, player_json, kind, points) VALUES (?, ?, ?, ?, ?)`,
+		js, err := json.Marshal(b.Player)
+		if err != nil {
+			return fmt.Errorf("storage: round %s: bye of %s: %w", roundID, b.Player.Name, err)
+		}
+		_, err = t.exec(`INSERT INTO round_byes (round_id, section, player_json, kind, points) VALUES (?, ?, ?, ?, ?)`,
 			roundID, b.Section, string(js), b.Kind, b.Points)
 		if constraint(err) == "foreign" {
 			return errorf(ErrNotFound, "round %s: no such round", roundID)
