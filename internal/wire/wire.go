@@ -195,12 +195,20 @@ func Config(c *pb.ClockConfig) (rules.Config, error) {
 	return rules.Config{Ruleset: r, TimeControl: tc, Regulations: Regulations(c.GetRegulations()), Blind: BlindPlay(c.GetBlindPlay())}, nil
 }
 
-// WireConfig converts a rules configuration to the wire (time control in
-// its canonical form).
+// WireConfig converts a rules configuration to the wire. The time control
+// is the canonical text of the stored control, not the text as it was
+// entered: an older parser may have read that text otherwise (a bare
+// "90+30" was 90 minutes), and a round or board built on it reads the text
+// again. A configuration without a time control (a tournament's default
+// that names none) writes none.
 func WireConfig(c rules.Config) *pb.ClockConfig {
+	tc := ""
+	if len(c.TimeControl.Periods) > 0 || c.TimeControl.Black != nil {
+		tc = c.TimeControl.String()
+	}
 	return &pb.ClockConfig{
 		Ruleset:     string(c.Ruleset),
-		TimeControl: c.TimeControl.String(),
+		TimeControl: tc,
 		Regulations: WireRegulations(c.Regulations),
 		BlindPlay:   WireBlindPlay(c.Blind),
 	}

@@ -96,6 +96,22 @@ func TestConfigRoundTrip(t *testing.T) {
 	}
 }
 
+// A tournament's default that names no time control goes to the wire with
+// none, not the "-" an empty control prints; one with odds by side (an
+// Armageddon's, Black's own) with both.
+func TestWireConfigOfNoTimeControl(t *testing.T) {
+	if got := WireConfig(rules.Config{Ruleset: rules.FIDE2023}).GetTimeControl(); got != "" {
+		t.Errorf("a configuration without a time control went out as %q, want none", got)
+	}
+	odds, err := rules.ParseTimeControl("white 5m | black 4m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := WireConfig(rules.Config{Ruleset: rules.FIDE2023, TimeControl: odds}).GetTimeControl(); got != odds.String() || got == "" {
+		t.Errorf("odds by side went out as %q, want %q", got, odds.String())
+	}
+}
+
 func ptr[T any](v T) *T { return &v }
 
 // TestStateCarriesTheNewBoardStates: a referred claim and time trouble

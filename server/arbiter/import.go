@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/chesshall/hallclock/formats/trf"
+	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/server/auth"
@@ -207,7 +208,7 @@ func (a *Service) replaceable(ctx context.Context, req *pb.ImportRoundRequest, p
 // newImportedRound is the round an import creates, with the configuration
 // and venue the request gives (else its tournament's).
 func newImportedRound(h *hall.Hall, req *pb.ImportRoundRequest, p *pairing, t storage.TournamentRecord) (storage.RoundRecord, error) {
-	eff := hall.MergeConfig(hall.WireConfig(t.Config), req.GetConfig())
+	eff := hall.MergeConfig(wire.WireConfig(t.Config), req.GetConfig())
 	cfg, err := hall.CheckConfig(eff, false)
 	if err != nil {
 		return storage.RoundRecord{}, err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/server/auth"
 	"github.com/chesshall/hallclock/server/hall"
@@ -45,7 +46,7 @@ func (a *Service) CreateTournament(ctx context.Context, req *pb.CreateTournament
 }
 
 func tournamentToWire(r storage.TournamentRecord) *pb.Tournament {
-	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: hall.WireConfig(r.Config), CreatedUnixMs: r.Created.UnixMilli(),
+	return &pb.Tournament{TournamentId: r.ID, Name: r.Name, DefaultConfig: wire.WireConfig(r.Config), CreatedUnixMs: r.Created.UnixMilli(),
 		TimeControlInfo: hall.ConfigInfo(r.Config), Venue: r.Venue, TieBreaks: r.TieBreaks, SectionTieBreaks: r.SectionTieBreaks}
 }
 
@@ -58,7 +59,7 @@ func (a *Service) CreateRound(ctx context.Context, req *pb.CreateRoundRequest) (
 	if req.GetNumber() <= 0 {
 		return nil, hallerr.BadRequest("round number %d: rounds are numbered from 1", req.GetNumber())
 	}
-	eff := hall.MergeConfig(hall.WireConfig(t.Config), req.GetConfig())
+	eff := hall.MergeConfig(wire.WireConfig(t.Config), req.GetConfig())
 	cfg, err := hall.CheckConfig(eff, false)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package hall
 import (
 	"context"
 
+	"github.com/chesshall/hallclock/internal/wire"
 	pb "github.com/chesshall/hallclock/proto/hall/v1"
 	"github.com/chesshall/hallclock/rules"
 	"github.com/chesshall/hallclock/storage"
@@ -60,7 +61,7 @@ func (b *Board) Wire(ctx context.Context) (*pb.Board, error) {
 		out = &pb.Board{
 			BoardId: b.rec.ID, RoundId: b.rec.RoundID, Number: int32(b.rec.Number), Section: b.rec.Section,
 			White: PlayerWire(b.rec.White), Black: PlayerWire(b.rec.Black), DeviceId: b.rec.DeviceID,
-			Config:          WireConfig(b.config()),
+			Config:          wire.WireConfig(b.config()),
 			State:           b.wireState(b.state.Project(b.now()), b.seq),
 			TimeControlInfo: ConfigInfo(b.rec.Config),
 			RoundNumber:     number, TournamentName: tournament, Table: int32(b.rec.Table),

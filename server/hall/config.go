@@ -106,20 +106,6 @@ func ConfigInfo(c rules.Config) *pb.TimeControlInfo {
 	return info
 }
 
-// WireConfig writes a stored configuration for the wire. The time control
-// is the canonical text of the stored control, not the text as it was
-// entered: an older parser may have read that text otherwise (a bare
-// "90+30" was 90 minutes), and a round or board built on it reads the text
-// again.
-func WireConfig(c rules.Config) *pb.ClockConfig {
-	tc := ""
-	if len(c.TimeControl.Periods) > 0 {
-		tc = c.TimeControl.String()
-	}
-	return &pb.ClockConfig{Ruleset: string(c.Ruleset), TimeControl: tc, Regulations: wire.WireRegulations(c.Regulations),
-		BlindPlay: wire.WireBlindPlay(c.Blind)}
-}
-
 // RoundConfig is a round's effective configuration.
 func (h *Hall) RoundConfig(r storage.RoundRecord) *pb.ClockConfig {
 	t, _ := h.TournamentByID(r.TournamentID)
@@ -129,11 +115,11 @@ func (h *Hall) RoundConfig(r storage.RoundRecord) *pb.ClockConfig {
 // RoundConfigWith is a round's effective configuration in tournament t
 // (the round may not be registered yet).
 func RoundConfigWith(r storage.RoundRecord, t storage.TournamentRecord) *pb.ClockConfig {
-	base := WireConfig(t.Config)
+	base := wire.WireConfig(t.Config)
 	if r.Config == nil {
 		return base
 	}
-	out := MergeConfig(base, WireConfig(*r.Config))
+	out := MergeConfig(base, wire.WireConfig(*r.Config))
 	// A round's own configuration was merged over its tournament's when
 	// it was made: its play under the appendix is the round's, none
 	// included (which the wire cannot tell from "not said").
