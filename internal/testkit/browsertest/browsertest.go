@@ -151,16 +151,7 @@ func Artifact(t testing.TB, name string, data []byte) string {
 // was gone before the click was asked (a navigation), never after.
 func Click(ctx context.Context, sel string, within time.Duration) error {
 	q, _ := json.Marshal(sel)
-	js := `(() => { if (document.readyState === "loading") return false;
-		const e = [...document.querySelectorAll(` + string(q) + `)].find(e => e.getClientRects().length > 0);
+	js := `(() => { const e = [...document.querySelectorAll(` + string(q) + `)].find(e => e.getClientRects().length > 0);
 		if (!e) return false; e.click(); return true; })()`
-	deadline := time.Now().Add(within)
-	for {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
-		if err != nil && strings.Contains(err.Error(), "Cannot find context") && time.Now().Before(deadline) && ctx.Err() == nil {
-			time.Sleep(20 * time.Millisecond)
-			continue
-		}
-		return err
-	}
+	return poll(ctx, js, within, func(err error) bool { return strings.Contains(err.Error(), "Cannot find context") })
 }

@@ -50,6 +50,15 @@ func FailOnConsoleErrors(t testing.TB, ctx context.Context) {
 // (a redirect's page polled mid-load threw "Cannot read properties of
 // null"). Every browser test waits through it.
 func Poll(ctx context.Context, js string, within time.Duration) error {
+	return poll(ctx, js, within, func(err error) bool {
+		return strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")
+	})
+}
+
+// poll waits until js is true in a parsed document at ctx, within the
+// given time, asking again after an error again says a navigation cut
+// short.
+func poll(ctx context.Context, js string, within time.Duration, again func(error) bool) error {
 	deadline := time.Now().Add(within)
 	guarded := `document.readyState !== "loading" && (` + js + `)`
 	for {
@@ -57,7 +66,7 @@ func Poll(ctx context.Context, js string, within time.Duration) error {
 		if err == nil {
 			return nil
 		}
-		if time.Now().Before(deadline) && (strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) && ctx.Err() == nil {
+		if time.Now().Before(deadline) && ctx.Err() == nil && again(err) {
 			time.Sleep(20 * time.Millisecond) // the page navigated while polling
 			continue
 		}
