@@ -72,7 +72,7 @@ func readmeMap(t *testing.T, path string) []mapRow {
 func rowFor(rows []mapRow, rel string) (mapRow, bool) {
 	best, found := mapRow{}, false
 	for _, r := range rows {
-		if (rel == r.folder || strings.HasPrefix(rel, r.folder+"/")) && len(r.folder) >= len(best.folder) {
+		if matches(r.folder+"/...", rel) && len(r.folder) >= len(best.folder) {
 			best, found = r, true
 		}
 	}
@@ -86,9 +86,9 @@ func rowFor(rows []mapRow, rel string) (mapRow, bool) {
 func allows(rows []mapRow, r mapRow, rel, irel string, depth int) bool {
 	root, _, private := strings.Cut(irel, "/internal/")
 	switch {
-	case r.open, private && (rel == root || strings.HasPrefix(rel, root+"/")), r.sub && strings.HasPrefix(irel, r.folder+"/"):
+	case r.open, private && matches(root+"/...", rel), r.sub && strings.HasPrefix(irel, r.folder+"/"):
 		return true
-	case slices.ContainsFunc(r.may, func(m string) bool { return irel == m || strings.HasPrefix(irel, m+"/") }):
+	case slices.ContainsFunc(r.may, func(m string) bool { return matches(m+"/...", irel) }):
 		return true
 	}
 	for _, f := range r.as {
